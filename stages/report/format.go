@@ -1,0 +1,188 @@
+package report
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// groupSep separates groups of three digits in print. The braces keep TeX
+// from adding the space that follows a punctuation comma in math mode.
+const groupSep = "{,}"
+
+// GroupDigits inserts groupSep between groups of three digits of the
+// integer part of a decimal numeral ("-1234567.891" gives
+// "-1{,}234{,}567.891"). Integer parts of four digits are grouped too, so
+// that every number in a column looks alike.
+func GroupDigits(numeral string) string {
+	sign := ""
+	if strings.HasPrefix(numeral, "-") || strings.HasPrefix(numeral, "+") {
+		sign, numeral = numeral[:1], numeral[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(numeral, ".")
+	var b strings.Builder
+	b.WriteString(sign)
+	for i, d := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteString(groupSep)
+		}
+		b.WriteRune(d)
+	}
+	if hasFrac {
+		b.WriteString(".")
+		b.WriteString(frac)
+	}
+	return b.String()
+}
+
+// Int prints an exact integer in full with grouped digits.
+func Int(n *big.Int) string { return GroupDigits(n.String()) }
+
+// Int64 prints an integer in full with grouped digits.
+func Int64(n int64) string { return GroupDigits(strconv.FormatInt(n, 10)) }
+
+// Decimal prints an exact rational rounded to places decimal places
+// (halves away from zero), with grouped digits.
+func Decimal(q *big.Rat, places int) string { return GroupDigits(q.FloatString(places)) }
+
+// Fixed prints x with places decimal places, grouped.
+func Fixed(x float64, places int) string {
+	return GroupDigits(strconv.FormatFloat(x, 'f', places, 64))
+}
+
+// Percent prints the fraction x as a percentage with places decimal places
+// and no sign: 0.00207 with 2 places gives "0.21".
+func Percent(x float64, places int) string { return Fixed(100*x, places) }
+
+// sci writes mantissa × 10^exp for TeX math mode.
+func sci(mantissa string, exp int) string {
+	if exp == 0 {
+		return mantissa
+	}
+	return mantissa + `\times 10^{` + strconv.Itoa(exp) + `}`
+}
+
+// Sci prints x in scientific notation with sig significant digits, rounded
+// to nearest: Sci(6.6709e21, 4) is `6.671\times 10^{21}`. It is for
+// statistics; exact values go through SciRat.
+func Sci(x float64, sig int) string {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	s := strconv.FormatFloat(x, 'e', sig-1, 64)
+	mant, exp, _ := strings.Cut(s, "e")
+	e, _ := strconv.Atoi(exp)
+	return sci(mant, e)
+}
+
+var ten = big.NewRat(10, 1)
+
+// SciRat prints the exact value q in scientific notation with sig
+// significant digits, rounded exactly (halves away from zero), so that
+// no float rounding touches a count: SciRat(6670903752021072936960, 4) is
+// `6.671\times 10^{21}`.
+func SciRat(q *big.Rat, sig int) string {
+	if q.Sign() == 0 {
+		return "0"
+	}
+	sign := ""
+	a := new(big.Rat).Abs(q)
+	if q.Sign() < 0 {
+		sign = "-"
+	}
+	// Start from the float estimate of the exponent and correct it
+	// exactly so that 1 ≤ a/10^e < 10.
+	f, _ := a.Float64()
+	e := int(math.Floor(math.Log10(f)))
+	pow := func(e int) *big.Rat {
+		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(e))), nil)
+		if e < 0 {
+			return new(big.Rat).SetFrac(big.NewInt(1), p)
+		}
+		return new(big.Rat).SetInt(p)
+	}
+	m := new(big.Rat).Quo(a, pow(e))
+	for m.Cmp(ten) >= 0 {
+		e++
+		m.Quo(a, pow(e))
+	}
+	for m.Cmp(big.NewRat(1, 1)) < 0 {
+		e--
+		m.Quo(a, pow(e))
+	}
+	mant := m.FloatString(sig - 1)
+	if strings.HasPrefix(mant, "10") { // 9.9996 rounded up to 10.000
+		e++
+		m.Quo(a, pow(e))
+		mant = m.FloatString(sig - 1)
+	}
+	return sign + sci(mant, e)
+}
+
+// SciInt is SciRat for an integer.
+func SciInt(n *big.Int, sig int) string { return SciRat(new(big.Rat).SetInt(n), sig) }
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+var digitWords = [...]string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"}
+
+// MacroName joins parts into a TeX control word, which may hold letters
+// only: each run of letters is capitalised, each digit spelled out, and
+// anything else dropped. MacroName("knuth", "3x3", "ci-low") is
+// "KnuthThreeXThreeCiLow".
+func MacroName(parts ...string) string {
+	var b strings.Builder
+	for _, part := range parts {
+		startWord := true
+		for _, r := range part {
+			switch {
+			case r >= '0' && r <= '9':
+				b.WriteString(digitWords[r-'0'])
+				startWord = true
+			case r < unicode.MaxASCII && unicode.IsLetter(r):
+				if startWord {
+					r = unicode.ToUpper(r)
+				}
+				b.WriteRune(r)
+				startWord = false
+			default:
+				startWord = true
+			}
+		}
+	}
+	return b.String()
+}
+
+// TeXEscape escapes text for TeX's text mode.
+func TeXEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\':
+			b.WriteString(`\textbackslash{}`)
+		case '&', '%', '$', '#', '_', '{', '}':
+			b.WriteRune('\\')
+			b.WriteRune(r)
+		case '~':
+			b.WriteString(`\textasciitilde{}`)
+		case '^':
+			b.WriteString(`\textasciicircum{}`)
+		case '×':
+			b.WriteString(`$\times$`)
+		case '→':
+			b.WriteString(`$\to$`)
+		case '·':
+			b.WriteString(`$\cdot$`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

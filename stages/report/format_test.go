@@ -1,0 +1,119 @@
+package report
+
+import (
+	"math/big"
+	"testing"
+)
+
+func TestGroupDigits(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"0", "0"},
+		{"999", "999"},
+		{"1000", "1{,}000"},
+		{"36288", "36{,}288"},
+		{"2612736", "2{,}612{,}736"},
+		{"6670903752021072936960", "6{,}670{,}903{,}752{,}021{,}072{,}936{,}960"},
+		{"-1234567.891", "-1{,}234{,}567.891"},
+		{"6657084616885512582463.488", "6{,}657{,}084{,}616{,}885{,}512{,}582{,}463.488"},
+		{"0.125", "0.125"},
+	} {
+		if got := GroupDigits(c.in); got != c.want {
+			t.Errorf("GroupDigits(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func mustRat(t *testing.T, s string) *big.Rat {
+	t.Helper()
+	q, ok := new(big.Rat).SetString(s)
+	if !ok {
+		t.Fatalf("bad rational %q", s)
+	}
+	return q
+}
+
+func TestSciRat(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		sig  int
+		want string
+	}{
+		{"6670903752021072936960", 4, `6.671\times 10^{21}`},
+		{"6670903752021072936960", 1, `7\times 10^{21}`},
+		{"6657084616885512582463.488", 4, `6.657\times 10^{21}`},
+		{"5524751496156892842531225600", 4, `5.525\times 10^{27}`},
+		{"99995", 4, `1.000\times 10^{5}`},  // rounds up into the next decade
+		{"99994", 4, `9.999\times 10^{4}`},  // and not when it does not
+		{"1000", 3, `1.00\times 10^{3}`},    // exact power of ten
+		{"0.00125", 2, `1.3\times 10^{-3}`}, // half away from zero
+		{"-288", 2, `-2.9\times 10^{2}`},    // sign kept
+		{"3.14159", 3, `3.14`},              // no ×10^0
+		{"1/3", 3, `3.33\times 10^{-1}`},    // a true fraction
+	} {
+		if got := SciRat(mustRat(t, c.in), c.sig); got != c.want {
+			t.Errorf("SciRat(%s, %d) = %q, want %q", c.in, c.sig, got, c.want)
+		}
+	}
+}
+
+func TestSci(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		sig  int
+		want string
+	}{
+		{6.675149464993393541120e21, 4, `6.675\times 10^{21}`},
+		{6.24e-29, 3, `6.24\times 10^{-29}`},
+		{1.091e50, 4, `1.091\times 10^{50}`},
+		{288, 3, `2.88\times 10^{2}`},
+		{5, 2, `5.0`},
+	} {
+		if got := Sci(c.in, c.sig); got != c.want {
+			t.Errorf("Sci(%g, %d) = %q, want %q", c.in, c.sig, got, c.want)
+		}
+	}
+}
+
+func TestDecimalPercentFixed(t *testing.T) {
+	// Kilfoil's estimate from the thesis: 948109639680^6 / (9!)^9.
+	num := new(big.Int).Exp(big.NewInt(948109639680), big.NewInt(6), nil)
+	den := new(big.Int).Exp(big.NewInt(362880), big.NewInt(9), nil)
+	kilfoil := new(big.Rat).SetFrac(num, den)
+	if got, want := Decimal(kilfoil, 3), "6{,}657{,}084{,}616{,}885{,}512{,}582{,}463.488"; got != want {
+		t.Errorf("Decimal(Kilfoil) = %q, want %q", got, want)
+	}
+	if got, want := Decimal(big.NewRat(5, 2), 0), "3"; got != want { // half away from zero
+		t.Errorf("Decimal(5/2, 0) = %q, want %q", got, want)
+	}
+	if got, want := Percent(0.0020715, 2), "0.21"; got != want {
+		t.Errorf("Percent = %q, want %q", got, want)
+	}
+	if got, want := Fixed(12345.678, 1), "12{,}345.7"; got != want {
+		t.Errorf("Fixed = %q, want %q", got, want)
+	}
+	if got, want := Int64(-2612736), "-2{,}612{,}736"; got != want {
+		t.Errorf("Int64 = %q, want %q", got, want)
+	}
+}
+
+func TestMacroName(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"grids", "exact"}, "GridsExact"},
+		{[]string{"knuth", "3x3", "ci-low"}, "KnuthThreeXThreeCiLow"},
+		{[]string{"importance", "ridder_row", "RAT"}, "ImportanceRidderRowRAT"},
+		{[]string{"funnel", "level 6"}, "FunnelLevelSix"},
+	} {
+		if got := MacroName(c.in...); got != c.want {
+			t.Errorf("MacroName(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestTeXEscape(t *testing.T) {
+	if got, want := TeXEscape(`2×2 rectangles & 50% of {a_b}`), `2$\times$2 rectangles \& 50\% of \{a\_b\}`; got != want {
+		t.Errorf("TeXEscape = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,253 @@
+// Package results gathers what the computing stages wrote into plain Go
+// values for the stages that present them (figures and report). Each
+// computing stage's artifact is converted in its own file; a stage that is
+// not part of the pipeline simply leaves its part of Results empty, and the
+// presenting stages leave out whatever needs it.
+package results
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/grid"
+)
+
+// FunnelLevel is one step of the Felgenhauer–Jarvis reduction of the
+// first-band catalogue.
+type FunnelLevel struct {
+	Level        int
+	Name         string
+	Operations   string
+	Classes      int64 // classes this pipeline found
+	PaperClasses int64 // classes the paper reports
+	Note         string
+}
+
+// Class is one of the equivalence classes of reduced first bands: Size
+// members of the 36,288-band catalogue, each completing to Completions grids.
+type Class struct {
+	Class          int
+	Size           int64
+	Representative string
+	Completions    *big.Int
+}
+
+// Total is the exact count of 9×9 grids.
+type Total struct {
+	Grids         *big.Int
+	ReducedCount  *big.Int // Grids / (9!·72²)
+	Factorisation string   // of ReducedCount, as the stage printed it
+}
+
+// ShapeCount is the exact number of grids of one box shape.
+type ShapeCount struct {
+	Shape  grid.Shape
+	Grids  *big.Int
+	Method string
+}
+
+// Heuristic is Kilfoil's estimate for one box shape: an exact rational.
+type Heuristic struct {
+	Shape    grid.Shape
+	Estimate *big.Rat
+	Log10    float64
+}
+
+// Estimator is the summary of one Monte Carlo run: one estimator variant on
+// one box shape. Estimates and their errors are floating point: they are
+// statistics, not exact counts.
+type Estimator struct {
+	Method          string // stage: "knuth" or "importance"
+	Shape           grid.Shape
+	Variant         string
+	Samples         int64
+	Estimate        float64
+	StdError        float64
+	CILow, CIHigh   float64 // 95% confidence interval
+	RelativeError   float64 // std error / estimate
+	NonzeroFraction float64
+	Work            float64 // total work units spent
+	RelvarWork      float64 // relative variance × work per sample
+	RAT, EFF        float64 // importance only (HasRatEff)
+	HasRatEff       bool
+}
+
+// Label names the estimator for legends and tables: "knuth/random".
+func (e Estimator) Label() string { return e.Method + "/" + e.Variant }
+
+// TracePoint is the running state of one Monte Carlo run after Samples
+// samples.
+type TracePoint struct {
+	Method        string
+	Shape         grid.Shape
+	Variant       string
+	Samples       int64
+	Estimate      float64
+	StdError      float64
+	CILow, CIHigh float64
+}
+
+// Results is everything the presenting stages show. Empty parts come from
+// stages that are not in the pipeline.
+type Results struct {
+	Funnel     []FunnelLevel
+	Classes    []Class
+	Total      *Total
+	Shapes     []ShapeCount
+	Heuristics []Heuristic
+	Estimators []Estimator
+	Traces     []TracePoint
+}
+
+// source is one computing stage and how to convert its artifacts.
+type source struct {
+	stage *pipeline.Stage
+	read  func(p *pipeline.Pass, r *Results) error
+}
+
+// sources lists the computing stages whose artifacts are presented, in
+// pipeline order. Each file that converts a stage adds itself in init.
+var sources []source
+
+func register(stage *pipeline.Stage, read func(p *pipeline.Pass, r *Results) error) {
+	sources = append(sources, source{stage, read})
+}
+
+// Requires is the list of stages whose artifacts Gather reads: the
+// presenting stages require exactly these.
+func Requires() []*pipeline.Stage {
+	stages := make([]*pipeline.Stage, len(sources))
+	for i, s := range sources {
+		stages[i] = s.stage
+	}
+	return stages
+}
+
+// Has reports whether the stage named name is one Gather reads.
+func Has(name string) bool {
+	for _, s := range sources {
+		if s.stage.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Gather reads every artifact of the required stages. Rows are put in a
+// fixed order (by shape, method, variant, samples) so that what is drawn
+// and printed does not depend on the order a stage wrote them in.
+func Gather(p *pipeline.Pass) (*Results, error) {
+	r := &Results{}
+	for _, s := range sources {
+		if err := s.read(p, r); err != nil {
+			return nil, err
+		}
+	}
+	r.sort()
+	return r, nil
+}
+
+func shapeLess(a, b grid.Shape) bool {
+	if a.N() != b.N() {
+		return a.N() < b.N()
+	}
+	return a.R < b.R
+}
+
+func (r *Results) sort() {
+	sort.SliceStable(r.Funnel, func(i, j int) bool { return r.Funnel[i].Level < r.Funnel[j].Level })
+	sort.SliceStable(r.Classes, func(i, j int) bool { return r.Classes[i].Class < r.Classes[j].Class })
+	sort.SliceStable(r.Shapes, func(i, j int) bool { return shapeLess(r.Shapes[i].Shape, r.Shapes[j].Shape) })
+	sort.SliceStable(r.Heuristics, func(i, j int) bool { return shapeLess(r.Heuristics[i].Shape, r.Heuristics[j].Shape) })
+	sort.SliceStable(r.Estimators, func(i, j int) bool {
+		a, b := r.Estimators[i], r.Estimators[j]
+		if a.Shape != b.Shape {
+			return shapeLess(a.Shape, b.Shape)
+		}
+		if a.Method != b.Method {
+			return a.Method < b.Method
+		}
+		return a.Variant < b.Variant
+	})
+	sort.SliceStable(r.Traces, func(i, j int) bool {
+		a, b := r.Traces[i], r.Traces[j]
+		if a.Shape != b.Shape {
+			return shapeLess(a.Shape, b.Shape)
+		}
+		if a.Method != b.Method {
+			return a.Method < b.Method
+		}
+		if a.Variant != b.Variant {
+			return a.Variant < b.Variant
+		}
+		return a.Samples < b.Samples
+	})
+}
+
+// ExactGrids returns the exact number of grids of shape s, if a stage
+// counted it: the shapes stage, or the exact stage for 3×3.
+func (r *Results) ExactGrids(s grid.Shape) (*big.Int, bool) {
+	for _, c := range r.Shapes {
+		if c.Shape == s && c.Grids != nil {
+			return c.Grids, true
+		}
+	}
+	if s == (grid.Shape{R: 3, C: 3}) && r.Total != nil {
+		return r.Total.Grids, true
+	}
+	return nil, false
+}
+
+// HeuristicFor returns Kilfoil's estimate for shape s.
+func (r *Results) HeuristicFor(s grid.Shape) (Heuristic, bool) {
+	for _, h := range r.Heuristics {
+		if h.Shape == s {
+			return h, true
+		}
+	}
+	return Heuristic{}, false
+}
+
+// Trace returns the trace of one run, in increasing sample count.
+func (r *Results) Trace(method string, s grid.Shape, variant string) []TracePoint {
+	var pts []TracePoint
+	for _, t := range r.Traces {
+		if t.Method == method && t.Shape == s && t.Variant == variant {
+			pts = append(pts, t)
+		}
+	}
+	return pts
+}
+
+// EstimatorsFor returns the summaries for shape s.
+func (r *Results) EstimatorsFor(s grid.Shape) []Estimator {
+	var es []Estimator
+	for _, e := range r.Estimators {
+		if e.Shape == s {
+			es = append(es, e)
+		}
+	}
+	return es
+}
+
+// ParseInt reads a decimal integer an artifact stores as a string.
+func ParseInt(column, text string) (*big.Int, error) {
+	n, ok := new(big.Int).SetString(strings.TrimSpace(text), 10)
+	if !ok {
+		return nil, fmt.Errorf("column %s: %q is not a decimal integer", column, text)
+	}
+	return n, nil
+}
+
+// ParseRat reads an exact decimal or fraction ("6657084616885512582463.488",
+// "3/8") an artifact stores as a string.
+func ParseRat(column, text string) (*big.Rat, error) {
+	q, ok := new(big.Rat).SetString(strings.TrimSpace(text))
+	if !ok {
+		return nil, fmt.Errorf("column %s: %q is not a decimal number", column, text)
+	}
+	return q, nil
+}
