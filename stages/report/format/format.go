@@ -1,4 +1,7 @@
-package report
+// Package format prints numbers for the paper: exact counts in full with
+// grouped digits, statistics in scientific notation, all rounding done
+// exactly on rationals where the value is exact.
+package format
 
 import (
 	"math"
@@ -12,11 +15,15 @@ import (
 // from adding the space that follows a punctuation comma in math mode.
 const groupSep = "{,}"
 
-// GroupDigits inserts groupSep between groups of three digits of the
-// integer part of a decimal numeral ("-1234567.891" gives
+// GroupDigits inserts the TeX separator {,} between groups of three digits
+// of the integer part of a decimal numeral ("-1234567.891" gives
 // "-1{,}234{,}567.891"). Integer parts of four digits are grouped too, so
 // that every number in a column looks alike.
-func GroupDigits(numeral string) string {
+func GroupDigits(numeral string) string { return Group(numeral, groupSep) }
+
+// Group is GroupDigits with the separator sep: Group("2612736", ",") is
+// "2,612,736", for plain-text labels.
+func Group(numeral, sep string) string {
 	sign := ""
 	if strings.HasPrefix(numeral, "-") || strings.HasPrefix(numeral, "+") {
 		sign, numeral = numeral[:1], numeral[1:]
@@ -26,7 +33,7 @@ func GroupDigits(numeral string) string {
 	b.WriteString(sign)
 	for i, d := range intPart {
 		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteString(groupSep)
+			b.WriteString(sep)
 		}
 		b.WriteRune(d)
 	}

@@ -1,4 +1,4 @@
-package report
+package format
 
 import (
 	"math/big"
@@ -90,6 +90,9 @@ func TestDecimalPercentFixed(t *testing.T) {
 	}
 	if got, want := Fixed(12345.678, 1), "12{,}345.7"; got != want {
 		t.Errorf("Fixed = %q, want %q", got, want)
+	}
+	if got, want := Group("2612736", ","), "2,612,736"; got != want {
+		t.Errorf("Group = %q, want %q", got, want)
 	}
 	if got, want := Int64(-2612736), "-2{,}612{,}736"; got != want {
 		t.Errorf("Int64 = %q, want %q", got, want)
