@@ -1,0 +1,375 @@
+// Package exact counts the completions of a first band to a full 9×9 Sudoku
+// grid, exactly, by two independent methods, and the stage that applies them
+// to the 44 Felgenhauer–Jarvis classes.
+//
+// # The band-pair method
+//
+// Let b be a first band (rows 1-3) and R_j the six digits missing from its
+// column j. A completion is a second band and a third band whose column j
+// sets are S_j and R_j \ S_j for some choice of 3-sets S_j ⊂ R_j. For the
+// second band's blocks to hold 1-9, the three S_j of each block must
+// partition {1..9}; then the third band's blocks do too, because each digit
+// of a block misses exactly two of the block's columns of b and the second
+// band takes it in one of them. Hence
+//
+//	completions(b) = Σ_S N(S) · N(R \ S),
+//
+// where N(S) is the number of bands whose column j holds exactly the set S_j
+// (see [BandsWithColumnSets]).
+//
+// Within a block the choice factorises: the three digits of column c of b
+// miss the other two columns, and if k of the digits of column c+1 go to
+// column c (mod 3) in S, every other count is forced, giving Σ_k C(3,k)³ =
+// 56 splits per block and 56³ = 175616 in all, whatever b is.
+package exact
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+)
+
+// allDigits is the mask of the digits 1-9: digit d is bit d-1.
+const allDigits = 1<<9 - 1
+
+// ColumnSets is the digit set of each column of a band, as masks with digit d
+// at bit d-1.
+type ColumnSets [9]uint16
+
+// ColumnSetsOf returns the column sets of a band.
+func ColumnSetsOf(b sudoku.Band) ColumnSets {
+	var s ColumnSets
+	for c := range 9 {
+		for r := range 3 {
+			s[c] |= 1 << (b[r][c] - 1)
+		}
+	}
+	return s
+}
+
+// Valid reports whether s can be the column sets of a band: every set has
+// three digits and the three sets of each block partition {1..9}.
+func (s ColumnSets) Valid() bool {
+	for k := range 3 {
+		var union uint16
+		for _, m := range s[3*k : 3*k+3] {
+			if bits.OnesCount16(m) != 3 || union&m != 0 {
+				return false
+			}
+			union |= m
+		}
+		if union != allDigits {
+			return false
+		}
+	}
+	return true
+}
+
+// BandsWithColumnSets returns N(S), the number of bands (rows are
+// permutations of 1-9, blocks hold 1-9) whose column j holds exactly the
+// set s[j]; it is 0 unless s is [ColumnSets.Valid].
+//
+// Given valid S, the blocks hold 1-9 whatever the order inside each column,
+// so a band is a choice, for each of the 27 incidences (column j, digit
+// d ∈ S_j), of a row, such that the three digits of a column take distinct
+// rows and the three columns holding a digit (one per block) do too. That is
+// a proper 3-edge-colouring, by rows, of the 3-regular bipartite graph G(S)
+// joining column j to the digits of S_j. Row 1 of the band is a perfect
+// matching M of G(S), and G(S) − M is a disjoint union of even cycles, each
+// coloured by rows 2 and 3 in exactly two ways, so
+//
+//	N(S) = Σ_M 2^cycles(G(S) − M).
+//
+// By Brègman's bound G(S) has at most (3!)^(9/3) = 216 perfect matchings, and
+// a 2-regular simple bipartite graph on 18 vertices has at most 4 cycles, so
+// N(S) ≤ 216·16 = 3456.
+func BandsWithColumnSets(s ColumnSets) uint64 {
+	if !s.Valid() {
+		return 0
+	}
+	var g graph
+	for j, set := range s {
+		g.digits[j] = set
+		for m := set; m != 0; m &= m - 1 {
+			g.columns[bits.TrailingZeros16(m)] |= 1 << j
+		}
+	}
+	// Shifting the rows cyclically maps bands to bands, so the lowest digit
+	// of column 1 is in row 1 in exactly a third of them.
+	low := bits.TrailingZeros16(s[0])
+	g.matchedTo[low] = 0
+	return 3 * g.colourings(1, 1<<low)
+}
+
+// graph is G(S) with a partial matching: digits[j] is the digit set of
+// column j and columns[d] the columns holding digit d+1, both as masks, and
+// matchedTo[d] the column that row 1 gives digit d+1.
+type graph struct {
+	digits    [9]uint16
+	columns   [9]uint16
+	matchedTo [9]uint8
+}
+
+// colourings returns Σ 2^cycles over the perfect matchings that extend the
+// matching of columns 0..j-1, which uses the digits in used.
+func (g *graph) colourings(j int, used uint16) uint64 {
+	if j == 9 {
+		return 1 << g.cyclesWithoutMatching()
+	}
+	var total uint64
+	for free := g.digits[j] &^ used; free != 0; free &= free - 1 {
+		d := bits.TrailingZeros16(free)
+		g.matchedTo[d] = uint8(j)
+		total += g.colourings(j+1, used|1<<d)
+	}
+	return total
+}
+
+// cyclesWithoutMatching returns the number of cycles of G(S) − M for a
+// perfect matching M: there each column keeps two digits and each digit two
+// columns, so following column → digit → the digit's other column traces
+// the cycles.
+func (g *graph) cyclesWithoutMatching() int {
+	var other [9]uint16 // other[d]: digit d+1's two unmatched columns
+	for d := range 9 {
+		other[d] = g.columns[d] &^ (1 << g.matchedTo[d])
+	}
+	cycles := 0
+	var seen uint16 // columns already on a cycle
+	for start := range 9 {
+		if seen&(1<<start) != 0 {
+			continue
+		}
+		cycles++
+		col, from := start, -1 // from: the digit we arrived by
+		for {
+			seen |= 1 << col
+			rest := g.digits[col]
+			for m := rest; m != 0; m &= m - 1 {
+				if d := bits.TrailingZeros16(m); d != from && g.matchedTo[d] != uint8(col) {
+					col, from = bits.TrailingZeros16(other[d]&^(1<<col)), d
+					break
+				}
+			}
+			if col == start {
+				break
+			}
+		}
+	}
+	return cycles
+}
+
+// blockSplit is one way to split a block's missing digits between the second
+// and third bands: the second band's sets for the block's three columns.
+type blockSplit [3]uint16
+
+// blockSplits returns the splits of one block whose columns miss the digit
+// sets missing[0..2] (six digits each): all (S_0, S_1, S_2) with S_c ⊂
+// missing[c], |S_c| = 3, partitioning {1..9}. There are 56 for the missing
+// sets of any valid band.
+func blockSplits(missing [3]uint16) []blockSplit {
+	var out []blockSplit
+	for s0 := range uint16(allDigits + 1) {
+		if s0&^missing[0] != 0 || bits.OnesCount16(s0) != 3 {
+			continue
+		}
+		for s1 := range uint16(allDigits + 1) {
+			if s1&^missing[1] != 0 || bits.OnesCount16(s1) != 3 || s1&s0 != 0 {
+				continue
+			}
+			s2 := allDigits &^ (s0 | s1)
+			if s2&^missing[2] == 0 {
+				out = append(out, blockSplit{s0, s1, s2})
+			}
+		}
+	}
+	return out
+}
+
+// partitionIndex numbers the 280 unordered partitions of {1..9} into three
+// triples: the triple holding the smallest digit and the triple holding the
+// smallest remaining digit determine the partition. Entries for pairs of
+// masks that are not such a pair are -1.
+var partitionIndex, partitionCount = func() (*[1 << 9][1 << 9]int16, int) {
+	var idx [1 << 9][1 << 9]int16
+	for a := range idx {
+		for b := range idx[a] {
+			idx[a][b] = -1
+		}
+	}
+	n := 0
+	for a := range uint16(allDigits + 1) {
+		if a&1 == 0 || bits.OnesCount16(a) != 3 {
+			continue
+		}
+		rest := allDigits &^ a
+		low := rest & -rest
+		for b := range uint16(allDigits + 1) {
+			if b&low == 0 || b&^rest != 0 || bits.OnesCount16(b) != 3 {
+				continue
+			}
+			idx[a][b] = int16(n)
+			n++
+		}
+	}
+	return &idx, n
+}()
+
+// relabelling maps digits (as single-bit masks) to digits so that the three
+// sets of a block become {1,2,3}, {4,5,6}, {7,8,9} in order.
+type relabelling [9]uint16
+
+func relabellingOf(block blockSplit) relabelling {
+	var m relabelling
+	next := 0
+	for _, set := range block {
+		for rest := set; rest != 0; rest &= rest - 1 {
+			m[bits.TrailingZeros16(rest)] = 1 << next
+			next++
+		}
+	}
+	return m
+}
+
+func (m *relabelling) apply(set uint16) uint16 {
+	var out uint16
+	for ; set != 0; set &= set - 1 {
+		out |= m[bits.TrailingZeros16(set)]
+	}
+	return out
+}
+
+// partition returns the index of the unordered partition that block forms
+// after relabelling by m.
+func (m *relabelling) partition(block blockSplit) int {
+	var a, b uint16
+	for _, set := range block {
+		switch r := m.apply(set); {
+		case r&1 != 0:
+			a = r
+		case b == 0 || r&-r < b&-b:
+			b = r // the other triple with the smaller lowest digit
+		}
+	}
+	return int(partitionIndex[a][b])
+}
+
+// Counter computes completions by the band-pair method from a table of
+// N(S) keyed by a form N is invariant under: relabel the digits so that
+// block 1's sets are {1,2,3}, {4,5,6}, {7,8,9} in order; blocks 2 and 3 are
+// then unordered partitions of {1..9} (the order of the columns within a
+// block, and the order of blocks 2 and 3, do not change N). The table is
+// read-only once built, so a Counter is safe for concurrent use.
+type Counter struct {
+	table []uint64 // N for blocks 2 and 3 = partitions p2, p3 at p2·280 + p3
+}
+
+// NewCounter builds the table of N over all 280² keys (symmetric in the two
+// partitions, so half are computed).
+func NewCounter() *Counter {
+	c := &Counter{table: make([]uint64, partitionCount*partitionCount)}
+	for p2 := range partitionCount {
+		for p3 := p2; p3 < partitionCount; p3++ {
+			n := BandsWithColumnSets(standardSets(p2, p3))
+			c.table[p2*partitionCount+p3] = n
+			c.table[p3*partitionCount+p2] = n
+		}
+	}
+	return c
+}
+
+// bands returns N for a band whose block 1 relabels to the standard form and
+// whose blocks 2 and 3 then form partitions p2 and p3.
+func (c *Counter) bands(p2, p3 int) uint64 {
+	return c.table[p2*partitionCount+p3]
+}
+
+// partitionSets lists the triples of each partition index, in the order the
+// index reads them (the triple with digit 1, the next, the rest).
+var partitionSets = func() [][3]uint16 {
+	out := make([][3]uint16, partitionCount)
+	for a := range partitionIndex {
+		for b, i := range partitionIndex[a] {
+			if i >= 0 {
+				out[i] = [3]uint16{uint16(a), uint16(b), allDigits &^ uint16(a|b)}
+			}
+		}
+	}
+	return out
+}()
+
+// standardSets returns column sets with block 1 = {1,2,3},{4,5,6},{7,8,9}
+// and blocks 2 and 3 the partitions p2 and p3.
+func standardSets(p2, p3 int) ColumnSets {
+	s := ColumnSets{0b111, 0b111 << 3, 0b111 << 6}
+	copy(s[3:6], partitionSets[p2][:])
+	copy(s[6:9], partitionSets[p3][:])
+	return s
+}
+
+// Completions returns the number of ways to complete the first band b to a
+// full Sudoku grid, by the band-pair method, and the number of second bands
+// that fit under b (Σ_S N(S): bands with valid rows and blocks and no digit
+// repeated in a column of b). Both fit in uint64: there are 56³ splits and
+// N ≤ 3456, so completions < 175616·3456² ≈ 2.1·10¹². It fails if b is not a
+// valid band.
+func (c *Counter) Completions(b sudoku.Band) (completions, secondBands uint64, err error) {
+	top := ColumnSetsOf(b)
+	if err := checkBand(b, top); err != nil {
+		return 0, 0, err
+	}
+	var missing ColumnSets
+	for j := range 9 {
+		missing[j] = allDigits &^ top[j]
+	}
+	var splits [3][]blockSplit
+	for k := range 3 {
+		splits[k] = blockSplits([3]uint16(missing[3*k : 3*k+3]))
+	}
+	complement := func(k int, s blockSplit) blockSplit {
+		return blockSplit{missing[3*k] &^ s[0], missing[3*k+1] &^ s[1], missing[3*k+2] &^ s[2]}
+	}
+	n1, n2 := len(splits[1]), len(splits[2])
+	// Partition indices of blocks 2 and 3 for the second (lower) and third
+	// band, under the relabelling fixed by block 1's split.
+	second1, third1 := make([]int, n1), make([]int, n1)
+	second2, third2 := make([]int, n2), make([]int, n2)
+	for _, s0 := range splits[0] {
+		mSecond, mThird := relabellingOf(s0), relabellingOf(complement(0, s0))
+		for i, s := range splits[1] {
+			second1[i], third1[i] = mSecond.partition(s), mThird.partition(complement(1, s))
+		}
+		for i, s := range splits[2] {
+			second2[i], third2[i] = mSecond.partition(s), mThird.partition(complement(2, s))
+		}
+		for i := range n1 {
+			for j := range n2 {
+				nSecond := c.bands(second1[i], second2[j])
+				completions += nSecond * c.bands(third1[i], third2[j])
+				secondBands += nSecond
+			}
+		}
+	}
+	return completions, secondBands, nil
+}
+
+// checkBand reports whether b is a band: digits 1-9, rows and blocks holding
+// each digit once, columns holding three distinct digits.
+func checkBand(b sudoku.Band, top ColumnSets) error {
+	for r := range 3 {
+		var row uint16
+		for c := range 9 {
+			if d := b[r][c]; d >= 1 && d <= 9 {
+				row |= 1 << (d - 1)
+			}
+		}
+		if row != allDigits {
+			return fmt.Errorf("band %v: row %d is not a permutation of 1-9", b, r+1)
+		}
+	}
+	if !top.Valid() {
+		return fmt.Errorf("band %v: a block does not hold 1-9", b)
+	}
+	return nil
+}
