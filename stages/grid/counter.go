@@ -1,0 +1,336 @@
+package grid
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
+
+// MaxN is the largest grid side the counter handles: a candidate set is one
+// uint64 with bit v-1 standing for symbol v.
+const MaxN = 64
+
+// ErrOverflow is returned when a count would not fit in 128 bits. No search
+// that finishes in practice gets there; the check keeps results exact.
+var ErrOverflow = errors.New("grid: completion count exceeds 2^128")
+
+// Counter counts the completions of partial grids of one shape. It keeps
+// the grid as per-unit masks of used symbols, so the candidates of a cell,
+// the symbols absent from its row, column and box, are one OR and one AND
+// NOT away, and placing or removing a symbol is three bit flips. A Counter is
+// reused across grids without allocating (apart from growing its memo) and
+// is not safe for concurrent use; use one per goroutine.
+//
+// Count enumerates by depth-first search, always branching on the empty
+// cell with the fewest candidates, with one exact shortcut: the empty cells
+// of one band, the tail, are left for last. Once every other cell is filled,
+// the number of ways to fill the tail depends only on the candidate sets of
+// its cells (the constraints from outside the tail are all in those sets),
+// so it is computed once per distinct list of sets and memoised. For a 9×9
+// grid whose first two bands are being enumerated this replaces every
+// enumeration of the last band by a table look-up.
+type Counter struct {
+	shape Shape
+	n     int
+	full  uint64 // the n low bits: every symbol
+
+	row, col, box []uint8 // unit of each cell
+	value         []uint8 // 0 = empty, else 1..n
+
+	rowUsed, colUsed, boxUsed []uint64
+
+	// outer are the empty cells outside the tail, tail the empty cells
+	// inside it; the search keeps the cells still empty at depth d in
+	// outer[d:] (tail[d:]) by swapping the branching cell to position d.
+	outer, tail []int32
+	tailBand    int     // band of the tail; -1 when none is chosen
+	tailCells   []int32 // every cell of the tail band, for the memo key
+	key         []uint64
+	memo        tailMemo
+
+	overflow bool
+}
+
+// NewCounter returns an empty counter for grids of the given shape.
+func NewCounter(shape Shape) (*Counter, error) {
+	n := shape.N()
+	if shape.R < 1 || shape.C < 1 || n > MaxN {
+		return nil, fmt.Errorf("grid: box shape %s: want R, C ≥ 1 and R·C ≤ %d", shape, MaxN)
+	}
+	c := &Counter{
+		shape:    shape,
+		n:        n,
+		full:     ^uint64(0) >> (64 - n),
+		row:      make([]uint8, n*n),
+		col:      make([]uint8, n*n),
+		box:      make([]uint8, n*n),
+		value:    make([]uint8, n*n),
+		rowUsed:  make([]uint64, n),
+		colUsed:  make([]uint64, n),
+		boxUsed:  make([]uint64, n),
+		outer:    make([]int32, 0, n*n),
+		tail:     make([]int32, 0, n*n),
+		tailBand: -1,
+	}
+	for cell := range n * n {
+		r, k := cell/n, cell%n
+		c.row[cell] = uint8(r)
+		c.col[cell] = uint8(k)
+		c.box[cell] = uint8(shape.BoxOf(r, k))
+	}
+	// The memo key packs each tail cell's candidate set into n bits.
+	perWord := 64 / n
+	tailSize := shape.R * n
+	c.key = make([]uint64, (tailSize+perWord-1)/perWord)
+	c.tailCells = make([]int32, 0, tailSize)
+	return c, nil
+}
+
+// BoxOf is the index of the box holding row r, column k: boxes are numbered
+// row-major, R rows × C columns each, N/C = R boxes to a band.
+func (s Shape) BoxOf(r, k int) int {
+	return (r/s.R)*s.R + k/s.C
+}
+
+// Shape is the counter's box shape.
+func (c *Counter) Shape() Shape { return c.shape }
+
+// Reset empties every cell.
+func (c *Counter) Reset() {
+	clear(c.value)
+	clear(c.rowUsed)
+	clear(c.colUsed)
+	clear(c.boxUsed)
+}
+
+// Load empties the grid and places the givens of cells (row-major, 0 for
+// empty). Two givens that share a unit and a symbol give an error wrapping
+// ErrClash that names them; the counter is then left empty.
+func (c *Counter) Load(cells []uint8) error {
+	if len(cells) != c.n*c.n {
+		return fmt.Errorf("grid: %d cells, want %d for box shape %s", len(cells), c.n*c.n, c.shape)
+	}
+	c.Reset()
+	for cell, v := range cells {
+		if v == 0 {
+			continue
+		}
+		if int(v) > c.n {
+			c.Reset()
+			return fmt.Errorf("grid: %s holds %d, want 0..%d", CellName(cell, c.n), v, c.n)
+		}
+		if c.Candidates(cell)&(1<<(v-1)) == 0 {
+			err := c.clash(cell, v)
+			c.Reset()
+			return err
+		}
+		c.Place(cell, v)
+	}
+	return nil
+}
+
+// clash names the earlier given that shares a unit and symbol v with cell.
+func (c *Counter) clash(cell int, v uint8) error {
+	for other := range cell {
+		if c.value[other] != v {
+			continue
+		}
+		unit := ""
+		switch {
+		case c.row[other] == c.row[cell]:
+			unit = "row"
+		case c.col[other] == c.col[cell]:
+			unit = "column"
+		case c.box[other] == c.box[cell]:
+			unit = "box"
+		default:
+			continue
+		}
+		return &ClashError{Cells: [2]int{other, cell}, Symbol: v, Unit: unit, N: c.n}
+	}
+	panic("grid: clash without a clashing cell")
+}
+
+// Value is the symbol in cell (0 when empty).
+func (c *Counter) Value(cell int) uint8 { return c.value[cell] }
+
+// Candidates is the set of symbols cell may take: bit v-1 for symbol v,
+// every symbol absent from its row, column and box. It is computed for
+// empty and filled cells alike (a filled cell's own symbol is excluded).
+func (c *Counter) Candidates(cell int) uint64 {
+	return c.full &^ (c.rowUsed[c.row[cell]] | c.colUsed[c.col[cell]] | c.boxUsed[c.box[cell]])
+}
+
+// Place puts symbol v in the empty cell; v must be one of its Candidates.
+func (c *Counter) Place(cell int, v uint8) {
+	bit := uint64(1) << (v - 1)
+	c.value[cell] = v
+	c.rowUsed[c.row[cell]] |= bit
+	c.colUsed[c.col[cell]] |= bit
+	c.boxUsed[c.box[cell]] |= bit
+}
+
+// Unplace empties cell, undoing Place.
+func (c *Counter) Unplace(cell int) {
+	bit := uint64(1) << (c.value[cell] - 1)
+	c.value[cell] = 0
+	c.rowUsed[c.row[cell]] &^= bit
+	c.colUsed[c.col[cell]] &^= bit
+	c.boxUsed[c.box[cell]] &^= bit
+}
+
+// Count returns the exact number of completions of the current grid. It
+// leaves the grid as it found it.
+func (c *Counter) Count() (Uint128, error) {
+	c.prepare(c.chooseTail())
+	return c.countPrepared()
+}
+
+// chooseTail returns the band with the most empty cells (the last of
+// equals), or -1 when the grid is full.
+func (c *Counter) chooseTail() int {
+	best, bestEmpty := -1, 0
+	bandCells := c.shape.R * c.n
+	for b := range c.n / c.shape.R {
+		empty := 0
+		for _, v := range c.value[b*bandCells : (b+1)*bandCells] {
+			if v == 0 {
+				empty++
+			}
+		}
+		if empty > 0 && empty >= bestEmpty {
+			best, bestEmpty = b, empty
+		}
+	}
+	return best
+}
+
+// prepare lists the empty cells inside and outside the tail band. A change
+// of tail band clears the memo, whose keys are laid out per band.
+func (c *Counter) prepare(band int) {
+	if band != c.tailBand {
+		c.memo.clear()
+		c.tailBand = band
+		c.tailCells = c.tailCells[:0]
+		if band >= 0 {
+			bandCells := c.shape.R * c.n
+			for cell := band * bandCells; cell < (band+1)*bandCells; cell++ {
+				c.tailCells = append(c.tailCells, int32(cell))
+			}
+		}
+	}
+	c.outer, c.tail = c.outer[:0], c.tail[:0]
+	bandCells := c.shape.R * c.n
+	for cell, v := range c.value {
+		if v != 0 {
+			continue
+		}
+		if cell/bandCells == band {
+			c.tail = append(c.tail, int32(cell))
+		} else {
+			c.outer = append(c.outer, int32(cell))
+		}
+	}
+}
+
+// searchOuter counts the completions with outer[:d] filled.
+func (c *Counter) searchOuter(d int) Uint128 {
+	if d == len(c.outer) {
+		return c.countTail()
+	}
+	// Branch on the outer cell with the fewest candidates; a tail cell
+	// without candidates makes the whole subtree empty.
+	best, bestK, bestSet := d, 65, uint64(0)
+	for i := d; i < len(c.outer); i++ {
+		set := c.Candidates(int(c.outer[i]))
+		k := bits.OnesCount64(set)
+		if k < bestK {
+			best, bestK, bestSet = i, k, set
+			if k <= 1 {
+				break
+			}
+		}
+	}
+	if bestK == 0 {
+		return Uint128{}
+	}
+	for _, cell := range c.tail {
+		if c.Candidates(int(cell)) == 0 {
+			return Uint128{}
+		}
+	}
+	c.outer[d], c.outer[best] = c.outer[best], c.outer[d]
+	cell := int(c.outer[d])
+	var total Uint128
+	for set := bestSet; set != 0; set &= set - 1 {
+		c.Place(cell, uint8(bits.TrailingZeros64(set)+1))
+		sub := c.searchOuter(d + 1)
+		c.Unplace(cell)
+		var carry bool
+		if total, carry = total.Add(sub); carry {
+			c.overflow = true
+		}
+	}
+	return total
+}
+
+// countTail returns the number of ways to fill the empty tail cells, from
+// the memo when their candidate sets have been seen before.
+func (c *Counter) countTail() Uint128 {
+	if len(c.tail) == 0 {
+		return Uint128{Lo: 1}
+	}
+	perWord := 64 / c.n
+	clear(c.key)
+	for i, cell := range c.tailCells {
+		var set uint64
+		if c.value[cell] == 0 {
+			set = c.Candidates(int(cell))
+			if set == 0 {
+				return Uint128{}
+			}
+		}
+		c.key[i/perWord] |= set << (uint(i%perWord) * uint(c.n))
+	}
+	if v, ok := c.memo.get(c.key); ok {
+		return v
+	}
+	v := c.searchTail(0)
+	c.memo.put(c.key, v)
+	return v
+}
+
+// searchTail counts the fillings of tail[d:], the other cells being fixed.
+func (c *Counter) searchTail(d int) Uint128 {
+	if d == len(c.tail)-1 {
+		// The last empty cell takes any of its candidates.
+		return Uint128{Lo: uint64(bits.OnesCount64(c.Candidates(int(c.tail[d]))))}
+	}
+	best, bestK, bestSet := d, 65, uint64(0)
+	for i := d; i < len(c.tail); i++ {
+		set := c.Candidates(int(c.tail[i]))
+		k := bits.OnesCount64(set)
+		if k < bestK {
+			best, bestK, bestSet = i, k, set
+			if k <= 1 {
+				break
+			}
+		}
+	}
+	if bestK == 0 {
+		return Uint128{}
+	}
+	c.tail[d], c.tail[best] = c.tail[best], c.tail[d]
+	cell := int(c.tail[d])
+	var total Uint128
+	for set := bestSet; set != 0; set &= set - 1 {
+		c.Place(cell, uint8(bits.TrailingZeros64(set)+1))
+		sub := c.searchTail(d + 1)
+		c.Unplace(cell)
+		var carry bool
+		if total, carry = total.Add(sub); carry {
+			c.overflow = true
+		}
+	}
+	return total
+}

@@ -1,0 +1,187 @@
+package grid
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Grid is a partial grid: Cells holds the N×N cells row-major, 0 for an
+// empty cell and 1..N for a symbol.
+type Grid struct {
+	Shape Shape
+	Cells []uint8
+}
+
+// ErrClash is wrapped by the error for givens that break the rule: two
+// equal symbols in one row, column or box. Such a grid has 0 completions.
+var ErrClash = errors.New("clashing givens")
+
+// ClashError names two givens holding the same symbol in one unit.
+type ClashError struct {
+	Cells  [2]int // row-major cell indices, the earlier first
+	Symbol uint8
+	Unit   string // "row", "column" or "box"
+	N      int    // grid side, to name cells and symbols
+}
+
+func (e *ClashError) Error() string {
+	return fmt.Sprintf("clashing givens: %s and %s both hold %c in one %s",
+		CellName(e.Cells[0], e.N), CellName(e.Cells[1], e.N), SymbolRune(e.Symbol), e.Unit)
+}
+
+// Unwrap makes errors.Is(err, ErrClash) true.
+func (e *ClashError) Unwrap() error { return ErrClash }
+
+// CellName writes a cell as r<row>c<column>, both counted from 1.
+func CellName(cell, n int) string {
+	return fmt.Sprintf("r%dc%d", cell/n+1, cell%n+1)
+}
+
+// Count returns the exact number of ways to fill the empty cells so that
+// every row, column and box holds each symbol once. Givens that clash give
+// an error wrapping ErrClash (and no count).
+//
+// workers goroutines share the work (GOMAXPROCS when workers < 1): the
+// search tree is cut at a fixed depth into subtrees that are counted
+// independently and added up in their fixed order, so the result does not
+// depend on workers.
+func (g Grid) Count(workers int) (*big.Int, error) {
+	c, err := NewCounter(g.Shape)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Load(g.Cells); err != nil {
+		return nil, err
+	}
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	total, err := c.CountParallel(workers)
+	if err != nil {
+		return nil, err
+	}
+	return total.Big(), nil
+}
+
+// assignment is one branch of the cut search tree: cell gets value.
+type assignment struct {
+	cell  int32
+	value uint8
+}
+
+// CountParallel is Count shared among workers goroutines, each with a copy
+// of the counter; the result is the same for every number of workers.
+func (c *Counter) CountParallel(workers int) (Uint128, error) {
+	band := c.chooseTail()
+	c.prepare(band)
+	if workers <= 1 || len(c.outer) == 0 {
+		return c.Count()
+	}
+	// Cut the outer search, breadth first with the same branching rule, at
+	// the first depth that yields enough subtrees to balance the load.
+	jobs := [][]assignment{nil}
+	for depth := 0; depth < len(c.outer) && len(jobs) < 64*workers; depth++ {
+		var next [][]assignment
+		for _, job := range jobs {
+			next = c.expand(job, next)
+		}
+		jobs = next
+		if len(jobs) == 0 {
+			return Uint128{}, nil
+		}
+	}
+	results := make([]Uint128, len(jobs))
+	errs := make([]error, len(jobs))
+	var nextJob atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(jobs)) {
+		w := c.clone()
+		wg.Go(func() {
+			for {
+				j := int(nextJob.Add(1) - 1)
+				if j >= len(jobs) {
+					return
+				}
+				for _, a := range jobs[j] {
+					w.Place(int(a.cell), a.value)
+				}
+				w.prepare(band)
+				results[j], errs[j] = w.countPrepared()
+				for _, a := range jobs[j] {
+					w.Unplace(int(a.cell))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var total Uint128
+	for j, r := range results {
+		if errs[j] != nil {
+			return Uint128{}, errs[j]
+		}
+		var carry bool
+		if total, carry = total.Add(r); carry {
+			return Uint128{}, ErrOverflow
+		}
+	}
+	return total, nil
+}
+
+// expand appends to out the children of the node reached by job: one per
+// candidate of the outer cell with the fewest candidates. A dead node has
+// no children; a node with every outer cell filled is its own child.
+func (c *Counter) expand(job []assignment, out [][]assignment) [][]assignment {
+	for _, a := range job {
+		c.Place(int(a.cell), a.value)
+	}
+	defer func() {
+		for _, a := range job {
+			c.Unplace(int(a.cell))
+		}
+	}()
+	best, bestK, bestSet := -1, 65, uint64(0)
+	for _, cell := range c.outer {
+		if c.value[cell] != 0 {
+			continue
+		}
+		set := c.Candidates(int(cell))
+		if k := bits.OnesCount64(set); k < bestK {
+			best, bestK, bestSet = int(cell), k, set
+		}
+	}
+	if best < 0 {
+		return append(out, job)
+	}
+	for set := bestSet; set != 0; set &= set - 1 {
+		child := append(append(make([]assignment, 0, len(job)+1), job...),
+			assignment{int32(best), uint8(bits.TrailingZeros64(set) + 1)})
+		out = append(out, child)
+	}
+	return out
+}
+
+// clone returns a counter with the same shape and cells and its own memo.
+func (c *Counter) clone() *Counter {
+	w, _ := NewCounter(c.shape)
+	for cell, v := range c.value {
+		if v != 0 {
+			w.Place(cell, v)
+		}
+	}
+	return w
+}
+
+// countPrepared counts after prepare has listed the empty cells.
+func (c *Counter) countPrepared() (Uint128, error) {
+	total := c.searchOuter(0)
+	if c.overflow {
+		c.overflow = false
+		return Uint128{}, ErrOverflow
+	}
+	return total, nil
+}
