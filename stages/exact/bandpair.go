@@ -40,10 +40,8 @@ type ColumnSets [9]uint16
 // ColumnSetsOf returns the column sets of a band.
 func ColumnSetsOf(b sudoku.Band) ColumnSets {
 	var s ColumnSets
-	for c := range 9 {
-		for r := range 3 {
-			s[c] |= 1 << (b[r][c] - 1)
-		}
+	for c, set := range b.ColumnSets() { // bit d for digit d
+		s[c] = set >> 1
 	}
 	return s
 }
@@ -315,10 +313,10 @@ func standardSets(p2, p3 int) ColumnSets {
 // N ≤ 3456, so completions < 175616·3456² ≈ 2.1·10¹². It fails if b is not a
 // valid band.
 func (c *Counter) Completions(b sudoku.Band) (completions, secondBands uint64, err error) {
-	top := ColumnSetsOf(b)
-	if err := checkBand(b, top); err != nil {
-		return 0, 0, err
+	if !b.Valid() {
+		return 0, 0, fmt.Errorf("band %s: a row or block repeats a digit", b)
 	}
+	top := ColumnSetsOf(b)
 	var missing ColumnSets
 	for j := range 9 {
 		missing[j] = allDigits &^ top[j]
@@ -352,24 +350,4 @@ func (c *Counter) Completions(b sudoku.Band) (completions, secondBands uint64, e
 		}
 	}
 	return completions, secondBands, nil
-}
-
-// checkBand reports whether b is a band: digits 1-9, rows and blocks holding
-// each digit once, columns holding three distinct digits.
-func checkBand(b sudoku.Band, top ColumnSets) error {
-	for r := range 3 {
-		var row uint16
-		for c := range 9 {
-			if d := b[r][c]; d >= 1 && d <= 9 {
-				row |= 1 << (d - 1)
-			}
-		}
-		if row != allDigits {
-			return fmt.Errorf("band %v: row %d is not a permutation of 1-9", b, r+1)
-		}
-	}
-	if !top.Valid() {
-		return fmt.Errorf("band %v: a block does not hold 1-9", b)
-	}
-	return nil
 }

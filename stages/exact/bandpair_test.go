@@ -2,6 +2,7 @@ package exact
 
 import (
 	"math/bits"
+	"sync"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/stages/sudoku"
@@ -10,20 +11,18 @@ import (
 // bandOf parses three rows of nine digits.
 func bandOf(t testing.TB, rows ...string) sudoku.Band {
 	t.Helper()
-	var b sudoku.Band
 	if len(rows) != 3 {
 		t.Fatalf("want 3 rows, got %d", len(rows))
 	}
-	for r, row := range rows {
-		if len(row) != 9 {
-			t.Fatalf("row %q: want 9 digits", row)
-		}
-		for c := range 9 {
-			b[r][c] = row[c] - '0'
-		}
+	b, err := sudoku.ParseBand(rows[0], rows[1], rows[2])
+	if err != nil {
+		t.Fatal(err)
 	}
 	return b
 }
+
+// sharedCounter builds one Counter for all tests.
+var sharedCounter = sync.OnceValue(NewCounter)
 
 // bruteBands counts bands with column sets s by trying every order of every
 // column, keeping rows free of repeats.
@@ -139,13 +138,13 @@ func TestBlockSplits(t *testing.T) {
 func TestCompletionsInvalidBand(t *testing.T) {
 	b := bandOf(t, "123456789", "456789123", "789123456")
 	b[2][8] = 5 // row 3 now repeats 5
-	if _, _, err := NewCounter().Completions(b); err == nil {
+	if _, _, err := sharedCounter().Completions(b); err == nil {
 		t.Error("no error for a band with a repeated digit in a row")
 	}
 }
 
 func TestCompletionsDivisibleBy72(t *testing.T) {
-	c := NewCounter()
+	c := sharedCounter()
 	for _, rows := range [][3]string{
 		{"123456789", "456789123", "789123456"},
 		{"123457689", "456189237", "789236145"},
