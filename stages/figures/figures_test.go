@@ -1,0 +1,147 @@
+package figures
+
+import (
+	"bytes"
+	"errors"
+	"image/png"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/report/results"
+)
+
+// fixture is input shaped like the computing stages' artifacts, for
+// drawing tests only: the funnel counts are the published ones, the
+// classes and traces are drawn from a fixed random stream.
+func fixture(t *testing.T) *results.Results {
+	t.Helper()
+	r := &results.Results{}
+	for i, c := range []int64{2612736, 36288, 2051, 416, 174, 71, 44} {
+		names := []string{"first bands", "lexicographic", "block and column permutations",
+			"row permutations", "2×2 rectangles", "larger rectangles", "equal completions"}
+		r.Funnel = append(r.Funnel, results.FunnelLevel{Level: i, Name: names[i], Classes: c, PaperClasses: c})
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 44 {
+		r.Classes = append(r.Classes, results.Class{Class: i + 1, Size: int64(1 + rng.IntN(3000)),
+			Completions: big.NewInt(int64(96e6 + rng.IntN(12e6)))})
+	}
+	exact, _ := new(big.Int).SetString("6670903752021072936960", 10)
+	r.Total = &results.Total{Grids: exact}
+	four, _ := new(big.Int).SetString("288", 10)
+	r.Shapes = []results.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: four}, {Shape: classic, Grids: exact}}
+	kil := func(s string) *big.Rat { q, _ := new(big.Rat).SetString(s); return q }
+	r.Heuristics = []results.Heuristic{
+		{Shape: grid.Shape{R: 2, C: 2}, Estimate: kil("3981312/15625")},
+		{Shape: classic, Estimate: kil("6657084616885512582463.488")},
+		{Shape: grid.Shape{R: 4, C: 4}, Estimate: kil("5.96e98")},
+	}
+	ex, _ := new(big.Float).SetInt(exact).Float64()
+	for v, variant := range []string{"sequential", "random-order", "hybrid"} {
+		sd := ex * float64(3+5*v)
+		e := results.Estimator{Method: "knuth", Shape: classic, Variant: variant, Samples: 1 << 16, Work: float64(81 << 16)}
+		var sum, sumsq float64
+		n := 0
+		for k := 0; k <= 16; k++ {
+			for ; n < 1<<k; n++ {
+				x := ex + sd*rng.NormFloat64()
+				sum, sumsq = sum+x, sumsq+x*x
+			}
+			mean := sum / float64(n)
+			se := 0.0
+			if n > 1 {
+				se = math.Sqrt((sumsq/float64(n) - mean*mean) / float64(n-1))
+			}
+			r.Traces = append(r.Traces, results.TracePoint{Method: "knuth", Shape: classic, Variant: variant,
+				Samples: int64(n), Estimate: mean, StdError: se, CILow: mean - 1.96*se, CIHigh: mean + 1.96*se})
+			e.Estimate, e.StdError, e.CILow, e.CIHigh = mean, se, mean-1.96*se, mean+1.96*se
+		}
+		r.Estimators = append(r.Estimators, e)
+	}
+	r.Estimators = append(r.Estimators, results.Estimator{Method: "importance", Shape: grid.Shape{R: 4, C: 4},
+		Variant: "row", Samples: 1000, Estimate: 6.1e98, CILow: 5.5e98, CIHigh: 6.7e98})
+	return r
+}
+
+func TestFiguresRenderReproducibly(t *testing.T) {
+	r := fixture(t)
+	for _, f := range all {
+		first, err := Draw(f, r)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		second, err := Draw(f, r)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		if !bytes.Equal(first.PDF, second.PDF) {
+			t.Errorf("%s: two PDF renderings differ", f.name)
+		}
+		if !bytes.Equal(first.PNG, second.PNG) {
+			t.Errorf("%s: two PNG renderings differ", f.name)
+		}
+		if !bytes.HasPrefix(first.PDF, []byte("%PDF-")) || !bytes.Contains(first.PDF, []byte("/CreationDate (D:19700101000000")) {
+			t.Errorf("%s: PDF lacks the fixed creation date", f.name)
+		}
+		img, err := png.Decode(bytes.NewReader(first.PNG))
+		if err != nil {
+			t.Fatalf("%s: PNG: %v", f.name, err)
+		}
+		if w, want := img.Bounds().Dx(), math.Round(float64(figWidth/vg.Inch)*pngDPI); float64(w) != want {
+			t.Errorf("%s: PNG is %d px wide, want %.0f", f.name, w, float64(figWidth/vg.Inch)*pngDPI)
+		}
+		if dir := os.Getenv("FIGURES_OUT"); dir != "" { // for looking at them
+			os.WriteFile(filepath.Join(dir, f.name+".png"), first.PNG, 0o644)
+			os.WriteFile(filepath.Join(dir, f.name+".pdf"), first.PDF, 0o644)
+		}
+	}
+}
+
+func TestMissingDataIsANoticeNotAFigure(t *testing.T) {
+	empty := &results.Results{}
+	for _, f := range all {
+		if _, _, _, err := f.draw(empty); !errors.Is(err, errNoData) {
+			t.Errorf("%s with no inputs: err = %v, want errNoData", f.name, err)
+		}
+		if _, err := Draw(f, empty); err != nil {
+			t.Errorf("%s notice: %v", f.name, err)
+		}
+	}
+}
+
+func TestPowerLabel(t *testing.T) {
+	for _, c := range []struct {
+		m, k int
+		want string
+	}{{1, 0, "1"}, {5, -3, "0.005"}, {2, 3, "2000"}, {1, 6, "10⁶"}, {2, 21, "2×10²¹"}, {1, -5, "10^-5"}} {
+		if got := powerLabel(c.m, c.k); got != c.want {
+			t.Errorf("powerLabel(%d, %d) = %q, want %q", c.m, c.k, got, c.want)
+		}
+	}
+}
+
+func TestPowerTicks(t *testing.T) {
+	ticks := powerTicks{}.Ticks(3, 2000)
+	var labels []string
+	for _, tk := range ticks {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	want := []string{"1", "10", "100", "1000", "10⁴"}
+	if len(labels) != len(want) {
+		t.Fatalf("labels %q, want %q", labels, want)
+	}
+	for i := range want {
+		if labels[i] != want[i] {
+			t.Errorf("label %d = %q, want %q", i, labels[i], want[i])
+		}
+	}
+}

@@ -1,0 +1,479 @@
+package figures
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/report/format"
+	"github.com/sudoku-census/sudoku-census/stages/report/results"
+)
+
+// Figure sizes: the paper's text is about 6.3 in wide, and figures are
+// drawn at the size they are printed so that 9-point text stays 9-point.
+const (
+	figWidth  = 6.2 * vg.Inch
+	figHeight = 3.4 * vg.Inch
+	panelH    = 2.3 * vg.Inch
+	fontSize  = vg.Length(9) // points
+)
+
+// palette is the Okabe–Ito colour-blind-safe palette.
+var palette = []color.Color{
+	color.RGBA{0, 114, 178, 255},   // blue
+	color.RGBA{213, 94, 0, 255},    // vermillion
+	color.RGBA{0, 158, 115, 255},   // bluish green
+	color.RGBA{204, 121, 167, 255}, // reddish purple
+	color.RGBA{230, 159, 0, 255},   // orange
+	color.RGBA{86, 180, 233, 255},  // sky blue
+	color.RGBA{0, 0, 0, 255},       // black
+}
+
+var grey = color.Gray{Y: 110}
+
+func colour(i int) color.Color { return palette[i%len(palette)] }
+
+// newPlot returns a plot with the paper's font sizes and axis labels.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = fontSize + 1
+	p.X.Label.Text, p.Y.Label.Text = x, y
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = fontSize
+		a.Tick.Label.Font.Size = fontSize - 1
+	}
+	p.Legend.TextStyle.Font.Size = fontSize - 1
+	return p
+}
+
+// logAxis puts a on a log scale with ticks at powers of ten labelled
+// 10^k (minor ticks between).
+func logAxis(a *plot.Axis) {
+	a.Scale = plot.LogScale{}
+	a.Tick.Marker = powerTicks{}
+}
+
+// powerTicks marks a log axis: labelled major ticks at powers of ten,
+// unlabelled minor ticks at their multiples. When the range spans many
+// decades only every second or third power is labelled; when it spans
+// two or fewer, the multiples 2 and 5 are labelled too.
+type powerTicks struct{}
+
+func (powerTicks) Ticks(min, max float64) []plot.Tick {
+	lo := int(math.Floor(math.Log10(min)))
+	hi := int(math.Ceil(math.Log10(max)))
+	step := 1 + (hi-lo)/8
+	var ticks []plot.Tick
+	for k := lo; k <= hi; k++ {
+		label := ""
+		if k%step == 0 {
+			label = powerLabel(1, k)
+		}
+		ticks = append(ticks, plot.Tick{Value: math.Pow10(k), Label: label})
+		if step > 1 || k == hi {
+			continue
+		}
+		for m := 2; m < 10; m++ {
+			label := ""
+			if hi-lo <= 2 && (m == 2 || m == 5) {
+				label = powerLabel(m, k)
+			}
+			ticks = append(ticks, plot.Tick{Value: float64(m) * math.Pow10(k), Label: label})
+		}
+	}
+	return ticks
+}
+
+// powerLabel writes m·10^k: in decimals when that is short (0.002, 50,
+// 1000), else as 10⁶ or 2×10⁶.
+func powerLabel(m, k int) string {
+	if k >= -3 && k <= 3 {
+		return strconv.FormatFloat(float64(m)*math.Pow10(k), 'f', -1, 64)
+	}
+	s := "10" + superscript(k)
+	if m != 1 {
+		s = strconv.Itoa(m) + "×" + s
+	}
+	return s
+}
+
+// superscript writes k ≥ 0 with Unicode superscript digits (the plot's
+// text handler draws plain text, and its LaTeX handler has no exponents).
+// The fonts lack ⁰ and ⁻, so k = 0 and k < 0 are written out plainly.
+func superscript(k int) string {
+	if k <= 0 {
+		return "^" + strconv.Itoa(k)
+	}
+	sup := []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
+	var b strings.Builder
+	for _, d := range strconv.Itoa(k) {
+		b.WriteRune(sup[d-'0'])
+	}
+	return b.String()
+}
+
+// pad widens a data range by frac of its width on each side (in log
+// space for a log axis) so that markers at the ends are not cut.
+func pad(a *plot.Axis, min, max, frac float64) {
+	if _, isLog := a.Scale.(plot.LogScale); isLog {
+		f := math.Pow(max/min, frac)
+		a.Min, a.Max = min/f, max*f
+		return
+	}
+	d := (max - min) * frac
+	if d == 0 {
+		d = math.Abs(max) * frac
+	}
+	a.Min, a.Max = min-d, max+d
+}
+
+// shapeLabel names a box shape by its grid: "9×9 (3×3 boxes)".
+func shapeLabel(s grid.Shape) string {
+	return fmt.Sprintf("%d×%d", s.N(), s.N())
+}
+
+func ratFloat(q *big.Rat) float64 { f, _ := q.Float64(); return f }
+func intFloat(n *big.Int) float64 { f, _ := new(big.Float).SetInt(n).Float64(); return f }
+
+// line adds a polyline with a legend entry.
+func line(p *plot.Plot, xys plotter.XYs, c color.Color, width vg.Length, dashes []vg.Length, legend string) error {
+	l, err := plotter.NewLine(xys)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Width, l.Dashes = c, width, dashes
+	p.Add(l)
+	if legend != "" {
+		p.Legend.Add(legend, l)
+	}
+	return nil
+}
+
+// band adds the filled region between lo and hi (same x values).
+func band(p *plot.Plot, lo, hi plotter.XYs, c color.Color) error {
+	ring := make(plotter.XYs, 0, len(lo)+len(hi))
+	ring = append(ring, lo...)
+	for i := len(hi) - 1; i >= 0; i-- {
+		ring = append(ring, hi[i])
+	}
+	poly, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return err
+	}
+	r, g, b, _ := c.RGBA()
+	poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 60}
+	poly.LineStyle.Width = 0
+	p.Add(poly)
+	return nil
+}
+
+// mcRun is one estimator's trace on one shape.
+type mcRun struct {
+	est   results.Estimator
+	trace []results.TracePoint
+}
+
+func runsFor(r *results.Results, s grid.Shape) []mcRun {
+	var runs []mcRun
+	for _, e := range r.EstimatorsFor(s) {
+		if t := r.Trace(e.Method, s, e.Variant); len(t) > 0 {
+			runs = append(runs, mcRun{e, t})
+		}
+	}
+	return runs
+}
+
+var classic = grid.Shape{R: 3, C: 3}
+
+// Convergence draws, for each estimator run on the 9×9 grid, the running
+// estimate against the number of samples with its 95% interval as a band
+// and the exact count as a dashed line. All panels share the y range so
+// their spreads compare at a glance. It returns the figure's height.
+func Convergence(r *results.Results) (vg.Length, func(dc draw.Canvas), error) {
+	runs := runsFor(r, classic)
+	exact, ok := r.ExactGrids(classic)
+	if len(runs) == 0 || !ok {
+		return 0, nil, fmt.Errorf("convergence: %w: need 9×9 traces and the exact 9×9 count", errNoData)
+	}
+	const unit = 1e21
+	ex := intFloat(exact) / unit
+	// y range: wide enough for the final interval of the widest run, at
+	// least ±10%, at most [0, 2×exact].
+	k := 0.1
+	for _, rn := range runs {
+		last := rn.trace[len(rn.trace)-1]
+		if last.Estimate > 0 {
+			k = math.Max(k, 3*(last.CIHigh-last.CILow)/2/(last.Estimate))
+		}
+	}
+	k = math.Min(k, 1)
+
+	cols := 1
+	if len(runs) > 1 {
+		cols = 2
+	}
+	rows := (len(runs) + cols - 1) / cols
+	grid := make([][]*plot.Plot, rows)
+	for i := range grid {
+		grid[i] = make([]*plot.Plot, cols)
+	}
+	for i, rn := range runs {
+		p := newPlot(rn.est.Label(), "samples", "estimate (10"+superscript(21)+" grids)")
+		logAxis(&p.X)
+		var est, lo, hi plotter.XYs
+		for _, t := range rn.trace {
+			x := float64(t.Samples)
+			est = append(est, plotter.XY{X: x, Y: t.Estimate / unit})
+			lo = append(lo, plotter.XY{X: x, Y: t.CILow / unit})
+			hi = append(hi, plotter.XY{X: x, Y: t.CIHigh / unit})
+		}
+		c := colour(i)
+		if err := band(p, lo, hi, c); err != nil {
+			return 0, nil, err
+		}
+		if err := line(p, est, c, 1.2, nil, "estimate"); err != nil {
+			return 0, nil, err
+		}
+		first, last := est[0].X, est[len(est)-1].X
+		if err := line(p, plotter.XYs{{X: first, Y: ex}, {X: last, Y: ex}}, color.Black, 0.8, []vg.Length{3, 2}, "exact"); err != nil {
+			return 0, nil, err
+		}
+		p.X.Min, p.X.Max = first, last
+		p.Y.Min, p.Y.Max = ex*(1-k), ex*(1+k)
+		p.Legend.Top = true
+		p.Legend.Left = false
+		grid[i/cols][i%cols] = p
+	}
+	height := vg.Length(rows) * panelH
+	return height, func(dc draw.Canvas) {
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(10), PadY: vg.Points(10),
+			PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(4)}
+		canvases := plot.Align(grid, tiles, dc)
+		for i := range grid {
+			for j, p := range grid[i] {
+				if p != nil {
+					p.Draw(canvases[i][j])
+				}
+			}
+		}
+	}, nil
+}
+
+// ErrorWork draws the relative error of each 9×9 run (standard error over
+// estimate) against the work spent so far, on log-log axes, with a line
+// of slope −1/2: the 1/√n decay every unbiased average shares.
+// Estimators with a lower line need less work for the same accuracy.
+func ErrorWork(r *results.Results) (*plot.Plot, error) {
+	runs := runsFor(r, classic)
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("error/work: %w: no 9×9 traces", errNoData)
+	}
+	p := newPlot("Relative error against work, 9×9 grid", "work (cost units, cumulative)", "relative standard error")
+	logAxis(&p.X)
+	logAxis(&p.Y)
+	var anchor plotter.XY
+	minX, maxX := math.Inf(1), math.Inf(-1)
+	for i, rn := range runs {
+		perSample := rn.est.Work / float64(rn.est.Samples)
+		var xys plotter.XYs
+		for _, t := range rn.trace {
+			if t.Estimate <= 0 || t.StdError <= 0 {
+				continue // no spread measured yet
+			}
+			xys = append(xys, plotter.XY{X: perSample * float64(t.Samples), Y: t.StdError / t.Estimate})
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		if anchor.X == 0 {
+			anchor = xys[len(xys)-1]
+		}
+		minX, maxX = math.Min(minX, xys[0].X), math.Max(maxX, xys[len(xys)-1].X)
+		if err := line(p, xys, colour(i), 1.2, nil, rn.est.Label()); err != nil {
+			return nil, err
+		}
+	}
+	if anchor.X == 0 {
+		return nil, fmt.Errorf("error/work: no trace point with a positive standard error")
+	}
+	// Reference slope through the first run's final point.
+	ref := func(x float64) plotter.XY { return plotter.XY{X: x, Y: anchor.Y * math.Sqrt(anchor.X/x)} }
+	if err := line(p, plotter.XYs{ref(minX), ref(maxX)}, grey, 0.8, []vg.Length{3, 2}, "∝ 1/√work"); err != nil {
+		return nil, err
+	}
+	p.Legend.Top = true
+	p.Legend.Left = false
+	return p, nil
+}
+
+// Heuristic draws, for every box shape, the ratio of a count to
+// Kilfoil's heuristic: the exact count where one is known (a filled
+// circle), and each Monte Carlo estimate with its 95% interval where not
+// (open markers with error bars, spread sideways so they do not overlap).
+// A ratio of 1 is the heuristic itself.
+func Heuristic(r *results.Results) (*plot.Plot, error) {
+	type column struct {
+		shape grid.Shape
+		h     float64
+	}
+	var cols []column
+	for _, h := range r.Heuristics {
+		_, exact := r.ExactGrids(h.Shape)
+		if exact || len(r.EstimatorsFor(h.Shape)) > 0 {
+			cols = append(cols, column{h.Shape, ratFloat(h.Estimate)})
+		}
+	}
+	if len(cols) == 0 {
+		return nil, fmt.Errorf("heuristic: %w: no shape with both a heuristic and a count", errNoData)
+	}
+	p := newPlot("Counts relative to Kilfoil's heuristic", "grid (box shape)", "count / heuristic")
+	names := make([]string, len(cols))
+	var exactPts plotter.XYs
+	legendDone := map[string]bool{}
+	ymin, ymax := 1.0, 1.0 // the heuristic line is always shown
+	for i, c := range cols {
+		names[i] = fmt.Sprintf("%s (%d×%d)", shapeLabel(c.shape), c.shape.R, c.shape.C)
+		if n, ok := r.ExactGrids(c.shape); ok {
+			q := new(big.Rat).Quo(new(big.Rat).SetInt(n), heuristicRat(r, c.shape))
+			y := ratFloat(q)
+			exactPts = append(exactPts, plotter.XY{X: float64(i), Y: y})
+			ymin, ymax = math.Min(ymin, y), math.Max(ymax, y)
+			continue
+		}
+		es := r.EstimatorsFor(c.shape)
+		for j, e := range es {
+			if e.Estimate <= 0 {
+				continue
+			}
+			x := float64(i) + 0.5*(float64(j)+0.5)/float64(len(es)) - 0.25
+			pt := plotter.XYs{{X: x, Y: e.Estimate / c.h}}
+			s, err := plotter.NewScatter(pt)
+			if err != nil {
+				return nil, err
+			}
+			s.GlyphStyle = draw.GlyphStyle{Color: colour(j + 1), Radius: 2.5, Shape: draw.BoxGlyph{}}
+			bars, err := plotter.NewYErrorBars(errPoints{{x, e.Estimate / c.h, (e.Estimate - e.CILow) / c.h, (e.CIHigh - e.Estimate) / c.h}})
+			if err != nil {
+				return nil, err
+			}
+			bars.LineStyle.Color = colour(j + 1)
+			p.Add(bars, s)
+			ymin, ymax = math.Min(ymin, e.CILow/c.h), math.Max(ymax, e.CIHigh/c.h)
+			if !legendDone[e.Label()] {
+				p.Legend.Add(e.Label()+" (95% CI)", s)
+				legendDone[e.Label()] = true
+			}
+		}
+	}
+	if len(exactPts) > 0 {
+		s, err := plotter.NewScatter(exactPts)
+		if err != nil {
+			return nil, err
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: colour(0), Radius: 3, Shape: draw.CircleGlyph{}}
+		p.Add(s)
+		p.Legend.Add("exact count", s)
+	}
+	if err := line(p, plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(cols)) - 0.5, Y: 1}}, grey, 0.8, []vg.Length{3, 2}, "heuristic"); err != nil {
+		return nil, err
+	}
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.5, float64(len(cols))-0.5
+	pad(&p.Y, ymin, ymax, 0.08)
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = true
+	return p, nil
+}
+
+func heuristicRat(r *results.Results, s grid.Shape) *big.Rat {
+	h, _ := r.HeuristicFor(s)
+	return h.Estimate
+}
+
+// errPoints are points with asymmetric vertical errors.
+type errPoints [][4]float64 // x, y, below, above
+
+func (e errPoints) Len() int                        { return len(e) }
+func (e errPoints) XY(i int) (float64, float64)     { return e[i][0], e[i][1] }
+func (e errPoints) YError(i int) (float64, float64) { return e[i][2], e[i][3] }
+
+// Classes draws each of the equivalence classes of first bands as a point:
+// how many of the 36,288 reduced bands it holds against how many grids
+// each of its bands completes to.
+func Classes(r *results.Results) (*plot.Plot, error) {
+	if len(r.Classes) == 0 {
+		return nil, fmt.Errorf("classes: %w: no class table", errNoData)
+	}
+	p := newPlot(fmt.Sprintf("The %d classes of first bands", len(r.Classes)),
+		"class size (reduced first bands)", "completions per band (10"+superscript(6)+" grids)")
+	logAxis(&p.X)
+	var xys plotter.XYs
+	for _, c := range r.Classes {
+		xys = append(xys, plotter.XY{X: float64(c.Size), Y: intFloat(c.Completions) / 1e6})
+	}
+	s, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, err
+	}
+	s.GlyphStyle = draw.GlyphStyle{Color: colour(0), Radius: 2.5, Shape: draw.CircleGlyph{}}
+	p.Add(plotter.NewGrid(), s)
+	xmin, xmax, ymin, ymax := plotter.XYRange(xys)
+	pad(&p.X, xmin, xmax, 0.04)
+	pad(&p.Y, ymin, ymax, 0.06)
+	return p, nil
+}
+
+// Funnel draws the number of first-band classes left after each
+// reduction step as horizontal bars on a log axis, first step at the top,
+// with each count printed beside its bar.
+func Funnel(r *results.Results) (*plot.Plot, error) {
+	n := len(r.Funnel)
+	if n == 0 {
+		return nil, fmt.Errorf("funnel: %w: no funnel table", errNoData)
+	}
+	p := newPlot("Reduction of the first-band catalogue", "first bands or classes (log scale)", "")
+	logAxis(&p.X)
+	names := make([]string, n)
+	var tips plotter.XYs
+	var labels []string
+	maxCount := 1.0
+	for i, lv := range r.Funnel {
+		y := float64(n - 1 - i) // first level on top
+		names[n-1-i] = lv.Name
+		v := float64(lv.Classes)
+		maxCount = math.Max(maxCount, v)
+		bar, err := plotter.NewPolygon(plotter.XYs{{X: 1, Y: y - 0.3}, {X: v, Y: y - 0.3}, {X: v, Y: y + 0.3}, {X: 1, Y: y + 0.3}})
+		if err != nil {
+			return nil, err
+		}
+		bar.Color = colour(0)
+		bar.LineStyle.Width = 0
+		p.Add(bar)
+		tips = append(tips, plotter.XY{X: v, Y: y})
+		labels = append(labels, format.Group(strconv.FormatInt(lv.Classes, 10), ","))
+	}
+	lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: tips, Labels: labels})
+	if err != nil {
+		return nil, err
+	}
+	for i := range lbl.TextStyle {
+		lbl.TextStyle[i].Font.Size = fontSize - 1
+		lbl.TextStyle[i].YAlign = draw.YCenter
+	}
+	lbl.Offset = vg.Point{X: vg.Points(4)}
+	p.Add(lbl)
+	p.NominalY(names...)
+	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+	p.X.Min, p.X.Max = 1, maxCount*30 // room for the printed count
+	return p, nil
+}
