@@ -351,3 +351,54 @@ func (c *Counter) Completions(b sudoku.Band) (completions, secondBands uint64, e
 	}
 	return completions, secondBands, nil
 }
+
+// Key returns a number that two bands share exactly when their column sets
+// are related by relabelling the digits, permuting the columns within blocks
+// and permuting the blocks; bands with equal keys have equal completions and
+// equal second bands (both depend only on the column sets, and those
+// operations carry completions one-to-one to completions). It is the least,
+// over the 3·6 choices of a block to put first and an order of its columns
+// and the 216 relabellings that keep the standard form, of the Counter's key:
+// the pair of partitions the other two blocks form, smaller first.
+func Key(b sudoku.Band) int {
+	s := ColumnSetsOf(b)
+	best := partitionCount * partitionCount
+	for k := range 3 {
+		first := blockSplit(s[3*k : 3*k+3])
+		o1, o2 := (k+1)%3, (k+2)%3
+		for _, p := range sudoku.Permutations3 {
+			m := relabellingOf(blockSplit{first[p[0]], first[p[1]], first[p[2]]})
+			a, b := m.partition(blockSplit(s[3*o1:3*o1+3])), m.partition(blockSplit(s[3*o2:3*o2+3]))
+			for _, act := range standardRelabellings {
+				x, y := act[a], act[b]
+				best = min(best, int(min(x, y))*partitionCount+int(max(x, y)))
+			}
+		}
+	}
+	return best
+}
+
+// standardRelabellings lists how each of the 3!³ = 216 relabellings that
+// permute the digits within {1,2,3}, within {4,5,6} and within {7,8,9} acts
+// on the partition indices.
+var standardRelabellings = func() [][]int16 {
+	var out [][]int16
+	for _, p0 := range sudoku.Permutations3 {
+		for _, p1 := range sudoku.Permutations3 {
+			for _, p2 := range sudoku.Permutations3 {
+				var m relabelling
+				for i, p := range [3][3]int{p0, p1, p2} {
+					for j := range 3 {
+						m[3*i+j] = 1 << (3*i + p[j])
+					}
+				}
+				act := make([]int16, partitionCount)
+				for q, sets := range partitionSets {
+					act[q] = int16(m.partition(sets))
+				}
+				out = append(out, act)
+			}
+		}
+	}
+	return out
+}()

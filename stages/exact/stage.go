@@ -1,0 +1,267 @@
+package exact
+
+import (
+	"cmp"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/reduce"
+	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+)
+
+// Completions is data/completions.parquet.
+var Completions = pipeline.NewTable[CompletionsRow]("completions",
+	"one row per class of first bands: its representative's completions to a grid")
+
+// CompletionsRow is one class. Representative is the class's smallest
+// reduced band, its 27 digits row by row. BandsWithColumnSets is Σ_S N(S)
+// over the 56³ = 175,616 ways S to choose the second band's column sets
+// under the representative: the number of second bands (rows and blocks
+// holding 1-9) that repeat no digit in a column of the representative.
+// Completions is a decimal string.
+type CompletionsRow struct {
+	Class               int32  `parquet:"class"`
+	Size                int32  `parquet:"size"`
+	FirstBands          int64  `parquet:"first_bands"`
+	Representative      string `parquet:"representative"`
+	BandsWithColumnSets int64  `parquet:"bands_with_column_sets"`
+	Completions         string `parquet:"completions"`
+	Crosschecked        bool   `parquet:"crosschecked"`
+}
+
+// Total is data/total.parquet.
+var Total = pipeline.NewTable[TotalRow]("total", "one row: the number of Sudoku grids")
+
+// TotalRow is the census: Grids = 9!·Σ first_bands·completions, and
+// ReducedCount = Grids/(9!·72²) with its prime factorisation, all decimal
+// strings.
+type TotalRow struct {
+	Grids               string `parquet:"grids"`
+	CanonicalGrids      string `parquet:"canonical_grids"`
+	ReducedCount        string `parquet:"reduced_count"`
+	ReducedCountFactors string `parquet:"reduced_count_factors"`
+	Classes             int32  `parquet:"classes"`
+	CrosscheckedClasses int32  `parquet:"crosschecked_classes"`
+}
+
+// Config is the exact stage's configuration (keys under "exact.").
+type Config struct {
+	// Crosscheck names the classes whose count the backtracking method
+	// repeats: "all", "none", a count N or a list of class ids.
+	Crosscheck string `mapstructure:"crosscheck" json:"crosscheck"`
+}
+
+// Validate checks that crosscheck parses.
+func (c *Config) Validate() error {
+	_, err := ParseSelection(c.Crosscheck)
+	return err
+}
+
+// Class is one class of reduced bands and its count.
+type Class struct {
+	ID             int32
+	Size           int   // reduced bands in the class
+	FirstBands     int64 // Σ multiplicity: bands with canonical B1 in the class
+	Representative sudoku.Band
+	Completions    uint64 // band-pair count for the representative
+	SecondBands    uint64
+	Crosschecked   bool
+}
+
+// GroupClasses gathers the reduced bands into classes: classOf[i] is the
+// class id of reduced[i], which must be the id of a member of the class (its
+// representative). Classes come out in ascending id order.
+func GroupClasses(reduced []reduce.Row, classOf []int32) ([]Class, error) {
+	if len(classOf) != len(reduced) {
+		return nil, fmt.Errorf("%d class assignments for %d reduced bands", len(classOf), len(reduced))
+	}
+	byID := map[int32]int{} // reduced id -> index
+	for i, r := range reduced {
+		byID[r.ID] = i
+	}
+	index := map[int32]int{} // class id -> index in out
+	var out []Class
+	for i, r := range reduced {
+		id := classOf[i]
+		k, ok := index[id]
+		if !ok {
+			j, ok := byID[id]
+			if !ok {
+				return nil, fmt.Errorf("reduced band %d: class %d is not a reduced band id", r.ID, id)
+			}
+			if classOf[j] != id {
+				return nil, fmt.Errorf("class %d: its representative is in class %d", id, classOf[j])
+			}
+			rep, err := reduced[j].Band()
+			if err != nil {
+				return nil, fmt.Errorf("class %d: %w", id, err)
+			}
+			k = len(out)
+			index[id] = k
+			out = append(out, Class{ID: id, Representative: rep})
+		}
+		out[k].Size++
+		out[k].FirstBands += int64(r.Multiplicity)
+	}
+	slices.SortFunc(out, func(a, b Class) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// Census is the total of a list of classes.
+type Census struct {
+	Grids          *big.Int // 9!·Σ first_bands·completions
+	CanonicalGrids *big.Int // grids with B1 = 123/456/789: Σ first_bands·completions
+	ReducedCount   *big.Int // Grids/(9!·72²)
+}
+
+// Count totals the classes. It fails when Grids is not a multiple of
+// 9!·72², which every correct census is (the 72 row and band permutations
+// below the first band act freely on completions).
+func Count(classes []Class) (Census, error) {
+	canonical := new(big.Int)
+	for _, c := range classes {
+		term := new(big.Int).SetUint64(c.Completions)
+		canonical.Add(canonical, term.Mul(term, big.NewInt(c.FirstBands)))
+	}
+	grids := new(big.Int).Mul(canonical, big.NewInt(362880))
+	reduced, rem := new(big.Int).QuoRem(canonical, big.NewInt(72*72), new(big.Int))
+	if rem.Sign() != 0 {
+		return Census{}, fmt.Errorf("%s grids with canonical B1 is not a multiple of 72²", canonical)
+	}
+	return Census{Grids: grids, CanonicalGrids: canonical, ReducedCount: reduced}, nil
+}
+
+// Factorise writes n > 1 as its prime factorisation, "2^7 × 27704267971",
+// by trial division (n < 2^63, so at most about 3·10⁹ trials).
+func Factorise(n *big.Int) (string, error) {
+	if !n.IsInt64() || n.Int64() < 2 {
+		return "", fmt.Errorf("factorise %s: want 2 ≤ n < 2^63", n)
+	}
+	m := uint64(n.Int64())
+	var parts []string
+	add := func(p uint64, e int) {
+		if e == 1 {
+			parts = append(parts, fmt.Sprint(p))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d^%d", p, e))
+		}
+	}
+	for p := uint64(2); p*p <= m; p++ {
+		e := 0
+		for m%p == 0 {
+			m /= p
+			e++
+		}
+		if e > 0 {
+			add(p, e)
+		}
+	}
+	if m > 1 {
+		add(m, 1)
+	}
+	return strings.Join(parts, " × "), nil
+}
+
+// run is shared by the stage and its tests: it counts every class by the
+// band-pair method, checks the chosen ones by backtracking, and writes both
+// tables.
+func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
+	cfg := pipeline.ConfigOf[Config](p)
+	sel, err := ParseSelection(cfg.Crosscheck)
+	if err != nil {
+		return err
+	}
+	classes, err := GroupClasses(reduced, classOf)
+	if err != nil {
+		return err
+	}
+	ids := make([]int32, len(classes))
+	for i, c := range classes {
+		ids[i] = c.ID
+	}
+	chosen, err := sel.Choose(cfg.Crosscheck, ids)
+	if err != nil {
+		return err
+	}
+
+	start := time.Now()
+	counter := NewCounter()
+	for i := range classes {
+		c := &classes[i]
+		if c.Completions, c.SecondBands, err = counter.Completions(c.Representative); err != nil {
+			return fmt.Errorf("class %d: %w", c.ID, err)
+		}
+	}
+	p.Report("bandpair_seconds", time.Since(start).Seconds())
+	p.Log.Info("band-pair counts done", "classes", len(classes), "seconds", time.Since(start).Seconds())
+
+	nChosen := 0
+	for _, ok := range chosen {
+		if ok {
+			nChosen++
+		}
+	}
+	start = time.Now()
+	prog := p.Progress("backtracking", int64(nChosen))
+	for i := range classes {
+		if !chosen[i] {
+			continue
+		}
+		if err := p.Context().Err(); err != nil {
+			return err
+		}
+		c := &classes[i]
+		back, err := BacktrackCompletions(c.Representative, 0)
+		if err != nil {
+			return fmt.Errorf("class %d: %w", c.ID, err)
+		}
+		if back.Cmp(new(big.Int).SetUint64(c.Completions)) != 0 {
+			return fmt.Errorf("class %d (band %s): band-pair method counts %d completions, backtracking %s",
+				c.ID, c.Representative, c.Completions, back)
+		}
+		c.Crosschecked = true
+		prog.Add(1)
+		p.Log.Debug("class cross-checked", "class", c.ID, "completions", c.Completions)
+	}
+	prog.Done()
+	p.Report("backtrack_seconds", time.Since(start).Seconds())
+	p.Report("crosschecked_classes", nChosen)
+
+	census, err := Count(classes)
+	if err != nil {
+		return err
+	}
+	factors, err := Factorise(census.ReducedCount)
+	if err != nil {
+		return err
+	}
+	rows := make([]CompletionsRow, len(classes))
+	for i, c := range classes {
+		r := c.Representative.Rows()
+		rows[i] = CompletionsRow{
+			Class:               c.ID,
+			Size:                int32(c.Size),
+			FirstBands:          c.FirstBands,
+			Representative:      r[0] + r[1] + r[2],
+			BandsWithColumnSets: int64(c.SecondBands),
+			Completions:         fmt.Sprint(c.Completions),
+			Crosschecked:        c.Crosschecked,
+		}
+	}
+	p.Log.Info("census", "grids", census.Grids, "reduced_count", census.ReducedCount, "factors", factors)
+	if err := Completions.Write(p, rows); err != nil {
+		return err
+	}
+	return Total.Write(p, []TotalRow{{
+		Grids:               census.Grids.String(),
+		CanonicalGrids:      census.CanonicalGrids.String(),
+		ReducedCount:        census.ReducedCount.String(),
+		ReducedCountFactors: factors,
+		Classes:             int32(len(classes)),
+		CrosscheckedClasses: int32(nChosen),
+	}})
+}
