@@ -46,7 +46,7 @@ func fixture(t *testing.T) *results.Results {
 	ex, _ := new(big.Float).SetInt(exact).Float64()
 	for v, variant := range []string{"sequential", "random-order", "hybrid"} {
 		sd := ex * float64(3+5*v)
-		e := results.Estimator{Method: "knuth", Shape: classic, Variant: variant, Samples: 1 << 16, Work: float64(81 << 16)}
+		e := results.Estimator{Method: "knuth", Shape: classic, Variant: variant, Samples: 1 << 16, Work: 81 << 16}
 		var sum, sumsq float64
 		n := 0
 		for k := 0; k <= 16; k++ {
@@ -60,15 +60,18 @@ func fixture(t *testing.T) *results.Results {
 				se = math.Sqrt((sumsq/float64(n) - mean*mean) / float64(n-1))
 			}
 			r.Traces = append(r.Traces, results.TracePoint{Method: "knuth", Shape: classic, Variant: variant,
-				Samples: int64(n), Estimate: mean, StdError: se, CILow: mean - 1.96*se, CIHigh: mean + 1.96*se})
-			e.Estimate, e.StdError, e.CILow, e.CIHigh = mean, se, mean-1.96*se, mean+1.96*se
+				Samples: int64(n), Estimate: bf(mean), StdError: bf(se), CILow: bf(mean - 1.96*se), CIHigh: bf(mean + 1.96*se),
+				RelativeError: se / mean})
+			e.Estimate, e.StdError, e.CILow, e.CIHigh = bf(mean), bf(se), bf(mean-1.96*se), bf(mean+1.96*se)
 		}
 		r.Estimators = append(r.Estimators, e)
 	}
 	r.Estimators = append(r.Estimators, results.Estimator{Method: "importance", Shape: grid.Shape{R: 4, C: 4},
-		Variant: "row", Samples: 1000, Estimate: 6.1e98, CILow: 5.5e98, CIHigh: 6.7e98})
+		Variant: "row", Samples: 1000, Estimate: bf(6.1e98), StdError: bf(0.3e98), CILow: bf(5.5e98), CIHigh: bf(6.7e98)})
 	return r
 }
+
+func bf(x float64) *big.Float { return big.NewFloat(x) }
 
 func TestFiguresRenderReproducibly(t *testing.T) {
 	r := fixture(t)

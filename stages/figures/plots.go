@@ -212,8 +212,8 @@ func Convergence(r *results.Results) (vg.Length, func(dc draw.Canvas), error) {
 	k := 0.1
 	for _, rn := range runs {
 		last := rn.trace[len(rn.trace)-1]
-		if last.Estimate > 0 {
-			k = math.Max(k, 3*(last.CIHigh-last.CILow)/2/(last.Estimate))
+		if est := results.Float64(last.Estimate); est > 0 {
+			k = math.Max(k, 3*(results.Float64(last.CIHigh)-results.Float64(last.CILow))/2/est)
 		}
 	}
 	k = math.Min(k, 1)
@@ -233,9 +233,9 @@ func Convergence(r *results.Results) (vg.Length, func(dc draw.Canvas), error) {
 		var est, lo, hi plotter.XYs
 		for _, t := range rn.trace {
 			x := float64(t.Samples)
-			est = append(est, plotter.XY{X: x, Y: t.Estimate / unit})
-			lo = append(lo, plotter.XY{X: x, Y: t.CILow / unit})
-			hi = append(hi, plotter.XY{X: x, Y: t.CIHigh / unit})
+			est = append(est, plotter.XY{X: x, Y: results.Float64(t.Estimate) / unit})
+			lo = append(lo, plotter.XY{X: x, Y: results.Float64(t.CILow) / unit})
+			hi = append(hi, plotter.XY{X: x, Y: results.Float64(t.CIHigh) / unit})
 		}
 		c := colour(i)
 		if err := band(p, lo, hi, c); err != nil {
@@ -284,13 +284,13 @@ func ErrorWork(r *results.Results) (*plot.Plot, error) {
 	var anchor plotter.XY
 	minX, maxX := math.Inf(1), math.Inf(-1)
 	for i, rn := range runs {
-		perSample := rn.est.Work / float64(rn.est.Samples)
+		perSample := float64(rn.est.Work) / float64(rn.est.Samples)
 		var xys plotter.XYs
 		for _, t := range rn.trace {
-			if t.Estimate <= 0 || t.StdError <= 0 {
+			if t.Estimate.Sign() <= 0 || t.StdError.Sign() <= 0 {
 				continue // no spread measured yet
 			}
-			xys = append(xys, plotter.XY{X: perSample * float64(t.Samples), Y: t.StdError / t.Estimate})
+			xys = append(xys, plotter.XY{X: perSample * float64(t.Samples), Y: t.RelativeError})
 		}
 		if len(xys) == 0 {
 			continue
@@ -324,13 +324,13 @@ func ErrorWork(r *results.Results) (*plot.Plot, error) {
 func Heuristic(r *results.Results) (*plot.Plot, error) {
 	type column struct {
 		shape grid.Shape
-		h     float64
+		h     *big.Float
 	}
 	var cols []column
 	for _, h := range r.Heuristics {
 		_, exact := r.ExactGrids(h.Shape)
 		if exact || len(r.EstimatorsFor(h.Shape)) > 0 {
-			cols = append(cols, column{h.Shape, ratFloat(h.Estimate)})
+			cols = append(cols, column{h.Shape, new(big.Float).SetRat(h.Estimate)})
 		}
 	}
 	if len(cols) == 0 {
@@ -352,23 +352,27 @@ func Heuristic(r *results.Results) (*plot.Plot, error) {
 		}
 		es := r.EstimatorsFor(c.shape)
 		for j, e := range es {
-			if e.Estimate <= 0 {
+			if e.Estimate.Sign() <= 0 {
 				continue
 			}
+			// Ratios to the heuristic are near 1 even where the counts
+			// pass the float64 range.
+			ratio := func(x *big.Float) float64 { return results.Float64(new(big.Float).Quo(x, c.h)) }
+			y, lo, hi := ratio(e.Estimate), ratio(e.CILow), ratio(e.CIHigh)
 			x := float64(i) + 0.5*(float64(j)+0.5)/float64(len(es)) - 0.25
-			pt := plotter.XYs{{X: x, Y: e.Estimate / c.h}}
+			pt := plotter.XYs{{X: x, Y: y}}
 			s, err := plotter.NewScatter(pt)
 			if err != nil {
 				return nil, err
 			}
 			s.GlyphStyle = draw.GlyphStyle{Color: colour(j + 1), Radius: 2.5, Shape: draw.BoxGlyph{}}
-			bars, err := plotter.NewYErrorBars(errPoints{{x, e.Estimate / c.h, (e.Estimate - e.CILow) / c.h, (e.CIHigh - e.Estimate) / c.h}})
+			bars, err := plotter.NewYErrorBars(errPoints{{x, y, y - lo, hi - y}})
 			if err != nil {
 				return nil, err
 			}
 			bars.LineStyle.Color = colour(j + 1)
 			p.Add(bars, s)
-			ymin, ymax = math.Min(ymin, e.CILow/c.h), math.Max(ymax, e.CIHigh/c.h)
+			ymin, ymax = math.Min(ymin, lo), math.Max(ymax, hi)
 			if !legendDone[e.Label()] {
 				p.Legend.Add(e.Label()+" (95% CI)", s)
 				legendDone[e.Label()] = true

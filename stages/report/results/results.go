@@ -57,21 +57,24 @@ type Heuristic struct {
 }
 
 // Estimator is the summary of one Monte Carlo run: one estimator variant on
-// one box shape. Estimates and their errors are floating point: they are
-// statistics, not exact counts.
+// one box shape. Estimates and their errors are statistics, not exact
+// counts; they are big.Float because 25×25 estimates pass the float64
+// range.
 type Estimator struct {
 	Method          string // stage: "knuth" or "importance"
 	Shape           grid.Shape
 	Variant         string
 	Samples         int64
-	Estimate        float64
-	StdError        float64
-	CILow, CIHigh   float64 // 95% confidence interval
+	Estimate        *big.Float
+	StdError        *big.Float
+	CILow, CIHigh   *big.Float // 95% confidence interval
+	Log10Estimate   float64
 	RelativeError   float64 // std error / estimate
 	NonzeroFraction float64
-	Work            float64 // total work units spent
-	RelvarWork      float64 // relative variance × work per sample
-	RAT, EFF        float64 // importance only (HasRatEff)
+	Work            int64   // total work units spent (cells visited)
+	RelVar          float64 // sample variance / estimate², per sample
+	RelVarWork      float64 // RelVar × work per sample: lower is better
+	RAT, EFF        float64 // importance sampling measures (HasRatEff)
 	HasRatEff       bool
 }
 
@@ -85,9 +88,16 @@ type TracePoint struct {
 	Shape         grid.Shape
 	Variant       string
 	Samples       int64
-	Estimate      float64
-	StdError      float64
-	CILow, CIHigh float64
+	Estimate      *big.Float
+	StdError      *big.Float
+	CILow, CIHigh *big.Float
+	RelativeError float64
+}
+
+// Float64 converts a statistic for plotting (±Inf beyond the range).
+func Float64(x *big.Float) float64 {
+	f, _ := x.Float64()
+	return f
 }
 
 // Results is everything the presenting stages show. Empty parts come from
@@ -250,4 +260,14 @@ func ParseRat(column, text string) (*big.Rat, error) {
 		return nil, fmt.Errorf("column %s: %q is not a decimal number", column, text)
 	}
 	return q, nil
+}
+
+// ParseFloat reads a statistic an artifact stores as a decimal string
+// ("6.67090375202107e+21"); the exponent may pass the float64 range.
+func ParseFloat(column, text string) (*big.Float, error) {
+	x, _, err := big.ParseFloat(strings.TrimSpace(text), 10, 128, big.ToNearestEven)
+	if err != nil {
+		return nil, fmt.Errorf("column %s: %q is not a decimal number", column, text)
+	}
+	return x, nil
 }

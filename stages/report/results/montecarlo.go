@@ -1,0 +1,54 @@
+package results
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/montecarlo"
+)
+
+// statistics parses the four decimal columns estimate, std_error, ci_low
+// and ci_high of a table.
+func statistics(table, estimate, stdErr, ciLow, ciHigh string) (out [4]*big.Float, err error) {
+	for i, col := range [4][2]string{{"estimate", estimate}, {"std_error", stdErr}, {"ci_low", ciLow}, {"ci_high", ciHigh}} {
+		if out[i], err = ParseFloat(table+"."+col[0], col[1]); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// estimator converts the summary columns the Monte Carlo stages share.
+func estimator(method, shape, variant string, c montecarlo.Columns) (Estimator, error) {
+	s, err := grid.ParseShape(shape)
+	if err != nil {
+		return Estimator{}, fmt.Errorf("%s: %w", method, err)
+	}
+	st, err := statistics(method, c.Estimate, c.StdError, c.CILow, c.CIHigh)
+	if err != nil {
+		return Estimator{}, err
+	}
+	return Estimator{Method: method, Shape: s, Variant: variant, Samples: c.Samples,
+		Estimate: st[0], StdError: st[1], CILow: st[2], CIHigh: st[3],
+		Log10Estimate: c.Log10Estimate, RelativeError: c.RelativeError, NonzeroFraction: c.NonzeroFraction,
+		Work: c.Work, RelVar: c.RelVar, RelVarWork: c.RelVarWork}, nil
+}
+
+// traces converts a Monte Carlo stage's trace rows.
+func traces(method string, rows []montecarlo.TraceRow) ([]TracePoint, error) {
+	pts := make([]TracePoint, 0, len(rows))
+	for _, row := range rows {
+		s, err := grid.ParseShape(row.Shape)
+		if err != nil {
+			return nil, fmt.Errorf("%s trace: %w", method, err)
+		}
+		st, err := statistics(method+"_trace", row.Estimate, row.StdError, row.CILow, row.CIHigh)
+		if err != nil {
+			return nil, err
+		}
+		pts = append(pts, TracePoint{Method: method, Shape: s, Variant: row.Variant, Samples: row.Samples,
+			Estimate: st[0], StdError: st[1], CILow: st[2], CIHigh: st[3], RelativeError: row.RelativeError})
+	}
+	return pts, nil
+}
