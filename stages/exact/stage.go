@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"math/big"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -111,6 +113,44 @@ func GroupClasses(reduced []reduce.Row, classOf []int32) ([]Class, error) {
 	return out, nil
 }
 
+// Count is the band-pair result for one band.
+type Count struct {
+	Completions, SecondBands uint64
+}
+
+// CountAll counts every band by the band-pair method, computing each
+// distinct [Key] once. The keys are computed by workers goroutines over
+// contiguous chunks; the counts, in order of first occurrence, by this one,
+// so the result does not depend on workers.
+func CountAll(c *Counter, bands []sudoku.Band, workers int) ([]Count, error) {
+	keys := make([]int, len(bands))
+	workers = max(1, min(workers, len(bands)/1024))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(bands)/workers, (w+1)*len(bands)/workers
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				keys[i] = Key(bands[i])
+			}
+		})
+	}
+	wg.Wait()
+	memo := map[int]Count{}
+	out := make([]Count, len(bands))
+	for i, k := range keys {
+		n, ok := memo[k]
+		if !ok {
+			var err error
+			if n.Completions, n.SecondBands, err = c.Completions(bands[i]); err != nil {
+				return nil, err
+			}
+			memo[k] = n
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
 // Census is the total of a list of classes.
 type Census struct {
 	Grids          *big.Int // 9!·Σ first_bands·completions
@@ -118,10 +158,10 @@ type Census struct {
 	ReducedCount   *big.Int // Grids/(9!·72²)
 }
 
-// Count totals the classes. It fails when Grids is not a multiple of
+// Tally totals the classes. It fails when Grids is not a multiple of
 // 9!·72², which every correct census is (the 72 row and band permutations
 // below the first band act freely on completions).
-func Count(classes []Class) (Census, error) {
+func Tally(classes []Class) (Census, error) {
 	canonical := new(big.Int)
 	for _, c := range classes {
 		term := new(big.Int).SetUint64(c.Completions)
@@ -189,15 +229,35 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 	}
 
 	start := time.Now()
-	counter := NewCounter()
-	for i := range classes {
-		c := &classes[i]
-		if c.Completions, c.SecondBands, err = counter.Completions(c.Representative); err != nil {
-			return fmt.Errorf("class %d: %w", c.ID, err)
+	bands := make([]sudoku.Band, len(reduced))
+	for i, r := range reduced {
+		if bands[i], err = r.Band(); err != nil {
+			return fmt.Errorf("reduced band %d: %w", r.ID, err)
 		}
 	}
+	counts, err := CountAll(NewCounter(), bands, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return err
+	}
+	repCount := map[int32]Count{}
+	for i, r := range reduced {
+		if r.ID == classOf[i] {
+			repCount[r.ID] = counts[i]
+		}
+	}
+	for i, r := range reduced {
+		if rep := repCount[classOf[i]]; counts[i] != rep {
+			return fmt.Errorf("reduced band %d has %d completions but is in class %d, whose representative has %d",
+				r.ID, counts[i].Completions, classOf[i], rep.Completions)
+		}
+	}
+	for i := range classes {
+		c := &classes[i]
+		c.Completions, c.SecondBands = repCount[c.ID].Completions, repCount[c.ID].SecondBands
+	}
 	p.Report("bandpair_seconds", time.Since(start).Seconds())
-	p.Log.Info("band-pair counts done", "classes", len(classes), "seconds", time.Since(start).Seconds())
+	p.Log.Info("band-pair counts done: every member of every class agrees with its representative",
+		"reduced_bands", len(bands), "classes", len(classes), "seconds", time.Since(start).Seconds())
 
 	nChosen := 0
 	for _, ok := range chosen {
@@ -231,7 +291,7 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 	p.Report("backtrack_seconds", time.Since(start).Seconds())
 	p.Report("crosschecked_classes", nChosen)
 
-	census, err := Count(classes)
+	census, err := Tally(classes)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,117 @@
+package exact
+
+import (
+	"errors"
+	"math/big"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/reduce"
+)
+
+func TestParseSelection(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want Selection
+	}{
+		{"all", Selection{All: true}},
+		{" ALL ", Selection{All: true}},
+		{"none", Selection{}},
+		{"2", Selection{First: 2}},
+		{"17, 0", Selection{IDs: []int32{0, 17}}},
+		{"5,", Selection{}}, // error
+	} {
+		got, err := ParseSelection(tc.text)
+		if tc.text == "5," {
+			if err == nil {
+				t.Errorf("%q: no error", tc.text)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: got %+v, %v; want %+v", tc.text, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "0", "-1", "some", "1,1", "2.5", "1,-3", "1,99999999999"} {
+		_, err := ParseSelection(bad)
+		var ce *pipeline.ConfigError
+		if !errors.As(err, &ce) || ce.Key != "exact.crosscheck" {
+			t.Errorf("%q: error %v, want a ConfigError for exact.crosscheck", bad, err)
+			continue
+		}
+		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, "all") {
+			t.Errorf("%q: message %q is not one line naming what is allowed", bad, msg)
+		}
+	}
+	if err := (&Config{Crosscheck: "x"}).Validate(); err == nil {
+		t.Error("Validate accepts crosscheck x")
+	}
+}
+
+func TestSelectionChoose(t *testing.T) {
+	ids := []int32{0, 3, 9}
+	for _, tc := range []struct {
+		text string
+		want []bool
+		ok   bool
+	}{
+		{"all", []bool{true, true, true}, true},
+		{"none", []bool{false, false, false}, true},
+		{"2", []bool{true, true, false}, true},
+		{"9,0", []bool{true, false, true}, true},
+		{"4", nil, false},
+		{"1,3", nil, false},
+	} {
+		sel, err := ParseSelection(tc.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := sel.Choose(tc.text, ids)
+		if (err == nil) != tc.ok || tc.ok && !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: got %v, %v; want %v (ok %v)", tc.text, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestFactorise(t *testing.T) {
+	for n, want := range map[int64]string{
+		2: "2", 12: "2^2 × 3", 97: "97", 3546146300288: "2^7 × 27704267971", 1 << 40: "2^40",
+	} {
+		if got, err := Factorise(big.NewInt(n)); err != nil || got != want {
+			t.Errorf("Factorise(%d) = %q, %v; want %q", n, got, err, want)
+		}
+	}
+	if _, err := Factorise(big.NewInt(1)); err == nil {
+		t.Error("Factorise(1): no error")
+	}
+}
+
+func TestTallyRejectsNonMultiple(t *testing.T) {
+	if _, err := Tally([]Class{{FirstBands: 72, Completions: 71}}); err == nil {
+		t.Error("no error for a count that is not a multiple of 72²")
+	}
+}
+
+func TestGroupClasses(t *testing.T) {
+	rows := []reduce.Row{
+		{ID: 0, Row1: "123456789", Row2: "456789123", Row3: "789123456", Multiplicity: 72},
+		{ID: 1, Row1: "123456789", Row2: "456789132", Row3: "789123465", Multiplicity: 72},
+		{ID: 2, Row1: "123457689", Row2: "456189237", Row3: "789236145", Multiplicity: 72},
+	}
+	got, err := GroupClasses(rows, []int32{0, 0, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID != 0 || got[0].Size != 2 || got[0].FirstBands != 144 ||
+		got[1].ID != 2 || got[1].Size != 1 || got[1].Representative != bandOf(t, rows[2].Row1, rows[2].Row2, rows[2].Row3) {
+		t.Errorf("got %+v", got)
+	}
+	if _, err := GroupClasses(rows, []int32{0, 2, 1}); err == nil {
+		t.Error("no error when a class's representative is in another class")
+	}
+	if _, err := GroupClasses(rows, []int32{0, 7, 0}); err == nil {
+		t.Error("no error for a class id that is no band")
+	}
+}
