@@ -95,15 +95,35 @@ type Pass struct {
 	Seed uint64
 	Log  *slog.Logger
 
-	ctx     context.Context
-	root    string
-	inputs  map[string]inputArtifact // by artifact name
-	written map[string]*pending      // by artifact name
-	metrics []Metric
-	progOut progressSink
+	ctx         context.Context
+	root        string
+	fingerprint string
+	configJSON  []byte
+	inputs      map[string]inputArtifact // by artifact name
+	written     map[string]*pending      // by artifact name
+	metrics     []Metric
+	progress    *progressSink
 	// failAfterRows, when positive, makes Table.Write fail after writing
 	// that many rows: a test hook for interrupted stages.
 	failAfterRows int64
+}
+
+// inputArtifact is an artifact of a required stage.
+type inputArtifact struct {
+	root   string
+	sha256 string
+}
+
+// provenance returns what the named output records about its making.
+func (p *Pass) provenance(artifact string) Provenance {
+	inputs := map[string]string{}
+	for name, in := range p.inputs {
+		inputs[name] = in.sha256
+	}
+	return Provenance{
+		Artifact: artifact, Stage: p.Stage.Name, Version: p.Stage.Version,
+		Fingerprint: p.fingerprint, Config: p.configJSON, Inputs: inputs, Tool: ToolVersion,
+	}
 }
 
 // Context is cancelled when the run is interrupted.
@@ -112,7 +132,7 @@ func (p *Pass) Context() context.Context { return p.ctx }
 // ConfigOf returns the pass's configuration as *T, the type the stage's
 // NewConfig returns.
 func ConfigOf[T any](p *Pass) *T {
-	c, ok := p.Config.(*T)
+	c, ok := any(p.Config).(*T)
 	if !ok {
 		panic(fmt.Sprintf("pipeline: stage %s: config is %T, not *%T", p.Stage.Name, p.Config, *new(T)))
 	}

@@ -1,0 +1,300 @@
+// Package cli is the census command line: run, status, dag, show, verify,
+// count and cite over a pipeline of stages.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+)
+
+// IO is where the command reads and writes; tests pass buffers.
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Terminal says whether Stderr is a terminal, where progress is drawn.
+	Terminal bool
+}
+
+// exitError carries an exit code without a message of its own.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// Main runs the command line with args (without the program name) and
+// returns the exit code: 0 success, 1 a failed run or check, 2 bad usage or
+// input.
+func Main(stages []*pipeline.Stage, args []string, io IO) int {
+	root := newRoot(stages, io)
+	root.SetArgs(args)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := root.ExecuteContext(ctx)
+	var exit exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit):
+		return exit.code
+	default:
+		fmt.Fprintf(io.Stderr, "census: %s\n", strings.Join(strings.Fields(err.Error()), " "))
+		var usage usageError
+		if errors.As(err, &usage) {
+			return 2
+		}
+		return 1
+	}
+}
+
+// usageError marks errors in what the user typed or supplied.
+type usageError struct{ error }
+
+func (u usageError) Unwrap() error { return u.error }
+
+// StdIO is the process's own standard streams.
+func StdIO() IO {
+	return IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Terminal: term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("CI") == ""}
+}
+
+type globalFlags struct {
+	root, config string
+	set          []string
+	quiet        bool
+}
+
+func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
+	g := &globalFlags{}
+	root := &cobra.Command{
+		Use:           "census",
+		Short:         "Count Sudoku grids exactly and by simulation, reproducibly",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(io.Stdout)
+	root.SetErr(io.Stderr)
+	root.SetIn(io.Stdin)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.root, "root", ".", "project root holding data/, figures/ and paper/")
+	pf.StringVar(&g.config, "config", "configs/default.yaml", "configuration file (YAML)")
+	pf.StringArrayVar(&g.set, "set", nil, "override a config key: --set key=value (repeatable)")
+	pf.BoolVarP(&g.quiet, "quiet", "q", false, "log warnings and errors only")
+
+	engine := func() (*pipeline.Engine, error) {
+		level := slog.LevelInfo
+		if g.quiet {
+			level = slog.LevelWarn
+		}
+		logger := slog.New(slog.NewTextHandler(io.Stderr, &slog.HandlerOptions{
+			Level: level,
+			ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+				if len(groups) == 0 && a.Key == slog.TimeKey {
+					return slog.Attr{}
+				}
+				return a
+			},
+		}))
+		opts := pipeline.Options{Root: g.root, Stages: stages, ConfigFile: g.config, Set: g.set, Log: logger}
+		if io.Terminal {
+			opts.Progress = io.Stderr
+		}
+		e, err := pipeline.New(opts)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return e, nil
+	}
+
+	var force, wait bool
+	run := &cobra.Command{
+		Use:   "run [STAGE...]",
+		Short: "Bring stages up to date (default: all), running stale upstream stages first",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			for _, name := range args {
+				if _, err := e.Stage(name); err != nil {
+					return usageError{err}
+				}
+			}
+			if force && len(args) == 0 {
+				return usageError{errors.New("--force needs the stages to rerun, for example: census run --force reduce")}
+			}
+			ro := pipeline.RunOptions{Wait: wait}
+			if force {
+				ro.Force = args
+			}
+			results, err := e.Run(cmd.Context(), args, ro)
+			writeTimings(io.Stdout, results)
+			return err
+		},
+	}
+	run.Flags().BoolVar(&force, "force", false, "rerun the named stages even if fresh (and what depends on them)")
+	run.Flags().BoolVar(&wait, "wait", false, "wait for another run holding data/ instead of failing")
+
+	status := &cobra.Command{
+		Use:   "status",
+		Short: "One line per stage: fresh, or stale and why; exit 1 unless all fresh",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			st, err := e.Status()
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(io.Stdout, 0, 4, 2, ' ', 0)
+			allFresh := true
+			for _, s := range st {
+				if s.Fresh {
+					fmt.Fprintf(tw, "%s\tfresh\n", s.Stage)
+				} else {
+					allFresh = false
+					fmt.Fprintf(tw, "%s\tstale: %s\n", s.Stage, s.Reason)
+				}
+			}
+			tw.Flush()
+			if !allFresh {
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+
+	var dot bool
+	dag := &cobra.Command{
+		Use:   "dag",
+		Short: "Show the stage graph (text, or Graphviz with --dot)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			e.Dag(io.Stdout, dot)
+			return nil
+		},
+	}
+	dag.Flags().BoolVar(&dot, "dot", false, "write Graphviz dot")
+
+	var rows int
+	show := &cobra.Command{
+		Use:   "show ARTIFACT",
+		Short: "Show an artifact: schema, row count, provenance and the first rows",
+		Args:  exactArgs(1, "show needs one artifact name or path, for example: census show reduced"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			if err := e.Show(io.Stdout, args[0], rows); err != nil {
+				return usageError{err}
+			}
+			return nil
+		},
+	}
+	show.Flags().IntVar(&rows, "rows", 10, "how many rows to print")
+
+	verify := &cobra.Command{
+		Use:   "verify",
+		Short: "Re-hash every artifact against data/manifest.json; exit 1 on any mismatch",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			res, err := e.Verify()
+			if err != nil {
+				return err
+			}
+			bad := 0
+			for _, r := range res {
+				if r.OK {
+					fmt.Fprintf(io.Stdout, "ok        %s\n", r.Artifact.Path)
+				} else {
+					bad++
+					fmt.Fprintf(io.Stdout, "MISMATCH  %s: %s\n", r.Artifact.Path, r.Problem)
+				}
+			}
+			if bad > 0 {
+				fmt.Fprintf(io.Stderr, "census: %d of %d artifacts do not match the manifest\n", bad, len(res))
+				return exitError{1}
+			}
+			fmt.Fprintf(io.Stdout, "%d artifacts match the manifest\n", len(res))
+			return nil
+		},
+	}
+
+	cite := &cobra.Command{
+		Use:   "cite ARTIFACT",
+		Short: "Print a BibTeX entry for an artifact",
+		Args:  exactArgs(1, "cite needs one artifact name or path, for example: census cite total"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			if err := e.Cite(io.Stdout, args[0]); err != nil {
+				return usageError{err}
+			}
+			return nil
+		},
+	}
+
+	root.AddCommand(run, status, dag, show, verify, cite)
+	for _, extra := range extraCommands {
+		root.AddCommand(extra(io))
+	}
+	return root
+}
+
+// extraCommands are commands that need no engine (census count).
+var extraCommands []func(IO) *cobra.Command
+
+func exactArgs(n int, msg string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError{errors.New(msg)}
+		}
+		return nil
+	}
+}
+
+// writeTimings prints the run's timing report.
+func writeTimings(w io.Writer, results []pipeline.StageResult) {
+	if len(results) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "stage\taction\twall\tcpu\tmetrics")
+	for _, r := range results {
+		if !r.Ran {
+			fmt.Fprintf(tw, "%s\tup to date\t\t\t\n", r.Stage)
+			continue
+		}
+		var ms []string
+		for _, m := range r.Metrics {
+			ms = append(ms, fmt.Sprintf("%s=%v", m.Name, m.Value))
+		}
+		fmt.Fprintf(tw, "%s\tran\t%.2fs\t%.2fs\t%s\n", r.Stage, r.Wall.Seconds(), r.CPU.Seconds(), strings.Join(ms, " "))
+	}
+	tw.Flush()
+}

@@ -1,0 +1,527 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Root is the project root: artifacts live below it (data/, figures/,
+	// paper/generated/).
+	Root string
+	// Stages is the whole pipeline; every stage's Requires must be in it.
+	Stages []*Stage
+	// ConfigFile is the YAML configuration; Set holds key=value overrides
+	// applied after it and after CENSUS_* environment variables.
+	ConfigFile string
+	Set        []string
+	// Log receives the engine's and the stages' logs; nil discards them.
+	Log *slog.Logger
+	// Progress is where progress bars are drawn: a terminal, or nil.
+	Progress io.Writer
+}
+
+// Engine runs a pipeline of stages over one project root.
+type Engine struct {
+	opts     Options
+	order    []*Stage // dependency order
+	byName   map[string]*Stage
+	settings *settings
+	log      *slog.Logger
+	hashes   map[string]string // path -> SHA-256, valid within one call
+}
+
+// New checks the stage graph and loads the configuration.
+func New(opts Options) (*Engine, error) {
+	if opts.Root == "" {
+		opts.Root = "."
+	}
+	e := &Engine{opts: opts, byName: map[string]*Stage{}, log: opts.Log}
+	if e.log == nil {
+		e.log = slog.New(slog.DiscardHandler)
+	}
+	outputs := map[string]string{}
+	for _, s := range opts.Stages {
+		if s.Name == "" || strings.ContainsAny(s.Name, " .") {
+			return nil, fmt.Errorf("stage %q: a name is one word without dots", s.Name)
+		}
+		if _, dup := e.byName[s.Name]; dup {
+			return nil, fmt.Errorf("stage %s is listed twice", s.Name)
+		}
+		if _, clash := globalKeys[s.Name]; clash {
+			return nil, fmt.Errorf("stage %s has the name of a global config key", s.Name)
+		}
+		e.byName[s.Name] = s
+		for _, o := range s.Outputs {
+			for _, key := range []string{"name " + o.Name, "path " + o.Path} {
+				if other, dup := outputs[key]; dup {
+					return nil, fmt.Errorf("artifact %s of stage %s: %s already belongs to stage %s", o.Name, s.Name, key, other)
+				}
+				outputs[key] = s.Name
+			}
+		}
+	}
+	order, err := topoSort(opts.Stages, e.byName)
+	if err != nil {
+		return nil, err
+	}
+	e.order = order
+	st, err := loadSettings(order, opts.ConfigFile, opts.Set)
+	if err != nil {
+		return nil, err
+	}
+	e.settings = st
+	return e, nil
+}
+
+// topoSort orders stages so that each comes after what it requires,
+// keeping the given order where the graph allows.
+func topoSort(stages []*Stage, byName map[string]*Stage) ([]*Stage, error) {
+	state := map[*Stage]int{} // 1 visiting, 2 done
+	var order []*Stage
+	var visit func(s *Stage, path []string) error
+	visit = func(s *Stage, path []string) error {
+		switch state[s] {
+		case 1:
+			return fmt.Errorf("stages form a cycle: %s", strings.Join(append(path, s.Name), " -> "))
+		case 2:
+			return nil
+		}
+		state[s] = 1
+		for _, r := range s.Requires {
+			if byName[r.Name] != r {
+				return fmt.Errorf("stage %s requires stage %s, which is not in the pipeline", s.Name, r.Name)
+			}
+			if err := visit(r, append(path, s.Name)); err != nil {
+				return err
+			}
+		}
+		state[s] = 2
+		order = append(order, s)
+		return nil
+	}
+	for _, s := range stages {
+		if err := visit(s, nil); err != nil {
+			return nil, err
+		}
+	}
+	return order, nil
+}
+
+// Stages returns the stages in dependency order.
+func (e *Engine) Stages() []*Stage { return e.order }
+
+// Stage returns the named stage, or an error that lists the stages.
+func (e *Engine) Stage(name string) (*Stage, error) {
+	if s, ok := e.byName[name]; ok {
+		return s, nil
+	}
+	var names []string
+	for _, s := range e.order {
+		names = append(names, s.Name)
+	}
+	return nil, fmt.Errorf("unknown stage %q (stages: %s)", name, strings.Join(names, ", "))
+}
+
+// StageStatus is whether a stage is fresh and, if not, why.
+type StageStatus struct {
+	Stage  string
+	Fresh  bool
+	Reason string // empty when fresh
+}
+
+// Status reports every stage's freshness without running anything.
+func (e *Engine) Status() ([]StageStatus, error) {
+	m, err := ReadManifest(e.opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	e.hashes = map[string]string{}
+	stale := map[string]string{}
+	var out []StageStatus
+	for _, s := range e.order {
+		c := e.check(m, s, stale)
+		if !c.fresh {
+			stale[s.Name] = c.reason
+		}
+		out = append(out, StageStatus{Stage: s.Name, Fresh: c.fresh, Reason: c.reason})
+	}
+	return out, nil
+}
+
+// checked is the outcome of a freshness check.
+type checked struct {
+	fresh       bool
+	reason      string
+	fingerprint string
+	inputs      map[string]string // input artifact name -> SHA-256
+}
+
+// check decides whether s is fresh against the manifest. stale holds the
+// stages already found stale, with their reasons.
+func (e *Engine) check(m *Manifest, s *Stage, stale map[string]string) checked {
+	inputs := map[string]string{}
+	for _, r := range s.Requires {
+		if _, ok := stale[r.Name]; ok {
+			return checked{reason: "upstream stage " + r.Name + " is stale"}
+		}
+		for _, o := range r.Outputs {
+			a, ok := m.Artifact(o.Name)
+			if !ok {
+				return checked{reason: "input " + o.Name + " is missing from the manifest"}
+			}
+			inputs[o.Name] = a.SHA256
+		}
+	}
+	c := checked{inputs: inputs, fingerprint: e.fingerprint(s, inputs)}
+	rec, ok := m.Stages[s.Name]
+	if !ok {
+		c.reason = "never run"
+		return c
+	}
+	for _, o := range s.Outputs {
+		a, ok := m.Artifact(o.Name)
+		if !ok || a.Stage != s.Name {
+			c.reason = "artifact " + o.Path + " is not in the manifest"
+			return c
+		}
+		sum, err := e.hash(o.Path)
+		if err != nil {
+			c.reason = "artifact " + o.Path + " is missing"
+			return c
+		}
+		if sum != a.SHA256 {
+			c.reason = "artifact " + o.Path + " is damaged (its SHA-256 differs from the manifest)"
+			return c
+		}
+	}
+	if rec.Fingerprint == c.fingerprint {
+		c.fresh = true
+		return c
+	}
+	var why []string
+	if rec.Version != s.Version {
+		why = append(why, fmt.Sprintf("code version %d -> %d", rec.Version, s.Version))
+	}
+	was, now := flatten(rec.Config), flatten(e.settings.canonical[s.Name])
+	var keys []string
+	for k := range was {
+		keys = append(keys, k)
+	}
+	for k := range now {
+		if _, ok := was[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if was[k] != now[k] {
+			why = append(why, fmt.Sprintf("config %s changed (%s -> %s)", k, orNone(was[k]), orNone(now[k])))
+		}
+	}
+	var names []string
+	for n := range inputs {
+		names = append(names, n)
+	}
+	for n := range rec.Inputs {
+		if _, ok := inputs[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if rec.Inputs[n] != inputs[n] {
+			why = append(why, "input "+n+" changed")
+		}
+	}
+	if len(why) == 0 {
+		why = append(why, "fingerprint differs")
+	}
+	c.reason = strings.Join(why, "; ")
+	return c
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "unset"
+	}
+	return s
+}
+
+// fingerprint hashes everything a stage's outputs depend on.
+func (e *Engine) fingerprint(s *Stage, inputs map[string]string) string {
+	doc, _ := json.Marshal(struct {
+		Stage   string            `json:"stage"`
+		Version int               `json:"version"`
+		Config  json.RawMessage   `json:"config"`
+		Inputs  map[string]string `json:"inputs"`
+	}{s.Name, s.Version, e.settings.canonical[s.Name], inputs})
+	sum := sha256.Sum256(doc)
+	return hex.EncodeToString(sum[:])
+}
+
+func (e *Engine) hash(path string) (string, error) {
+	if sum, ok := e.hashes[path]; ok {
+		return sum, nil
+	}
+	sum, _, err := hashFile(filepath.Join(e.opts.Root, path))
+	if err != nil {
+		return "", err
+	}
+	e.hashes[path] = sum
+	return sum, nil
+}
+
+// RunOptions modify a run.
+type RunOptions struct {
+	// Force reruns these stages even if fresh, and with them every stage
+	// downstream of them in the run.
+	Force []string
+	// Wait waits for another run's lock instead of failing at once.
+	Wait bool
+	// FailAfterRows makes the named stage's table writes fail after that
+	// many rows: a test hook for interrupted stages.
+	FailAfterRows map[string]int64
+}
+
+// StageResult is what a run did with one stage.
+type StageResult struct {
+	Stage   string        `json:"stage"`
+	Ran     bool          `json:"ran"`
+	Reason  string        `json:"reason,omitempty"`
+	Wall    time.Duration `json:"-"`
+	CPU     time.Duration `json:"-"`
+	Metrics []Metric      `json:"metrics,omitempty"`
+}
+
+// Run brings the target stages (all when none are named) up to date,
+// running stale upstream stages first. It stops at the first failure; a
+// failed stage publishes nothing.
+func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]StageResult, error) {
+	want := map[*Stage]bool{}
+	if len(targets) == 0 {
+		for _, s := range e.order {
+			want[s] = true
+		}
+	}
+	var mark func(s *Stage)
+	mark = func(s *Stage) {
+		if !want[s] {
+			want[s] = true
+			for _, r := range s.Requires {
+				mark(r)
+			}
+		}
+	}
+	for _, name := range targets {
+		s, err := e.Stage(name)
+		if err != nil {
+			return nil, err
+		}
+		mark(s)
+	}
+	forced := map[*Stage]bool{}
+	for _, name := range ro.Force {
+		s, err := e.Stage(name)
+		if err != nil {
+			return nil, err
+		}
+		forced[s] = true
+	}
+	release, err := lock(e.opts.Root, ro.Wait)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	e.removeTemporaries()
+	m, err := ReadManifest(e.opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	e.hashes = map[string]string{}
+	stale := map[string]string{}
+	var results []StageResult
+	for _, s := range e.order {
+		if !want[s] {
+			continue
+		}
+		c := e.check(m, s, stale)
+		for _, r := range s.Requires {
+			if forced[r] {
+				forced[s] = true
+				c.reason = "upstream stage " + r.Name + " was forced"
+			}
+		}
+		if forced[s] && c.fresh {
+			c.fresh, c.reason = false, "forced"
+		}
+		if c.fresh {
+			e.log.Info("up to date", "stage", s.Name)
+			results = append(results, StageResult{Stage: s.Name})
+			e.appendRunLog(s, c, StageResult{Stage: s.Name})
+			continue
+		}
+		e.log.Info("running", "stage", s.Name, "reason", c.reason)
+		res, err := e.runStage(ctx, m, s, c, ro.FailAfterRows[s.Name])
+		if err != nil {
+			return results, fmt.Errorf("stage %s failed: %w", s.Name, err)
+		}
+		e.appendRunLog(s, c, res)
+		results = append(results, res)
+	}
+	return results, nil
+}
+
+// runStage runs one stage and publishes its outputs and manifest entries.
+func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked, failAfter int64) (res StageResult, err error) {
+	p := &Pass{
+		Stage: s, Config: e.settings.stage[s.Name], Log: e.log.With("stage", s.Name),
+		ctx: ctx, root: e.opts.Root, fingerprint: c.fingerprint, configJSON: e.settings.canonical[s.Name],
+		inputs: map[string]inputArtifact{}, written: map[string]*pending{},
+		progress: &progressSink{out: e.opts.Progress}, failAfterRows: failAfter,
+	}
+	if seed, ok := e.settings.globals["seed"].(uint64); ok && contains(s.Globals, "seed") {
+		p.Seed = seed
+	}
+	for name, sum := range c.inputs {
+		p.inputs[name] = inputArtifact{root: e.opts.Root, sha256: sum}
+	}
+	start, cpu0 := time.Now(), cpuTime()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+		if err != nil {
+			p.discard()
+		}
+	}()
+	if err := s.Run(p); err != nil {
+		return res, err
+	}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	entries, err := p.publish()
+	if err != nil {
+		return res, err
+	}
+	var outs []string
+	for _, en := range entries {
+		outs = append(outs, en.Name)
+		e.hashes[en.Path] = en.SHA256
+	}
+	m.record(s.Name, StageRecord{
+		Version: s.Version, Fingerprint: c.fingerprint, Config: e.settings.canonical[s.Name],
+		Inputs: c.inputs, Outputs: outs,
+	}, entries)
+	if err := m.write(e.opts.Root); err != nil {
+		return res, err
+	}
+	return StageResult{Stage: s.Name, Ran: true, Reason: c.reason, Wall: time.Since(start),
+		CPU: cpuTime() - cpu0, Metrics: p.metrics}, nil
+}
+
+func contains(list []string, x string) bool {
+	for _, v := range list {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// removeTemporaries deletes the temporary files of interrupted runs. It
+// runs under the lock, so no live run owns them.
+func (e *Engine) removeTemporaries() {
+	dirs := map[string]bool{filepath.Dir(ManifestPath): true}
+	for _, s := range e.order {
+		for _, o := range s.Outputs {
+			dirs[filepath.Dir(o.Path)] = true
+		}
+	}
+	for dir := range dirs {
+		matches, _ := filepath.Glob(filepath.Join(e.opts.Root, dir, ".*.tmp-*"))
+		for _, path := range matches {
+			os.Remove(path)
+		}
+	}
+}
+
+// RunLogPath is the run log: one JSON line per stage per run, with timings.
+// No stage reads it.
+const RunLogPath = "data/runs.jsonl"
+
+func (e *Engine) appendRunLog(s *Stage, c checked, res StageResult) {
+	metrics := map[string]any{}
+	for _, mt := range res.Metrics {
+		metrics[mt.Name] = mt.Value
+	}
+	action := "up to date"
+	if res.Ran {
+		action = "ran"
+	}
+	line, _ := json.Marshal(map[string]any{
+		"time": time.Now().UTC().Format(time.RFC3339), "stage": s.Name, "action": action,
+		"reason": res.Reason, "fingerprint": c.fingerprint, "wall_seconds": res.Wall.Seconds(),
+		"cpu_seconds": res.CPU.Seconds(), "gomaxprocs": runtime.GOMAXPROCS(0), "metrics": metrics,
+	})
+	f, err := os.OpenFile(filepath.Join(e.opts.Root, RunLogPath), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		e.log.Warn("cannot write the run log", "err", err)
+		return
+	}
+	defer f.Close()
+	f.Write(append(line, '\n'))
+}
+
+// VerifyResult is the check of one manifest artifact against its file.
+type VerifyResult struct {
+	Artifact ArtifactEntry
+	OK       bool
+	Problem  string
+}
+
+// Verify re-hashes every artifact in the manifest.
+func (e *Engine) Verify() ([]VerifyResult, error) {
+	m, err := ReadManifest(e.opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	var out []VerifyResult
+	for _, a := range m.Artifacts {
+		sum, size, err := hashFile(filepath.Join(e.opts.Root, a.Path))
+		r := VerifyResult{Artifact: a, OK: true}
+		switch {
+		case err != nil:
+			r.OK, r.Problem = false, "missing"
+		case sum != a.SHA256:
+			r.OK, r.Problem = false, fmt.Sprintf("SHA-256 %s, manifest says %s (size %d, manifest %d)", sum[:12], a.SHA256[:12], size, a.Size)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Root is the project root the engine works on.
+func (e *Engine) Root() string { return e.opts.Root }

@@ -1,0 +1,142 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// ManifestPath is where the manifest lives, relative to the project root.
+const ManifestPath = "data/manifest.json"
+
+// Manifest is data/manifest.json: every artifact with its hash, and for
+// every stage the fingerprint and provenance of its last successful run. It
+// is the cache index: freshness is decided against it.
+type Manifest struct {
+	Tool      string                 `json:"tool"`
+	Stages    map[string]StageRecord `json:"stages"`
+	Artifacts []ArtifactEntry        `json:"artifacts"`
+}
+
+// StageRecord is what the manifest keeps of a stage's last successful run.
+type StageRecord struct {
+	Version     int               `json:"version"`
+	Fingerprint string            `json:"fingerprint"`
+	Config      json.RawMessage   `json:"config"`
+	Inputs      map[string]string `json:"inputs"`
+	Outputs     []string          `json:"outputs"`
+}
+
+// ArtifactEntry is one artifact in the manifest.
+type ArtifactEntry struct {
+	Name        string `json:"name"`
+	Path        string `json:"path"`
+	SHA256      string `json:"sha256"`
+	Size        int64  `json:"size"`
+	Rows        int64  `json:"rows"` // -1 for files that are not tables
+	Stage       string `json:"stage"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// ReadManifest reads root/data/manifest.json; a missing manifest is empty.
+func ReadManifest(root string) (*Manifest, error) {
+	m := &Manifest{Tool: ToolVersion, Stages: map[string]StageRecord{}}
+	data, err := os.ReadFile(filepath.Join(root, ManifestPath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, m); err != nil {
+		return nil, fmt.Errorf("%s is damaged (%v): delete it and run again", ManifestPath, err)
+	}
+	if m.Stages == nil {
+		m.Stages = map[string]StageRecord{}
+	}
+	return m, nil
+}
+
+// Artifact returns the entry named name (an artifact name or its path).
+func (m *Manifest) Artifact(name string) (ArtifactEntry, bool) {
+	for _, a := range m.Artifacts {
+		if a.Name == name || a.Path == filepath.ToSlash(filepath.Clean(name)) {
+			return a, true
+		}
+	}
+	return ArtifactEntry{}, false
+}
+
+// record replaces the stage's record and artifacts.
+func (m *Manifest) record(stage string, rec StageRecord, entries []ArtifactEntry) {
+	m.Tool = ToolVersion
+	m.Stages[stage] = rec
+	kept := m.Artifacts[:0]
+	for _, a := range m.Artifacts {
+		if a.Stage != stage {
+			kept = append(kept, a)
+		}
+	}
+	m.Artifacts = append(kept, entries...)
+	sort.Slice(m.Artifacts, func(i, j int) bool { return m.Artifacts[i].Path < m.Artifacts[j].Path })
+}
+
+// write saves the manifest atomically.
+func (m *Manifest) write(root string) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(root, ManifestPath), append(data, '\n'))
+}
+
+// writeFileAtomic writes data to a temporary file beside path, syncs it and
+// renames it over path, so that path is always either old or new, whole.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// hashFile returns the hex SHA-256 and size of a file.
+func hashFile(path string) (string, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}

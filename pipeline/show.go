@@ -1,0 +1,162 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// Show writes what a reader needs to know about an artifact without any
+// other tool: its manifest entry, and for a table its schema, row count,
+// provenance and first rows. name is an artifact name or path.
+func (e *Engine) Show(w io.Writer, name string, rows int) error {
+	m, err := ReadManifest(e.opts.Root)
+	if err != nil {
+		return err
+	}
+	entry, ok := m.Artifact(name)
+	if !ok {
+		var names []string
+		for _, a := range m.Artifacts {
+			names = append(names, a.Name)
+		}
+		if len(names) == 0 {
+			return fmt.Errorf("unknown artifact %q: the manifest is empty; run `census run` first", name)
+		}
+		return fmt.Errorf("unknown artifact %q (artifacts: %s)", name, strings.Join(names, ", "))
+	}
+	fmt.Fprintf(w, "artifact     %s\npath         %s\nstage        %s\nfingerprint  %s\nsha256       %s\nsize         %d bytes\n",
+		entry.Name, entry.Path, entry.Stage, entry.Fingerprint, entry.SHA256, entry.Size)
+	if entry.Rows < 0 {
+		return nil
+	}
+	f, err := os.Open(filepath.Join(e.opts.Root, entry.Path))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(f, info.Size())
+	if err != nil {
+		return fmt.Errorf("%s: %w", entry.Path, err)
+	}
+	fmt.Fprintf(w, "rows         %d\n\nprovenance (Parquet footer key-value metadata):\n", pf.NumRows())
+	for _, kv := range pf.Metadata().KeyValueMetadata {
+		fmt.Fprintf(w, "  %s = %s\n", kv.Key, kv.Value)
+	}
+	fmt.Fprintf(w, "\nschema:\n%s\n", pf.Schema())
+	if rows <= 0 {
+		return nil
+	}
+	cols := pf.Schema().Columns()
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	var header []string
+	for _, c := range cols {
+		header = append(header, strings.Join(c, "."))
+	}
+	fmt.Fprintf(w, "\nfirst %d rows:\n", min(int64(rows), pf.NumRows()))
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	r := parquet.NewReader(pf)
+	defer r.Close()
+	buf := make([]parquet.Row, min(rows, 1024))
+	shown := 0
+	for shown < rows {
+		n, err := r.ReadRows(buf[:min(len(buf), rows-shown)])
+		for _, row := range buf[:n] {
+			cells := make([]string, len(cols))
+			for _, v := range row {
+				if c := v.Column(); c >= 0 && c < len(cells) {
+					if cells[c] != "" {
+						cells[c] += ","
+					}
+					cells[c] += v.String()
+				}
+			}
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+		shown += n
+		if errors.Is(err, io.EOF) || n == 0 {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return tw.Flush()
+}
+
+// Dag writes the stage graph as text, or as Graphviz with dot.
+func (e *Engine) Dag(w io.Writer, dot bool) {
+	if dot {
+		fmt.Fprintln(w, "digraph census {\n  rankdir=LR;\n  node [shape=box];")
+		for _, s := range e.order {
+			var outs []string
+			for _, o := range s.Outputs {
+				outs = append(outs, o.Path)
+			}
+			fmt.Fprintf(w, "  %q [label=%q];\n", s.Name, s.Name+"\n"+strings.Join(outs, "\n"))
+			for _, r := range s.Requires {
+				fmt.Fprintf(w, "  %q -> %q;\n", r.Name, s.Name)
+			}
+		}
+		fmt.Fprintln(w, "}")
+		return
+	}
+	for _, s := range e.order {
+		var reqs, outs []string
+		for _, r := range s.Requires {
+			reqs = append(reqs, r.Name)
+		}
+		for _, o := range s.Outputs {
+			outs = append(outs, o.Path)
+		}
+		from := "(no inputs)"
+		if len(reqs) > 0 {
+			from = "<- " + strings.Join(reqs, ", ")
+		}
+		fmt.Fprintf(w, "%-11s v%d  %s\n            %s\n            -> %s\n", s.Name, s.Version, s.Doc, from, strings.Join(outs, ", "))
+	}
+}
+
+// Cite writes a BibTeX entry for an artifact, so that another paper can
+// cite the exact file.
+func (e *Engine) Cite(w io.Writer, name string) error {
+	m, err := ReadManifest(e.opts.Root)
+	if err != nil {
+		return err
+	}
+	a, ok := m.Artifact(name)
+	if !ok {
+		return fmt.Errorf("unknown artifact %q: see `census status` and `census show`", name)
+	}
+	st, _ := e.Stage(a.Stage)
+	doc := ""
+	if st != nil {
+		for _, o := range st.Outputs {
+			if o.Name == a.Name {
+				doc = o.Doc
+			}
+		}
+	}
+	fmt.Fprintf(w, `@misc{sudokucensus:%s:%s,
+  title        = {{sudoku-census} artifact %s: %s},
+  author       = {{The sudoku-census authors}},
+  howpublished = {File %s, produced by stage %s of the sudoku-census pipeline},
+  note         = {SHA-256 %s; fingerprint %s; %s},
+}
+`, a.Name, a.SHA256[:12], a.Path, bibEscape(doc), a.Path, a.Stage, a.SHA256, a.Fingerprint, m.Tool)
+	return nil
+}
+
+func bibEscape(s string) string {
+	return strings.NewReplacer("&", `\&`, "%", `\%`, "_", `\_`, "#", `\#`).Replace(s)
+}
