@@ -1,0 +1,49 @@
+# sudoku-census: `make all` regenerates every artifact, figure and the paper;
+# `make test` runs the test suite. CONFIG picks the configuration.
+GO      ?= go
+CENSUS  := bin/census
+CONFIG  ?= configs/default.yaml
+STAGES  := bands reduce classes exact shapes kilfoil knuth importance figures report
+
+.PHONY: all build test bench status verify clean paper smoke $(STAGES)
+
+all: build
+	$(CENSUS) run --config $(CONFIG)
+	@CONFIG=$(CONFIG) ./paper/build.sh
+
+build:
+	$(GO) build -o $(CENSUS) ./pipeline/cmd/census
+
+# The engine's tests run under the race detector; the stages' tests check
+# every count the literature gives.
+test:
+	$(GO) vet ./...
+	$(GO) test -race ./pipeline/...
+	$(GO) test ./stages/...
+
+# One iteration of every benchmark, as a smoke test of the benchmarks; for
+# real figures run e.g. `go test -run '^$$' -bench . -count 5 ./stages/exact`.
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
+
+# One target per stage: brings that stage (and what it needs) up to date.
+$(STAGES): build
+	$(CENSUS) run --config $(CONFIG) $@
+
+paper: report
+	@CONFIG=$(CONFIG) ./paper/build.sh
+
+status: build
+	$(CENSUS) status --config $(CONFIG)
+
+verify: build
+	$(CENSUS) verify --config $(CONFIG)
+
+# The whole chain with the small configuration, as CI runs it.
+smoke:
+	$(MAKE) all CONFIG=configs/smoke.yaml
+
+clean:
+	rm -rf bin data paper/generated
+	rm -f figures/*.pdf figures/*.png
+	cd paper && rm -f main.pdf *.aux *.log *.out *.fls *.fdb_latexmk *.bbl *.blg *.toc
