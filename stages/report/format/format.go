@@ -193,3 +193,18 @@ func TeXEscape(s string) string {
 	}
 	return b.String()
 }
+
+// Factors prints a prime factorisation written "2^7 × 27704267971" in
+// TeX math: `2^{7}\times 27{,}704{,}267{,}971`.
+func Factors(text string) string {
+	var parts []string
+	for _, factor := range strings.Split(text, "×") {
+		base, exp, hasExp := strings.Cut(strings.TrimSpace(factor), "^")
+		part := GroupDigits(base)
+		if hasExp {
+			part += "^{" + exp + "}"
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, `\times `)
+}

@@ -120,3 +120,15 @@ func TestTeXEscape(t *testing.T) {
 		t.Errorf("TeXEscape = %q, want %q", got, want)
 	}
 }
+
+func TestFactors(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"2^7 × 27704267971", `2^{7}\times 27{,}704{,}267{,}971`},
+		{"3", "3"},
+		{"2^2 × 3 × 5^3", `2^{2}\times 3\times 5^{3}`},
+	} {
+		if got := Factors(c.in); got != c.want {
+			t.Errorf("Factors(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -27,19 +27,25 @@ type FunnelLevel struct {
 }
 
 // Class is one of the equivalence classes of reduced first bands: Size
-// members of the 36,288-band catalogue, each completing to Completions grids.
+// members of the 36,288-band catalogue (FirstBands of the 2,612,736 bands
+// with the first box canonical), each completing to Completions grids.
 type Class struct {
 	Class          int
 	Size           int64
-	Representative string
-	Completions    *big.Int
+	FirstBands     int64
+	Representative string   // 27 digits, row by row
+	SecondBands    int64    // second bands compatible with the representative's columns
+	Completions    *big.Int // grids completing one band of the class
+	Crosschecked   bool     // the backtracking counter agreed
 }
 
 // Total is the exact count of 9×9 grids.
 type Total struct {
-	Grids         *big.Int
-	ReducedCount  *big.Int // Grids / (9!·72²)
-	Factorisation string   // of ReducedCount, as the stage printed it
+	Grids               *big.Int
+	CanonicalGrids      *big.Int // Grids / 9!: grids with the first box in canonical form
+	ReducedCount        *big.Int // Grids / (9!·72²)
+	ReducedCountFactors string   // prime factorisation of ReducedCount, "2^7 × 27704267971"
+	CrosscheckedClasses int      // classes whose count the backtracking method repeated
 }
 
 // ShapeCount is the exact number of grids of one box shape.
@@ -49,11 +55,14 @@ type ShapeCount struct {
 	Method string
 }
 
-// Heuristic is Kilfoil's estimate for one box shape: an exact rational.
+// Heuristic is Kilfoil's estimate for one box shape: an exact rational,
+// b(R,C)^C·b(C,R)^R/(N!)^N from the band count b(R,C) and stack count
+// b(C,R).
 type Heuristic struct {
-	Shape    grid.Shape
-	Estimate *big.Rat
-	Log10    float64
+	Shape                 grid.Shape
+	BandCount, StackCount *big.Int
+	Estimate              *big.Rat
+	Log10                 float64
 }
 
 // Estimator is the summary of one Monte Carlo run: one estimator variant on
