@@ -1,0 +1,113 @@
+package report
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/report/results"
+)
+
+func bigInt(t *testing.T, s string) *big.Int {
+	t.Helper()
+	n, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		t.Fatalf("bad integer %q", s)
+	}
+	return n
+}
+
+// published is input carrying the published 9×9 values (Felgenhauer and
+// Jarvis; Kilfoil's estimate as the thesis works it out) and one Monte
+// Carlo summary.
+func published(t *testing.T) *results.Results {
+	n := bigInt(t, "6670903752021072936960")
+	kilfoil := new(big.Rat).SetFrac(
+		new(big.Int).Exp(big.NewInt(948109639680), big.NewInt(6), nil),
+		new(big.Int).Exp(big.NewInt(362880), big.NewInt(9), nil))
+	est, _ := new(big.Float).SetString("6.675149464993393541120e21")
+	se, _ := new(big.Float).SetString("6.8e19")
+	lo, _ := new(big.Float).SetString("6.5419e21")
+	hi, _ := new(big.Float).SetString("6.8084e21")
+	return &results.Results{
+		Total: &results.Total{Grids: n, CanonicalGrids: new(big.Int).Quo(n, big.NewInt(362880)),
+			ReducedCount: bigInt(t, "3546146300288"), ReducedCountFactors: "2^7 × 27704267971"},
+		Funnel: []results.FunnelLevel{{Level: 0, Name: "first bands", Classes: 2612736, PaperClasses: 2612736},
+			{Level: 1, Name: "lexicographic", Classes: 36288, PaperClasses: 36288}},
+		Heuristics: []results.Heuristic{{Shape: classic, BandCount: big.NewInt(948109639680),
+			StackCount: big.NewInt(948109639680), Estimate: kilfoil}},
+		Estimators: []results.Estimator{{Method: "knuth", Shape: classic, Variant: "hybrid", Samples: 1000000,
+			Estimate: est, StdError: se, CILow: lo, CIHigh: hi, RelativeError: 0.0102, RelVarWork: 1234}},
+	}
+}
+
+func TestNumbers(t *testing.T) {
+	tex, err := Numbers(published(t), []string{"funnel", "error_work"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(tex)
+	for _, want := range []string{
+		`\newcommand{\GridsExact}{\ensuremath{6{,}670{,}903{,}752{,}021{,}072{,}936{,}960}}`,
+		`\newcommand{\GridsExactSci}{\ensuremath{6.671\times 10^{21}}}`,
+		`\newcommand{\ReducedCountFactors}{\ensuremath{2^{7}\times 27{,}704{,}267{,}971}}`,
+		`\newcommand{\CanonicalGrids}{\ensuremath{18{,}383{,}222{,}420{,}692{,}992}}`,
+		`\newcommand{\KilfoilEstimate}{\ensuremath{6{,}657{,}084{,}616{,}885{,}512{,}582{,}463.488}}`,
+		`\newcommand{\KilfoilGapPercent}{\ensuremath{0.21}}`, // (N − K)/N = 0.00207…
+		`\newcommand{\KilfoilRatio}{\ensuremath{1.00208}}`,
+		`\newcommand{\FunnelZero}{\ensuremath{2{,}612{,}736}}`,
+		`\newcommand{\FunnelLast}{\ensuremath{36{,}288}}`,
+		`\newcommand{\KnuthThreeXThreeHybridEstimate}{\ensuremath{6.675\times 10^{21}}}`,
+		`\newcommand{\KnuthBestVariant}{\texttt{hybrid}}`,
+		`\newcommand{\KnuthBestRelErrPercent}{\ensuremath{1.02}}`,
+		`\newcommand{\KnuthBestDeviationPercent}{\ensuremath{0.06}}`,
+		`\newcommand{\KnuthBestCovers}{contains}`,
+		`\HaveFigErrorWorktrue`, `\HaveExacttrue`, `\HaveKnuthtrue`, `\HaveKnuthBesttrue`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("numbers.tex lacks %s", want)
+		}
+	}
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(line, `\newcommand{\`) {
+			name := line[len(`\newcommand{\`):strings.Index(line, "}")]
+			for _, r := range name {
+				if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+					t.Errorf("macro name %q is not a TeX control word", name)
+				}
+			}
+		}
+	}
+}
+
+func TestTables(t *testing.T) {
+	r := published(t)
+	r.Shapes = []results.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: big.NewInt(288)}}
+	r.Heuristics = append(r.Heuristics, results.Heuristic{Shape: grid.Shape{R: 2, C: 2}, Estimate: big.NewRat(3981312, 15625)})
+	r.Classes = []results.Class{{Class: 1, Size: 2, FirstBands: 144, SecondBands: 10, Completions: big.NewInt(97891328)}}
+	shapes := string(ShapesTable(r))
+	if !strings.Contains(shapes, `$6{,}670{,}903{,}752{,}021{,}072{,}936{,}960$`) || !strings.Contains(shapes, `$1.1303$`) {
+		t.Errorf("shapes table:\n%s", shapes) // 288/(3981312/15625) = 1.13028…
+	}
+	classes := string(ClassesTable(r))
+	if !strings.Contains(classes, `\sum = 14{,}096{,}351{,}232`) { // 144 × 97891328
+		t.Errorf("classes table:\n%s", classes)
+	}
+	for name, tex := range map[string][]byte{"funnel": FunnelTable(r), "estimators": EstimatorsTable(r), "shapes": ShapesTable(r), "classes": ClassesTable(r)} {
+		s := string(tex)
+		if strings.Count(s, `\begin{tabular}`) != 1 || !strings.HasSuffix(s, "\\end{tabular}\n") {
+			t.Errorf("%s: not one tabular:\n%s", name, s)
+		}
+	}
+	arts := string(ArtifactsTable([]pipeline.ArtifactEntry{
+		{Name: "total", Path: "data/total.parquet", SHA256: strings.Repeat("ab", 32), Size: 1234, Rows: 1, Stage: "exact", Fingerprint: strings.Repeat("cd", 32)},
+		{Name: "fig", Path: "figures/funnel.pdf", SHA256: strings.Repeat("ef", 32), Size: 99, Rows: -1, Stage: "figures", Fingerprint: strings.Repeat("01", 32)},
+	}))
+	for _, want := range []string{`\texttt{data/total.parquet} & exact & $1{,}234$ & $1$ & \texttt{\scriptsize abab`, `figures & \texttt{\scriptsize 0101`} {
+		if !strings.Contains(arts, want) {
+			t.Errorf("artifacts table lacks %q:\n%s", want, arts)
+		}
+	}
+}
