@@ -26,6 +26,8 @@ package exact
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
+	"sync"
 
 	"github.com/sudoku-census/sudoku-census/stages/sudoku"
 )
@@ -257,21 +259,48 @@ func (m *relabelling) partition(block blockSplit) int {
 // N(S) keyed by a form N is invariant under: relabel the digits so that
 // block 1's sets are {1,2,3}, {4,5,6}, {7,8,9} in order; blocks 2 and 3 are
 // then unordered partitions of {1..9} (the order of the columns within a
-// block, and the order of blocks 2 and 3, do not change N). The table is
+// block, and the order of blocks 2 and 3, do not change N). The tables are
 // read-only once built, so a Counter is safe for concurrent use.
 type Counter struct {
 	table []uint64 // N for blocks 2 and 3 = partitions p2, p3 at p2·280 + p3
+	// orbit[p2·280 + p3] is the least p2'·280 + p3' (p2' ≤ p3') over the
+	// 216 relabellings that keep block 1 standard and the order of blocks 2
+	// and 3: the canonical form [Counter.Key] minimises further.
+	orbit []int32
 }
 
-// NewCounter builds the table of N over all 280² keys (symmetric in the two
-// partitions, so half are computed).
-func NewCounter() *Counter {
-	c := &Counter{table: make([]uint64, partitionCount*partitionCount)}
-	for p2 := range partitionCount {
-		for p3 := p2; p3 < partitionCount; p3++ {
-			n := BandsWithColumnSets(standardSets(p2, p3))
-			c.table[p2*partitionCount+p3] = n
-			c.table[p3*partitionCount+p2] = n
+// NewCounter builds the tables over all 280² pairs of partitions, split
+// between workers goroutines by rows (GOMAXPROCS when workers < 1); the
+// tables do not depend on workers. N is symmetric in the two partitions, so
+// half of it is computed.
+func NewCounter(workers int) *Counter {
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	n := partitionCount
+	c := &Counter{table: make([]uint64, n*n), orbit: make([]int32, n*n)}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for p2 := w; p2 < n; p2 += workers {
+				for p3 := range n {
+					if p3 >= p2 {
+						c.table[p2*n+p3] = BandsWithColumnSets(standardSets(p2, p3))
+					}
+					best := int32(n * n)
+					for _, act := range standardRelabellings {
+						x, y := int32(act[p2]), int32(act[p3])
+						best = min(best, min(x, y)*int32(n)+max(x, y))
+					}
+					c.orbit[p2*n+p3] = best
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for p2 := range n {
+		for p3 := range p2 {
+			c.table[p2*n+p3] = c.table[p3*n+p2]
 		}
 	}
 	return c
@@ -358,9 +387,9 @@ func (c *Counter) Completions(b sudoku.Band) (completions, secondBands uint64, e
 // equal second bands (both depend only on the column sets, and those
 // operations carry completions one-to-one to completions). It is the least,
 // over the 3·6 choices of a block to put first and an order of its columns
-// and the 216 relabellings that keep the standard form, of the Counter's key:
+// and the 216 relabellings that keep the standard form, of the table key:
 // the pair of partitions the other two blocks form, smaller first.
-func Key(b sudoku.Band) int {
+func (c *Counter) Key(b sudoku.Band) int {
 	s := ColumnSetsOf(b)
 	best := partitionCount * partitionCount
 	for k := range 3 {
@@ -369,10 +398,7 @@ func Key(b sudoku.Band) int {
 		for _, p := range sudoku.Permutations3 {
 			m := relabellingOf(blockSplit{first[p[0]], first[p[1]], first[p[2]]})
 			a, b := m.partition(blockSplit(s[3*o1:3*o1+3])), m.partition(blockSplit(s[3*o2:3*o2+3]))
-			for _, act := range standardRelabellings {
-				x, y := act[a], act[b]
-				best = min(best, int(min(x, y))*partitionCount+int(max(x, y)))
-			}
+			best = min(best, int(c.orbit[a*partitionCount+b]))
 		}
 	}
 	return best

@@ -22,7 +22,7 @@ func bandOf(t testing.TB, rows ...string) sudoku.Band {
 }
 
 // sharedCounter builds one Counter for all tests.
-var sharedCounter = sync.OnceValue(NewCounter)
+var sharedCounter = sync.OnceValue(func() *Counter { return NewCounter(0) })
 
 // bruteBands counts bands with column sets s by trying every order of every
 // column, keeping rows free of repeats.
@@ -158,28 +158,5 @@ func TestCompletionsDivisibleBy72(t *testing.T) {
 		if n == 0 || n%72 != 0 {
 			t.Errorf("%v: completions %d not a positive multiple of 72", rows, n)
 		}
-	}
-}
-
-func BenchmarkCompletionsWarm(b *testing.B) {
-	band := bandOf(b, "123457689", "456189237", "789236145")
-	c := NewCounter()
-	c.Completions(band)
-	for b.Loop() {
-		c.Completions(band)
-	}
-}
-
-func BenchmarkCompletionsCold(b *testing.B) {
-	band := bandOf(b, "123457689", "456189237", "789236145")
-	for b.Loop() {
-		NewCounter().Completions(band)
-	}
-}
-
-func BenchmarkBandsWithColumnSets(b *testing.B) {
-	s := standardSets(17, 200)
-	for b.Loop() {
-		BandsWithColumnSets(s)
 	}
 }

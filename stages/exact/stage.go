@@ -130,7 +130,7 @@ func CountAll(c *Counter, bands []sudoku.Band, workers int) ([]Count, error) {
 		lo, hi := w*len(bands)/workers, (w+1)*len(bands)/workers
 		wg.Go(func() {
 			for i := lo; i < hi; i++ {
-				keys[i] = Key(bands[i])
+				keys[i] = c.Key(bands[i])
 			}
 		})
 	}
@@ -235,7 +235,7 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 			return fmt.Errorf("reduced band %d: %w", r.ID, err)
 		}
 	}
-	counts, err := CountAll(NewCounter(), bands, runtime.GOMAXPROCS(0))
+	counts, err := CountAll(NewCounter(0), bands, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,89 @@
+package exact
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+)
+
+// classRepresentatives returns the first reduced band, in dictionary order,
+// of each distinct Key: the 44 class representatives.
+var classRepresentatives = sync.OnceValue(func() []sudoku.Band {
+	c := sharedCounter()
+	seen := map[int]bool{}
+	var reps []sudoku.Band
+	for b := range sudoku.AllBands() {
+		if !b.IsReduced() {
+			continue
+		}
+		if k := c.Key(b); !seen[k] {
+			seen[k] = true
+			reps = append(reps, b)
+		}
+	}
+	return reps
+})
+
+// BenchmarkBandPair44 counts the 44 class representatives by the band-pair
+// method, table of N(S) included.
+func BenchmarkBandPair44(b *testing.B) {
+	reps := classRepresentatives()
+	if len(reps) != 44 {
+		b.Fatalf("%d representatives", len(reps))
+	}
+	for b.Loop() {
+		c := NewCounter(0)
+		for _, r := range reps {
+			if _, _, err := c.Completions(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkBandPair44Warm is the same with the table of N(S) built once.
+func BenchmarkBandPair44Warm(b *testing.B) {
+	reps := classRepresentatives()
+	c := sharedCounter()
+	for b.Loop() {
+		for _, r := range reps {
+			c.Completions(r)
+		}
+	}
+}
+
+// BenchmarkNewCounter builds the table of N(S).
+func BenchmarkNewCounter(b *testing.B) {
+	for b.Loop() {
+		NewCounter(0)
+	}
+}
+
+// BenchmarkKeyAllReduced computes Key for all 36,288 reduced bands on one
+// goroutine.
+func BenchmarkKeyAllReduced(b *testing.B) {
+	var bands []sudoku.Band
+	for band := range sudoku.AllBands() {
+		if band.IsReduced() {
+			bands = append(bands, band)
+		}
+	}
+	c := sharedCounter()
+	for b.Loop() {
+		for _, band := range bands {
+			c.Key(band)
+		}
+	}
+}
+
+// BenchmarkBacktrackOneClass recounts the canonical band (class 0) by
+// backtracking on all CPUs.
+func BenchmarkBacktrackOneClass(b *testing.B) {
+	band := bandOf(b, "123456789", "456789123", "789123456")
+	for b.Loop() {
+		if _, err := BacktrackCompletions(band, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
