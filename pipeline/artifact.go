@@ -199,6 +199,9 @@ func (p *Pass) publish() ([]ArtifactEntry, error) {
 		if err := pend.file.Close(); err != nil {
 			return nil, err
 		}
+		if err := os.Chmod(pend.tmp, 0o644); err != nil { // CreateTemp makes 0600
+			return nil, err
+		}
 		sum, size, err := hashFile(pend.tmp)
 		if err != nil {
 			return nil, err

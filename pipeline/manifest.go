@@ -119,6 +119,9 @@ func writeFileAtomic(path string, data []byte) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
 	if err := os.Rename(f.Name(), path); err != nil {
 		return err
 	}

@@ -1,0 +1,67 @@
+package all
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+)
+
+// runSmoke runs the whole pipeline with the smoke configuration in a fresh
+// root under the given GOMAXPROCS and returns the root.
+func runSmoke(t *testing.T, procs int) string {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	root := t.TempDir()
+	e, err := pipeline.New(pipeline.Options{Root: root, Stages: Stages, ConfigFile: "../../configs/smoke.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(context.Background(), nil, pipeline.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// TestByteIdenticalWhateverTheCores runs the whole smoke pipeline with one
+// core and with two and compares every artifact and the manifest byte for
+// byte.
+func TestByteIdenticalWhateverTheCores(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole smoke pipeline twice")
+	}
+	one, two := runSmoke(t, 1), runSmoke(t, 2)
+	m, err := pipeline.ReadManifest(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outputs int
+	for _, s := range Stages {
+		outputs += len(s.Outputs)
+	}
+	if len(m.Artifacts) != outputs {
+		t.Fatalf("manifest lists %d artifacts, the stages declare %d", len(m.Artifacts), outputs)
+	}
+	for _, path := range append([]string{pipeline.ManifestPath}, paths(m)...) {
+		a, errA := os.ReadFile(filepath.Join(one, path))
+		b, errB := os.ReadFile(filepath.Join(two, path))
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v %v", path, errA, errB)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs between GOMAXPROCS=1 and GOMAXPROCS=2", path)
+		}
+	}
+}
+
+func paths(m *pipeline.Manifest) []string {
+	var out []string
+	for _, a := range m.Artifacts {
+		out = append(out, a.Path)
+	}
+	return out
+}
