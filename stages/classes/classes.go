@@ -40,7 +40,6 @@
 package classes
 
 import (
-	"cmp"
 	"fmt"
 	"math/bits"
 	"runtime"
@@ -393,5 +392,3 @@ func sizes(class []int32) map[int32]int {
 	}
 	return s
 }
-
-var _ = cmp.Compare[int]
