@@ -4,7 +4,14 @@ package all
 
 import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/bands"
+	"github.com/sudoku-census/sudoku-census/stages/classes"
+	"github.com/sudoku-census/sudoku-census/stages/reduce"
 )
 
 // Stages is the whole pipeline.
-var Stages = []*pipeline.Stage{}
+var Stages = []*pipeline.Stage{
+	bands.Stage,
+	reduce.Stage,
+	classes.Stage,
+}
