@@ -6,6 +6,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/bands"
 	"github.com/sudoku-census/sudoku-census/stages/classes"
+	"github.com/sudoku-census/sudoku-census/stages/exact"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
 )
 
@@ -14,4 +15,5 @@ var Stages = []*pipeline.Stage{
 	bands.Stage,
 	reduce.Stage,
 	classes.Stage,
+	exact.Stage,
 }

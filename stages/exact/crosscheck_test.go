@@ -27,13 +27,11 @@ func TestFirstColumns(t *testing.T) {
 	}
 }
 
-// TestMethodsAgree counts a few bands by both methods. The canonical band's
-// count divided by 72 is the 108,374,976 published for it.
+// TestMethodsAgree counts a few bands by both methods (TestStage checks
+// the first two classes, among them the canonical band, through the
+// pipeline).
 func TestMethodsAgree(t *testing.T) {
-	bands := [][3]string{
-		{"123456789", "456789123", "789123456"},
-		{"123457689", "456189237", "789236145"},
-	}
+	bands := [][3]string{{"123457689", "456189237", "789236145"}}
 	if !testing.Short() {
 		bands = append(bands, [3]string{"123468579", "456179238", "789235146"})
 	}

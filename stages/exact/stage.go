@@ -11,9 +11,44 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/classes"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
 	"github.com/sudoku-census/sudoku-census/stages/sudoku"
 )
+
+// Stage writes data/completions.parquet and data/total.parquet from the
+// reduced bands and their level-5 classes.
+var Stage = &pipeline.Stage{
+	Name:      "exact",
+	Doc:       "completions of each class by the band-pair method, cross-checked by backtracking; the total",
+	Version:   1,
+	Requires:  []*pipeline.Stage{reduce.Stage, classes.Stage},
+	NewConfig: func() pipeline.Config { return &Config{Crosscheck: "all"} },
+	Outputs:   []pipeline.Output{Completions.Output, Total.Output},
+	Run:       runStage,
+}
+
+func runStage(p *pipeline.Pass) error {
+	reduced, err := reduce.Table.Read(p)
+	if err != nil {
+		return err
+	}
+	cls, err := classes.Table.Read(p)
+	if err != nil {
+		return err
+	}
+	if len(cls) != len(reduced) {
+		return fmt.Errorf("classes.parquet has %d rows, reduced.parquet %d", len(cls), len(reduced))
+	}
+	classOf := make([]int32, len(reduced))
+	for i, c := range cls {
+		if c.ID != reduced[i].ID {
+			return fmt.Errorf("classes.parquet row %d is band %d, reduced.parquet row %d band %d", i, c.ID, i, reduced[i].ID)
+		}
+		classOf[i] = c.Level5
+	}
+	return run(p, reduced, classOf)
+}
 
 // Completions is data/completions.parquet.
 var Completions = pipeline.NewTable[CompletionsRow]("completions",
@@ -151,6 +186,29 @@ func CountAll(c *Counter, bands []sudoku.Band, workers int) ([]Count, error) {
 	return out, nil
 }
 
+// CheckMembers returns the count of each class's representative, keyed by
+// class id, after checking that every reduced band has the count of its
+// class's representative (counts[i] is reduced[i]'s).
+func CheckMembers(reduced []reduce.Row, classOf []int32, counts []Count) (map[int32]Count, error) {
+	repCount := map[int32]Count{}
+	for i, r := range reduced {
+		if r.ID == classOf[i] {
+			repCount[r.ID] = counts[i]
+		}
+	}
+	for i, r := range reduced {
+		rep, ok := repCount[classOf[i]]
+		if !ok {
+			return nil, fmt.Errorf("reduced band %d: class %d has no representative", r.ID, classOf[i])
+		}
+		if counts[i] != rep {
+			return nil, fmt.Errorf("reduced band %d has %d completions but is in class %d, whose representative has %d",
+				r.ID, counts[i].Completions, classOf[i], rep.Completions)
+		}
+	}
+	return repCount, nil
+}
+
 // Census is the total of a list of classes.
 type Census struct {
 	Grids          *big.Int // 9!·Σ first_bands·completions
@@ -206,8 +264,9 @@ func Factorise(n *big.Int) (string, error) {
 	return strings.Join(parts, " × "), nil
 }
 
-// run is shared by the stage and its tests: it counts every class by the
-// band-pair method, checks the chosen ones by backtracking, and writes both
+// run counts every reduced band by the band-pair method, checks that the
+// members of each class agree with its representative, recounts the chosen
+// classes by backtracking (failing on any disagreement), and writes both
 // tables.
 func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 	cfg := pipeline.ConfigOf[Config](p)
@@ -215,12 +274,12 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 	if err != nil {
 		return err
 	}
-	classes, err := GroupClasses(reduced, classOf)
+	list, err := GroupClasses(reduced, classOf)
 	if err != nil {
 		return err
 	}
-	ids := make([]int32, len(classes))
-	for i, c := range classes {
+	ids := make([]int32, len(list))
+	for i, c := range list {
 		ids[i] = c.ID
 	}
 	chosen, err := sel.Choose(cfg.Crosscheck, ids)
@@ -239,25 +298,17 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 	if err != nil {
 		return err
 	}
-	repCount := map[int32]Count{}
-	for i, r := range reduced {
-		if r.ID == classOf[i] {
-			repCount[r.ID] = counts[i]
-		}
+	repCount, err := CheckMembers(reduced, classOf, counts)
+	if err != nil {
+		return err
 	}
-	for i, r := range reduced {
-		if rep := repCount[classOf[i]]; counts[i] != rep {
-			return fmt.Errorf("reduced band %d has %d completions but is in class %d, whose representative has %d",
-				r.ID, counts[i].Completions, classOf[i], rep.Completions)
-		}
-	}
-	for i := range classes {
-		c := &classes[i]
+	for i := range list {
+		c := &list[i]
 		c.Completions, c.SecondBands = repCount[c.ID].Completions, repCount[c.ID].SecondBands
 	}
 	p.Report("bandpair_seconds", time.Since(start).Seconds())
 	p.Log.Info("band-pair counts done: every member of every class agrees with its representative",
-		"reduced_bands", len(bands), "classes", len(classes), "seconds", time.Since(start).Seconds())
+		"reduced_bands", len(bands), "classes", len(list), "seconds", time.Since(start).Seconds())
 
 	nChosen := 0
 	for _, ok := range chosen {
@@ -267,14 +318,14 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 	}
 	start = time.Now()
 	prog := p.Progress("backtracking", int64(nChosen))
-	for i := range classes {
+	for i := range list {
 		if !chosen[i] {
 			continue
 		}
 		if err := p.Context().Err(); err != nil {
 			return err
 		}
-		c := &classes[i]
+		c := &list[i]
 		back, err := BacktrackCompletions(c.Representative, 0)
 		if err != nil {
 			return fmt.Errorf("class %d: %w", c.ID, err)
@@ -291,7 +342,7 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 	p.Report("backtrack_seconds", time.Since(start).Seconds())
 	p.Report("crosschecked_classes", nChosen)
 
-	census, err := Tally(classes)
+	census, err := Tally(list)
 	if err != nil {
 		return err
 	}
@@ -299,8 +350,8 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 	if err != nil {
 		return err
 	}
-	rows := make([]CompletionsRow, len(classes))
-	for i, c := range classes {
+	rows := make([]CompletionsRow, len(list))
+	for i, c := range list {
 		r := c.Representative.Rows()
 		rows[i] = CompletionsRow{
 			Class:               c.ID,
@@ -321,7 +372,7 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 		CanonicalGrids:      census.CanonicalGrids.String(),
 		ReducedCount:        census.ReducedCount.String(),
 		ReducedCountFactors: factors,
-		Classes:             int32(len(classes)),
+		Classes:             int32(len(list)),
 		CrosscheckedClasses: int32(nChosen),
 	}})
 }
