@@ -94,30 +94,31 @@ func (powerTicks) Ticks(min, max float64) []plot.Tick {
 	return ticks
 }
 
-// powerLabel writes m·10^k: in decimals when that is short (0.002, 50,
-// 1000), else as 10⁶ or 2×10⁶.
+// powerLabel writes m·10^k for a log axis: in decimals when short (0.002,
+// 50, 1000), with an SI prefix for large values (20k, 5M, 1G), else as
+// 2e-5. Figures use only characters of Windows-1252, which lacks most
+// superscript digits.
 func powerLabel(m, k int) string {
 	if k >= -3 && k <= 3 {
 		return strconv.FormatFloat(float64(m)*math.Pow10(k), 'f', -1, 64)
 	}
-	s := "10" + superscript(k)
-	if m != 1 {
-		s = strconv.Itoa(m) + "×" + s
+	if k > 3 && k < 15 {
+		return strconv.Itoa(m*int(math.Pow10(k%3))) + string("kMGT"[k/3-1])
 	}
-	return s
+	return fmt.Sprintf("%de%d", m, k)
 }
 
-// superscript writes k ≥ 0 with Unicode superscript digits (the plot's
-// text handler draws plain text, and its LaTeX handler has no exponents).
-// The fonts lack ⁰ and ⁻, so k = 0 and k < 0 are written out plainly.
+// superscript writes k ≥ 0 with the superscript digits ¹²³ of
+// Windows-1252, or as ^k when k uses other digits.
 func superscript(k int) string {
-	if k <= 0 {
-		return "^" + strconv.Itoa(k)
-	}
-	sup := []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
+	sup := map[rune]rune{'1': '¹', '2': '²', '3': '³'}
 	var b strings.Builder
 	for _, d := range strconv.Itoa(k) {
-		b.WriteRune(sup[d-'0'])
+		r, ok := sup[d]
+		if !ok {
+			return "^" + strconv.Itoa(k)
+		}
+		b.WriteRune(r)
 	}
 	return b.String()
 }
@@ -170,8 +171,11 @@ func band(p *plot.Plot, lo, hi plotter.XYs, c color.Color) error {
 	if err != nil {
 		return err
 	}
+	// An opaque tint (a quarter of c on white) rather than transparency,
+	// which PDF viewers render unevenly.
 	r, g, b, _ := c.RGBA()
-	poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 60}
+	tint := func(v uint32) uint8 { return uint8(255 - (255-v>>8)/4) }
+	poly.Color = color.NRGBA{tint(r), tint(g), tint(b), 255}
 	poly.LineStyle.Width = 0
 	p.Add(poly)
 	return nil
@@ -308,7 +312,7 @@ func ErrorWork(r *results.Results) (*plot.Plot, error) {
 	}
 	// Reference slope through the first run's final point.
 	ref := func(x float64) plotter.XY { return plotter.XY{X: x, Y: anchor.Y * math.Sqrt(anchor.X/x)} }
-	if err := line(p, plotter.XYs{ref(minX), ref(maxX)}, grey, 0.8, []vg.Length{3, 2}, "∝ 1/√work"); err != nil {
+	if err := line(p, plotter.XYs{ref(minX), ref(maxX)}, grey, 0.8, []vg.Length{3, 2}, "slope -1/2"); err != nil {
 		return nil, err
 	}
 	p.Legend.Top = true
@@ -419,7 +423,7 @@ func Classes(r *results.Results) (*plot.Plot, error) {
 		return nil, fmt.Errorf("classes: %w: no class table", errNoData)
 	}
 	p := newPlot(fmt.Sprintf("The %d classes of first bands", len(r.Classes)),
-		"class size (reduced first bands)", "completions per band (10"+superscript(6)+" grids)")
+		"class size (reduced first bands)", "completions per band (millions of grids)")
 	logAxis(&p.X)
 	var xys plotter.XYs
 	for _, c := range r.Classes {

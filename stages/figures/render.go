@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
+	"golang.org/x/text/encoding/charmap"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -40,7 +42,7 @@ func Render(w, h vg.Length, paint func(dc draw.Canvas)) (Encoded, error) {
 	var enc Encoded
 
 	pc := vgpdf.New(w, h)
-	paint(draw.New(pc))
+	paint(draw.New(cp1252Canvas{pc}))
 	var pdf bytes.Buffer
 	if _, err := pc.WriteTo(&pdf); err != nil {
 		return enc, fmt.Errorf("encode PDF: %w", err)
@@ -55,4 +57,28 @@ func Render(w, h vg.Length, paint func(dc draw.Canvas)) (Encoded, error) {
 	}
 	enc.PNG = png.Bytes()
 	return enc, nil
+}
+
+// cp1252Canvas passes text to the PDF backend in Windows-1252, the only
+// encoding its embedded fonts are set up for: vgpdf hands Go's UTF-8
+// strings through unchanged, which garbles every non-ASCII character.
+// Characters outside Windows-1252 (there are none in these figures) print
+// as "?".
+type cp1252Canvas struct{ *vgpdf.Canvas }
+
+func (c cp1252Canvas) FillString(f font.Face, pt vg.Point, s string) {
+	c.Canvas.FillString(f, pt, toCP1252(s))
+}
+
+func toCP1252(s string) string {
+	enc := charmap.Windows1252.NewEncoder()
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		out, err := enc.String(string(r))
+		if err != nil {
+			out = "?"
+		}
+		b = append(b, out...)
+	}
+	return string(b)
 }

@@ -54,8 +54,15 @@ func factorial(n int) *big.Int { return new(big.Int).MulRange(1, int64(max(n, 1)
 // Numbers writes numbers.tex: a macro for every number the paper quotes,
 // and a conditional \ifHave... per part of the pipeline that ran, so that
 // the paper leaves out what this configuration did not compute.
-func Numbers(r *results.Results, figureNames []string) ([]byte, error) {
+// figureNames are the figures drawn and tableNames the tables written
+// (each gets a flag: \HaveFigFunneltrue, \HaveTableShapestrue).
+func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, error) {
 	m := newMacros()
+
+	m.comment("Tables written by the report stage")
+	for _, name := range tableNames {
+		m.flag("HaveTable" + f.MacroName(name))
+	}
 
 	m.comment("Figures drawn by the figures stage")
 	for _, name := range figureNames {

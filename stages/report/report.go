@@ -78,7 +78,13 @@ func run(p *pipeline.Pass) error {
 			figs = append(figs, strings.TrimSuffix(path.Base(o.Path), ".pdf"))
 		}
 	}
-	numbers, err := Numbers(r, figs)
+	var tables []string
+	for _, t := range optionalTables {
+		if hasAny(t.needs) {
+			tables = append(tables, strings.TrimSuffix(path.Base(t.file.Path), ".tex"))
+		}
+	}
+	numbers, err := Numbers(r, figs, tables)
 	if err != nil {
 		return err
 	}

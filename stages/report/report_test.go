@@ -2,6 +2,8 @@ package report
 
 import (
 	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -44,7 +46,7 @@ func published(t *testing.T) *results.Results {
 }
 
 func TestNumbers(t *testing.T) {
-	tex, err := Numbers(published(t), []string{"funnel", "error_work"})
+	tex, err := Numbers(published(t), []string{"funnel", "error_work"}, []string{"shapes"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func TestNumbers(t *testing.T) {
 		`\newcommand{\KnuthBestRelErrPercent}{\ensuremath{1.02}}`,
 		`\newcommand{\KnuthBestDeviationPercent}{\ensuremath{0.06}}`,
 		`\newcommand{\KnuthBestCovers}{contains}`,
-		`\HaveFigErrorWorktrue`, `\HaveExacttrue`, `\HaveKnuthtrue`, `\HaveKnuthBesttrue`,
+		`\HaveFigErrorWorktrue`, `\HaveTableShapestrue`, `\HaveExacttrue`, `\HaveKnuthtrue`, `\HaveKnuthBesttrue`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("numbers.tex lacks %s", want)
@@ -108,6 +110,33 @@ func TestTables(t *testing.T) {
 	for _, want := range []string{`\texttt{data/total.parquet} & exact & $1{,}234$ & $1$ & \texttt{\scriptsize abab`, `figures & \texttt{\scriptsize 0101`} {
 		if !strings.Contains(arts, want) {
 			t.Errorf("artifacts table lacks %q:\n%s", want, arts)
+		}
+	}
+}
+
+// TestWriteForPaperBuild writes the generated files from the published
+// fixture into $REPORT_OUT, to try a paper build without running the
+// pipeline. It does nothing otherwise.
+func TestWriteForPaperBuild(t *testing.T) {
+	dir := os.Getenv("REPORT_OUT")
+	if dir == "" {
+		t.Skip("REPORT_OUT not set")
+	}
+	r := published(t)
+	r.Shapes = []results.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: big.NewInt(288)}}
+	r.Heuristics = append(r.Heuristics, results.Heuristic{Shape: grid.Shape{R: 2, C: 2}, Estimate: big.NewRat(3981312, 15625)})
+	r.Classes = []results.Class{{Class: 1, Size: 2, FirstBands: 144, SecondBands: 10, Completions: big.NewInt(97891328)}}
+	numbers, err := Numbers(r, []string{"convergence", "error_work", "heuristic", "classes", "funnel"}, []string{"funnel", "classes", "estimators", "shapes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"numbers.tex": numbers, "funnel.tex": FunnelTable(r), "classes.tex": ClassesTable(r),
+		"estimators.tex": EstimatorsTable(r), "shapes.tex": ShapesTable(r),
+		"artifacts.tex": ArtifactsTable([]pipeline.ArtifactEntry{{Name: "total", Path: "data/total.parquet",
+			SHA256: strings.Repeat("ab", 32), Size: 1234, Rows: 1, Stage: "exact", Fingerprint: strings.Repeat("cd", 32)}})}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

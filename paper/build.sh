@@ -1,0 +1,33 @@
+#!/bin/sh
+# Builds paper/main.pdf from main.tex and the generated parts (run the
+# report stage first: `make paper`). Fails on any LaTeX error, undefined
+# reference, citation or control sequence. Without latexmk it prints how to
+# install TeX and succeeds, except under CI=true, where the PDF is required.
+set -eu
+cd "$(dirname "$0")"
+
+packages="latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended"
+if ! command -v latexmk >/dev/null 2>&1; then
+	if [ "${CI:-}" = "true" ]; then
+		echo "paper: latexmk not found; CI must build the PDF (apt-get install -y $packages)" >&2
+		exit 1
+	fi
+	echo "paper: skipped, latexmk not found (install: apt-get install -y $packages)"
+	exit 0
+fi
+if [ ! -f generated/numbers.tex ]; then
+	echo "paper: generated/numbers.tex is missing: run the report stage first (make report)" >&2
+	exit 1
+fi
+
+latexmk -pdf -interaction=nonstopmode -halt-on-error -file-line-error main.tex >build-latexmk.log 2>&1 || {
+	grep -E -A3 '^[^:]+:[0-9]+:|^! ' main.log build-latexmk.log 2>/dev/null | head -40 >&2 || tail -40 build-latexmk.log >&2
+	echo "paper: LaTeX failed (full output in paper/build-latexmk.log)" >&2
+	exit 1
+}
+# latexmk succeeds with undefined references or citations; the paper may not.
+if grep -E -i "undefined|Reference .* on page .* undefined|There were undefined|Citation .* undefined" main.log main.blg 2>/dev/null; then
+	echo "paper: undefined references, citations or macros (see paper/main.log)" >&2
+	exit 1
+fi
+echo "paper: built paper/main.pdf"
