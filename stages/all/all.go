@@ -7,7 +7,9 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/bands"
 	"github.com/sudoku-census/sudoku-census/stages/classes"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
+	"github.com/sudoku-census/sudoku-census/stages/figures"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
+	"github.com/sudoku-census/sudoku-census/stages/report"
 )
 
 // Stages is the whole pipeline.
@@ -16,4 +18,6 @@ var Stages = []*pipeline.Stage{
 	reduce.Stage,
 	classes.Stage,
 	exact.Stage,
+	figures.Stage, // figures and report stay last: they present the others
+	report.Stage,
 }
