@@ -43,7 +43,6 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/sudoku-census/sudoku-census/stages/sudoku"
@@ -305,25 +304,26 @@ func columnSetSignature(b sudoku.Band) uint64 {
 	best := ^uint64(0)
 	for i := range b1Relabellings {
 		t := &b1Relabellings[i]
-		var blk [2][3]uint16
-		for k := range 2 {
-			for c := range 3 {
-				blk[k][c] = t[sets[3+3*k+c]]
-			}
-			slices.Sort(blk[k][:])
-		}
-		if slices.Compare(blk[1][:], blk[0][:]) < 0 {
-			blk[0], blk[1] = blk[1], blk[0]
-		}
-		var sig uint64
-		for k := range 2 {
-			for c := range 3 {
-				sig = sig<<10 | uint64(blk[k][c])
-			}
-		}
-		best = min(best, sig)
+		v2 := sorted3(t[sets[3]], t[sets[4]], t[sets[5]])
+		v3 := sorted3(t[sets[6]], t[sets[7]], t[sets[8]])
+		best = min(best, min(v2, v3)<<30|max(v2, v3))
 	}
 	return best
+}
+
+// sorted3 packs three 10-bit sets in increasing order, the smallest in the
+// most significant place, so packed triples compare in dictionary order.
+func sorted3(a, b, c uint16) uint64 {
+	if a > b {
+		a, b = b, a
+	}
+	if b > c {
+		b, c = c, b
+	}
+	if a > b {
+		a, b = b, a
+	}
+	return uint64(a)<<20 | uint64(b)<<10 | uint64(c)
 }
 
 // unionFind keeps each set's smallest element as its root, so the roots
