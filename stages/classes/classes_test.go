@@ -1,10 +1,12 @@
 package classes
 
 import (
+	"bytes"
 	"context"
 	"math/bits"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -316,6 +318,22 @@ func TestStage(t *testing.T) {
 	}
 	if want := []int32{2_612_736, 36_288, 2051, 416, 174, 71, 44}; !equal(counts, want) {
 		t.Errorf("funnel.parquet classes %v, want %v", counts, want)
+	}
+
+	// The artifacts do not depend on the number of CPUs.
+	other := t.TempDir()
+	procs := runtime.GOMAXPROCS(1)
+	err = runStages(t, other, true)
+	runtime.GOMAXPROCS(procs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{bands.Table.Path, reduce.Table.Path, Table.Path, Funnel.Path} {
+		a, errA := os.ReadFile(filepath.Join(root, path))
+		b, errB := os.ReadFile(filepath.Join(other, path))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between GOMAXPROCS=%d and 1 (%v, %v)", path, procs, errA, errB)
+		}
 	}
 
 	// A table reduced without the exchange of B2 and B3 is refused.

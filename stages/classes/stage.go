@@ -3,6 +3,7 @@ package classes
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
@@ -60,7 +61,9 @@ func run(p *pipeline.Pass) error {
 	if err != nil {
 		return err
 	}
+	start := time.Now()
 	cls, err := Compute(reduced)
+	p.Report("classes_seconds", time.Since(start).Seconds())
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/bands"
@@ -141,7 +142,9 @@ func run(p *pipeline.Pass) error {
 	if err != nil {
 		return err
 	}
+	start := time.Now()
 	reduced, mult := Reduce(bs, cfg.SwapBlocks)
+	p.Report("reduce_seconds", time.Since(start).Seconds())
 	rows := make([]Row, len(reduced))
 	sum := 0
 	for i, b := range reduced {
