@@ -423,11 +423,11 @@ func Classes(r *results.Results) (*plot.Plot, error) {
 		return nil, fmt.Errorf("classes: %w: no class table", errNoData)
 	}
 	p := newPlot(fmt.Sprintf("The %d classes of first bands", len(r.Classes)),
-		"class size (reduced first bands)", "completions per band (millions of grids)")
+		"class size (reduced first bands)", "completions per band (billions of grids)")
 	logAxis(&p.X)
 	var xys plotter.XYs
 	for _, c := range r.Classes {
-		xys = append(xys, plotter.XY{X: float64(c.Size), Y: intFloat(c.Completions) / 1e6})
+		xys = append(xys, plotter.XY{X: float64(c.Size), Y: intFloat(c.Completions) / 1e9})
 	}
 	s, err := plotter.NewScatter(xys)
 	if err != nil {

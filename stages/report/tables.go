@@ -34,13 +34,13 @@ func inMath(s string) string { return "$" + s + "$" }
 // found and those Felgenhauer and Jarvis report.
 func FunnelTable(r *results.Results) []byte {
 	var rows [][]string
-	for _, lv := range r.Funnel {
+	for i, lv := range r.Funnel {
 		paper := "--"
 		if lv.PaperClasses > 0 {
 			paper = inMath(f.Int64(lv.PaperClasses))
 		}
 		rows = append(rows, []string{
-			fmt.Sprint(lv.Level), f.TeXEscape(lv.Name), f.TeXEscape(lv.Operations),
+			fmt.Sprint(i), f.TeXEscape(lv.Name), f.TeXEscape(lv.Operations),
 			inMath(f.Int64(lv.Classes)), paper,
 		})
 	}
