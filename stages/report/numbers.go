@@ -81,6 +81,10 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 		m.num("ReducedCountFactors", f.Factors(t.ReducedCountFactors))
 		m.num("ClassCount", f.Int64(int64(len(r.Classes))))
 		m.num("CrosscheckedClasses", f.Int64(int64(t.CrosscheckedClasses)))
+		// Ridder's population: arrays whose nine rows are permutations.
+		omega := new(big.Int).Exp(factorial(9), big.NewInt(9), nil)
+		m.num("OmegaSizeSci", f.SciInt(omega, 4))
+		m.num("OmegaFraction", f.SciRat(new(big.Rat).SetFrac(t.Grids, omega), 3))
 		if len(r.Classes) > 0 {
 			lo, hi := r.Classes[0], r.Classes[0]
 			var members int64

@@ -55,6 +55,8 @@ func TestNumbers(t *testing.T) {
 		`\newcommand{\GridsExact}{\ensuremath{6{,}670{,}903{,}752{,}021{,}072{,}936{,}960}}`,
 		`\newcommand{\GridsExactSci}{\ensuremath{6.671\times 10^{21}}}`,
 		`\newcommand{\ReducedCountFactors}{\ensuremath{2^{7}\times 27{,}704{,}267{,}971}}`,
+		`\newcommand{\OmegaSizeSci}{\ensuremath{1.091\times 10^{50}}}`,
+		`\newcommand{\OmegaFraction}{\ensuremath{6.11\times 10^{-29}}}`,
 		`\newcommand{\CanonicalGrids}{\ensuremath{18{,}383{,}222{,}420{,}692{,}992}}`,
 		`\newcommand{\KilfoilEstimate}{\ensuremath{6{,}657{,}084{,}616{,}885{,}512{,}582{,}463.488}}`,
 		`\newcommand{\KilfoilGapPercent}{\ensuremath{0.21}}`, // (N − K)/N = 0.00207…
