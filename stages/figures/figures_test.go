@@ -20,7 +20,7 @@ import (
 // fixture is input shaped like the computing stages' artifacts, for
 // drawing tests only: the funnel counts are the published ones, the
 // classes and traces are drawn from a fixed random stream.
-func fixture(t *testing.T) *results.Results {
+func fixture(t testing.TB) *results.Results {
 	t.Helper()
 	r := &results.Results{}
 	for i, c := range []int64{2612736, 36288, 2051, 416, 174, 71, 44} {
@@ -152,5 +152,19 @@ func TestPowerTicks(t *testing.T) {
 func TestToCP1252(t *testing.T) {
 	if got, want := toCP1252("4×4 10²¹ √"), "4\xd74 10\xb2\xb9 ?"; got != want {
 		t.Errorf("toCP1252 = %q, want %q", got, want)
+	}
+}
+
+// BenchmarkDraw renders each figure (PDF and PNG) from the fixture.
+func BenchmarkDraw(b *testing.B) {
+	r := fixture(b)
+	for _, f := range all {
+		b.Run(f.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Draw(f, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/report/results"
 )
 
-func bigInt(t *testing.T, s string) *big.Int {
+func bigInt(t testing.TB, s string) *big.Int {
 	t.Helper()
 	n, ok := new(big.Int).SetString(s, 10)
 	if !ok {
@@ -24,7 +24,7 @@ func bigInt(t *testing.T, s string) *big.Int {
 // published is input carrying the published 9×9 values (Felgenhauer and
 // Jarvis; Kilfoil's estimate as the thesis works it out) and one Monte
 // Carlo summary.
-func published(t *testing.T) *results.Results {
+func published(t testing.TB) *results.Results {
 	n := bigInt(t, "6670903752021072936960")
 	kilfoil := new(big.Rat).SetFrac(
 		new(big.Int).Exp(big.NewInt(948109639680), big.NewInt(6), nil),
@@ -139,6 +139,16 @@ func TestWriteForPaperBuild(t *testing.T) {
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNumbers builds numbers.tex from the published values.
+func BenchmarkNumbers(b *testing.B) {
+	r := published(b)
+	for b.Loop() {
+		if _, err := Numbers(r, nil, nil); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
