@@ -44,7 +44,7 @@ func FunnelTable(r *results.Results) []byte {
 			inMath(f.Int64(lv.Classes)), paper,
 		})
 	}
-	return table("rp{0.22\\linewidth}p{0.38\\linewidth}rr",
+	return table(`r>{\raggedright\arraybackslash}p{0.2\linewidth}>{\raggedright\arraybackslash}p{0.4\linewidth}rr`,
 		[]string{"step", "classes of", "operations", "here", "F\\&J"}, rows)
 }
 
