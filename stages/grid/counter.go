@@ -23,7 +23,7 @@ var ErrOverflow = errors.New("grid: completion count exceeds 2^128")
 //
 // Count enumerates by depth-first search, always branching on the empty
 // cell with the fewest candidates, with one exact shortcut: the empty cells
-// of one band, the tail, are left for last. Once every other cell is filled,
+// of one band or stack, the tail, are left for last. Once every other cell is filled,
 // the number of ways to fill the tail depends only on the candidate sets of
 // its cells (the constraints from outside the tail are all in those sets),
 // so it is computed once per distinct list of sets and memoised. For a 9×9
@@ -43,8 +43,8 @@ type Counter struct {
 	// inside it; the search keeps the cells still empty at depth d in
 	// outer[d:] (tail[d:]) by swapping the branching cell to position d.
 	outer, tail []int32
-	tailBand    int     // band of the tail; -1 when none is chosen
-	tailCells   []int32 // every cell of the tail band, for the memo key
+	tailIndex   int     // the tail band or stack (see chooseTail); -1 for none
+	tailCells   []int32 // every cell of the tail, for the memo key
 	key         []uint64
 	memo        tailMemo
 
@@ -58,19 +58,19 @@ func NewCounter(shape Shape) (*Counter, error) {
 		return nil, fmt.Errorf("grid: box shape %s: want R, C ≥ 1 and R·C ≤ %d", shape, MaxN)
 	}
 	c := &Counter{
-		shape:    shape,
-		n:        n,
-		full:     ^uint64(0) >> (64 - n),
-		row:      make([]uint8, n*n),
-		col:      make([]uint8, n*n),
-		box:      make([]uint8, n*n),
-		value:    make([]uint8, n*n),
-		rowUsed:  make([]uint64, n),
-		colUsed:  make([]uint64, n),
-		boxUsed:  make([]uint64, n),
-		outer:    make([]int32, 0, n*n),
-		tail:     make([]int32, 0, n*n),
-		tailBand: -1,
+		shape:     shape,
+		n:         n,
+		full:      ^uint64(0) >> (64 - n),
+		row:       make([]uint8, n*n),
+		col:       make([]uint8, n*n),
+		box:       make([]uint8, n*n),
+		value:     make([]uint8, n*n),
+		rowUsed:   make([]uint64, n),
+		colUsed:   make([]uint64, n),
+		boxUsed:   make([]uint64, n),
+		outer:     make([]int32, 0, n*n),
+		tail:      make([]int32, 0, n*n),
+		tailIndex: -1,
 	}
 	for cell := range n * n {
 		r, k := cell/n, cell%n
@@ -80,7 +80,7 @@ func NewCounter(shape Shape) (*Counter, error) {
 	}
 	// The memo key packs each tail cell's candidate set into n bits.
 	perWord := 64 / n
-	tailSize := shape.R * n
+	tailSize := max(shape.R, shape.C) * n
 	c.key = make([]uint64, (tailSize+perWord-1)/perWord)
 	c.tailCells = make([]int32, 0, tailSize)
 	return c, nil
@@ -186,48 +186,54 @@ func (c *Counter) Count() (Uint128, error) {
 	return c.countPrepared()
 }
 
-// chooseTail returns the band with the most empty cells (the last of
-// equals), or -1 when the grid is full.
+// chooseTail returns the tail: the band or stack with the most empty cells
+// (the last of equals, bands counted before stacks), or -1 when the grid is full. Bands are
+// numbered 0..N/R-1 and stacks N/R..N/R+N/C-1.
 func (c *Counter) chooseTail() int {
 	best, bestEmpty := -1, 0
-	bandCells := c.shape.R * c.n
-	for b := range c.n / c.shape.R {
+	for t := range c.n/c.shape.R + c.n/c.shape.C {
 		empty := 0
-		for _, v := range c.value[b*bandCells : (b+1)*bandCells] {
-			if v == 0 {
+		for cell, v := range c.value {
+			if v == 0 && c.inTail(cell, t) {
 				empty++
 			}
 		}
 		if empty > 0 && empty >= bestEmpty {
-			best, bestEmpty = b, empty
+			best, bestEmpty = t, empty
 		}
 	}
 	return best
 }
 
-// prepare lists the empty cells inside and outside the tail band. A change
-// of tail band clears the memo, whose keys are laid out per band.
-func (c *Counter) prepare(band int) {
-	if band != c.tailBand {
+// inTail reports whether cell lies in tail t (a band, then the stacks).
+func (c *Counter) inTail(cell, t int) bool {
+	bands := c.n / c.shape.R
+	if t < bands {
+		return int(c.row[cell])/c.shape.R == t
+	}
+	return int(c.col[cell])/c.shape.C == t-bands
+}
+
+// prepare lists the empty cells inside and outside the tail. A change of
+// tail clears the memo, whose keys are laid out per tail.
+func (c *Counter) prepare(tail int) {
+	if tail != c.tailIndex {
 		c.memo.clear()
-		c.tailBand = band
+		c.tailIndex = tail
 		c.tailCells = c.tailCells[:0]
-		if band >= 0 {
-			bandCells := c.shape.R * c.n
-			for cell := band * bandCells; cell < (band+1)*bandCells; cell++ {
+		for cell := range c.value {
+			if tail >= 0 && c.inTail(cell, tail) {
 				c.tailCells = append(c.tailCells, int32(cell))
 			}
 		}
 	}
 	c.outer, c.tail = c.outer[:0], c.tail[:0]
-	bandCells := c.shape.R * c.n
 	for cell, v := range c.value {
-		if v != 0 {
-			continue
-		}
-		if cell/bandCells == band {
+		switch {
+		case v != 0:
+		case tail >= 0 && c.inTail(cell, tail):
 			c.tail = append(c.tail, int32(cell))
-		} else {
+		default:
 			c.outer = append(c.outer, int32(cell))
 		}
 	}

@@ -77,8 +77,8 @@ type assignment struct {
 // CountParallel is Count shared among workers goroutines, each with a copy
 // of the counter; the result is the same for every number of workers.
 func (c *Counter) CountParallel(workers int) (Uint128, error) {
-	band := c.chooseTail()
-	c.prepare(band)
+	tail := c.chooseTail()
+	c.prepare(tail)
 	if workers <= 1 || len(c.outer) == 0 {
 		return c.Count()
 	}
@@ -110,7 +110,7 @@ func (c *Counter) CountParallel(workers int) (Uint128, error) {
 				for _, a := range jobs[j] {
 					w.Place(int(a.cell), a.value)
 				}
-				w.prepare(band)
+				w.prepare(tail)
 				results[j], errs[j] = w.countPrepared()
 				for _, a := range jobs[j] {
 					w.Unplace(int(a.cell))
