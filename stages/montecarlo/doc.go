@@ -1,0 +1,29 @@
+// Package montecarlo is the shared machinery of the Monte Carlo counting
+// stages (knuth, importance): the constraint board a random walk fills,
+// deterministic per-block random streams, mergeable accumulation of huge
+// nonnegative samples, summary statistics and convergence traces.
+//
+// # Blocks
+//
+// A run of an estimator is identified by a Spec (global seed, stage, shape,
+// variant, block size). Its samples are cut into blocks of Spec.BlockSize
+// samples; block b draws all its randomness from a ChaCha8 generator whose
+// 32-byte seed is
+//
+//	SHA-256("sudoku-census/montecarlo/v1" ‖ u64(seed) ‖ str(stage) ‖ str(shape) ‖ str(variant) ‖ u64(b))
+//
+// where u64 is 8 bytes little endian and str is u64(len) followed by the
+// bytes. RunBlock is a pure function of (Spec, b, block length, sampler kind)
+// and returns a Moments value; Moments merge associatively (in exact
+// floating-point terms only in a fixed order, so Run merges in block order).
+// Any set of machines can therefore compute any set of blocks and a
+// coordinator merges them in block order to get byte-identical results.
+//
+// # Samples
+//
+// Sample values (for 16×16 around 1e98, for 25×25 beyond the float64 range)
+// are passed as Value, a float64 fraction with a separate binary exponent.
+// Moments keep the running mean and the sum of squared deviations scaled by
+// a common power of two, so nothing overflows and relative precision is that
+// of float64 (statistical errors dominate it by many orders of magnitude).
+package montecarlo

@@ -1,0 +1,259 @@
+package montecarlo
+
+import (
+	"context"
+	"encoding/hex"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// direct returns the mean and unbiased sample variance of xs computed with
+// 1000-bit big.Floats, the reference for Moments.
+func direct(xs []Value) (mean, variance *big.Float) {
+	const prec = 1000
+	sum := new(big.Float).SetPrec(prec)
+	for _, x := range xs {
+		sum.Add(sum, x.Float())
+	}
+	n := new(big.Float).SetPrec(prec).SetInt64(int64(len(xs)))
+	mean = new(big.Float).SetPrec(prec).Quo(sum, n)
+	ss := new(big.Float).SetPrec(prec)
+	for _, x := range xs {
+		d := new(big.Float).SetPrec(prec).Sub(x.Float(), mean)
+		ss.Add(ss, d.Mul(d, d))
+	}
+	variance = ss.Quo(ss, new(big.Float).SetPrec(prec).SetInt64(int64(len(xs)-1)))
+	return mean, variance
+}
+
+func relDiff(a, b *big.Float) float64 {
+	d := new(big.Float).Sub(a, b)
+	q, _ := d.Quo(d, b).Float64()
+	return math.Abs(q)
+}
+
+// hugeSamples draws n samples with exponents spread over [lo, hi) and a
+// fraction of zeros, the shape of Knuth samples.
+func hugeSamples(n, lo, hi int, seed uint64) []Value {
+	r := rand.New(rand.NewPCG(seed, 0))
+	xs := make([]Value, n)
+	for i := range xs {
+		if r.IntN(3) == 0 {
+			continue
+		}
+		xs[i] = Value{Frac: 0.5 + r.Float64()/2, Exp: lo + r.IntN(hi-lo)}
+	}
+	return xs
+}
+
+func TestMomentsMatchBigFloat(t *testing.T) {
+	for _, c := range []struct{ lo, hi int }{{0, 10}, {320, 330}, {-50, 3000}, {-2000, -1900}} {
+		xs := hugeSamples(5000, c.lo, c.hi, uint64(c.lo+7))
+		var m Moments
+		for _, x := range xs {
+			m.Add(x, 3)
+		}
+		mean, variance := direct(xs)
+		st := m.Stats()
+		if d := relDiff(st.Estimate, mean); d > 1e-12 {
+			t.Errorf("exponents [%d,%d): mean %s, want %s (rel diff %g)", c.lo, c.hi, st.Estimate.Text('g', 17), mean.Text('g', 17), d)
+		}
+		se := new(big.Float).Sqrt(new(big.Float).Quo(variance, big.NewFloat(5000)))
+		if d := relDiff(st.StdError, se); d > 1e-9 {
+			t.Errorf("exponents [%d,%d): std error %s, want %s (rel diff %g)", c.lo, c.hi, st.StdError.Text('g', 17), se.Text('g', 17), d)
+		}
+		if m.Work != 3*5000 || m.N != 5000 {
+			t.Errorf("N %d work %d, want 5000 and 15000", m.N, m.Work)
+		}
+	}
+}
+
+func TestMergeMatchesSequential(t *testing.T) {
+	xs := hugeSamples(3000, -40, 200, 3)
+	var seq Moments
+	for _, x := range xs {
+		seq.Add(x, 1)
+	}
+	// Uneven pieces, including empty and all-zero ones.
+	cuts := []int{0, 0, 1, 17, 17, 400, 1999, 3000}
+	var merged Moments
+	for i := 1; i < len(cuts); i++ {
+		var part Moments
+		for _, x := range xs[cuts[i-1]:cuts[i]] {
+			part.Add(x, 1)
+		}
+		merged.Merge(part)
+	}
+	var zeros Moments
+	zeros.Add(Value{}, 1)
+	merged.Merge(zeros)
+	seq.Add(Value{}, 1)
+	a, b := merged.Stats(), seq.Stats()
+	if merged.N != seq.N || merged.Nonzero != seq.Nonzero || merged.Work != seq.Work {
+		t.Fatalf("counts differ: %+v vs %+v", merged, seq)
+	}
+	if d := relDiff(a.Estimate, b.Estimate); d > 1e-13 {
+		t.Errorf("merged mean differs by %g", d)
+	}
+	if d := relDiff(a.StdError, b.StdError); d > 1e-10 {
+		t.Errorf("merged std error differs by %g", d)
+	}
+}
+
+func TestStatsSmall(t *testing.T) {
+	var m Moments
+	for _, x := range []uint64{0, 2, 4} {
+		m.Add(One.MulInt(x), 1)
+	}
+	st := m.Stats()
+	want := map[string]float64{"estimate": 2, "std_error": math.Sqrt(4.0 / 3), "ci_high": 2 + z95*math.Sqrt(4.0/3)}
+	got := map[string]*big.Float{"estimate": st.Estimate, "std_error": st.StdError, "ci_high": st.CIHigh}
+	for k, w := range want {
+		if g, _ := got[k].Float64(); math.Abs(g-w) > 1e-14*w {
+			t.Errorf("%s = %v, want %v", k, g, w)
+		}
+	}
+	if lo, _ := st.CILow.Float64(); lo != 0 {
+		t.Errorf("ci_low = %v, want 0 (cut at 0)", lo)
+	}
+	if st.NonzeroFraction != 2.0/3 || st.RelVar != 1 || st.RelativeError != math.Sqrt(4.0/3)/2 {
+		t.Errorf("nonzero %v relvar %v re %v", st.NonzeroFraction, st.RelVar, st.RelativeError)
+	}
+	if got := m.Log10MeanSquare(); math.Abs(got-math.Log10(20.0/3)) > 1e-14 {
+		t.Errorf("log10 mean square %v, want %v", got, math.Log10(20.0/3))
+	}
+}
+
+func TestValueArithmetic(t *testing.T) {
+	// 36^700 overflows float64; MulInt must carry it in Exp.
+	v := One
+	want := big.NewInt(1)
+	for range 700 {
+		v = v.MulInt(36)
+		want.Mul(want, big.NewInt(36))
+	}
+	if d := relDiff(v.Float(), new(big.Float).SetInt(want)); d > 1e-12 {
+		t.Errorf("36^700 off by %g", d)
+	}
+	if got, w := v.Log10(), 700*math.Log10(36); math.Abs(got-w) > 1e-9 {
+		t.Errorf("log10 %v, want %v", got, w)
+	}
+	if d := relDiff(ValueOfInt(want).Float(), new(big.Float).SetInt(want)); d > 1e-15 {
+		t.Errorf("ValueOfInt off by %g", d)
+	}
+	q := v.Mul(ValueOfInt(big.NewInt(6))).Div(v)
+	if f, _ := q.Float().Float64(); math.Abs(f-6) > 1e-14 {
+		t.Errorf("v·6/v = %v", f)
+	}
+	if got := ValueOf128(1, 5).Float(); got.Cmp(big.NewFloat(0x1p64+5)) != 0 {
+		t.Errorf("ValueOf128(1,5) = %v", got)
+	}
+	if s := Decimal(ValueOfInt(big.NewInt(288)).Float()); s != "2.88000000000000e+02" {
+		t.Errorf("Decimal(288) = %s", s)
+	}
+}
+
+func TestBlockSeed(t *testing.T) {
+	base := Spec{Seed: 1, Stage: "knuth", Shape: "3x3", Variant: "mrv", BlockSize: 100}
+	seen := map[[32]byte]string{}
+	for name, s := range map[string]Spec{
+		"base":    base,
+		"seed":    {Seed: 2, Stage: "knuth", Shape: "3x3", Variant: "mrv"},
+		"stage":   {Seed: 1, Stage: "importance", Shape: "3x3", Variant: "mrv"},
+		"shape":   {Seed: 1, Stage: "knuth", Shape: "2x3", Variant: "mrv"},
+		"variant": {Seed: 1, Stage: "knuth", Shape: "3x3", Variant: "random"},
+		"concat":  {Seed: 1, Stage: "knuth3", Shape: "x3", Variant: "mrv"},
+	} {
+		k := s.BlockSeed(0)
+		if other, dup := seen[k]; dup {
+			t.Errorf("specs %s and %s share a seed", name, other)
+		}
+		seen[k] = name
+	}
+	if base.BlockSeed(1) == base.BlockSeed(0) {
+		t.Error("blocks 0 and 1 share a seed")
+	}
+	// The hash is part of the artifact contract: pin it.
+	if got := hex.EncodeToString(func() []byte { k := base.BlockSeed(5); return k[:] }()); got != pinnedSeed {
+		t.Errorf("BlockSeed changed: %s", got)
+	}
+}
+
+const pinnedSeed = "150a995a0e7dca7bfb3e7222c885301d30e524a30af2bd1ef5b0247afd10edcd" // computed independently with Python hashlib
+
+func TestUniformIsUniform(t *testing.T) {
+	src := rand.NewChaCha8([32]byte{1})
+	for _, n := range []uint64{1, 3, 7, 36} {
+		counts := make([]float64, n)
+		const draws = 72000
+		for range draws {
+			counts[Uniform(src, n)]++
+		}
+		chi2 := 0.0
+		exp := draws / float64(n)
+		for _, c := range counts {
+			chi2 += (c - exp) * (c - exp) / exp
+		}
+		// 99.9% quantile of χ² with 35 degrees of freedom is about 66.6.
+		if chi2 > 67 {
+			t.Errorf("n=%d: chi² %.1f, counts %v", n, chi2, counts)
+		}
+	}
+	if NthBit(0b101100, 0) != 2 || NthBit(0b101100, 2) != 5 {
+		t.Error("NthBit")
+	}
+}
+
+func TestTraceCounts(t *testing.T) {
+	got := TraceCounts(100)
+	want := []int64{1, 2, 3, 4, 5, 6, 8, 10, 13, 16, 20, 25, 32, 40, 50, 63, 79, 100}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("TraceCounts(100) = %v", got)
+	}
+}
+
+// expSampler draws exponentially distributed samples scaled by 2^400, so
+// moments rescale and blocks have different scales.
+type expSampler struct{}
+
+func (expSampler) Sample(src *rand.ChaCha8) (Value, int64, error) {
+	u := float64(src.Uint64()>>11) / (1 << 53)
+	if u < 0.3 {
+		return Value{}, 1, nil
+	}
+	return Value{Frac: -math.Log(u), Exp: 400}, 2, nil
+}
+
+func TestRunIndependentOfWorkers(t *testing.T) {
+	spec := Spec{Seed: 9, Stage: "test", Shape: "2x2", Variant: "exp", BlockSize: 64}
+	var ref Result
+	for _, workers := range []int{1, 2, 5} {
+		res, err := Run(context.Background(), spec, 1000, workers, func() Sampler { return expSampler{} }, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if workers == 1 {
+			ref = res
+			continue
+		}
+		if !reflect.DeepEqual(res, ref) {
+			t.Errorf("workers=%d: result differs from workers=1", workers)
+		}
+	}
+	var ns []int64
+	for _, p := range ref.Trace {
+		ns = append(ns, p.N)
+	}
+	want := []int64{1, 2, 3, 4, 5, 6, 8, 10, 13, 16, 20, 25, 32, 40, 50, 63, 64, 128, 192, 256, 320, 448, 512, 640, 832, 1000}
+	if !reflect.DeepEqual(ns, want) {
+		t.Errorf("trace at %v, want %v", ns, want)
+	}
+	// The mean of −ln U·1{U ≥ 0.3} is ∫_{0.3}^1 −ln u du = 0.7 + 0.3·ln 0.3.
+	mean, _ := ref.Total.Stats().Estimate.Float64()
+	if want := 0.7 + 0.3*math.Log(0.3); math.Abs(mean/0x1p400-want) > 0.05 {
+		t.Errorf("mean %g·2^400, want about %g", mean/0x1p400, want)
+	}
+}

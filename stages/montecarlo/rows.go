@@ -1,0 +1,61 @@
+package montecarlo
+
+// Numbers that may exceed the float64 range (estimates of 25×25 counts are
+// about 4e308) are stored in artifacts as decimal strings in scientific
+// notation with 15 significant digits (Decimal), with log10 of the estimate
+// as a float64 column for plotting.
+
+// Columns are the columns every Monte Carlo summary row shares; stage rows
+// embed them (Parquet flattens embedded structs), after their key columns.
+type Columns struct {
+	Samples         int64   `parquet:"samples"`
+	Estimate        string  `parquet:"estimate"`       // sample mean, decimal
+	Log10Estimate   float64 `parquet:"log10_estimate"` // log10 of the estimate
+	StdError        string  `parquet:"std_error"`      // standard deviation of the mean, decimal
+	CILow           string  `parquet:"ci_low"`         // estimate − 1.96·std_error, cut at 0, decimal
+	CIHigh          string  `parquet:"ci_high"`        // estimate + 1.96·std_error, decimal
+	RelativeError   float64 `parquet:"relative_error"` // std_error / estimate
+	NonzeroFraction float64 `parquet:"nonzero_fraction"`
+	Work            int64   `parquet:"work"`        // total cells visited
+	RelVar          float64 `parquet:"relvar"`      // sample variance / estimate² (per sample)
+	RelVarWork      float64 `parquet:"relvar_work"` // relvar × work per sample
+}
+
+// ColumnsOf returns the summary columns of m.
+func ColumnsOf(m Moments) Columns {
+	s := m.Stats()
+	return Columns{
+		Samples: m.N, Estimate: Decimal(s.Estimate), Log10Estimate: m.Log10Estimate(),
+		StdError: Decimal(s.StdError), CILow: Decimal(s.CILow), CIHigh: Decimal(s.CIHigh),
+		RelativeError: s.RelativeError, NonzeroFraction: s.NonzeroFraction,
+		Work: m.Work, RelVar: s.RelVar, RelVarWork: s.RelVarWork,
+	}
+}
+
+// TraceRow is one point of a convergence trace: the running statistics of
+// one shape and variant after Samples samples.
+type TraceRow struct {
+	Shape         string  `parquet:"shape"`
+	Variant       string  `parquet:"variant"`
+	Samples       int64   `parquet:"samples"`
+	Estimate      string  `parquet:"estimate"`
+	Log10Estimate float64 `parquet:"log10_estimate"`
+	StdError      string  `parquet:"std_error"`
+	CILow         string  `parquet:"ci_low"`
+	CIHigh        string  `parquet:"ci_high"`
+	RelativeError float64 `parquet:"relative_error"`
+}
+
+// TraceRows returns the trace of one run as rows.
+func TraceRows(shape, variant string, trace []Moments) []TraceRow {
+	rows := make([]TraceRow, len(trace))
+	for i, m := range trace {
+		c := ColumnsOf(m)
+		rows[i] = TraceRow{
+			Shape: shape, Variant: variant, Samples: c.Samples,
+			Estimate: c.Estimate, Log10Estimate: c.Log10Estimate, StdError: c.StdError,
+			CILow: c.CILow, CIHigh: c.CIHigh, RelativeError: c.RelativeError,
+		}
+	}
+	return rows
+}

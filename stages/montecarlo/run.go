@@ -1,0 +1,136 @@
+package montecarlo
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+)
+
+// Sampler draws one sample of an estimator from src and returns its value
+// and its deterministic work. A Sampler may keep scratch space, so each
+// goroutine has its own; its samples must depend on src only.
+type Sampler interface {
+	Sample(src *rand.ChaCha8) (x Value, work int64, err error)
+}
+
+// Block is the result of one block: the moments of its samples and, for
+// block 0 only, the moments of its first TraceCounts(len) samples (for the
+// start of convergence traces).
+type Block struct {
+	Moments Moments
+	Prefix  []Moments
+}
+
+// RunBlock draws samples n of block b of spec from s. It is a pure function
+// of (spec, b, n, the kind of s): the unit of work a distributed runner
+// hands out.
+func RunBlock(spec Spec, b, n int, s Sampler) (Block, error) {
+	src := spec.Source(b)
+	var out Block
+	var marks []int64
+	if b == 0 {
+		marks = TraceCounts(int64(n - 1))
+	}
+	for i := 0; i < n; i++ {
+		x, w, err := s.Sample(src)
+		if err != nil {
+			return Block{}, fmt.Errorf("%s %s %s block %d: %w", spec.Stage, spec.Shape, spec.Variant, b, err)
+		}
+		out.Moments.Add(x, w)
+		if len(marks) > 0 && out.Moments.N == marks[0] {
+			out.Prefix = append(out.Prefix, out.Moments)
+			marks = marks[1:]
+		}
+	}
+	return out, nil
+}
+
+// TraceCounts returns the log-spaced sample counts ≤ max at which traces
+// record running statistics: round(10^(i/10)) for i = 0, 1, …, deduplicated.
+func TraceCounts(max int64) []int64 {
+	var out []int64
+	for i := 0; ; i++ {
+		c := int64(math.Round(math.Pow(10, float64(i)/10)))
+		if c > max {
+			return out
+		}
+		if len(out) == 0 || out[len(out)-1] != c {
+			out = append(out, c)
+		}
+	}
+}
+
+// TracePoint is the running summary after Moments.N samples.
+type TracePoint = Moments
+
+// Result is a whole run: the merged moments and the trace.
+type Result struct {
+	Total Moments
+	Trace []TracePoint
+}
+
+// Run draws samples samples for spec on workers goroutines, each with a
+// sampler from newSampler, and merges the blocks in block order, so the
+// result does not depend on workers. progress (may be nil) is called with
+// the number of samples of each finished block, from any goroutine.
+//
+// The trace holds the running moments at every TraceCounts value below the
+// block size (from block 0), then at the first block boundary at or after
+// each further TraceCounts value, and at the end.
+func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler func() Sampler, progress func(int)) (Result, error) {
+	bs := int64(spec.BlockSize)
+	nblocks := int((samples + bs - 1) / bs)
+	blocks := make([]Block, nblocks)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	workers = max(1, min(workers, nblocks))
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := newSampler()
+			for ctx.Err() == nil {
+				b := int(next.Add(1) - 1)
+				if b >= nblocks {
+					return
+				}
+				n := int(min(bs, samples-int64(b)*bs))
+				var err error
+				if blocks[b], err = RunBlock(spec, b, n, s); err != nil {
+					cancel(err)
+					return
+				}
+				if progress != nil {
+					progress(n)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return Result{}, context.Cause(ctx)
+	}
+	var res Result
+	marks := TraceCounts(samples)
+	for b := range blocks {
+		if b == 0 {
+			res.Trace = append(res.Trace, blocks[0].Prefix...)
+		}
+		res.Total.Merge(blocks[b].Moments)
+		for len(marks) > 0 && marks[0] <= res.Total.N {
+			marks = marks[1:]
+			if last := len(res.Trace) - 1; last < 0 || res.Trace[last].N != res.Total.N {
+				res.Trace = append(res.Trace, res.Total)
+			}
+		}
+	}
+	if last := len(res.Trace) - 1; last < 0 || res.Trace[last].N != res.Total.N {
+		res.Trace = append(res.Trace, res.Total)
+	}
+	return res, nil
+}
