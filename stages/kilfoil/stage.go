@@ -1,0 +1,153 @@
+package kilfoil
+
+import (
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/grid"
+)
+
+// Stage computes Kilfoil's estimate for every configured box shape.
+var Stage = &pipeline.Stage{
+	Name:      "kilfoil",
+	Doc:       "Kilfoil's heuristic estimate b(R,C)^C·b(C,R)^R/(N!)^N from exact band counts, as an exact fraction",
+	Version:   1,
+	NewConfig: func() pipeline.Config { return &Config{Shapes: []string{"2x2", "2x3", "3x3"}, Digits: 40} },
+	Outputs:   []pipeline.Output{Estimates.Output},
+	Run:       run,
+}
+
+// Estimates is data/kilfoil.parquet: one row per configured shape, in the
+// order of kilfoil.shapes.
+var Estimates = pipeline.NewTable[Row]("kilfoil", "one row per box shape: exact band and stack counts and Kilfoil's estimate")
+
+// Row is one shape's estimate. Exact integers and the fraction are decimal
+// strings, since they outgrow every fixed-width integer type.
+type Row struct {
+	Rows int64 `parquet:"rows"` // R, rows of a box
+	Cols int64 `parquet:"cols"` // C, columns of a box
+	// BandCount is b(R,C), StackCount is b(C,R).
+	BandCount  string `parquet:"band_count"`
+	StackCount string `parquet:"stack_count"`
+	// BandCompletions is M(R,C), StackCompletions is M(C,R).
+	BandCompletions  string `parquet:"band_completions"`
+	StackCompletions string `parquet:"stack_completions"`
+	// EstimateNum/EstimateDen is the estimate in lowest terms.
+	EstimateNum string `parquet:"estimate_num"`
+	EstimateDen string `parquet:"estimate_den"`
+	// Estimate is the exact decimal expansion when EstimateExact, otherwise
+	// kilfoil.digits significant digits in scientific notation, rounded to
+	// nearest.
+	Estimate      string  `parquet:"estimate"`
+	EstimateExact bool    `parquet:"estimate_exact"`
+	Log10Estimate float64 `parquet:"log10_estimate"`
+}
+
+// Config is the kilfoil subtree.
+type Config struct {
+	// Shapes are the box shapes "RxC" to estimate.
+	Shapes []string `mapstructure:"shapes" json:"shapes"`
+	// Digits is the number of significant digits of an estimate whose
+	// decimal expansion does not terminate.
+	Digits int `mapstructure:"digits" json:"digits"`
+}
+
+// MaxDigits bounds kilfoil.digits.
+const MaxDigits = 1000
+
+// Validate checks every shape and the digit count.
+func (c *Config) Validate() error {
+	if len(c.Shapes) == 0 {
+		return pipeline.Invalid("kilfoil.shapes", "[]", "a non-empty list of box shapes RxC")
+	}
+	if _, err := parseShapes(c.Shapes); err != nil {
+		return err
+	}
+	if c.Digits < 1 || c.Digits > MaxDigits {
+		return pipeline.Invalid("kilfoil.digits", c.Digits, fmt.Sprintf("an integer from 1 to %d", MaxDigits))
+	}
+	return nil
+}
+
+// parseShapes reads the configured shapes, each of sides 1..MaxSide and
+// listed once.
+func parseShapes(texts []string) ([]grid.Shape, error) {
+	allowed := fmt.Sprintf("box shapes RxC with 1 ≤ R, C ≤ %d, each listed once", MaxSide)
+	var shapes []grid.Shape
+	seen := map[grid.Shape]bool{}
+	for _, text := range texts {
+		s, err := grid.ParseShape(text)
+		if err != nil || s.R > MaxSide || s.C > MaxSide || seen[s] {
+			return nil, pipeline.Invalid("kilfoil.shapes", text, allowed)
+		}
+		seen[s] = true
+		shapes = append(shapes, s)
+	}
+	return shapes, nil
+}
+
+func run(p *pipeline.Pass) error {
+	cfg := pipeline.ConfigOf[Config](p)
+	shapes, err := parseShapes(cfg.Shapes)
+	if err != nil {
+		return err
+	}
+	// M(R,C) is shared by shape R×C's bands and shape C×R's stacks.
+	completions := map[grid.Shape]*big.Int{}
+	completionsOf := func(s grid.Shape) (*big.Int, error) {
+		if m, ok := completions[s]; ok {
+			return m, nil
+		}
+		start := time.Now()
+		m, err := BandCompletions(s)
+		if err != nil {
+			return nil, err
+		}
+		p.Report("band_seconds_"+s.String(), time.Since(start).Seconds())
+		completions[s] = m
+		return m, nil
+	}
+	prog := p.Progress("shapes", int64(len(shapes)))
+	rows := make([]Row, 0, len(shapes))
+	for _, s := range shapes {
+		if err := p.Context().Err(); err != nil {
+			return err
+		}
+		bandM, err := completionsOf(s)
+		if err != nil {
+			return err
+		}
+		stackM, err := completionsOf(grid.Shape{R: s.C, C: s.R})
+		if err != nil {
+			return err
+		}
+		e := estimateFrom(s, bandM, stackM)
+		row := e.Row(cfg.Digits)
+		p.Log.Info("kilfoil estimate", "shape", s.String(), "estimate", Scientific(e.Value, 6))
+		rows = append(rows, row)
+		prog.Add(1)
+	}
+	prog.Done()
+	return Estimates.Write(p, rows)
+}
+
+// Row returns the artifact row of the estimate, with digits significant
+// digits when the decimal expansion does not terminate.
+func (e *Estimate) Row(digits int) Row {
+	row := Row{
+		Rows: int64(e.Shape.R), Cols: int64(e.Shape.C),
+		BandCount: e.Bands.String(), StackCount: e.Stacks.String(),
+		BandCompletions: e.BandCompletions.String(), StackCompletions: e.StackCompletions.String(),
+		EstimateNum: e.Value.Num().String(), EstimateDen: e.Value.Denom().String(),
+		EstimateExact: Terminates(e.Value),
+		Log10Estimate: Log10(e.Value),
+	}
+	if row.EstimateExact {
+		row.Estimate = ExactDecimal(e.Value)
+	} else {
+		row.Estimate = Scientific(e.Value, digits)
+	}
+	return row
+}
