@@ -3,8 +3,8 @@ package knuth
 import (
 	"context"
 	"math"
-	"math/bits"
 	"math/big"
+	"math/bits"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/stages/grid"
