@@ -8,6 +8,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/classes"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
 	"github.com/sudoku-census/sudoku-census/stages/figures"
+	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
 	"github.com/sudoku-census/sudoku-census/stages/report"
 )
@@ -18,6 +19,7 @@ var Stages = []*pipeline.Stage{
 	reduce.Stage,
 	classes.Stage,
 	exact.Stage,
+	kilfoil.Stage,
 	figures.Stage, // figures and report stay last: they present the others
 	report.Stage,
 }
