@@ -41,6 +41,17 @@ func NewSampler(s grid.Shape, v Variant) (*Sampler, error) {
 	return &Sampler{walker: w, variant: v}, nil
 }
 
+// StartBlock gives the hybrid a fresh exact counter, whose completion memo
+// would otherwise grow over the whole run.
+func (s *Sampler) StartBlock() error {
+	if !s.variant.Hybrid {
+		return nil
+	}
+	b, err := grid.NewCounter(s.walker.Board.Shape())
+	s.walker.Board = b
+	return err
+}
+
 // Sample draws one sample and returns it with its work: the walk's cells
 // visited plus, for the hybrid, the cells left to the exact counter (the
 // counter's own search is not counted; its cost shows in the CPU time of

@@ -16,6 +16,13 @@ type Sampler interface {
 	Sample(src *rand.ChaCha8) (x Value, work int64, err error)
 }
 
+// BlockStarter is a Sampler that wants to know when a block starts, to drop
+// caches that would otherwise grow over the whole run (RunBlock calls it
+// first; a cache may change a sample's cost but never its value).
+type BlockStarter interface {
+	StartBlock() error
+}
+
 // Block is the result of one block: the moments of its samples and, for
 // block 0 only, the moments of its first TraceCounts(len) samples (for the
 // start of convergence traces).
@@ -30,6 +37,11 @@ type Block struct {
 func RunBlock(spec Spec, b, n int, s Sampler) (Block, error) {
 	src := spec.Source(b)
 	var out Block
+	if bs, ok := s.(BlockStarter); ok {
+		if err := bs.StartBlock(); err != nil {
+			return Block{}, err
+		}
+	}
 	var marks []int64
 	if b == 0 {
 		marks = TraceCounts(int64(n - 1))
