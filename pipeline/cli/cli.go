@@ -259,15 +259,9 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 		},
 	}
 
-	root.AddCommand(run, status, dag, show, verify, cite)
-	for _, extra := range extraCommands {
-		root.AddCommand(extra(io))
-	}
+	root.AddCommand(run, status, dag, show, verify, countCommand(io), cite)
 	return root
 }
-
-// extraCommands are commands that need no engine (census count).
-var extraCommands []func(IO) *cobra.Command
 
 func exactArgs(n int, msg string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {

@@ -128,3 +128,37 @@ func TestBadInputIsOneLine(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	root := project(t)
+	puzzle := filepath.Join(root, "p.txt")
+	cases := []struct {
+		input, file string
+		args        []string
+		code        int
+		out, err    string
+	}{
+		{input: "................", code: 0, out: "288\n"},
+		{input: "....\n....\n....\n....\n", code: 0, out: "288\n"},
+		{input: "1..1\n....\n....\n....\n", code: 0, out: "0\n", err: "the givens clash"},
+		{input: "......", args: []string{"--box", "2x3"}, code: 2, err: "line 1"},
+		{input: "....................................", args: []string{"--box", "2x3"}, code: 0, out: "28200960\n"},
+		{input: "..5.............", code: 2, err: "line 1, column 3"},
+		{input: "................", args: []string{"--box", "2y2"}, code: 2, err: "box shape"},
+		// The first of Royle's 17-clue puzzles, which has one solution.
+		{file: "000000010400000000020000000000050407008000300001090000300400200050100000000806000", code: 0, out: "1\n"},
+	}
+	for _, c := range cases {
+		args := append([]string{"count"}, c.args...)
+		var out, errb bytes.Buffer
+		in := strings.NewReader(c.input)
+		if c.file != "" {
+			os.WriteFile(puzzle, []byte(c.file+"\n"), 0o644)
+			args = append(args, puzzle)
+		}
+		code := Main(stages(), args, IO{Stdin: in, Stdout: &out, Stderr: &errb})
+		if code != c.code || out.String() != c.out || !strings.Contains(errb.String(), c.err) || strings.Count(errb.String(), "\n") > 1 {
+			t.Errorf("count %q %v: exit %d, out %q, err %q; want %d, %q, %q", c.input+c.file, c.args, code, out.String(), errb.String(), c.code, c.out, c.err)
+		}
+	}
+}
