@@ -255,4 +255,3 @@ func syncDir(dir string) {
 		d.Close()
 	}
 }
-
