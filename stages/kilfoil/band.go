@@ -2,10 +2,11 @@ package kilfoil
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"math/bits"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/sudoku-census/sudoku-census/stages/grid"
@@ -65,11 +66,11 @@ func BandCompletions(s grid.Shape) (*big.Int, error) {
 	for j := 0; j <= r; j++ {
 		levels[j] = newSubsetLevel(r, j)
 	}
-	start := make([]uint8, len(levels[1].masks))
-	for i := range start {
-		start[i] = uint8(c)
+	var start state
+	for k := range levels[1].masks {
+		start = start.add(k, c)
 	}
-	states := map[string]*big.Int{string(start): big.NewInt(1)}
+	states := map[state]*big.Int{start: big.NewInt(1)}
 	binom := binomials(r * c)
 	for j := 1; j < r; j++ {
 		states = advance(states, levels[j], levels[j+1], c, binom)
@@ -86,20 +87,20 @@ func BandCompletions(s grid.Shape) (*big.Int, error) {
 // advance returns the states of level j+1 and their path weights, given
 // those of level j. The source states are dealt round-robin to one worker
 // per processor; as the sums are exact, the merge order cannot change them.
-func advance(states map[string]*big.Int, from, to *subsetLevel, c int, binom [][]uint64) map[string]*big.Int {
-	keys := sortedKeys(states)
+func advance(states map[state]*big.Int, from, to *subsetLevel, c int, binom [][]uint64) map[state]*big.Int {
+	keys := slices.Sorted(maps.Keys(states))
 	workers := min(runtime.GOMAXPROCS(0), len(keys))
-	parts := make([]map[string]*big.Int, workers)
+	parts := make([]map[state]*big.Int, workers)
 	var wg sync.WaitGroup
 	for w := range parts {
 		wg.Go(func() {
-			next := make(map[string]*big.Int)
+			next := make(map[state]*big.Int)
 			step := newTransition(from, to, c, binom)
 			term := new(big.Int)
 			for k := w; k < len(keys); k += workers {
 				paths := states[keys[k]]
-				for target, weight := range step.targets([]byte(keys[k])) {
-					canon := to.canonical([]byte(target))
+				for target, weight := range step.targets(keys[k]) {
+					canon := to.canonical(target)
 					sum, ok := next[canon]
 					if !ok {
 						sum = new(big.Int)
@@ -124,6 +125,19 @@ func advance(states map[string]*big.Int, from, to *subsetLevel, c int, binom [][
 	}
 	return merged
 }
+
+// A state is the vector of the counts n(U) of one level, packed: the
+// count of masks[k] in bits 5k to 5k+4. Counts are at most N ≤ 25, and a
+// level has at most C(5,2) = 10 sets.
+type state uint64
+
+const countBits, countMask = 5, 1<<5 - 1
+
+// count returns the k-th count.
+func (v state) count(k int) int { return int(v >> (countBits * k) & countMask) }
+
+// add returns v with n added to the k-th count.
+func (v state) add(k, n int) state { return v + state(n)<<(countBits*k) }
 
 // subsetLevel lists the subsets of {0..r−1} with j elements, as bit masks
 // in increasing order, and how each row relabelling permutes them.
@@ -160,130 +174,142 @@ func newSubsetLevel(r, j int) *subsetLevel {
 	return l
 }
 
-// canonical returns the least vector, in lexicographic order, among the
-// images of v under all row relabellings.
-func (l *subsetLevel) canonical(v []byte) string {
-	best := append([]byte(nil), v...)
-	cand := make([]byte, len(v))
-	for _, img := range l.perms {
-		for k, x := range v {
-			cand[img[k]] = x
-		}
-		if string(cand) < string(best) {
-			copy(best, cand)
-		}
+// canonical returns the least packed value among the images of v under
+// all row relabellings: one representative per orbit.
+func (l *subsetLevel) canonical(v state) state {
+	var counts [10]state
+	for k := range l.masks {
+		counts[k] = state(v.count(k))
 	}
-	return string(best)
+	best := v
+	for _, img := range l.perms {
+		var w state
+		for k, to := range img {
+			w |= counts[k] << (countBits * to)
+		}
+		best = min(best, w)
+	}
+	return best
 }
 
-// transition enumerates the ways box j+1 can be filled from a state of
-// level j.
+// transition counts the ways box j+1 can be filled from a state of level
+// j. It sends the symbols of one set U after another and merges partial
+// fillings that agree on all the rest depends on: the counts so far of the
+// new sets, and the room left in each row of the new box.
 type transition struct {
 	from, to *subsetLevel
 	c        int
 	binom    [][]uint64
-	// per call
-	src  []byte
-	dst  []byte
-	room []int // symbols row i can still take in the new box
-	// later[u][i] counts the symbols of the sets after masks[u] that may
-	// go to row i: room beyond that can no longer be filled.
-	later [][]int
-	out   map[string]uint64
+	// splits[n][p] lists the ways to split n symbols into p ordered parts
+	// of at most c each.
+	splits [][][][]int
 }
 
+// partial is a partly filled new box: the counts of the new sets so far,
+// and the room left in row i in bits 3i to 3i+2 (room is at most C ≤ 5,
+// for at most 5 rows).
+type partial struct {
+	counts state
+	room   uint16
+}
+
+const roomBits = 3
+
 func newTransition(from, to *subsetLevel, c int, binom [][]uint64) *transition {
-	later := make([][]int, len(from.masks))
-	for u := range later {
-		later[u] = make([]int, from.r)
+	n := len(binom) - 1
+	parts := from.r - bits.OnesCount8(from.masks[0])
+	splits := make([][][][]int, n+1)
+	for k := range splits {
+		splits[k] = make([][][]int, parts+1)
+		for p := range splits[k] {
+			splits[k][p] = compositions(k, p, c)
+		}
 	}
-	return &transition{
-		from: from, to: to, c: c, binom: binom,
-		dst:   make([]byte, len(to.masks)),
-		room:  make([]int, from.r),
-		later: later,
-	}
+	return &transition{from: from, to: to, c: c, binom: binom, splits: splits}
 }
 
 // targets returns, for each state of level j+1 reachable from src, the
-// number of ways to reach it. The weights fit in a uint64: their sum is
-// the number of ways to send each of N ≤ 25 symbols to one of at most
-// R−1 ≤ 4 rows, at most 4^25 = 2^50.
-func (t *transition) targets(src []byte) map[string]uint64 {
-	t.src = src
-	clear(t.dst)
-	for i := range t.room {
-		t.room[i] = t.c
+// number of ways to reach it. The weights fit in
+// a uint64: their sum is the number of ways to send each of N ≤ 25 symbols
+// to one of at most R−1 ≤ 4 rows, at most 4^25 = 2^50.
+func (t *transition) targets(src state) map[state]uint64 {
+	r := t.from.r
+	var full uint16
+	for i := 0; i < r; i++ {
+		full |= uint16(t.c) << (roomBits * i)
 	}
-	for u := len(src) - 1; u >= 0; u-- {
-		for i := range t.later[u] {
-			t.later[u][i] = 0
-			if u+1 < len(src) {
-				t.later[u][i] = t.later[u+1][i]
-				if t.from.masks[u+1]&(1<<i) == 0 {
-					t.later[u][i] += int(src[u+1])
-				}
+	// later[i] counts the symbols of the sets not yet sent that may go to
+	// row i: room beyond that can no longer be filled.
+	later := make([]int, r)
+	for u, mask := range t.from.masks {
+		for i := 0; i < r; i++ {
+			if mask&(1<<i) == 0 {
+				later[i] += src.count(u)
 			}
 		}
 	}
-	t.out = make(map[string]uint64)
-	t.place(0, 0, int(src[0]), 1)
-	return t.out
+	layer := map[partial]uint64{{room: full}: 1}
+	rows := make([]int, 0, r)
+	for u, mask := range t.from.masks {
+		n := src.count(u)
+		if n == 0 {
+			continue
+		}
+		rows = rows[:0]
+		for i := 0; i < r; i++ {
+			if mask&(1<<i) == 0 {
+				rows = append(rows, i)
+				later[i] -= n
+			}
+		}
+		next := make(map[partial]uint64, len(layer))
+		for p, weight := range layer {
+		split:
+			for _, parts := range t.splits[n][len(rows)] {
+				q, w, left := p, weight, n
+				for x, k := range parts {
+					i := rows[x]
+					if int(q.room>>(roomBits*i)&(1<<roomBits-1)) < k {
+						continue split
+					}
+					q.room -= uint16(k) << (roomBits * i)
+					q.counts = q.counts.add(t.to.index[mask|1<<i], k)
+					w *= t.binom[left][k]
+					left -= k
+				}
+				for i := 0; i < r; i++ {
+					if int(q.room>>(roomBits*i)&(1<<roomBits-1)) > later[i] {
+						continue split
+					}
+				}
+				next[q] += w
+			}
+		}
+		layer = next
+	}
+	out := make(map[state]uint64, len(layer))
+	for p, w := range layer {
+		out[p.counts] += w // all room is used up: the counts sum to R·C
+	}
+	return out
 }
 
-// place distributes the left symbols of set masks[u] still unplaced among
-// rows row.. outside the set, then moves on to the next set.
-func (t *transition) place(u, row, left int, weight uint64) {
-	if left == 0 {
-		u++
-		for u < len(t.src) && t.src[u] == 0 {
-			u++
+// compositions lists the ways to write n as an ordered sum of p parts,
+// each from 0 to most.
+func compositions(n, p, most int) [][]int {
+	if p == 0 {
+		if n == 0 {
+			return [][]int{{}}
 		}
-		if u == len(t.src) {
-			t.out[string(t.dst)] += weight
-			return
-		}
-		t.place(u, 0, int(t.src[u]), weight)
-		return
+		return nil
 	}
-	mask := t.from.masks[u]
-	for mask&(1<<row) != 0 {
-		row++
-	}
-	last := row + 1
-	for last < t.from.r && mask&(1<<last) != 0 {
-		last++
-	}
-	least := 0 // the last row outside the set takes all that is left
-	if last == t.from.r {
-		least = left
-	}
-	into := t.to.index[mask|1<<row]
-	for k := min(left, t.room[row]); k >= least; k-- {
-		t.room[row] -= k
-		if t.fillable(u, row, mask, left-k) {
-			t.dst[into] += byte(k)
-			t.place(u, row+1, left-k, weight*t.binom[left][k])
-			t.dst[into] -= byte(k)
-		}
-		t.room[row] += k
-	}
-}
-
-// fillable reports whether every row's room can still be met by the
-// symbols yet to be placed: the rest of set masks[u], which may go to rows
-// after row outside the set, and the later sets.
-func (t *transition) fillable(u, row int, mask uint8, rest int) bool {
-	for i, room := range t.room {
-		avail := t.later[u][i]
-		if i > row && mask&(1<<i) == 0 {
-			avail += rest
-		}
-		if room > avail {
-			return false
+	var out [][]int
+	for k := 0; k <= min(n, most); k++ {
+		for _, rest := range compositions(n-k, p-1, most) {
+			out = append(out, append([]int{k}, rest...))
 		}
 	}
-	return true
+	return out
 }
 
 // binomials returns Pascal's triangle up to n.
@@ -315,13 +341,4 @@ func permutations(r int) [][]int {
 		}
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
