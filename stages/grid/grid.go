@@ -30,7 +30,7 @@ type ClashError struct {
 }
 
 func (e *ClashError) Error() string {
-	return fmt.Sprintf("clashing givens: %s and %s both hold %c in one %s",
+	return fmt.Sprintf("givens %s and %s both hold %c in one %s",
 		CellName(e.Cells[0], e.N), CellName(e.Cells[1], e.N), SymbolRune(e.Symbol), e.Unit)
 }
 
