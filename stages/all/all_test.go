@@ -65,3 +65,40 @@ func paths(m *pipeline.Manifest) []string {
 	}
 	return out
 }
+
+// TestRerunRules checks the engine's rules on the real first stages: a
+// second run runs nothing, a reduce key reruns reduce only, an interrupted
+// bands run publishes nothing.
+func TestRerunRules(t *testing.T) {
+	root := t.TempDir()
+	run := func(ro pipeline.RunOptions, set ...string) ([]string, error) {
+		e, err := pipeline.New(pipeline.Options{Root: root, Stages: Stages, ConfigFile: "../../configs/smoke.yaml", Set: set})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.Run(context.Background(), []string{"reduce"}, ro)
+		var ran []string
+		for _, r := range res {
+			if r.Ran {
+				ran = append(ran, r.Stage)
+			}
+		}
+		return ran, err
+	}
+	// Half the bands, then a failure: nothing is published.
+	if _, err := run(pipeline.RunOptions{FailAfterRows: map[string]int64{"bands": 2612736 / 2}}); err == nil {
+		t.Fatal("injected failure did not fail")
+	}
+	if _, err := os.Stat(filepath.Join(root, "data/bands.parquet")); !os.IsNotExist(err) {
+		t.Fatalf("interrupted bands stage left data/bands.parquet (%v)", err)
+	}
+	if ran, err := run(pipeline.RunOptions{}); err != nil || len(ran) != 2 {
+		t.Fatalf("first run ran %v, %v", ran, err)
+	}
+	if ran, err := run(pipeline.RunOptions{}); err != nil || len(ran) != 0 {
+		t.Fatalf("second run ran %v, %v", ran, err)
+	}
+	if ran, err := run(pipeline.RunOptions{}, "reduce.swap_blocks=false"); err != nil || len(ran) != 1 || ran[0] != "reduce" {
+		t.Fatalf("--set reduce.swap_blocks=false ran %v, %v", ran, err)
+	}
+}
