@@ -87,3 +87,11 @@ func BenchmarkBacktrackOneClass(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBandsWithColumnSets computes one N(S) from scratch.
+func BenchmarkBandsWithColumnSets(b *testing.B) {
+	s := standardSets(17, 200)
+	for b.Loop() {
+		BandsWithColumnSets(s)
+	}
+}
