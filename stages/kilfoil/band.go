@@ -15,7 +15,7 @@ import (
 // MaxSide is the largest box side (R or C) the band counter accepts. The
 // estimate of an R×C shape needs the bands of both R×C and C×R, so both
 // sides are bounded. The dynamic programme is over subsets of the R rows of
-// a band; for R = 5 it takes well under a second.
+// a band; 5×5 takes a few seconds, 5×4 under one.
 const MaxSide = 5
 
 // BandCount returns b(R,C), the number of bands of shape s: arrays of R rows
@@ -43,20 +43,10 @@ func bandsFrom(s grid.Shape, m *big.Int) *big.Int {
 
 // BandCompletions returns M(R,C): with the first box of a band fixed, the
 // number of ways to choose, for every row i and every other box j, the set
-// A(i,j) of C symbols that row i holds in box j, such that every row holds
-// each symbol once and every box holds each symbol once.
-//
-// Call the row of the first box that holds a symbol its type. A symbol's
-// rows in boxes 2..R are distinct and differ from its type, so after boxes
-// 1..j every symbol has a set U of j used rows, and only the counts n(U) of
-// symbols per set matter for what can follow. Box j+1 sends each symbol to
-// one row outside its U, every row receiving exactly C symbols; sending
-// k(U,i) of the n(U) interchangeable-so-far but distinct symbols to row i
-// can be done in n(U)!/∏ᵢ k(U,i)! ways. M is the weighted number of paths
-// from n({i}) = C for every i to n({1..R}) = N. States equal up to a
-// relabelling of the rows have the same future, so each level keeps one
-// state per orbit, under the least permuted vector, and the sum of the path
-// weights over the orbit.
+// of C symbols that row i holds in box j, such that every row and every
+// box holds each symbol once. The count is the dynamic programme over the
+// sets of rows each symbol has used, box by box, described in the package
+// documentation, with states kept one per orbit under row relabelling.
 func BandCompletions(s grid.Shape) (*big.Int, error) {
 	if s.R < 1 || s.C < 1 || s.R > MaxSide || s.C > MaxSide {
 		return nil, fmt.Errorf("band count of %v: box sides must be between 1 and %d", s, MaxSide)
