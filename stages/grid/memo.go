@@ -18,7 +18,7 @@ type tailMemo struct {
 
 const (
 	minMemoSlots   = 1 << 10
-	maxMemoEntries = 1 << 20
+	maxMemoEntries = 1 << 19
 )
 
 func (m *tailMemo) clear() {

@@ -79,3 +79,13 @@ func BenchmarkBacktrack2x3(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStacks2x5 counts the stacks E(T) of one pattern multiset of the
+// 2x5 shape, the unit of work of a 2x5 count (589,392 multisets).
+func BenchmarkStacks2x5(b *testing.B) {
+	pats := []uint8{0, 1, 14, 15, 15, 17, 18, 20, 24, 31}
+	s := &stackCounter{c: 5, memo: map[uint64]uint64{}}
+	for b.Loop() {
+		s.stacks(pats)
+	}
+}
