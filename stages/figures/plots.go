@@ -123,6 +123,21 @@ func superscript(k int) string {
 	return b.String()
 }
 
+// shortTicks are the default linear ticks labelled with three
+// significant digits, enough to tell apart ratios such as 1.04 and 1.08
+// (the default labels round them alike).
+type shortTicks struct{}
+
+func (shortTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 3, 64)
+		}
+	}
+	return ticks
+}
+
 // pad widens a data range by frac of its width on each side (in log
 // space for a log axis) so that markers at the ends are not cut.
 func pad(a *plot.Axis, min, max, frac float64) {
@@ -315,8 +330,9 @@ func ErrorWork(r *results.Results) (*plot.Plot, error) {
 	if err := line(p, plotter.XYs{ref(minX), ref(maxX)}, grey, 0.8, []vg.Length{3, 2}, "slope -1/2"); err != nil {
 		return nil, err
 	}
-	p.Legend.Top = true
-	p.Legend.Left = false
+	// The lines fall from top left to bottom right: the bottom left is free.
+	p.Legend.Top = false
+	p.Legend.Left = true
 	return p, nil
 }
 
@@ -398,6 +414,7 @@ func Heuristic(r *results.Results) (*plot.Plot, error) {
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.5, float64(len(cols))-0.5
 	pad(&p.Y, ymin, ymax, 0.08)
+	p.Y.Tick.Marker = shortTicks{}
 	p.Add(plotter.NewGrid())
 	p.Legend.Top = true
 	return p, nil

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 	"strconv"
@@ -152,7 +153,7 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 			m.num(p+"RelVarWork", f.Sci(e.RelVarWork, 3))
 			if e.HasRatEff {
 				m.num(p+"Rat", f.Fixed(e.RAT, 3))
-				m.num(p+"Eff", f.Sci(e.EFF, 3))
+				m.num(p+"Eff", effTeX(e, 3))
 			}
 		}
 		names := make([]string, 0, len(methods))
@@ -216,4 +217,13 @@ func sciFloat(x *big.Float, sig int) string {
 	}
 	q, _ := x.Rat(nil)
 	return f.SciRat(q, sig)
+}
+
+// effTeX prints Ridder's EFF, from its logarithm when it passes the float64
+// range.
+func effTeX(e results.Estimator, sig int) string {
+	if e.EFF > 0 && !math.IsInf(e.EFF, 0) {
+		return f.Sci(e.EFF, sig)
+	}
+	return f.SciLog10(e.Log10EFF, sig)
 }

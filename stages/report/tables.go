@@ -85,7 +85,7 @@ func EstimatorsTable(r *results.Results) []byte {
 		last = shape
 		rat, eff := "--", "--"
 		if e.HasRatEff {
-			rat, eff = inMath(f.Fixed(e.RAT, 3)), inMath(f.Sci(e.EFF, 2))
+			rat, eff = inMath(f.Fixed(e.RAT, 3)), inMath(effTeX(e, 2))
 		}
 		rows = append(rows, []string{f.TeXEscape(shape), f.TeXEscape(e.Method), `\texttt{` + f.TeXEscape(e.Variant) + `}`,
 			inMath(f.Int64(e.Samples)), inMath(sciFloat(e.Estimate, 4)),
@@ -101,26 +101,13 @@ func EstimatorsTable(r *results.Results) []byte {
 // exact count is known the best Monte Carlo estimate.
 func ShapesTable(r *results.Results) []byte {
 	var rows [][]string
-	seen := map[string]bool{}
-	var shapes []results.Heuristic
-	for _, h := range r.Heuristics {
-		shapes = append(shapes, h)
-		seen[h.Shape.String()] = true
-	}
-	for _, s := range r.Shapes {
-		if !seen[s.Shape.String()] {
-			shapes = append(shapes, results.Heuristic{Shape: s.Shape})
-			seen[s.Shape.String()] = true
-		}
-	}
-	for _, h := range shapes {
-		s := h.Shape
+	for _, s := range r.AllShapes() {
 		exactCell, heurCell, ratioCell, mcCell := "--", "--", "--", "--"
 		n, haveExact := r.ExactGrids(s)
 		if haveExact {
 			exactCell = inMath(f.Int(n))
 		}
-		if h.Estimate != nil {
+		if h, ok := r.HeuristicFor(s); ok {
 			heurCell = inMath(f.SciRat(h.Estimate, 4))
 			if haveExact {
 				ratioCell = inMath(f.Decimal(new(big.Rat).Quo(new(big.Rat).SetInt(n), h.Estimate), 4))

@@ -56,7 +56,23 @@ func Decimal(q *big.Rat, places int) string { return GroupDigits(q.FloatString(p
 
 // Fixed prints x with places decimal places, grouped.
 func Fixed(x float64, places int) string {
+	if special, ok := nonFinite(x); ok {
+		return special
+	}
 	return GroupDigits(strconv.FormatFloat(x, 'f', places, 64))
+}
+
+// nonFinite prints infinities as TeX and NaN as a dash.
+func nonFinite(x float64) (string, bool) {
+	switch {
+	case math.IsInf(x, 1):
+		return `\infty`, true
+	case math.IsInf(x, -1):
+		return `-\infty`, true
+	case math.IsNaN(x):
+		return "--", true
+	}
+	return "", false
 }
 
 // Percent prints the fraction x as a percentage with places decimal places
@@ -75,8 +91,11 @@ func sci(mantissa string, exp int) string {
 // to nearest: Sci(6.6709e21, 4) is `6.671\times 10^{21}`. It is for
 // statistics; exact values go through SciRat.
 func Sci(x float64, sig int) string {
-	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
-		return strconv.FormatFloat(x, 'g', -1, 64)
+	if special, ok := nonFinite(x); ok {
+		return special
+	}
+	if x == 0 {
+		return "0"
 	}
 	s := strconv.FormatFloat(x, 'e', sig-1, 64)
 	mant, exp, _ := strings.Cut(s, "e")
@@ -207,4 +226,18 @@ func Factors(text string) string {
 		parts = append(parts, part)
 	}
 	return strings.Join(parts, `\times `)
+}
+
+// SciLog10 prints 10^l in scientific notation with sig significant digits,
+// for values known only by their logarithm because they pass the float64
+// range: SciLog10(400.5, 3) is `3.16\times 10^{400}`.
+func SciLog10(l float64, sig int) string {
+	e := math.Floor(l)
+	m := math.Pow(10, l-e)
+	mant := strconv.FormatFloat(m, 'f', sig-1, 64)
+	if strings.HasPrefix(mant, "10") { // rounded up into the next decade
+		e++
+		mant = strconv.FormatFloat(m/10, 'f', sig-1, 64)
+	}
+	return sci(mant, int(e))
 }

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"math"
 	"math/big"
 	"testing"
 )
@@ -67,6 +68,8 @@ func TestSci(t *testing.T) {
 		{1.091e50, 4, `1.091\times 10^{50}`},
 		{288, 3, `2.88\times 10^{2}`},
 		{5, 2, `5.0`},
+		{0, 3, `0`},
+		{math.Inf(1), 3, `\infty`},
 	} {
 		if got := Sci(c.in, c.sig); got != c.want {
 			t.Errorf("Sci(%g, %d) = %q, want %q", c.in, c.sig, got, c.want)
@@ -87,6 +90,9 @@ func TestDecimalPercentFixed(t *testing.T) {
 	}
 	if got, want := Percent(0.0020715, 2), "0.21"; got != want {
 		t.Errorf("Percent = %q, want %q", got, want)
+	}
+	if got, want := Percent(math.Inf(1), 2), `\infty`; got != want {
+		t.Errorf("Percent(+Inf) = %q, want %q", got, want)
 	}
 	if got, want := Fixed(12345.678, 1), "12{,}345.7"; got != want {
 		t.Errorf("Fixed = %q, want %q", got, want)
@@ -129,6 +135,18 @@ func TestFactors(t *testing.T) {
 	} {
 		if got := Factors(c.in); got != c.want {
 			t.Errorf("Factors(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestSciLog10(t *testing.T) {
+	for _, c := range []struct {
+		l    float64
+		sig  int
+		want string
+	}{{400.5, 3, `3.16\times 10^{400}`}, {2, 2, `1.0\times 10^{2}`}, {-1.5, 2, `3.2\times 10^{-2}`}, {0.99999, 3, `1.00\times 10^{1}`}} {
+		if got := SciLog10(c.l, c.sig); got != c.want {
+			t.Errorf("SciLog10(%g, %d) = %q, want %q", c.l, c.sig, got, c.want)
 		}
 	}
 }

@@ -84,6 +84,7 @@ type Estimator struct {
 	RelVar          float64 // sample variance / estimate², per sample
 	RelVarWork      float64 // RelVar × work per sample: lower is better
 	RAT, EFF        float64 // importance sampling measures (HasRatEff)
+	Log10EFF        float64 // log10 EFF: EFF itself is +Inf when it passes the float64 range
 	HasRatEff       bool
 }
 
@@ -169,7 +170,8 @@ func Gather(p *pipeline.Pass) (*Results, error) {
 	return r, nil
 }
 
-func shapeLess(a, b grid.Shape) bool {
+// ShapeLess orders box shapes by grid size, then by box height.
+func ShapeLess(a, b grid.Shape) bool {
 	if a.N() != b.N() {
 		return a.N() < b.N()
 	}
@@ -179,12 +181,12 @@ func shapeLess(a, b grid.Shape) bool {
 func (r *Results) sort() {
 	sort.SliceStable(r.Funnel, func(i, j int) bool { return r.Funnel[i].Level < r.Funnel[j].Level })
 	sort.SliceStable(r.Classes, func(i, j int) bool { return r.Classes[i].Class < r.Classes[j].Class })
-	sort.SliceStable(r.Shapes, func(i, j int) bool { return shapeLess(r.Shapes[i].Shape, r.Shapes[j].Shape) })
-	sort.SliceStable(r.Heuristics, func(i, j int) bool { return shapeLess(r.Heuristics[i].Shape, r.Heuristics[j].Shape) })
+	sort.SliceStable(r.Shapes, func(i, j int) bool { return ShapeLess(r.Shapes[i].Shape, r.Shapes[j].Shape) })
+	sort.SliceStable(r.Heuristics, func(i, j int) bool { return ShapeLess(r.Heuristics[i].Shape, r.Heuristics[j].Shape) })
 	sort.SliceStable(r.Estimators, func(i, j int) bool {
 		a, b := r.Estimators[i], r.Estimators[j]
 		if a.Shape != b.Shape {
-			return shapeLess(a.Shape, b.Shape)
+			return ShapeLess(a.Shape, b.Shape)
 		}
 		if a.Method != b.Method {
 			return a.Method < b.Method
@@ -194,7 +196,7 @@ func (r *Results) sort() {
 	sort.SliceStable(r.Traces, func(i, j int) bool {
 		a, b := r.Traces[i], r.Traces[j]
 		if a.Shape != b.Shape {
-			return shapeLess(a.Shape, b.Shape)
+			return ShapeLess(a.Shape, b.Shape)
 		}
 		if a.Method != b.Method {
 			return a.Method < b.Method
@@ -279,4 +281,31 @@ func ParseFloat(column, text string) (*big.Float, error) {
 		return nil, fmt.Errorf("column %s: %q is not a decimal number", column, text)
 	}
 	return x, nil
+}
+
+// AllShapes returns every box shape with an exact count, a heuristic or a
+// Monte Carlo estimate, ordered by ShapeLess.
+func (r *Results) AllShapes() []grid.Shape {
+	seen := map[grid.Shape]bool{}
+	var shapes []grid.Shape
+	add := func(s grid.Shape) {
+		if !seen[s] {
+			seen[s] = true
+			shapes = append(shapes, s)
+		}
+	}
+	for _, s := range r.Shapes {
+		add(s.Shape)
+	}
+	if r.Total != nil {
+		add(grid.Shape{R: 3, C: 3})
+	}
+	for _, h := range r.Heuristics {
+		add(h.Shape)
+	}
+	for _, e := range r.Estimators {
+		add(e.Shape)
+	}
+	sort.Slice(shapes, func(i, j int) bool { return ShapeLess(shapes[i], shapes[j]) })
+	return shapes
 }
