@@ -14,10 +14,14 @@ var Stage = &pipeline.Stage{
 	Name:      "kilfoil",
 	Doc:       "Kilfoil's heuristic estimate b(R,C)^C·b(C,R)^R/(N!)^N from exact band counts, as an exact fraction",
 	Version:   1,
-	NewConfig: func() pipeline.Config { return &Config{Shapes: []string{"2x2", "2x3", "3x3"}, Digits: 40} },
+	NewConfig: func() pipeline.Config { return &Config{Shapes: DefaultShapes, Digits: 40} },
 	Outputs:   []pipeline.Output{Estimates.Output},
 	Run:       run,
 }
+
+// DefaultShapes are the shapes of configs/default.yaml: every shape with
+// sides up to 5 and N from 4 to 25 except the Latin-square ones.
+var DefaultShapes = []string{"2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "4x4", "3x5", "5x3", "4x5", "5x4", "5x5"}
 
 // Estimates is data/kilfoil.parquet: one row per configured shape, in the
 // order of kilfoil.shapes.
