@@ -297,7 +297,7 @@ func ErrorWork(r *results.Results) (*plot.Plot, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("error/work: %w: no 9×9 traces", errNoData)
 	}
-	p := newPlot("Relative error against work, 9×9 grid", "work (cost units, cumulative)", "relative standard error")
+	p := newPlot("Relative error against work, 9×9 grid", "work (cells visited, cumulative)", "relative standard error")
 	logAxis(&p.X)
 	logAxis(&p.Y)
 	var anchor plotter.XY

@@ -62,7 +62,7 @@ func ArtifactsTable(entries []pipeline.ArtifactEntry) []byte {
 			nrows = inMath(f.Int64(e.Rows))
 		}
 		rows = append(rows, []string{`\texttt{` + f.TeXEscape(e.Path) + `}`, f.TeXEscape(e.Stage),
-			inMath(f.Int64(e.Size)), nrows, `\texttt{\scriptsize ` + e.SHA256 + `}`})
+			inMath(f.Int64(e.Size)), nrows, `\texttt{` + e.SHA256 + `}`})
 		if _, ok := fingerprints[e.Stage]; !ok {
 			stages = append(stages, e.Stage)
 		}
@@ -72,7 +72,7 @@ func ArtifactsTable(entries []pipeline.ArtifactEntry) []byte {
 	out := table("llrrl", []string{"artifact", "stage", "bytes", "rows", "SHA-256"}, rows)
 	rows = rows[:0]
 	for _, s := range stages {
-		rows = append(rows, []string{f.TeXEscape(s), `\texttt{\scriptsize ` + fingerprints[s] + `}`})
+		rows = append(rows, []string{f.TeXEscape(s), `\texttt{` + fingerprints[s] + `}`})
 	}
 	out = append(out, "\n\\bigskip\n\n"...)
 	return append(out, table("ll", []string{"stage", "fingerprint"}, rows)...)

@@ -109,7 +109,7 @@ func TestTables(t *testing.T) {
 		{Name: "total", Path: "data/total.parquet", SHA256: strings.Repeat("ab", 32), Size: 1234, Rows: 1, Stage: "exact", Fingerprint: strings.Repeat("cd", 32)},
 		{Name: "fig", Path: "figures/funnel.pdf", SHA256: strings.Repeat("ef", 32), Size: 99, Rows: -1, Stage: "figures", Fingerprint: strings.Repeat("01", 32)},
 	}))
-	for _, want := range []string{`\texttt{data/total.parquet} & exact & $1{,}234$ & $1$ & \texttt{\scriptsize abab`, `figures & \texttt{\scriptsize 0101`} {
+	for _, want := range []string{`\texttt{data/total.parquet} & exact & $1{,}234$ & $1$ & \texttt{abab`, `figures & \texttt{0101`} {
 		if !strings.Contains(arts, want) {
 			t.Errorf("artifacts table lacks %q:\n%s", want, arts)
 		}

@@ -87,12 +87,12 @@ func EstimatorsTable(r *results.Results) []byte {
 		if e.HasRatEff {
 			rat, eff = inMath(f.Fixed(e.RAT, 3)), inMath(effTeX(e, 2))
 		}
-		rows = append(rows, []string{f.TeXEscape(shape), f.TeXEscape(e.Method), `\texttt{` + f.TeXEscape(e.Variant) + `}`,
+		rows = append(rows, []string{f.TeXEscape(shape), `\texttt{` + f.TeXEscape(e.Label()) + `}`,
 			inMath(f.Int64(e.Samples)), inMath(sciFloat(e.Estimate, 4)),
 			inMath("[" + sciFloat(e.CILow, 3) + ", " + sciFloat(e.CIHigh, 3) + "]"),
 			inMath(f.Percent(e.RelativeError, 2)), inMath(f.Sci(e.RelVarWork, 2)), rat, eff})
 	}
-	return table("lllrrrrrrr", []string{"grid", "method", "variant", "samples", "estimate", "95\\% interval",
+	return table("llrrrrrrr", []string{"grid", "estimator", "samples", "estimate", "95\\% interval",
 		"RE (\\%)", "relvar$\\times$work", "RAT", "EFF"}, rows)
 }
 
