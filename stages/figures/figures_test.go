@@ -36,17 +36,17 @@ func fixture(t testing.TB) *results.Results {
 	exact, _ := new(big.Int).SetString("6670903752021072936960", 10)
 	r.Total = &results.Total{Grids: exact}
 	four, _ := new(big.Int).SetString("288", 10)
-	r.Shapes = []results.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: four}, {Shape: classic, Grids: exact}}
+	r.Shapes = []results.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: four}, {Shape: results.Classic, Grids: exact}}
 	kil := func(s string) *big.Rat { q, _ := new(big.Rat).SetString(s); return q }
 	r.Heuristics = []results.Heuristic{
 		{Shape: grid.Shape{R: 2, C: 2}, Estimate: kil("3981312/15625")},
-		{Shape: classic, Estimate: kil("6657084616885512582463.488")},
+		{Shape: results.Classic, Estimate: kil("6657084616885512582463.488")},
 		{Shape: grid.Shape{R: 4, C: 4}, Estimate: kil("5.96e98")},
 	}
 	ex, _ := new(big.Float).SetInt(exact).Float64()
 	for v, variant := range []string{"sequential", "random-order", "hybrid"} {
 		sd := ex * float64(3+5*v)
-		e := results.Estimator{Method: "knuth", Shape: classic, Variant: variant, Samples: 1 << 16, Work: 81 << 16}
+		e := results.Estimator{Method: "knuth", Shape: results.Classic, Variant: variant, Samples: 1 << 16, Work: 81 << 16}
 		var sum, sumsq float64
 		n := 0
 		for k := 0; k <= 16; k++ {
@@ -59,7 +59,7 @@ func fixture(t testing.TB) *results.Results {
 			if n > 1 {
 				se = math.Sqrt((sumsq/float64(n) - mean*mean) / float64(n-1))
 			}
-			r.Traces = append(r.Traces, results.TracePoint{Method: "knuth", Shape: classic, Variant: variant,
+			r.Traces = append(r.Traces, results.TracePoint{Method: "knuth", Shape: results.Classic, Variant: variant,
 				Samples: int64(n), Estimate: bf(mean), StdError: bf(se), CILow: bf(mean - 1.96*se), CIHigh: bf(mean + 1.96*se),
 				RelativeError: se / mean})
 			e.Estimate, e.StdError, e.CILow, e.CIHigh = bf(mean), bf(se), bf(mean-1.96*se), bf(mean+1.96*se)

@@ -212,15 +212,13 @@ func runsFor(r *results.Results, s grid.Shape) []mcRun {
 	return runs
 }
 
-var classic = grid.Shape{R: 3, C: 3}
-
 // Convergence draws, for each estimator run on the 9×9 grid, the running
 // estimate against the number of samples with its 95% interval as a band
 // and the exact count as a dashed line. All panels share the y range so
 // their spreads compare at a glance. It returns the figure's height.
 func Convergence(r *results.Results) (vg.Length, func(dc draw.Canvas), error) {
-	runs := runsFor(r, classic)
-	exact, ok := r.ExactGrids(classic)
+	runs := runsFor(r, results.Classic)
+	exact, ok := r.ExactGrids(results.Classic)
 	if len(runs) == 0 || !ok {
 		return 0, nil, fmt.Errorf("convergence: %w: need 9×9 traces and the exact 9×9 count", errNoData)
 	}
@@ -293,7 +291,7 @@ func Convergence(r *results.Results) (vg.Length, func(dc draw.Canvas), error) {
 // of slope −1/2: the 1/√n decay every unbiased average shares.
 // Estimators with a lower line need less work for the same accuracy.
 func ErrorWork(r *results.Results) (*plot.Plot, error) {
-	runs := runsFor(r, classic)
+	runs := runsFor(r, results.Classic)
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("error/work: %w: no 9×9 traces", errNoData)
 	}

@@ -47,8 +47,6 @@ func (m *macros) def(name, value string) {
 	fmt.Fprintf(&m.buf, "\\newcommand{\\%s}{%s}\n", name, value)
 }
 
-var classic = grid.Shape{R: 3, C: 3}
-
 // factorial returns n!.
 func factorial(n int) *big.Int { return new(big.Int).MulRange(1, int64(max(n, 1))) }
 
@@ -70,7 +68,7 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 		m.flag("HaveFig" + f.MacroName(name))
 	}
 
-	exact, haveExact := r.ExactGrids(classic)
+	exact, haveExact := r.ExactGrids(results.Classic)
 	if r.Total != nil {
 		m.comment("Exact count of 9x9 grids (stage exact)")
 		m.flag("HaveExact")
@@ -115,7 +113,7 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 		}
 	}
 
-	if h, ok := r.HeuristicFor(classic); ok {
+	if h, ok := r.HeuristicFor(results.Classic); ok {
 		m.comment("Kilfoil's heuristic for 9x9 (stage kilfoil)")
 		m.flag("HaveKilfoil")
 		m.num("KilfoilBands", f.Int(h.BandCount))
@@ -163,7 +161,7 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 		sort.Strings(names)
 		for _, method := range names {
 			m.flag(f.MacroName("have", method))
-			best, ok := bestOn(r, method, classic)
+			best, ok := bestOn(r, method, results.Classic)
 			if !ok {
 				continue
 			}

@@ -38,9 +38,9 @@ func published(t testing.TB) *results.Results {
 			ReducedCount: bigInt(t, "3546146300288"), ReducedCountFactors: "2^7 × 27704267971"},
 		Funnel: []results.FunnelLevel{{Level: 0, Name: "first bands", Classes: 2612736, PaperClasses: 2612736},
 			{Level: 1, Name: "lexicographic", Classes: 36288, PaperClasses: 36288}},
-		Heuristics: []results.Heuristic{{Shape: classic, BandCount: big.NewInt(948109639680),
+		Heuristics: []results.Heuristic{{Shape: results.Classic, BandCount: big.NewInt(948109639680),
 			StackCount: big.NewInt(948109639680), Estimate: kilfoil}},
-		Estimators: []results.Estimator{{Method: "knuth", Shape: classic, Variant: "hybrid", Samples: 1000000,
+		Estimators: []results.Estimator{{Method: "knuth", Shape: results.Classic, Variant: "hybrid", Samples: 1000000,
 			Estimate: est, StdError: se, CILow: lo, CIHigh: hi, RelativeError: 0.0102, RelVarWork: 1234}},
 	}
 }

@@ -208,6 +208,9 @@ func (r *Results) sort() {
 	})
 }
 
+// Classic is the 3×3 box shape of the 9×9 grid.
+var Classic = grid.Shape{R: 3, C: 3}
+
 // ExactGrids returns the exact number of grids of shape s, if a stage
 // counted it: the shapes stage, or the exact stage for 3×3.
 func (r *Results) ExactGrids(s grid.Shape) (*big.Int, bool) {
@@ -216,7 +219,7 @@ func (r *Results) ExactGrids(s grid.Shape) (*big.Int, bool) {
 			return c.Grids, true
 		}
 	}
-	if s == (grid.Shape{R: 3, C: 3}) && r.Total != nil {
+	if s == Classic && r.Total != nil {
 		return r.Total.Grids, true
 	}
 	return nil, false
@@ -298,7 +301,7 @@ func (r *Results) AllShapes() []grid.Shape {
 		add(s.Shape)
 	}
 	if r.Total != nil {
-		add(grid.Shape{R: 3, C: 3})
+		add(Classic)
 	}
 	for _, h := range r.Heuristics {
 		add(h.Shape)
