@@ -244,8 +244,9 @@ func (c *Counter) searchOuter(d int) Uint128 {
 	if d == len(c.outer) {
 		return c.countTail()
 	}
-	// Branch on the outer cell with the fewest candidates; a tail cell
-	// without candidates makes the whole subtree empty.
+	// Branch on the outer cell with the fewest candidates. Tail cells left
+	// without candidates are found at the leaf, in countTail: checking them
+	// at every node costs more than the subtrees it prunes.
 	best, bestK, bestSet := d, 65, uint64(0)
 	for i := d; i < len(c.outer); i++ {
 		set := c.Candidates(int(c.outer[i]))
@@ -259,11 +260,6 @@ func (c *Counter) searchOuter(d int) Uint128 {
 	}
 	if bestK == 0 {
 		return Uint128{}
-	}
-	for _, cell := range c.tail {
-		if c.Candidates(int(cell)) == 0 {
-			return Uint128{}
-		}
 	}
 	c.outer[d], c.outer[best] = c.outer[best], c.outer[d]
 	cell := int(c.outer[d])
