@@ -131,3 +131,15 @@ func Draw(f *figure, r *results.Results) (Encoded, error) {
 	}
 	return Render(w, h, paint)
 }
+
+// Available returns the names of the figures this pipeline draws from r
+// with data (not as a notice), in drawing order: what the paper may show.
+func Available(r *results.Results) []string {
+	var names []string
+	for _, f := range figures {
+		if _, _, _, err := f.draw(r); err == nil {
+			names = append(names, f.name)
+		}
+	}
+	return names
+}

@@ -75,6 +75,9 @@ func bf(x float64) *big.Float { return big.NewFloat(x) }
 
 func TestFiguresRenderReproducibly(t *testing.T) {
 	r := fixture(t)
+	if got := Available(r); len(got) != len(figures) {
+		t.Errorf("Available = %v, want all %d figures", got, len(figures))
+	}
 	for _, f := range all {
 		first, err := Draw(f, r)
 		if err != nil {
@@ -109,6 +112,9 @@ func TestFiguresRenderReproducibly(t *testing.T) {
 
 func TestMissingDataIsANoticeNotAFigure(t *testing.T) {
 	empty := &results.Results{}
+	if names := Available(empty); len(names) != 0 {
+		t.Errorf("Available(no data) = %v", names)
+	}
 	for _, f := range all {
 		if _, _, _, err := f.draw(empty); !errors.Is(err, errNoData) {
 			t.Errorf("%s with no inputs: err = %v, want errNoData", f.name, err)

@@ -53,7 +53,7 @@ func hasAny(names []string) bool {
 var Stage = &pipeline.Stage{
 	Name:     "report",
 	Doc:      "writes the paper's numbers, tables and artifact list as TeX (paper/generated/)",
-	Version:  6,
+	Version:  7,
 	Requires: append(results.Requires(), figures.Stage),
 	Outputs: func() []pipeline.Output {
 		outs := []pipeline.Output{NumbersTeX.Output, ArtifactsTeX.Output}
@@ -72,12 +72,7 @@ func run(p *pipeline.Pass) error {
 	if err != nil {
 		return err
 	}
-	var figs []string
-	for _, o := range figures.Stage.Outputs {
-		if strings.HasSuffix(o.Path, ".pdf") {
-			figs = append(figs, strings.TrimSuffix(path.Base(o.Path), ".pdf"))
-		}
-	}
+	figs := figures.Available(r) // drawn with data, not as a notice
 	var tables []string
 	for _, t := range optionalTables {
 		if hasAny(t.needs) {
