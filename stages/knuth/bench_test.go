@@ -16,8 +16,11 @@ func BenchmarkSample(b *testing.B) {
 		{"3x3", Variant{Name: "random", Order: Random, HybridK: 81}},
 		{"3x3", Variant{Name: "mrv", Order: MRV, HybridK: 81}},
 		{"3x3", Variant{Name: "hybrid60", Order: MRV, HybridK: 60, Hybrid: true}},
+		{"3x3", Variant{Name: "cover", Order: Cover, HybridK: 81}},
 		{"4x4", Variant{Name: "mrv", Order: MRV, HybridK: 256}},
+		{"4x4", Variant{Name: "cover", Order: Cover, HybridK: 256}},
 		{"4x4", Variant{Name: "hybrid210", Order: MRV, HybridK: 210, Hybrid: true}},
+		{"4x4", Variant{Name: "hybrid200cover", Order: Cover, HybridK: 200, Hybrid: true}},
 	} {
 		b.Run(c.shape+"/"+c.v.Name, func(b *testing.B) {
 			s, err := NewSampler(mustShape(b, c.shape), c.v)

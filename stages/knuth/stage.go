@@ -72,7 +72,7 @@ func DefaultConfig() *Config {
 	}
 }
 
-var variantNames = []string{"rowmajor", "random", "mrv", "hybrid"}
+var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid"}
 
 // Validate checks every key.
 func (c *Config) Validate() error {
@@ -88,7 +88,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if _, err := ParseOrder(c.HybridOrder); err != nil {
-		return pipeline.Invalid("knuth.hybrid_order", c.HybridOrder, "one of rowmajor, random, mrv")
+		return pipeline.Invalid("knuth.hybrid_order", c.HybridOrder, "one of rowmajor, random, mrv, cover")
 	}
 	if len(c.Samples) == 0 {
 		return pipeline.Invalid("knuth.samples", c.Samples, "a map from shape RxC (or RxC/variant) to a sample count ≥ 1")

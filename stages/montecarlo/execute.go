@@ -32,7 +32,7 @@ func Execute(p *pipeline.Pass, spec Spec, samples int64, newSampler func() Sampl
 	p.Report(key+"wall_seconds", tm.Wall.Seconds())
 	p.Report(key+"cpu_seconds", tm.CPU.Seconds())
 	p.Report(key+"walks_per_second_per_core", float64(samples)/tm.CPU.Seconds())
-	p.Log.Info("monte carlo run", "stage", spec.Stage, "shape", spec.Shape, "variant", spec.Variant,
+	p.Log.Info("monte carlo run", "shape", spec.Shape, "variant", spec.Variant,
 		"samples", samples, "wall", tm.Wall.Round(time.Millisecond), "workers", workers,
 		"estimate", Decimal(res.Total.Stats().Estimate), "relative_error", res.Total.Stats().RelativeError)
 	return res, tm, nil
