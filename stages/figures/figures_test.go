@@ -36,10 +36,16 @@ func fixture(t testing.TB) *results.Results {
 	exact, _ := new(big.Int).SetString("6670903752021072936960", 10)
 	r.Total = &results.Total{Grids: exact}
 	four, _ := new(big.Int).SetString("288", 10)
-	r.Shapes = []results.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: four}, {Shape: results.Classic, Grids: exact}}
+	r.Shapes = []results.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: four}, {Shape: results.Classic, Grids: exact},
+		{Shape: grid.Shape{R: 2, C: 3}, Grids: big.NewInt(28200960)}, {Shape: grid.Shape{R: 3, C: 2}, Grids: big.NewInt(28200960)},
+		{Shape: grid.Shape{R: 2, C: 4}, Grids: big.NewInt(29136487207403520)}, {Shape: grid.Shape{R: 4, C: 2}, Grids: big.NewInt(29136487207403520)}}
 	kil := func(s string) *big.Rat { q, _ := new(big.Rat).SetString(s); return q }
 	r.Heuristics = []results.Heuristic{
 		{Shape: grid.Shape{R: 2, C: 2}, Estimate: kil("3981312/15625")},
+		{Shape: grid.Shape{R: 2, C: 3}, Estimate: kil("26542080")},
+		{Shape: grid.Shape{R: 3, C: 2}, Estimate: kil("26542080")},
+		{Shape: grid.Shape{R: 2, C: 4}, Estimate: kil("2.9e16")},
+		{Shape: grid.Shape{R: 4, C: 2}, Estimate: kil("2.9e16")},
 		{Shape: results.Classic, Estimate: kil("6657084616885512582463.488")},
 		{Shape: grid.Shape{R: 4, C: 4}, Estimate: kil("5.96e98")},
 	}
@@ -172,5 +178,23 @@ func BenchmarkDraw(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	var labels []string
+	for _, tk := range (niceTicks{}).Ticks(0.93, 1.16) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	want := []string{"0.95", "1.00", "1.05", "1.10", "1.15"}
+	if len(labels) != len(want) {
+		t.Fatalf("labels %q, want %q", labels, want)
+	}
+	for i := range want {
+		if labels[i] != want[i] {
+			t.Errorf("label %d = %q, want %q", i, labels[i], want[i])
+		}
 	}
 }

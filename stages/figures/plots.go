@@ -123,16 +123,29 @@ func superscript(k int) string {
 	return b.String()
 }
 
-// shortTicks are the default linear ticks labelled with three
-// significant digits, enough to tell apart ratios such as 1.04 and 1.08
-// (the default labels round them alike).
-type shortTicks struct{}
+// niceTicks mark a linear axis at multiples of 1, 2 or 5 × 10^k, chosen
+// so that four to eight are labelled, each with the digits it needs
+// (the default ticker labels 1.04 and 1.08 alike).
+type niceTicks struct{}
 
-func (shortTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 3, 64)
+func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if span <= 0 {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 4, 64)}}
+	}
+	k := math.Floor(math.Log10(span / 8))
+	var step float64
+	for _, m := range []float64{1, 2, 5, 10} {
+		if step = m * math.Pow10(int(k)); span/step <= 8 {
+			break
+		}
+	}
+	places := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
+	var ticks []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', places, 64)})
+		if minor := v + step/2; minor < hi {
+			ticks = append(ticks, plot.Tick{Value: minor})
 		}
 	}
 	return ticks
@@ -360,7 +373,7 @@ func Heuristic(r *results.Results) (*plot.Plot, error) {
 	legendDone := map[string]bool{}
 	ymin, ymax := 1.0, 1.0 // the heuristic line is always shown
 	for i, c := range cols {
-		names[i] = fmt.Sprintf("%s (%d×%d)", shapeLabel(c.shape), c.shape.R, c.shape.C)
+		names[i] = fmt.Sprintf("%s\n(%d×%d boxes)", shapeLabel(c.shape), c.shape.R, c.shape.C)
 		if n, ok := r.ExactGrids(c.shape); ok {
 			q := new(big.Rat).Quo(new(big.Rat).SetInt(n), heuristicRat(r, c.shape))
 			y := ratFloat(q)
@@ -412,7 +425,8 @@ func Heuristic(r *results.Results) (*plot.Plot, error) {
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.5, float64(len(cols))-0.5
 	pad(&p.Y, ymin, ymax, 0.08)
-	p.Y.Tick.Marker = shortTicks{}
+	p.Y.Max += 0.25 * (p.Y.Max - p.Y.Min) // headroom for the legend
+	p.Y.Tick.Marker = niceTicks{}
 	p.Add(plotter.NewGrid())
 	p.Legend.Top = true
 	return p, nil
