@@ -209,8 +209,8 @@ func TestMostConstrained(t *testing.T) {
 	shape := mustShape(t, "2x2")
 	w, _ := NewWalker(shape, MRV)
 	w.Walk(montecarlo.Spec{}.Source(0), 0) // empty board, all cells empty
-	if cell, scanned := w.mostConstrained(); cell != 0 || scanned != 16 {
-		t.Errorf("empty grid: cell %d after %d, want 0 after 16", cell, scanned)
+	if cell, k := w.mostConstrained(); cell != 0 || k != 4 {
+		t.Errorf("empty grid: cell %d with %d options, want 0 with 4", cell, k)
 	}
 	for _, p := range []struct {
 		cell int

@@ -30,12 +30,12 @@ import (
 //     symbol once in every row, column and box), branching as Knuth's
 //     Dancing Links does on the constraint with the fewest options: a cell
 //     (its candidates) or a unit–symbol pair (the empty cells of the unit
-//     where the symbol is a candidate). The first constraint with at most
-//     one option in a fixed order (cells by position, then rows, columns,
-//     boxes, symbols ascending) is taken at once, otherwise the first with
-//     the fewest. Branching on a pair partitions the completions too (the
-//     symbol goes in exactly one of those cells), and the choice is again a
-//     function of the partial grid, so the estimator is unbiased.
+//     where the symbol is a candidate), the first with the fewest options in
+//     a fixed order: cells by position, then the pairs of rows, columns and
+//     boxes, symbols ascending. Branching on a pair partitions the
+//     completions too (the symbol goes in exactly one of those cells), and
+//     the choice is a function of the partial grid, so the estimator is
+//     unbiased.
 type Order int
 
 const (
@@ -61,6 +61,13 @@ func ParseOrder(s string) (Order, error) {
 
 // Walker performs Knuth random walks on one shape; it owns its scratch
 // space, so a walk allocates nothing.
+//
+// For MRV and Cover it keeps every open constraint (empty cell; for Cover
+// also unit–symbol pair not yet placed) in a bucket by its number of
+// options: bucket[k] is a bit set over constraint indices (cells 0…N²−1,
+// pair (u, s) at N² + u·N + s). Placing a symbol moves the constraints it
+// touches down one bucket, and the constraint to branch on is the lowest
+// set bit of the lowest non-empty bucket: the first with the fewest options.
 type Walker struct {
 	// Board holds the partial grid; after a hybrid walk its Count is the
 	// exact number of completions.
@@ -73,13 +80,14 @@ type Walker struct {
 
 	n, cells int
 	perm     []int32    // Random: the cell order, built step by step
-	empty    []uint64   // MRV, Cover: bit set of the empty cells
 	cand     []uint64   // MRV, Cover: candidates of each empty cell (0 when filled)
+	options  []int32    // MRV, Cover: options of each constraint
+	bucket   [][]uint64 // MRV, Cover: bucket[k] = open constraints with k options
 	peers    [][]int32  // cells sharing a unit with each cell
 	units    [][3]int32 // row, N+column, 2N+box of each cell
 	unitCell [][]int32  // cells of each unit
-	places   []int32    // Cover: places[u·N+s] = empty cells of unit u with candidate s+1
 	done     []uint64   // Cover: symbols placed in each unit
+	work     int64      // bookkeeping operations of the current walk
 }
 
 // NewWalker returns a walker for shape s and order o.
@@ -90,11 +98,19 @@ func NewWalker(s grid.Shape, o Order) (*Walker, error) {
 	}
 	n := s.N()
 	cells := n * n
+	constraints := cells
+	if o == Cover {
+		constraints += 3 * n * n
+	}
 	w := &Walker{
 		Board: b, Order: o, Trail: make([]uint8, cells), n: n, cells: cells,
-		perm: make([]int32, cells), empty: make([]uint64, (cells+63)/64), cand: make([]uint64, cells),
+		perm: make([]int32, cells), cand: make([]uint64, cells),
+		options: make([]int32, constraints), bucket: make([][]uint64, n+1),
 		peers: make([][]int32, cells), units: make([][3]int32, cells), unitCell: make([][]int32, 3*n),
-		places: make([]int32, 3*n*n), done: make([]uint64, 3*n),
+		done: make([]uint64, 3*n),
+	}
+	for k := range w.bucket {
+		w.bucket[k] = make([]uint64, (constraints+63)/64)
 	}
 	for c := range cells {
 		r, k := c/n, c%n
@@ -118,187 +134,168 @@ func NewWalker(s grid.Shape, o Order) (*Walker, error) {
 func (w *Walker) reset() {
 	w.Board.Reset()
 	w.Steps = 0
+	w.work = 0
 	switch w.Order {
 	case Random:
 		for i := range w.perm {
 			w.perm[i] = int32(i)
 		}
 	case MRV, Cover:
-		for i := range w.empty {
-			w.empty[i] = ^uint64(0)
-		}
-		if r := w.cells % 64; r != 0 {
-			w.empty[len(w.empty)-1] = uint64(1)<<r - 1
-		}
 		full := uint64(1)<<w.n - 1
 		for i := range w.cand {
 			w.cand[i] = full
 		}
-		if w.Order == Cover {
-			for i := range w.places {
-				w.places[i] = int32(w.n)
-			}
-			clear(w.done)
+		for i := range w.options {
+			w.options[i] = int32(w.n)
 		}
+		for _, b := range w.bucket {
+			clear(b)
+		}
+		all := w.bucket[w.n]
+		for i := range all {
+			all[i] = ^uint64(0)
+		}
+		if r := len(w.options) % 64; r != 0 {
+			all[len(all)-1] = uint64(1)<<r - 1
+		}
+		clear(w.done)
 	}
 }
 
+// drop moves open constraint i down one bucket.
+func (w *Walker) drop(i int) {
+	k := w.options[i]
+	w.options[i] = k - 1
+	bit := uint64(1) << (i % 64)
+	w.bucket[k][i/64] &^= bit
+	w.bucket[k-1][i/64] |= bit
+	w.work++
+}
+
+// close removes constraint i from the buckets: its cell is filled or its
+// symbol placed.
+func (w *Walker) close(i int) {
+	w.bucket[w.options[i]][i/64] &^= 1 << (i % 64)
+	w.work++
+}
+
+// pair is the constraint index of unit u and symbol s+1.
+func (w *Walker) pair(u int32, s int) int { return w.cells + int(u)*w.n + s }
+
 // placed updates the bookkeeping of MRV and Cover after symbol v went into
-// cell c: c leaves the empty cells, and v leaves its peers' candidates.
+// cell c: c's constraint closes, and so do v's pairs in c's units; c's other
+// candidates lose c as a place; v leaves the candidates of c's peers.
 func (w *Walker) placed(c int, v uint8) {
-	n := w.n
 	bit := uint64(1) << (v - 1)
-	w.empty[c/64] &^= 1 << (c % 64)
-	if w.Order == Cover {
-		for m := w.cand[c]; m != 0; m &= m - 1 {
-			s := int32(bits.TrailingZeros64(m))
+	cover := w.Order == Cover
+	if cover {
+		for m := w.cand[c] &^ bit; m != 0; m &= m - 1 {
+			s := bits.TrailingZeros64(m)
 			for _, u := range w.units[c] {
-				w.places[u*int32(n)+s]--
+				w.drop(w.pair(u, s))
 			}
 		}
 		for _, u := range w.units[c] {
+			w.close(w.pair(u, int(v-1)))
 			w.done[u] |= bit
 		}
 	}
+	w.close(c)
 	w.cand[c] = 0
 	for _, p := range w.peers[c] {
-		if w.cand[p]&bit != 0 {
-			w.cand[p] &^= bit
-			if w.Order == Cover {
-				for _, u := range w.units[p] {
-					w.places[u*int32(n)+int32(v-1)]--
+		if w.cand[p]&bit == 0 {
+			continue
+		}
+		w.cand[p] &^= bit
+		w.drop(int(p))
+		if cover {
+			for _, u := range w.units[p] {
+				if w.done[u]&bit == 0 {
+					w.drop(w.pair(u, int(v-1)))
 				}
 			}
 		}
 	}
+}
+
+// mostConstrained returns the open constraint with the fewest options, the
+// lowest index among ties, and its number of options.
+func (w *Walker) mostConstrained() (best, k int) {
+	for k, b := range w.bucket {
+		for wi, word := range b {
+			w.work++
+			if word != 0 {
+				return wi*64 + bits.TrailingZeros64(word), k
+			}
+		}
+	}
+	panic("knuth: no open constraint")
 }
 
 // Walk empties the board and makes up to fill placements by the walker's
 // order, each drawn uniformly from the options of the chosen cell (its
 // candidates) or, for Cover, of the chosen unit–symbol pair. It returns the
 // product of the numbers of options met (0 if the chosen constraint had
-// none: a dead end) and the work: the number of candidate sets and place
-// counts examined (one per step for RowMajor and Random; every empty cell
-// scanned for MRV; cells and pairs scanned for Cover).
+// none: a dead end) and the work: one per step for RowMajor and Random (the
+// cell whose candidates are computed); for MRV and Cover the bookkeeping
+// operations (bucket words examined, option counts moved, constraints
+// closed), which grow with the grid like the time a walk takes.
 func (w *Walker) Walk(src *rand.ChaCha8, fill int) (montecarlo.Value, int64) {
 	b := w.Board
 	w.reset()
 	prod := montecarlo.One
-	var work int64
 	for step := 0; step < fill; step++ {
 		var k int
 		switch w.Order {
 		case RowMajor:
 			k = montecarlo.Choose(b, src, step)
-			work++
+			w.work++
 		case Random:
 			// Partial Fisher–Yates: perm[step] is uniform over the cells not
 			// yet chosen.
 			j := step + int(montecarlo.Uniform(src, uint64(w.cells-step)))
 			w.perm[step], w.perm[j] = w.perm[j], w.perm[step]
 			k = montecarlo.Choose(b, src, int(w.perm[step]))
-			work++
-		case MRV:
-			cell, scanned := w.mostConstrained()
-			work += int64(scanned)
-			if k = montecarlo.Choose(b, src, cell); k > 0 {
-				w.placed(cell, b.Value(cell))
-			}
-		case Cover:
-			var scanned int
-			k, scanned = w.coverStep(src)
-			work += int64(scanned)
+			w.work++
+		case MRV, Cover:
+			k = w.branch(src)
 		}
 		w.Trail[step] = uint8(k)
 		w.Steps++
 		if k == 0 {
-			return montecarlo.Value{}, work
+			return montecarlo.Value{}, w.work
 		}
 		prod = prod.MulInt(uint64(k))
 	}
-	return prod, work
+	return prod, w.work
 }
 
-// mostConstrained returns the empty cell with the fewest candidates (lowest
-// position among ties; stopping early at a cell with none) and the number of
-// cells scanned.
-func (w *Walker) mostConstrained() (best, scanned int) {
-	bestK := 65
-	for wi, word := range w.empty {
-		for word != 0 {
-			cell := wi*64 + bits.TrailingZeros64(word)
-			word &= word - 1
-			scanned++
-			k := bits.OnesCount64(w.cand[cell])
-			if k < bestK {
-				best, bestK = cell, k
-				if k == 0 {
-					return best, scanned
-				}
-			}
-		}
+// branch makes one MRV or Cover placement on the most constrained open
+// constraint and returns its number of options (0 at a dead end, placing
+// nothing).
+func (w *Walker) branch(src *rand.ChaCha8) int {
+	i, k := w.mostConstrained()
+	if k == 0 {
+		return 0
 	}
-	return best, scanned
-}
-
-// coverStep makes one Cover placement: it finds the constraint to branch
-// on, draws one of its options and places it. It returns the number of
-// options (0 at a dead end, placing nothing) and the number of constraints
-// scanned.
-func (w *Walker) coverStep(src *rand.ChaCha8) (k, scanned int) {
-	n := w.n
-	bestCell, bestK := -1, 65
-cells:
-	for wi, word := range w.empty {
-		for word != 0 {
-			cell := wi*64 + bits.TrailingZeros64(word)
-			word &= word - 1
-			scanned++
-			if c := bits.OnesCount64(w.cand[cell]); c < bestK {
-				bestCell, bestK = cell, c
-				if c <= 1 {
-					break cells
-				}
-			}
-		}
+	if i < w.cells {
+		montecarlo.Choose(w.Board, src, i)
+		w.placed(i, w.Board.Value(i))
+		return k
 	}
-	bestUnit, bestSym := -1, 0
-	if bestK > 1 {
-		full := uint64(1)<<n - 1
-		for u := range 3 * n {
-			for m := full &^ w.done[u]; m != 0; m &= m - 1 {
-				s := bits.TrailingZeros64(m)
-				scanned++
-				if c := int(w.places[u*n+s]); c < bestK {
-					bestUnit, bestSym, bestK = u, s, c
-					if c <= 1 {
-						goto chosen
-					}
-				}
-			}
-		}
-	}
-chosen:
-	if bestK == 0 {
-		return 0, scanned
-	}
-	if bestUnit < 0 {
-		k = montecarlo.Choose(w.Board, src, bestCell)
-		w.placed(bestCell, w.Board.Value(bestCell))
-		return k, scanned
-	}
-	// The i-th cell of the unit where bestSym+1 is a candidate.
-	i := int(montecarlo.Uniform(src, uint64(bestK)))
-	bit := uint64(1) << bestSym
-	for _, c := range w.unitCell[bestUnit] {
+	u, s := (i-w.cells)/w.n, (i-w.cells)%w.n
+	// The j-th cell of unit u where s+1 is a candidate.
+	j := int(montecarlo.Uniform(src, uint64(k)))
+	bit := uint64(1) << s
+	for _, c := range w.unitCell[u] {
 		if w.cand[c]&bit != 0 {
-			if i == 0 {
-				w.Board.Place(int(c), uint8(bestSym+1))
-				w.placed(int(c), uint8(bestSym+1))
-				return bestK, scanned
+			if j == 0 {
+				w.Board.Place(int(c), uint8(s+1))
+				w.placed(int(c), uint8(s+1))
+				return k
 			}
-			i--
+			j--
 		}
 	}
-	panic("knuth: place count out of step with candidates")
+	panic("knuth: option count out of step with candidates")
 }
