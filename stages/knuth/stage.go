@@ -65,8 +65,8 @@ type Config struct {
 func DefaultConfig() *Config {
 	return &Config{
 		BlockSize:   1000,
-		Variants:    []string{"rowmajor", "random", "mrv", "hybrid"},
-		HybridOrder: "mrv",
+		Variants:    []string{"rowmajor", "random", "mrv", "cover", "hybrid"},
+		HybridOrder: "cover",
 		Samples:     map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 100000},
 		HybridK:     map[string]int{"2x2": 8, "2x3": 20, "3x3": 60},
 	}

@@ -47,8 +47,8 @@ func TestStageDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 4*4 {
-		t.Fatalf("%d summary rows, want 16 (4 shapes × 4 variants)", len(rows))
+	if len(rows) != 4*5 {
+		t.Fatalf("%d summary rows, want 20 (4 shapes × 5 variants)", len(rows))
 	}
 	for _, r := range rows {
 		if r.Shape == "2x2" && (r.Estimate == "" || r.Samples != 2000 || r.Work <= 0) {
@@ -56,7 +56,7 @@ func TestStageDeterministic(t *testing.T) {
 		}
 	}
 	trace, err := knuth.Trace.Load(a)
-	if err != nil || len(trace) < 16*10 {
+	if err != nil || len(trace) < 20*10 {
 		t.Fatalf("%d trace rows, err %v", len(trace), err)
 	}
 }
