@@ -47,6 +47,7 @@ type Counter struct {
 	tailCells   []int32 // every cell of the tail, for the memo key
 	key         []uint64
 	memo        tailMemo
+	shared      *sharedMemo // used instead of memo by the workers of CountParallel
 
 	overflow bool
 }
@@ -293,6 +294,14 @@ func (c *Counter) countTail() Uint128 {
 			}
 		}
 		c.key[i/perWord] |= set << (uint(i%perWord) * uint(c.n))
+	}
+	if c.shared != nil {
+		if v, ok := c.shared.get(c.key); ok {
+			return v
+		}
+		v := c.searchTail(0)
+		c.shared.put(c.key, v)
+		return v
 	}
 	if v, ok := c.memo.get(c.key); ok {
 		return v

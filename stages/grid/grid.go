@@ -99,8 +99,10 @@ func (c *Counter) CountParallel(workers int) (Uint128, error) {
 	errs := make([]error, len(jobs))
 	var nextJob atomic.Int64
 	var wg sync.WaitGroup
+	shared := new(sharedMemo)
 	for range min(workers, len(jobs)) {
 		w := c.clone()
+		w.shared = shared
 		wg.Go(func() {
 			for {
 				j := int(nextJob.Add(1) - 1)
@@ -165,7 +167,7 @@ func (c *Counter) expand(job []assignment, out [][]assignment) [][]assignment {
 	return out
 }
 
-// clone returns a counter with the same shape and cells and its own memo.
+// clone returns a counter with the same shape and cells and an empty memo.
 func (c *Counter) clone() *Counter {
 	w, _ := NewCounter(c.shape)
 	for cell, v := range c.value {

@@ -1,5 +1,7 @@
 package grid
 
+import "sync"
+
 // tailMemo maps a fixed-length key of uint64 words to a count: an
 // open-addressing hash table with linear probing whose keys live in one
 // flat slice, so look-ups allocate nothing. When it reaches maxMemoEntries
@@ -42,14 +44,19 @@ func log2(x int) int {
 	return k
 }
 
-func (m *tailMemo) slot(key []uint64) int {
+// hashKey mixes the words of a key into 64 well-spread bits.
+func hashKey(key []uint64) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for _, w := range key {
 		h ^= w
 		h *= 0xbf58476d1ce4e5b9
 		h ^= h >> 31
 	}
-	return int((h * 0x94d049bb133111eb) >> m.shift)
+	return h * 0x94d049bb133111eb
+}
+
+func (m *tailMemo) slot(key []uint64) int {
+	return int(hashKey(key) >> m.shift)
 }
 
 func (m *tailMemo) get(key []uint64) (Uint128, bool) {
@@ -71,6 +78,9 @@ func (m *tailMemo) get(key []uint64) (Uint128, bool) {
 }
 
 func (m *tailMemo) put(key []uint64, v Uint128) {
+	if _, ok := m.get(key); ok {
+		return // another worker of a shared memo got here first
+	}
 	switch {
 	case m.used == nil || m.width != len(key):
 		m.init(len(key), minMemoSlots)
@@ -112,4 +122,30 @@ func equalWords(a, b []uint64) bool {
 		}
 	}
 	return true
+}
+
+// sharedMemo is a tail memo that the workers of one parallel count share,
+// so each distinct tail is counted about once rather than once per worker.
+// It is split into shards, each behind its own lock, chosen by the key's
+// hash (its low bits: the slots use the high ones).
+type sharedMemo struct {
+	shards [64]struct {
+		mu sync.Mutex
+		m  tailMemo
+	}
+}
+
+func (s *sharedMemo) get(key []uint64) (Uint128, bool) {
+	sh := &s.shards[hashKey(key)%uint64(len(s.shards))]
+	sh.mu.Lock()
+	v, ok := sh.m.get(key)
+	sh.mu.Unlock()
+	return v, ok
+}
+
+func (s *sharedMemo) put(key []uint64, v Uint128) {
+	sh := &s.shards[hashKey(key)%uint64(len(s.shards))]
+	sh.mu.Lock()
+	sh.m.put(key, v)
+	sh.mu.Unlock()
 }
