@@ -264,3 +264,25 @@ func TestUint128(t *testing.T) {
 }
 
 var bigOne = big.NewInt(1)
+
+// TestCounterNoAllocation checks that a warm Counter counts without
+// allocating, as the Knuth estimator's inner loop needs.
+func TestCounterNoAllocation(t *testing.T) {
+	g, err := Parse(seventeen, Shape{3, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := NewCounter(g.Shape)
+	count := func() {
+		if err := c.Load(g.Cells); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := c.Count(); err != nil || n != (Uint128{Lo: 1}) {
+			t.Fatalf("count %v, %v", n, err)
+		}
+	}
+	count()
+	if allocs := testing.AllocsPerRun(20, count); allocs != 0 {
+		t.Errorf("%v allocations per Load and Count, want 0", allocs)
+	}
+}
