@@ -75,7 +75,8 @@ type assignment struct {
 }
 
 // CountParallel is Count shared among workers goroutines, each with a copy
-// of the counter; the result is the same for every number of workers.
+// of the counter and all with one memo of tails; the result is the same for
+// every number of workers.
 func (c *Counter) CountParallel(workers int) (Uint128, error) {
 	tail := c.chooseTail()
 	c.prepare(tail)
@@ -99,7 +100,7 @@ func (c *Counter) CountParallel(workers int) (Uint128, error) {
 	errs := make([]error, len(jobs))
 	var nextJob atomic.Int64
 	var wg sync.WaitGroup
-	shared := new(sharedMemo)
+	shared := newSharedMemo()
 	for range min(workers, len(jobs)) {
 		w := c.clone()
 		w.shared = shared

@@ -8,6 +8,7 @@ import "sync"
 // it starts afresh rather than grow without bound; a memo only saves work,
 // so forgetting entries never changes a count.
 type tailMemo struct {
+	limit  int      // entries kept before starting afresh; 0 for maxMemoEntries
 	width  int      // words per key
 	keys   []uint64 // len(vals)·width words
 	vals   []Uint128
@@ -84,7 +85,7 @@ func (m *tailMemo) put(key []uint64, v Uint128) {
 	switch {
 	case m.used == nil || m.width != len(key):
 		m.init(len(key), minMemoSlots)
-	case m.n >= maxMemoEntries:
+	case m.n >= m.limit && m.limit > 0, m.n >= maxMemoEntries:
 		clear(m.used)
 		m.n = 0
 	case 2*(m.n+1) > len(m.vals):
@@ -127,12 +128,21 @@ func equalWords(a, b []uint64) bool {
 // sharedMemo is a tail memo that the workers of one parallel count share,
 // so each distinct tail is counted about once rather than once per worker.
 // It is split into shards, each behind its own lock, chosen by the key's
-// hash (its low bits: the slots use the high ones).
+// hash (its low bits: the slots use the high ones). Together the shards
+// keep at most twice the entries of one counter's memo.
 type sharedMemo struct {
 	shards [64]struct {
 		mu sync.Mutex
 		m  tailMemo
 	}
+}
+
+func newSharedMemo() *sharedMemo {
+	s := new(sharedMemo)
+	for i := range s.shards {
+		s.shards[i].m.limit = 2 * maxMemoEntries / len(s.shards)
+	}
+	return s
 }
 
 func (s *sharedMemo) get(key []uint64) (Uint128, bool) {
