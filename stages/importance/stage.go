@@ -52,7 +52,7 @@ type SummaryRow struct {
 	Log10Population float64 `parquet:"log10_population"` // log10 |Ω| = n·log10 n!
 	montecarlo.Columns
 	Log10Probability float64 `parquet:"log10_probability"` // log10 of the estimate of u(A) = |A|/|Ω|
-	RAT              float64 `parquet:"rat"`               // log E[γ²] / log E[γ]
+	RAT              float64 `parquet:"rat"`               // log E[γ²] / log E[γ]; NaN if no sample hit A
 	EFF              float64 `parquet:"eff"`               // 1/(σ²_γ · work per sample); +Inf beyond float64
 	Log10EFF         float64 `parquet:"log10_eff"`
 }

@@ -3,9 +3,9 @@
 // Sudoku in the blog post of reference 001): fill cells one by one, each
 // with a symbol drawn uniformly from those its row, column and box still
 // allow; the sample is the product of the numbers of choices, or 0 when a
-// cell has none. Variants differ in the cell order (rowmajor, random, mrv,
-// see Order) and in the hybrid, which stops the walk after hybrid_k cells
-// and counts the rest exactly with grid.Counter.
+// cell has none. Variants differ in the order of the walk (rowmajor, random,
+// mrv, cover: see Order) and in the hybrid, which stops the walk after
+// hybrid_k placements and counts the completions exactly with grid.Counter.
 package knuth
 
 import (
