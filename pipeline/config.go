@@ -141,6 +141,10 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 			return nil, fmt.Errorf("environment variable %s: no such config key (known keys: %s)", name, allowedList())
 		}
 	}
+	// mapSets holds --set values for entries inside a map key
+	// (knuth.samples.3x3=…): viper would replace the whole map, so they are
+	// merged into it after it is read.
+	mapSets := map[string]map[string]any{}
 	for _, s := range sets {
 		key, raw, ok := strings.Cut(s, "=")
 		key = strings.ToLower(strings.TrimSpace(key))
@@ -155,7 +159,19 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 		if yaml.Unmarshal([]byte(raw), &parsed) == nil && parsed != nil {
 			value = parsed
 		}
-		v.Set(key, value)
+		if _, exact := known[key]; exact {
+			v.Set(key, value)
+			continue
+		}
+		for _, prefix := range open {
+			if strings.HasPrefix(key, prefix) {
+				leafKey := strings.TrimSuffix(prefix, ".")
+				if mapSets[leafKey] == nil {
+					mapSets[leafKey] = map[string]any{}
+				}
+				mapSets[leafKey][strings.TrimPrefix(key, prefix)] = value
+			}
+		}
 	}
 
 	st := &settings{stage: map[string]Config{}, globals: map[string]any{}, canonical: map[string][]byte{}}
@@ -175,6 +191,18 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 		for _, l := range leaves(s.Name, rv.Type(), nil) {
 			field := rv.FieldByIndex(l.field)
 			raw := v.Get(l.key)
+			if entries := mapSets[l.key]; entries != nil {
+				merged := map[string]any{}
+				if m, ok := raw.(map[string]any); ok {
+					for k, x := range m {
+						merged[k] = x
+					}
+				}
+				for k, x := range entries {
+					merged[k] = x
+				}
+				raw = merged
+			}
 			fresh := reflect.New(l.typ)
 			if err := decodeValue(raw, fresh.Interface()); err != nil {
 				return nil, invalidType(l.key, raw, l.typ)

@@ -454,3 +454,23 @@ func TestGraphErrors(t *testing.T) {
 		t.Fatalf("duplicate output: %v", err)
 	}
 }
+
+type mapConfig struct {
+	Samples map[string]int `mapstructure:"samples" json:"samples"`
+}
+
+func (c *mapConfig) Validate() error { return nil }
+
+func TestSetOneMapEntryKeepsTheOthers(t *testing.T) {
+	f := newFixture(t, "sampler:\n  samples:\n    2x2: 10\n    3x3: 20\n")
+	f.stages = append(f.stages, &Stage{
+		Name: "sampler", Version: 1,
+		NewConfig: func() Config { return &mapConfig{Samples: map[string]int{"2x2": 1}} },
+		Run:       func(p *Pass) error { return nil },
+	})
+	e := f.engine("sampler.samples.3x3=30", "sampler.samples.4x4=40")
+	got := e.settings.stage["sampler"].(*mapConfig).Samples
+	if len(got) != 3 || got["2x2"] != 10 || got["3x3"] != 30 || got["4x4"] != 40 {
+		t.Fatalf("samples = %v, want 2x2:10 3x3:30 4x4:40", got)
+	}
+}
