@@ -118,10 +118,13 @@ func SciRat(q *big.Rat, sig int) string {
 	if q.Sign() < 0 {
 		sign = "-"
 	}
-	// Start from the float estimate of the exponent and correct it
-	// exactly so that 1 ≤ a/10^e < 10.
-	f, _ := a.Float64()
-	e := int(math.Floor(math.Log10(f)))
+	// Estimate the exponent from a binary float (whose exponent, unlike
+	// float64's, has room for any count) and correct it exactly so that
+	// 1 ≤ a/10^e < 10.
+	frac := new(big.Float)
+	exp2 := new(big.Float).SetRat(a).MantExp(frac) // a = frac·2^exp2, 0.5 ≤ frac < 1
+	mf, _ := frac.Float64()
+	e := int(math.Floor(math.Log10(mf) + float64(exp2)*math.Log10(2)))
 	pow := func(e int) *big.Rat {
 		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(e))), nil)
 		if e < 0 {

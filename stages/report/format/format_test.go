@@ -43,13 +43,15 @@ func TestSciRat(t *testing.T) {
 		{"6670903752021072936960", 1, `7\times 10^{21}`},
 		{"6657084616885512582463.488", 4, `6.657\times 10^{21}`},
 		{"5524751496156892842531225600", 4, `5.525\times 10^{27}`},
-		{"99995", 4, `1.000\times 10^{5}`},  // rounds up into the next decade
-		{"99994", 4, `9.999\times 10^{4}`},  // and not when it does not
-		{"1000", 3, `1.00\times 10^{3}`},    // exact power of ten
-		{"0.00125", 2, `1.3\times 10^{-3}`}, // half away from zero
-		{"-288", 2, `-2.9\times 10^{2}`},    // sign kept
-		{"3.14159", 3, `3.14`},              // no ×10^0
-		{"1/3", 3, `3.33\times 10^{-1}`},    // a true fraction
+		{"99995", 4, `1.000\times 10^{5}`},      // rounds up into the next decade
+		{"99994", 4, `9.999\times 10^{4}`},      // and not when it does not
+		{"1000", 3, `1.00\times 10^{3}`},        // exact power of ten
+		{"0.00125", 2, `1.3\times 10^{-3}`},     // half away from zero
+		{"-288", 2, `-2.9\times 10^{2}`},        // sign kept
+		{"3.14159", 3, `3.14`},                  // no ×10^0
+		{"1/3", 3, `3.33\times 10^{-1}`},        // a true fraction
+		{"4.123e308", 3, `4.12\times 10^{308}`}, // past the float64 range (25×25 counts)
+		{"1e-400", 2, `1.0\times 10^{-400}`},    // below it
 	} {
 		if got := SciRat(mustRat(t, c.in), c.sig); got != c.want {
 			t.Errorf("SciRat(%s, %d) = %q, want %q", c.in, c.sig, got, c.want)
