@@ -179,7 +179,7 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 				ex := new(big.Float).SetInt(exact)
 				dev := new(big.Float).Quo(new(big.Float).Sub(best.Estimate, ex), ex)
 				d, _ := dev.Float64()
-				m.num(p+"DeviationPercent", f.Percent(d, 2))
+				m.num(p+"DeviationPercent", f.Percent(math.Abs(d), 2)) // |estimate − N|/N
 				covers := best.CILow.Cmp(ex) <= 0 && ex.Cmp(best.CIHigh) <= 0
 				m.text(p+"Covers", map[bool]string{true: "contains", false: "misses"}[covers])
 			}
