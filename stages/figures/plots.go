@@ -271,6 +271,19 @@ func Convergence(r *results.Results) (vg.Length, func(dc draw.Canvas), error) {
 		if err := band(p, lo, hi, c); err != nil {
 			return 0, nil, err
 		}
+		if rn.est.Estimate.Sign() == 0 {
+			// Say so, or the panel looks merely empty.
+			note, err := plotter.NewLabels(plotter.XYLabels{
+				XYs:    plotter.XYs{{X: math.Sqrt(est[0].X * est[len(est)-1].X), Y: ex * (1 - k/2)}},
+				Labels: []string{fmt.Sprintf("every one of %s walks failed: estimate 0", format.Group(strconv.FormatInt(rn.est.Samples, 10), ","))},
+			})
+			if err != nil {
+				return 0, nil, err
+			}
+			note.TextStyle[0].Font.Size = fontSize - 1
+			note.TextStyle[0].XAlign = draw.XCenter
+			p.Add(note)
+		}
 		if err := line(p, est, c, 1.2, nil, "estimate"); err != nil {
 			return 0, nil, err
 		}
@@ -381,11 +394,13 @@ func Heuristic(r *results.Results) (*plot.Plot, error) {
 			ymin, ymax = math.Min(ymin, y), math.Max(ymax, y)
 			continue
 		}
-		es := r.EstimatorsFor(c.shape)
-		for j, e := range es {
-			if e.Estimate.Sign() <= 0 {
-				continue
+		var es []results.Estimator // those that found a grid
+		for _, e := range r.EstimatorsFor(c.shape) {
+			if e.Estimate.Sign() > 0 {
+				es = append(es, e)
 			}
+		}
+		for j, e := range es {
 			// Ratios to the heuristic are near 1 even where the counts
 			// pass the float64 range.
 			ratio := func(x *big.Float) float64 { return results.Float64(new(big.Float).Quo(x, c.h)) }
