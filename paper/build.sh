@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-packages="latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended"
+packages="latexmk texlive-latex-base texlive-latex-recommended"
 if ! command -v latexmk >/dev/null 2>&1; then
 	if [ "${CI:-}" = "true" ]; then
 		echo "paper: latexmk not found; CI must build the PDF (apt-get install -y $packages)" >&2
