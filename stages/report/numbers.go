@@ -36,8 +36,10 @@ func (m *macros) num(name, value string) { m.def(name, `\ensuremath{`+value+`}`)
 // text defines \name as running text.
 func (m *macros) text(name, value string) { m.def(name, value) }
 
-// flag sets the conditional \ifname (declared by main.tex) to true.
-func (m *macros) flag(name string) { fmt.Fprintf(&m.buf, "\\%strue\n", name) }
+// flag declares the conditional \ifname and sets it true. main.tex
+// declares (false) every flag it tests, so flags of parts that did not run
+// stay false and flags main.tex does not know about are harmless.
+func (m *macros) flag(name string) { fmt.Fprintf(&m.buf, "\\newif\\if%s\\%strue\n", name, name) }
 
 func (m *macros) def(name, value string) {
 	if m.seen[name] && m.err == nil {
@@ -183,6 +185,33 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 				covers := best.CILow.Cmp(ex) <= 0 && ex.Cmp(best.CIHigh) <= 0
 				m.text(p+"Covers", map[bool]string{true: "contains", false: "misses"}[covers])
 			}
+		}
+	}
+	for _, s := range r.AllShapes() {
+		if _, exact := r.ExactGrids(s); exact {
+			continue
+		}
+		best, ok := bestAny(r, s)
+		if !ok {
+			continue
+		}
+		// The most precise estimate where no exact count is known, and
+		// whether its interval holds Kilfoil's heuristic.
+		p := f.MacroName("mc", s.String())
+		m.comment(fmt.Sprintf("Most precise Monte Carlo estimate for %s boxes (no exact count)", s))
+		m.flag(f.MacroName("have", "mc", s.String()))
+		m.text(p+"Estimator", `\texttt{`+f.TeXEscape(best.Label())+`}`)
+		m.num(p+"Samples", f.Int64(best.Samples))
+		m.num(p+"Estimate", sciFloat(best.Estimate, 4))
+		m.num(p+"CILow", sciFloat(best.CILow, 4))
+		m.num(p+"CIHigh", sciFloat(best.CIHigh, 4))
+		m.num(p+"RelErrPercent", f.Percent(best.RelativeError, 2))
+		if h, ok := r.HeuristicFor(s); ok {
+			hf := new(big.Float).SetRat(h.Estimate)
+			m.num(p+"Heuristic", f.SciRat(h.Estimate, 4))
+			m.num(p+"HeuristicRatio", f.Fixed(results.Float64(new(big.Float).Quo(best.Estimate, hf)), 3))
+			covers := best.CILow.Cmp(hf) <= 0 && hf.Cmp(best.CIHigh) <= 0
+			m.text(p+"HeuristicCovers", map[bool]string{true: "contains", false: "misses"}[covers])
 		}
 	}
 	if m.err != nil {

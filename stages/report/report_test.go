@@ -39,9 +39,12 @@ func published(t testing.TB) *results.Results {
 		Funnel: []results.FunnelLevel{{Level: 0, Name: "first bands", Classes: 2612736, PaperClasses: 2612736},
 			{Level: 1, Name: "lexicographic", Classes: 36288, PaperClasses: 36288}},
 		Heuristics: []results.Heuristic{{Shape: results.Classic, BandCount: big.NewInt(948109639680),
-			StackCount: big.NewInt(948109639680), Estimate: kilfoil}},
+			StackCount: big.NewInt(948109639680), Estimate: kilfoil},
+			{Shape: grid.Shape{R: 4, C: 4}, Estimate: new(big.Rat).SetFrac(bigInt(t, "5958"+strings.Repeat("0", 95)), big.NewInt(1))}},
 		Estimators: []results.Estimator{{Method: "knuth", Shape: results.Classic, Variant: "hybrid", Samples: 1000000,
-			Estimate: est, StdError: se, CILow: lo, CIHigh: hi, RelativeError: 0.0102, RelVarWork: 1234}},
+			Estimate: est, StdError: se, CILow: lo, CIHigh: hi, RelativeError: 0.0102, RelVarWork: 1234},
+			{Method: "knuth", Shape: grid.Shape{R: 4, C: 4}, Variant: "cover", Samples: 1000, Estimate: big.NewFloat(6.1e98),
+				StdError: big.NewFloat(0.3e98), CILow: big.NewFloat(5.5e98), CIHigh: big.NewFloat(6.7e98), RelativeError: 0.05}},
 	}
 }
 
@@ -68,6 +71,9 @@ func TestNumbers(t *testing.T) {
 		`\newcommand{\KnuthBestRelErrPercent}{\ensuremath{1.02}}`,
 		`\newcommand{\KnuthBestDeviationPercent}{\ensuremath{0.06}}`,
 		`\newcommand{\KnuthBestCovers}{contains}`,
+		`\newcommand{\McFourXFourEstimate}{\ensuremath{6.100\times 10^{98}}}`,
+		`\newcommand{\McFourXFourHeuristicCovers}{contains}`,
+		`\newif\ifHaveMcFourXFour\HaveMcFourXFourtrue`,
 		`\HaveFigErrorWorktrue`, `\HaveTableShapestrue`, `\HaveExacttrue`, `\HaveKnuthtrue`, `\HaveKnuthBesttrue`,
 	} {
 		if !strings.Contains(s, want) {
