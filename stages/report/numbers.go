@@ -207,6 +207,7 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 		m.num(p+"CIHigh", sciFloat(best.CIHigh, 4))
 		m.num(p+"RelErrPercent", f.Percent(best.RelativeError, 2))
 		if h, ok := r.HeuristicFor(s); ok {
+			m.flag(f.MacroName("have", "mc", s.String(), "heuristic"))
 			hf := new(big.Float).SetRat(h.Estimate)
 			m.num(p+"Heuristic", f.SciRat(h.Estimate, 4))
 			m.num(p+"HeuristicRatio", f.Fixed(results.Float64(new(big.Float).Quo(best.Estimate, hf)), 3))

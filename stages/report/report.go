@@ -53,7 +53,7 @@ func hasAny(names []string) bool {
 var Stage = &pipeline.Stage{
 	Name:     "report",
 	Doc:      "writes the paper's numbers, tables and artifact list as TeX (paper/generated/)",
-	Version:  10,
+	Version:  11,
 	Requires: append(results.Requires(), figures.Stage),
 	Outputs: func() []pipeline.Output {
 		outs := []pipeline.Output{NumbersTeX.Output, ArtifactsTeX.Output}
