@@ -166,11 +166,14 @@ func pad(a *plot.Axis, min, max, frac float64) {
 	a.Min, a.Max = min-d, max+d
 }
 
-// shapeLabel names a box shape by its grid: "9×9 (3×3 boxes)".
+// shapeLabel names a box shape by its grid and boxes, on two lines:
+// "9×9" over "(3×3 boxes)".
 func shapeLabel(s grid.Shape) string {
-	return fmt.Sprintf("%d×%d", s.N(), s.N())
+	return fmt.Sprintf("%d×%d\n(%d×%d boxes)", s.N(), s.N(), s.R, s.C)
 }
 
+// ratFloat and intFloat convert exact values for plotting only: drawn
+// positions need no more than float64 precision.
 func ratFloat(q *big.Rat) float64 { f, _ := q.Float64(); return f }
 func intFloat(n *big.Int) float64 { f, _ := new(big.Float).SetInt(n).Float64(); return f }
 
@@ -386,7 +389,7 @@ func Heuristic(r *results.Results) (*plot.Plot, error) {
 	legendDone := map[string]bool{}
 	ymin, ymax := 1.0, 1.0 // the heuristic line is always shown
 	for i, c := range cols {
-		names[i] = fmt.Sprintf("%s\n(%d×%d boxes)", shapeLabel(c.shape), c.shape.R, c.shape.C)
+		names[i] = shapeLabel(c.shape)
 		if n, ok := r.ExactGrids(c.shape); ok {
 			q := new(big.Rat).Quo(new(big.Rat).SetInt(n), heuristicRat(r, c.shape))
 			y := ratFloat(q)
