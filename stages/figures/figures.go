@@ -122,9 +122,8 @@ func run(p *pipeline.Pass) error {
 func Draw(f *figure, r *results.Results) (Encoded, error) {
 	w, h, paint, err := f.draw(r)
 	if errors.Is(err, errNoData) {
-		p := newPlot(fmt.Sprintf("%s: not drawn", f.name), "", "")
+		p := newPlot(fmt.Sprintf("%s: not drawn (%v)", f.name, err), "", "")
 		p.HideAxes()
-		p.Title.Text = fmt.Sprintf("%s: %v", f.name, err)
 		w, h, paint = figWidth, figHeight/3, p.Draw
 	} else if err != nil {
 		return Encoded{}, fmt.Errorf("figure %s: %w", f.name, err)
