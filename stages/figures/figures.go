@@ -80,7 +80,7 @@ var figures = func() []*figure {
 var Stage = &pipeline.Stage{
 	Name:     "figures",
 	Doc:      "draws the paper's figures (PDF and PNG) from the counts and estimates",
-	Version:  7,
+	Version:  8,
 	Requires: results.Requires(),
 	Outputs: func() []pipeline.Output {
 		var outs []pipeline.Output
