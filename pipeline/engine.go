@@ -397,7 +397,8 @@ func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked,
 		p.Seed = seed
 	}
 	for name, sum := range c.inputs {
-		p.inputs[name] = inputArtifact{root: e.opts.Root, sha256: sum}
+		entry, _ := m.Artifact(name)
+		p.inputs[name] = inputArtifact{root: e.opts.Root, sha256: sum, entry: entry}
 	}
 	start, cpu0 := time.Now(), cpuTime()
 	defer func() {

@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sort"
 )
 
 // ToolVersion is recorded in every artifact's provenance. It is not part of
@@ -112,6 +113,19 @@ type Pass struct {
 type inputArtifact struct {
 	root   string
 	sha256 string
+	entry  ArtifactEntry
+}
+
+// Inputs returns the manifest entries of every artifact the stage reads
+// (the outputs of the stages it Requires), sorted by path: what a report
+// cites. Their hashes are part of the stage's fingerprint.
+func (p *Pass) Inputs() []ArtifactEntry {
+	var out []ArtifactEntry
+	for _, in := range p.inputs {
+		out = append(out, in.entry)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
 }
 
 // provenance returns what the named output records about its making.

@@ -93,13 +93,5 @@ func run(p *pipeline.Pass) error {
 			}
 		}
 	}
-	m, err := readManifest(p)
-	if err != nil {
-		return err
-	}
-	entries, err := inputEntries(m, p.Stage.Requires)
-	if err != nil {
-		return err
-	}
-	return ArtifactsTeX.Write(p, ArtifactsTable(entries))
+	return ArtifactsTeX.Write(p, ArtifactsTable(p.Inputs()))
 }
