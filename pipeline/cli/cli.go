@@ -272,23 +272,29 @@ func exactArgs(n int, msg string) cobra.PositionalArgs {
 	}
 }
 
-// writeTimings prints the run's timing report.
+// writeTimings prints the run's timing report: one line per stage, then
+// each stage's own measurements, one per line.
 func writeTimings(w io.Writer, results []pipeline.StageResult) {
 	if len(results) == 0 {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "stage\taction\twall\tcpu\tmetrics")
+	fmt.Fprintln(tw, "stage\taction\twall\tcpu")
 	for _, r := range results {
 		if !r.Ran {
-			fmt.Fprintf(tw, "%s\tup to date\t\t\t\n", r.Stage)
+			fmt.Fprintf(tw, "%s\tup to date\t\t\n", r.Stage)
 			continue
 		}
-		var ms []string
-		for _, m := range r.Metrics {
-			ms = append(ms, fmt.Sprintf("%s=%v", m.Name, m.Value))
-		}
-		fmt.Fprintf(tw, "%s\tran\t%.2fs\t%.2fs\t%s\n", r.Stage, r.Wall.Seconds(), r.CPU.Seconds(), strings.Join(ms, " "))
+		fmt.Fprintf(tw, "%s\tran\t%.2fs\t%.2fs\n", r.Stage, r.Wall.Seconds(), r.CPU.Seconds())
 	}
 	tw.Flush()
+	for _, r := range results {
+		for _, m := range r.Metrics {
+			value := fmt.Sprint(m.Value)
+			if f, ok := m.Value.(float64); ok {
+				value = fmt.Sprintf("%.4g", f)
+			}
+			fmt.Fprintf(w, "  %s: %s = %s\n", r.Stage, m.Name, value)
+		}
+	}
 }
