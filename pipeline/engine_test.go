@@ -474,3 +474,20 @@ func TestSetOneMapEntryKeepsTheOthers(t *testing.T) {
 		t.Fatalf("samples = %v, want 2x2:10 3x3:30 4x4:40", got)
 	}
 }
+
+func TestLoadReadsEveryRowGroupInOrder(t *testing.T) {
+	f := newFixture(t, "seed: 0\nnumbers:\n  count: 600000\n")
+	f.run(RunOptions{}, nil, "numbers")
+	rows, err := numbersTable.Load(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 600000 {
+		t.Fatalf("%d rows, want 600000", len(rows))
+	}
+	for i, r := range rows {
+		if r.N != int64(i) {
+			t.Fatalf("row %d holds %d", i, r.N)
+		}
+	}
+}
