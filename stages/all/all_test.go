@@ -1,30 +1,19 @@
 package all
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 )
 
 // runSmoke runs the whole pipeline with the smoke configuration in a fresh
 // root under the given GOMAXPROCS and returns the root.
 func runSmoke(t *testing.T, procs int) string {
-	t.Helper()
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	root := t.TempDir()
-	e, err := pipeline.New(pipeline.Options{Root: root, Stages: Stages, ConfigFile: "../../configs/smoke.yaml"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Run(context.Background(), nil, pipeline.RunOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return root
+	return pipelinetest.Run(t, pipelinetest.Options{Stages: Stages, Config: "../../configs/smoke.yaml", Procs: procs})
 }
 
 // TestByteIdenticalWhateverTheCores runs the whole smoke pipeline with one
@@ -46,16 +35,7 @@ func TestByteIdenticalWhateverTheCores(t *testing.T) {
 	if len(m.Artifacts) != outputs {
 		t.Fatalf("manifest lists %d artifacts, the stages declare %d", len(m.Artifacts), outputs)
 	}
-	for _, path := range append([]string{pipeline.ManifestPath}, paths(m)...) {
-		a, errA := os.ReadFile(filepath.Join(one, path))
-		b, errB := os.ReadFile(filepath.Join(two, path))
-		if errA != nil || errB != nil {
-			t.Fatalf("%s: %v %v", path, errA, errB)
-		}
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s differs between GOMAXPROCS=1 and GOMAXPROCS=2", path)
-		}
-	}
+	pipelinetest.SameFiles(t, one, two, append([]string{pipeline.ManifestPath}, paths(m)...)...)
 }
 
 func paths(m *pipeline.Manifest) []string {

@@ -1,31 +1,20 @@
-package bands
+package bands_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/stages/all"
+	"github.com/sudoku-census/sudoku-census/stages/bands"
 	"github.com/sudoku-census/sudoku-census/stages/sudoku"
 )
 
 func TestStage(t *testing.T) {
-	root := t.TempDir()
-	// A config of our own: smoke.yaml holds keys of stages this test leaves
-	// out, which the engine would reject as unknown.
-	config := filepath.Join(root, "config.yaml")
-	if err := os.WriteFile(config, []byte("seed: 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	eng, err := pipeline.New(pipeline.Options{Root: root, Stages: []*pipeline.Stage{Stage}, ConfigFile: config})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := eng.Run(context.Background(), []string{"bands"}, pipeline.RunOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := Table.Load(root)
+	root := pipelinetest.Run(t, pipelinetest.Options{Stages: all.Stages, Config: "../../configs/smoke.yaml",
+		Targets: []string{"bands"}})
+	rows, err := bands.Table.Load(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,13 +49,13 @@ func TestStage(t *testing.T) {
 	if kinds["pure"] != 2*46656 || kinds["mixed"] != 18*3*46656 || len(kinds) != 2 {
 		t.Errorf("kinds %v, want pure 93,312 and mixed 2,519,424", kinds)
 	}
-	if fi, err := os.Stat(filepath.Join(root, Table.Path)); err == nil {
-		t.Logf("%s: %d bytes", Table.Path, fi.Size())
+	if fi, err := os.Stat(filepath.Join(root, bands.Table.Path)); err == nil {
+		t.Logf("%s: %d bytes", bands.Table.Path, fi.Size())
 	}
 }
 
 func BenchmarkRows(b *testing.B) {
 	for b.Loop() {
-		Rows()
+		bands.Rows()
 	}
 }

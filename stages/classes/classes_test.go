@@ -1,18 +1,11 @@
 package classes
 
 import (
-	"bytes"
-	"context"
 	"math/bits"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/bands"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
 	"github.com/sudoku-census/sudoku-census/stages/sudoku"
 )
@@ -261,79 +254,6 @@ func TestComputeRejects(t *testing.T) {
 	}
 }
 
-func runStages(t *testing.T, root string) error {
-	t.Helper()
-	config := filepath.Join(root, "config.yaml")
-	if err := os.WriteFile(config, []byte("seed: 1\nreduce:\n  swap_blocks: true\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	eng, err := pipeline.New(pipeline.Options{Root: root,
-		Stages: []*pipeline.Stage{bands.Stage, reduce.Stage, Stage}, ConfigFile: config})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = eng.Run(context.Background(), []string{"classes"}, pipeline.RunOptions{})
-	return err
-}
-
-func TestStage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the bands, reduce and classes stages")
-	}
-	root := t.TempDir()
-	if err := runStages(t, root); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := Table.Load(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, c := fixture(t)
-	if len(rows) != 36_288 {
-		t.Fatalf("classes.parquet has %d rows", len(rows))
-	}
-	level5 := map[int32]int{}
-	for i, r := range rows {
-		got := [6]int32{r.ID, r.Level1, r.Level2, r.Level3, r.Level4, r.Level5}
-		want := [6]int32{int32(i), c.Class[0][i], c.Class[1][i], c.Class[2][i], c.Class[3][i], c.Class[4][i]}
-		if got != want {
-			t.Fatalf("row %d: %v, want %v", i, got, want)
-		}
-		level5[r.Level5]++
-	}
-	if len(level5) != 44 {
-		t.Errorf("%d distinct level5 values, want 44", len(level5))
-	}
-	funnel, err := Funnel.Load(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var counts []int32
-	for _, f := range funnel {
-		counts = append(counts, f.Classes)
-	}
-	if want := []int32{2_612_736, 36_288, 2051, 416, 174, 71, 44}; !equal(counts, want) {
-		t.Errorf("funnel.parquet classes %v, want %v", counts, want)
-	}
-
-	// The artifacts do not depend on the number of CPUs.
-	other := t.TempDir()
-	procs := runtime.GOMAXPROCS(1)
-	err = runStages(t, other)
-	runtime.GOMAXPROCS(procs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range []string{bands.Table.Path, reduce.Table.Path, Table.Path, Funnel.Path} {
-		a, errA := os.ReadFile(filepath.Join(root, path))
-		b, errB := os.ReadFile(filepath.Join(other, path))
-		if errA != nil || errB != nil || !bytes.Equal(a, b) {
-			t.Errorf("%s differs between GOMAXPROCS=%d and 1 (%v, %v)", path, procs, errA, errB)
-		}
-	}
-
-}
-
 // TestCatalogueRejects checks that a reduced table made with
 // reduce.swap_blocks=false, or one with a wrong multiplicity, is refused.
 func TestCatalogueRejects(t *testing.T) {
@@ -364,18 +284,6 @@ func TestCatalogueRejects(t *testing.T) {
 	if _, _, err := Catalogue(good[:100]); err == nil {
 		t.Error("Catalogue accepted part of the table")
 	}
-}
-
-func equal(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func BenchmarkCompute(b *testing.B) {

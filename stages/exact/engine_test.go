@@ -1,71 +1,21 @@
-package exact
+package exact_test
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/bands"
-	"github.com/sudoku-census/sudoku-census/stages/classes"
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/stages/all"
+	"github.com/sudoku-census/sudoku-census/stages/exact"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
-	"go.yaml.in/yaml/v3"
 )
 
-var pipelineStages = []*pipeline.Stage{bands.Stage, reduce.Stage, classes.Stage, Stage}
-
-// smokeConfig writes the smoke configuration's global keys and the subtrees
-// of pipelineStages to a file in dir: the engine rejects keys of stages it
-// does not know, and this test runs only the stages up to exact.
-func smokeConfig(t *testing.T, dir string) string {
-	t.Helper()
-	raw, err := os.ReadFile("../../configs/smoke.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tree map[string]any
-	if err := yaml.Unmarshal(raw, &tree); err != nil {
-		t.Fatal(err)
-	}
-	keep := map[string]any{"seed": tree["seed"]}
-	for _, s := range pipelineStages {
-		if sub, ok := tree[s.Name]; ok {
-			keep[s.Name] = sub
-		}
-	}
-	out, err := yaml.Marshal(keep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "smoke.yaml")
-	if err := os.WriteFile(path, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func runExact(t *testing.T, root string, set []string, ro pipeline.RunOptions) {
-	t.Helper()
-	eng, err := pipeline.New(pipeline.Options{Root: root, Stages: pipelineStages,
-		ConfigFile: smokeConfig(t, t.TempDir()), Set: set})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := eng.Run(context.Background(), []string{"exact"}, ro); err != nil {
-		t.Fatal(err)
-	}
-}
+var smoke = pipelinetest.Options{Stages: all.Stages, Config: "../../configs/smoke.yaml", Targets: []string{"exact"}}
 
 // TestStage runs the pipeline up to exact with the smoke config (two
 // classes cross-checked) and checks the published figures.
 func TestStage(t *testing.T) {
-	root := t.TempDir()
-	runExact(t, root, nil, pipeline.RunOptions{})
-	rows, err := Completions.Load(root)
+	root := pipelinetest.Run(t, smoke)
+	rows, err := exact.Completions.Load(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,11 +42,11 @@ func TestStage(t *testing.T) {
 		rows[0].Completions != "7802998272" {
 		t.Errorf("first class %+v, want class 0, the canonical band, 72·108374976 completions", rows[0])
 	}
-	total, err := Total.Load(root)
+	total, err := exact.Total.Load(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := TotalRow{
+	want := exact.TotalRow{
 		Grids:               "6670903752021072936960",
 		CanonicalGrids:      "18383222420692992",
 		ReducedCount:        "3546146300288",
@@ -109,48 +59,30 @@ func TestStage(t *testing.T) {
 	}
 }
 
-// TestStageReproducible reruns exact on one and on two CPUs and compares
-// the bytes.
+// TestStageReproducible reruns exact, without cross-checks (a config all's
+// TestByteIdenticalWhateverTheCores does not run), on one CPU over a copy
+// of a run on the default number and compares the bytes.
 func TestStageReproducible(t *testing.T) {
-	root := t.TempDir()
-	set := []string{"exact.crosscheck=none"}
-	runExact(t, root, set, pipeline.RunOptions{})
-	read := func() []byte {
-		var all []byte
-		for _, o := range Stage.Outputs {
-			b, err := os.ReadFile(filepath.Join(root, o.Path))
-			if err != nil {
-				t.Fatal(err)
-			}
-			all = append(all, b...)
-		}
-		return all
-	}
-	first := read()
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	runExact(t, root, set, pipeline.RunOptions{Force: []string{"exact"}})
-	if !bytes.Equal(first, read()) {
-		t.Error("artifacts differ between GOMAXPROCS 1 and the default")
-	}
+	o := smoke
+	o.Set = []string{"exact.crosscheck=none"}
+	first := pipelinetest.Run(t, o)
+	o.Root, o.Force, o.Procs = pipelinetest.Copy(t, first), []string{"exact"}, 1
+	pipelinetest.SameOutputs(t, first, pipelinetest.Run(t, o), exact.Stage)
 }
 
 func TestStageBadConfig(t *testing.T) {
 	for _, v := range []string{"exact.crosscheck=some", "exact.crosscheck=0", "exact.crosscheck=3,3"} {
-		_, err := pipeline.New(pipeline.Options{Root: t.TempDir(), Stages: pipelineStages,
-			ConfigFile: smokeConfig(t, t.TempDir()), Set: []string{v}})
-		if err == nil || !strings.Contains(err.Error(), "exact.crosscheck") || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: error %v, want one line naming exact.crosscheck", v, err)
-		}
+		pipelinetest.Rejects(t, smoke, v, "exact.crosscheck")
 	}
 }
 
 func TestCheckMembers(t *testing.T) {
 	rows := []reduce.Row{{ID: 0}, {ID: 1}, {ID: 2}}
-	counts := []Count{{72, 1}, {72, 1}, {144, 1}}
-	if _, err := CheckMembers(rows, []int32{0, 0, 2}, counts); err != nil {
+	counts := []exact.Count{{72, 1}, {72, 1}, {144, 1}}
+	if _, err := exact.CheckMembers(rows, []int32{0, 0, 2}, counts); err != nil {
 		t.Error(err)
 	}
-	if _, err := CheckMembers(rows, []int32{0, 0, 0}, counts); err == nil {
+	if _, err := exact.CheckMembers(rows, []int32{0, 0, 0}, counts); err == nil {
 		t.Error("no error for a member whose count differs from its representative's")
 	}
 }

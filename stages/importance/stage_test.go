@@ -1,49 +1,24 @@
 package importance_test
 
 import (
-	"bytes"
-	"context"
 	"math"
-	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/all"
 	"github.com/sudoku-census/sudoku-census/stages/importance"
 )
 
-func runStage(t *testing.T, procs int) string {
-	t.Helper()
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	root := t.TempDir()
-	eng, err := pipeline.New(pipeline.Options{Root: root, Stages: all.Stages, ConfigFile: "../../configs/smoke.yaml"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := eng.Run(context.Background(), []string{"importance"}, pipeline.RunOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
+var smoke = pipelinetest.Options{Stages: all.Stages, Config: "../../configs/smoke.yaml"}
 
-// The artifacts are byte-identical whatever GOMAXPROCS is, and the rows
-// carry Ridder's measures.
-func TestStageDeterministic(t *testing.T) {
-	a, b := runStage(t, 1), runStage(t, 2)
-	for _, out := range importance.Stage.Outputs {
-		x, err1 := os.ReadFile(filepath.Join(a, out.Path))
-		y, err2 := os.ReadFile(filepath.Join(b, out.Path))
-		if err1 != nil || err2 != nil {
-			t.Fatal(err1, err2)
-		}
-		if !bytes.Equal(x, y) {
-			t.Errorf("%s differs between GOMAXPROCS=1 and 2", out.Path)
-		}
-	}
-	rows, err := importance.Summary.Load(a)
+// TestStage runs importance with the smoke config and checks the rows
+// carry Ridder's measures. That the artifacts are byte-identical whatever
+// GOMAXPROCS is, all's TestByteIdenticalWhateverTheCores checks on this
+// same config.
+func TestStage(t *testing.T) {
+	o := smoke
+	o.Targets = []string{"importance"}
+	rows, err := importance.Summary.Load(pipelinetest.Run(t, o))
 	if err != nil || len(rows) != 3 {
 		t.Fatalf("%d rows, err %v", len(rows), err)
 	}
@@ -62,9 +37,6 @@ func TestConfigErrors(t *testing.T) {
 		"importance.samples={3x3: 0}":       "importance.samples.3x3",
 		"importance.fill_dead_ends=perhaps": "importance.fill_dead_ends",
 	} {
-		_, err := pipeline.New(pipeline.Options{Root: t.TempDir(), Stages: all.Stages, ConfigFile: "../../configs/smoke.yaml", Set: []string{set}})
-		if err == nil || !strings.Contains(err.Error(), key) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("--set %s: error %v, want one line naming %s", set, err, key)
-		}
+		pipelinetest.Rejects(t, smoke, set, key)
 	}
 }

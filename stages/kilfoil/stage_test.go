@@ -1,42 +1,23 @@
 package kilfoil_test
 
 import (
-	"bytes"
-	"context"
 	"errors"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/stages/all"
 	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
 )
 
-// runStage runs the kilfoil stage alone over a fresh root with the given
-// overrides and returns the root.
-func runStage(t *testing.T, set ...string) (string, error) {
-	t.Helper()
-	root := t.TempDir()
-	config := filepath.Join(root, "config.yaml")
-	if err := os.WriteFile(config, []byte("seed: 1\nkilfoil:\n  shapes: [3x3, 2x2, 2x3, 4x4]\n  digits: 12\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	eng, err := pipeline.New(pipeline.Options{Root: root, Stages: []*pipeline.Stage{kilfoil.Stage}, ConfigFile: config, Set: set})
-	if err != nil {
-		return root, err
-	}
-	_, err = eng.Run(context.Background(), []string{"kilfoil"}, pipeline.RunOptions{})
-	return root, err
-}
+// fourShapes runs kilfoil on a config of its own: four shapes, 4×4 among
+// them, and 12 significant digits.
+var fourShapes = pipelinetest.Options{Stages: all.Stages, Config: "../../configs/smoke.yaml", Targets: []string{"kilfoil"},
+	Set: []string{"kilfoil.shapes=3x3,2x2,2x3,4x4", "kilfoil.digits=12"}}
 
 func TestStageArtifact(t *testing.T) {
-	root, err := runStage(t)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := kilfoil.Estimates.Load(root)
+	rows, err := kilfoil.Estimates.Load(pipelinetest.Run(t, fourShapes))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,28 +44,12 @@ func TestStageArtifact(t *testing.T) {
 }
 
 // TestStageReproducible: the artifact is byte-identical whatever the number
-// of processors the band counter uses.
+// of processors the band counter uses. The config is not the smoke one, so
+// all's TestByteIdenticalWhateverTheCores does not cover it.
 func TestStageReproducible(t *testing.T) {
-	rootA, err := runStage(t)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := os.ReadFile(filepath.Join(rootA, kilfoil.Estimates.Path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	rootB, err := runStage(t)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(rootB, kilfoil.Estimates.Path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
-		t.Error("artifacts differ between GOMAXPROCS settings")
-	}
+	one, two := fourShapes, fourShapes
+	one.Procs, two.Procs = 1, 2
+	pipelinetest.SameOutputs(t, pipelinetest.Run(t, one), pipelinetest.Run(t, two), kilfoil.Stage)
 }
 
 func TestBadConfig(t *testing.T) {
@@ -94,7 +59,7 @@ func TestBadConfig(t *testing.T) {
 		{"kilfoil.shapes=2x3,2x3", "kilfoil.shapes", "2x3"},
 		{"kilfoil.digits=0", "kilfoil.digits", "0"},
 	} {
-		_, err := runStage(t, tc.set)
+		err := pipelinetest.Rejects(t, fourShapes, tc.set, tc.key)
 		var ce *pipeline.ConfigError
 		if !errors.As(err, &ce) || ce.Key != tc.key || !strings.Contains(err.Error(), tc.value) {
 			t.Errorf("--set %s: error %v, want a config error on %s naming %s", tc.set, err, tc.key, tc.value)
