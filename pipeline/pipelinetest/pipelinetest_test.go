@@ -73,11 +73,10 @@ func TestRun(t *testing.T) {
 	if c == a || c == b {
 		t.Error("Run without a root reused one")
 	}
-	// SameOutputs must see the difference. A zero testing.T records the
-	// failure without failing this test.
-	var inner testing.T
-	pipelinetest.SameOutputs(&inner, a, c, toy)
-	if !inner.Failed() {
+	// SameOutputs must see the difference.
+	inner := &recorder{TB: t}
+	pipelinetest.SameOutputs(inner, a, c, toy)
+	if !inner.failed {
 		t.Error("SameOutputs passed outputs of 3 and 4 lines")
 	}
 }
@@ -87,8 +86,17 @@ func TestRejects(t *testing.T) {
 	if err := pipelinetest.Rejects(t, o, "toy.lines=0", "toy.lines"); err == nil {
 		t.Error("toy.lines=0 accepted")
 	}
-	var inner testing.T
-	if err := pipelinetest.Rejects(&inner, o, "toy.lines=3", "toy.lines"); err != nil || !inner.Failed() {
-		t.Errorf("Rejects of the valid toy.lines=3: error %v, failed %v; want no error and a failure", err, inner.Failed())
+	inner := &recorder{TB: t}
+	if err := pipelinetest.Rejects(inner, o, "toy.lines=3", "toy.lines"); err != nil || !inner.failed {
+		t.Errorf("Rejects of the valid toy.lines=3: error %v, failed %v; want no error and a failure", err, inner.failed)
 	}
 }
+
+// recorder is a testing.TB whose Errorf records a failure instead of
+// failing the test, to check that a helper reports one.
+type recorder struct {
+	testing.TB
+	failed bool
+}
+
+func (r *recorder) Errorf(string, ...any) { r.failed = true }
