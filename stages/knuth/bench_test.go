@@ -21,6 +21,12 @@ func BenchmarkSample(b *testing.B) {
 		{"4x4", Variant{Name: "cover", Order: Cover, HybridK: 256}},
 		{"4x4", Variant{Name: "hybrid210", Order: MRV, HybridK: 210, Hybrid: true}},
 		{"4x4", Variant{Name: "hybrid200cover", Order: Cover, HybridK: 200, Hybrid: true}},
+		{"3x3", Variant{Name: "se10cover", Order: Cover, HybridK: 81, Budget: 10}},
+		{"4x4", Variant{Name: "se10mrv", Order: MRV, HybridK: 256, Budget: 10}},
+		{"4x4", Variant{Name: "se10cover", Order: Cover, HybridK: 256, Budget: 10}},
+		{"4x4", Variant{Name: "se30mrv", Order: MRV, HybridK: 256, Budget: 30}},
+		{"4x4", Variant{Name: "se30cover", Order: Cover, HybridK: 256, Budget: 30}},
+		{"4x4", Variant{Name: "se100mrv", Order: MRV, HybridK: 256, Budget: 100}},
 	} {
 		b.Run(c.shape+"/"+c.v.Name, func(b *testing.B) {
 			s, err := NewSampler(mustShape(b, c.shape), c.v)

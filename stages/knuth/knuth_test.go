@@ -44,6 +44,8 @@ func testVariants(s grid.Shape) []Variant {
 		{Name: "hybrid-cover", Order: Cover, HybridK: s.N() * s.N() / 2, Hybrid: true},
 		{Name: "hybrid-mrv", Order: MRV, HybridK: s.N() * s.N() / 2, Hybrid: true},
 		{Name: "hybrid-random", Order: Random, HybridK: s.N() * s.N() / 2, Hybrid: true},
+		{Name: "se-cover", Order: Cover, HybridK: s.N() * s.N(), Budget: 4},
+		{Name: "se-mrv", Order: MRV, HybridK: s.N() * s.N(), Budget: 3},
 	}
 }
 
@@ -84,6 +86,26 @@ func TestUnbiased2x2(t *testing.T) {
 		m := simulate(t, shape, v, 1, 200000)
 		if z := zscore(t, m, "2x2"); math.Abs(z) > 4 {
 			t.Errorf("%s: estimate %s is %.1f standard errors from 288", v.Name, montecarlo.Decimal(m.Stats().Estimate), z)
+		}
+	}
+}
+
+// Stochastic enumeration is unbiased on 2×3 for budgets from 1 (Knuth's
+// walk) up: the mean of many samples is within 4 standard errors of
+// 28,200,960.
+func TestEnumeratorUnbiased2x3(t *testing.T) {
+	shape := mustShape(t, "2x3")
+	for _, v := range []Variant{
+		{Name: "se1-mrv", Order: MRV, HybridK: 36, Budget: 1},
+		{Name: "se5-mrv", Order: MRV, HybridK: 36, Budget: 5},
+		{Name: "se20-mrv", Order: MRV, HybridK: 36, Budget: 20},
+		{Name: "se5-cover", Order: Cover, HybridK: 36, Budget: 5},
+	} {
+		m := simulate(t, shape, v, 2, 50000)
+		z := zscore(t, m, "2x3")
+		t.Logf("%s: estimate %s, relvar %.3g, z = %.2f", v.Name, montecarlo.Decimal(m.Stats().Estimate), m.Stats().RelVar, z)
+		if math.Abs(z) > 4 {
+			t.Errorf("%s: estimate %s is %.1f standard errors from 28200960", v.Name, montecarlo.Decimal(m.Stats().Estimate), z)
 		}
 	}
 }
@@ -230,5 +252,37 @@ func TestMostConstrained(t *testing.T) {
 	}
 	if cell, _ := w.mostConstrained(); cell != want {
 		t.Errorf("picked cell %d, want %d (%d candidates)", cell, want, wantK)
+	}
+}
+
+// With a budget above the width of every level of the 2×2 tree, stochastic
+// enumeration keeps every node: it is exhaustive and every sample is 288.
+func TestEnumeratorExhaustive(t *testing.T) {
+	for _, o := range []Order{MRV, Cover} {
+		e, err := NewEnumerator(mustShape(t, "2x2"), o, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := montecarlo.Spec{Seed: 5}.Source(0)
+		for range 3 {
+			if x, _ := e.Sample(src); x.Float().Cmp(exactFloat(t, "2x2")) != 0 {
+				t.Errorf("%v: exhaustive enumeration gave %s, want 288", o, x.Float().Text('g', 20))
+			}
+		}
+	}
+	if _, err := NewEnumerator(mustShape(t, "2x2"), Random, 3); err == nil {
+		t.Error("random order accepted")
+	}
+}
+
+// Stochastic enumeration allocates nothing per sample.
+func TestEnumeratorNoAllocation(t *testing.T) {
+	e, err := NewEnumerator(mustShape(t, "3x3"), Cover, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := montecarlo.Spec{Seed: 6}.Source(0)
+	if a := testing.AllocsPerRun(20, func() { e.Sample(src) }); a != 0 {
+		t.Errorf("%v allocations per sample", a)
 	}
 }

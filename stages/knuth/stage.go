@@ -4,8 +4,10 @@
 // with a symbol drawn uniformly from those its row, column and box still
 // allow; the sample is the product of the numbers of choices, or 0 when a
 // cell has none. Variants differ in the order of the walk (rowmajor, random,
-// mrv, cover: see Order) and in the hybrid, which stops the walk after
-// hybrid_k placements and counts the completions exactly with grid.Counter.
+// mrv, cover: see Order); the hybrid stops the walk after hybrid_k
+// placements and counts the completions exactly with grid.Counter; se
+// (stochastic enumeration, see Enumerator) carries up to se_budget partial
+// grids down the tree at once.
 package knuth
 
 import (
@@ -22,7 +24,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "knuth",
 	Doc:       "Knuth random-walk estimates of the number of grids per shape and variant",
-	Version:   1,
+	Version:   2,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
@@ -41,6 +43,7 @@ type SummaryRow struct {
 	Variant string `parquet:"variant"`
 	Order   string `parquet:"order"`    // cell order of the walk
 	HybridK int32  `parquet:"hybrid_k"` // cells the walk fills (N² for plain walks)
+	Budget  int32  `parquet:"budget"`   // partial grids kept per level (1 for walks: Knuth's is se with budget 1)
 	montecarlo.Columns
 }
 
@@ -59,20 +62,30 @@ type Config struct {
 	Samples map[string]int64 `mapstructure:"samples" json:"samples"`
 	// HybridK maps a shape to the number of cells the hybrid walk fills.
 	HybridK map[string]int `mapstructure:"hybrid_k" json:"hybrid_k"`
+	// SEOrder is the search order of stochastic enumeration (mrv or cover).
+	SEOrder string `mapstructure:"se_order" json:"se_order"`
+	// SEBudget maps a shape to the number of partial grids se keeps per level.
+	SEBudget map[string]int `mapstructure:"se_budget" json:"se_budget"`
 }
 
 // DefaultConfig is the configuration without a config file.
 func DefaultConfig() *Config {
 	return &Config{
 		BlockSize:   1000,
-		Variants:    []string{"rowmajor", "random", "mrv", "cover", "hybrid"},
+		Variants:    []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se"},
 		HybridOrder: "cover",
-		Samples:     map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 100000},
+		Samples:     map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 100000, "3x3/se": 10000},
 		HybridK:     map[string]int{"2x2": 8, "2x3": 20, "3x3": 60},
+		SEOrder:     "mrv",
+		SEBudget:    map[string]int{"2x2": 10, "2x3": 10, "3x3": 30},
 	}
 }
 
-var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid"}
+var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se"}
+
+// maxBudget bounds se_budget: each kept partial grid holds a few KiB of
+// bookkeeping per worker.
+const maxBudget = 10000
 
 // Validate checks every key.
 func (c *Config) Validate() error {
@@ -115,6 +128,17 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
+	if slices.Contains(c.Variants, "se") {
+		if o, err := ParseOrder(c.SEOrder); err != nil || (o != MRV && o != Cover) {
+			return pipeline.Invalid("knuth.se_order", c.SEOrder, "mrv or cover")
+		}
+		for _, s := range c.shapes() {
+			b, ok := c.SEBudget[s.String()]
+			if !ok || b < 1 || b > maxBudget {
+				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape in knuth.samples", maxBudget))
+			}
+		}
+	}
 	return nil
 }
 
@@ -139,6 +163,10 @@ func (c *Config) shapes() []grid.Shape {
 // variant returns the named variant on shape s.
 func (c *Config) variant(name string, s grid.Shape) Variant {
 	cells := s.N() * s.N()
+	if name == "se" {
+		o, _ := ParseOrder(c.SEOrder)
+		return Variant{Name: name, Order: o, HybridK: cells, Budget: c.SEBudget[s.String()]}
+	}
 	if name == "hybrid" {
 		o, _ := ParseOrder(c.HybridOrder)
 		return Variant{Name: name, Order: o, HybridK: c.HybridK[s.String()], Hybrid: true}
@@ -175,6 +203,7 @@ func run(p *pipeline.Pass) error {
 			}
 			summary = append(summary, SummaryRow{
 				Shape: shape.String(), Variant: name, Order: v.Order.String(), HybridK: int32(v.HybridK),
+				Budget:  int32(max(1, v.Budget)),
 				Columns: montecarlo.ColumnsOf(res.Total),
 			})
 			trace = append(trace, montecarlo.TraceRows(shape.String(), name, res.Trace)...)

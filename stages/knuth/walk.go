@@ -133,6 +133,11 @@ func NewWalker(s grid.Shape, o Order) (*Walker, error) {
 // reset empties the board and the order's bookkeeping.
 func (w *Walker) reset() {
 	w.Board.Reset()
+	w.resetOrder()
+}
+
+// resetOrder empties the order's bookkeeping.
+func (w *Walker) resetOrder() {
 	w.Steps = 0
 	w.work = 0
 	switch w.Order {
@@ -283,16 +288,22 @@ func (w *Walker) branch(src *rand.ChaCha8) int {
 		w.placed(i, w.Board.Value(i))
 		return k
 	}
+	c, v := w.pairOption(i, int(montecarlo.Uniform(src, uint64(k))))
+	w.Board.Place(c, v)
+	w.placed(c, v)
+	return k
+}
+
+// pairOption returns option j of unit–symbol pair constraint i: the j-th
+// empty cell (in unit order) of its unit where its symbol is a candidate,
+// and the symbol.
+func (w *Walker) pairOption(i, j int) (cell int, v uint8) {
 	u, s := (i-w.cells)/w.n, (i-w.cells)%w.n
-	// The j-th cell of unit u where s+1 is a candidate.
-	j := int(montecarlo.Uniform(src, uint64(k)))
 	bit := uint64(1) << s
 	for _, c := range w.unitCell[u] {
 		if w.cand[c]&bit != 0 {
 			if j == 0 {
-				w.Board.Place(int(c), uint8(s+1))
-				w.placed(int(c), uint8(s+1))
-				return k
+				return int(c), uint8(s + 1)
 			}
 			j--
 		}
