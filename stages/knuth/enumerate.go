@@ -19,12 +19,14 @@ import (
 // W_D·|S_D| at the grid depth D = N² (0 once some C_l = 0: no node left).
 //
 // Unbiasedness. Let L(v) be the number of grids (leaves at depth D) below
-// node v and Z_l = W_l·Σ_{v∈S_l} L(v). Each of the C_l children is in
-// S_{l+1} with probability m_l/C_l, so
+// node v and Z_l = W_l·Σ_{v∈S_l} L(v). Given S_l, the weight W_{l+1} is
+// fixed (C_l and m_l are functions of S_l) and each of the C_l children is
+// in S_{l+1} with probability m_l/C_l, so
 //
 //	E[Z_{l+1} | S_l] = W_l·(C_l/m_l)·(m_l/C_l)·Σ_{v∈S_l} Σ_{c child of v} L(c) = Z_l,
 //
-// as the leaves below v are those below its children. Hence
+// as the leaves below v are those below its children (if C_l = 0, both
+// sides are 0). Every node at depth D is a grid, L = 1 there, so
 // E[W_D·|S_D|] = E[Z_D] = Z_0 = L(root), the number of grids, on any tree
 // whose branching at a node depends on that node only (MRV and Cover: see
 // Order). Only the inclusion probabilities m_l/C_l enter, so any sampling
@@ -35,7 +37,8 @@ import (
 // Why it helps: Knuth's sample is a product of D branching factors whose
 // fluctuations multiply; here each level's factor C_l/m_l averages the
 // branching of up to B nodes, so the relative variance falls far faster
-// than the cost, which grows as B.
+// than the cost, which grows as B (16×16, MRV: relvar about 2500 at B = 1,
+// 17 at B = 10, 0.9 at B = 100).
 //
 // Each node is a Walker's bookkeeping (candidates, option counts, buckets,
 // placed symbols; its Board is not used). A level needs m_l nodes: a
