@@ -250,18 +250,8 @@ func (c *Counter) searchOuter(d int) Uint128 {
 	// Branch on the outer cell with the fewest candidates. Tail cells left
 	// without candidates are found at the leaf, in countTail: checking them
 	// at every node costs more than the subtrees it prunes.
-	best, bestK, bestSet := d, 65, uint64(0)
-	for i := d; i < len(c.outer); i++ {
-		set := c.Candidates(int(c.outer[i]))
-		k := bits.OnesCount64(set)
-		if k < bestK {
-			best, bestK, bestSet = i, k, set
-			if k <= 1 {
-				break
-			}
-		}
-	}
-	if bestK == 0 {
+	best, bestSet := c.mostConstrained(c.outer, d)
+	if bestSet == 0 {
 		return Uint128{}
 	}
 	c.outer[d], c.outer[best] = c.outer[best], c.outer[d]
@@ -313,15 +303,13 @@ func (c *Counter) countTail() Uint128 {
 	return v
 }
 
-// searchTail counts the fillings of tail[d:], the other cells being fixed.
-func (c *Counter) searchTail(d int) Uint128 {
-	if d == len(c.tail)-1 {
-		// The last empty cell takes any of its candidates.
-		return Uint128{Lo: uint64(bits.OnesCount64(c.Candidates(int(c.tail[d]))))}
-	}
+// mostConstrained returns the index in cells[d:] of the cell with the
+// fewest candidates (the first such), and its candidates; an empty set
+// means a dead end.
+func (c *Counter) mostConstrained(cells []int32, d int) (int, uint64) {
 	best, bestK, bestSet := d, 65, uint64(0)
-	for i := d; i < len(c.tail); i++ {
-		set := c.Candidates(int(c.tail[i]))
+	for i := d; i < len(cells); i++ {
+		set := c.Candidates(int(cells[i]))
 		k := bits.OnesCount64(set)
 		if k < bestK {
 			best, bestK, bestSet = i, k, set
@@ -330,7 +318,17 @@ func (c *Counter) searchTail(d int) Uint128 {
 			}
 		}
 	}
-	if bestK == 0 {
+	return best, bestSet
+}
+
+// searchTail counts the fillings of tail[d:], the other cells being fixed.
+func (c *Counter) searchTail(d int) Uint128 {
+	if d == len(c.tail)-1 {
+		// The last empty cell takes any of its candidates.
+		return Uint128{Lo: uint64(bits.OnesCount64(c.Candidates(int(c.tail[d]))))}
+	}
+	best, bestSet := c.mostConstrained(c.tail, d)
+	if bestSet == 0 {
 		return Uint128{}
 	}
 	c.tail[d], c.tail[best] = c.tail[best], c.tail[d]
