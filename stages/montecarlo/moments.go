@@ -143,3 +143,18 @@ func (m Moments) Log10MeanSquare() float64 {
 	ms := m.M2/float64(m.N) + m.Mean*m.Mean
 	return math.Log10(ms) + 2*float64(m.Exp)*math.Log10(2)
 }
+
+// ZScore is (Estimate − x)/StdError: how many standard errors the estimate
+// lies from x. With a zero standard error (every sample equal) it is 0 when
+// the estimate equals x and +Inf otherwise.
+func (s Stats) ZScore(x *big.Float) float64 {
+	d := new(big.Float).Sub(s.Estimate, x)
+	if s.StdError.Sign() == 0 {
+		if d.Sign() == 0 {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	z, _ := d.Quo(d, s.StdError).Float64()
+	return z
+}

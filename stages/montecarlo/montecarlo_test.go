@@ -257,3 +257,22 @@ func TestRunIndependentOfWorkers(t *testing.T) {
 		t.Errorf("mean %g·2^400, want about %g", mean/0x1p400, want)
 	}
 }
+
+func TestZScore(t *testing.T) {
+	var m Moments
+	for _, x := range []float64{1, 3} { // mean 2, variance 2, std error 1
+		m.Add(Value{Frac: x}, 1)
+	}
+	if z := m.Stats().ZScore(big.NewFloat(0.5)); math.Abs(z-1.5) > 1e-12 {
+		t.Errorf("z = %v, want 1.5", z)
+	}
+	var same Moments
+	same.Add(Value{Frac: 2}, 1)
+	same.Add(Value{Frac: 2}, 1)
+	if z := same.Stats().ZScore(big.NewFloat(2)); z != 0 {
+		t.Errorf("equal samples at the value: z = %v, want 0", z)
+	}
+	if z := same.Stats().ZScore(big.NewFloat(3)); !math.IsInf(z, 1) {
+		t.Errorf("equal samples off the value: z = %v, want +Inf", z)
+	}
+}
