@@ -18,13 +18,14 @@ import (
 
 // Options says what Run runs and where.
 type Options struct {
-	// Stages is the whole pipeline the engine knows; it rejects config keys
-	// of any other stage, so a test that reads configs/smoke.yaml passes
-	// every stage (all.Stages).
+	// Stages is the pipeline the engine knows, usually Closure of the stages
+	// under test. The engine rejects config keys of any other stage, so a
+	// test that runs a few stages sets their keys with Set rather than
+	// reading configs/smoke.yaml, which names every stage.
 	Stages []*pipeline.Stage
 	// Config is the YAML configuration file, relative to the test's
-	// directory, such as "../../configs/smoke.yaml"; Set holds key=value
-	// overrides applied after it.
+	// directory, such as "../../configs/smoke.yaml", or empty for the
+	// stages' defaults; Set holds key=value overrides applied after it.
 	Config string
 	Set    []string
 	// Targets are the stages to bring up to date (none: all of them);
@@ -45,7 +46,7 @@ func Run(t testing.TB, o Options) string {
 	if o.Root == "" {
 		o.Root = t.TempDir()
 	}
-	eng, err := pipeline.New(pipeline.Options{Root: o.Root, Stages: o.Stages, ConfigFile: o.Config, Set: o.Set})
+	eng, err := pipeline.New(pipeline.Options{Root: o.Root, Stages: o.Stages, ConfigFile: configFile(t, o), Set: o.Set})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,12 +59,25 @@ func Run(t testing.TB, o Options) string {
 	return o.Root
 }
 
+// configFile returns o.Config, or an empty configuration file when it is
+// empty (the engine always reads one).
+func configFile(t testing.TB, o Options) string {
+	if o.Config != "" {
+		return o.Config
+	}
+	path := filepath.Join(t.TempDir(), "empty.yaml")
+	if err := os.WriteFile(path, []byte("# the stages' defaults\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // Rejects fails t unless the engine refuses the configuration of o with the
 // override set added (--set set) with a one-line error naming key, and
 // returns that error. Nothing runs and nothing is written.
 func Rejects(t testing.TB, o Options, set, key string) error {
 	t.Helper()
-	_, err := pipeline.New(pipeline.Options{Root: o.Root, Stages: o.Stages, ConfigFile: o.Config,
+	_, err := pipeline.New(pipeline.Options{Root: o.Root, Stages: o.Stages, ConfigFile: configFile(t, o),
 		Set: append(slices.Clip(o.Set), set)})
 	if err == nil || !strings.Contains(err.Error(), key) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("--set %s: error %v, want one line naming %s", set, err, key)
@@ -110,4 +124,27 @@ func SameFiles(t testing.TB, a, b string, paths ...string) {
 			t.Errorf("%s differs between roots %s and %s", path, a, b)
 		}
 	}
+}
+
+// Closure returns stages and every stage they require, transitively, each
+// once: the pipeline a stage's test runs, so that the test builds only the
+// stages it needs. The engine orders them.
+func Closure(stages ...*pipeline.Stage) []*pipeline.Stage {
+	var out []*pipeline.Stage
+	seen := map[*pipeline.Stage]bool{}
+	var add func(s *pipeline.Stage)
+	add = func(s *pipeline.Stage) {
+		if seen[s] {
+			return
+		}
+		seen[s] = true
+		for _, r := range s.Requires {
+			add(r)
+		}
+		out = append(out, s)
+	}
+	for _, s := range stages {
+		add(s)
+	}
+	return out
 }

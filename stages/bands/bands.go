@@ -8,7 +8,7 @@ import (
 	"fmt"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 // Stage writes data/bands.parquet.

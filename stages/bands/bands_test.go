@@ -6,14 +6,12 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/all"
 	"github.com/sudoku-census/sudoku-census/stages/bands"
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 func TestStage(t *testing.T) {
-	root := pipelinetest.Run(t, pipelinetest.Options{Stages: all.Stages, Config: "../../configs/smoke.yaml",
-		Targets: []string{"bands"}})
+	root := pipelinetest.Run(t, pipelinetest.Options{Stages: pipelinetest.Closure(bands.Stage)})
 	rows, err := bands.Table.Load(root)
 	if err != nil {
 		t.Fatal(err)

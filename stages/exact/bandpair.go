@@ -42,7 +42,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 // allDigits is the mask of the digits 1-9: digit d is bit d-1.

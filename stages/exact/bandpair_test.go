@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 // bandOf parses three rows of nine digits.

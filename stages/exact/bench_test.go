@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 // classRepresentatives returns the first reduced band, in dictionary order,

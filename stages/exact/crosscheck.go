@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/sudoku-census/sudoku-census/stages/grid"
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 // FirstColumn is one way to fill column 1 of rows 4-9 below a band: Upper

@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 // TestKeyInvariant checks Key on bands related by the operations it

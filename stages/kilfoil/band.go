@@ -9,7 +9,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
 // MaxSide is the largest box side (R or C) the band counter accepts. The

@@ -3,7 +3,7 @@ package kilfoil
 import (
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
 // BenchmarkEstimate times the whole estimate of each default shape: both

@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
 // Estimate is Kilfoil's heuristic count of the grids of one box shape.

@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
 func mustEstimate(t testing.TB, s grid.Shape) *Estimate {

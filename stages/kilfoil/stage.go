@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
 // Stage computes Kilfoil's estimate for every configured box shape.

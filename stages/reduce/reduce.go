@@ -1,21 +1,19 @@
 // Package reduce is the stage that applies the lexicographic reduction of
-// Felgenhauer and Jarvis to every band: the columns of B2 and of B3 are
-// sorted by their top-row digits, then B2 and B3 are exchanged if B3's top
-// row comes first. Each of the 36,288 reduced bands stands for 72 bands
-// with the same number of completions to a grid.
+// Felgenhauer and Jarvis (funnel.Reduce) to every band of data/bands.parquet
+// and writes the 36,288 reduced bands, each standing for 72 bands with the
+// same number of completions to a grid.
 package reduce
 
 import (
-	"cmp"
 	"fmt"
 	"runtime"
-	"slices"
-	"sync"
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/bands"
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/maths/funnel"
+	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 // Stage writes data/reduced.parquet from data/bands.parquet.
@@ -58,76 +56,22 @@ type Config struct {
 // Validate accepts every value: both settings are meaningful.
 func (c *Config) Validate() error { return nil }
 
-// Reduce maps every band to its reduction (only the column sort when
-// swapBlocks is false) and returns the distinct results in dictionary order
-// with the number of bands reducing to each. The bands are split between
-// the CPUs in contiguous chunks and the counts merged afterwards, so the
-// result does not depend on GOMAXPROCS.
-func Reduce(bs []sudoku.Band, swapBlocks bool) (reduced []sudoku.Band, multiplicity []int) {
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(bs)/65536))
-	counts := make([]map[sudoku.Key]int, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*len(bs)/workers, (w+1)*len(bs)/workers
-		wg.Go(func() {
-			m := make(map[sudoku.Key]int, 1<<16)
-			for _, b := range bs[lo:hi] {
-				if swapBlocks {
-					b = b.LexReduce()
-				} else {
-					b = b.SortColumns()
-				}
-				m[b.Key()]++
-			}
-			counts[w] = m
-		})
-	}
-	wg.Wait()
-	total := counts[0]
-	for _, m := range counts[1:] {
-		for k, n := range m {
-			total[k] += n
-		}
-	}
-	keys := make([]sudoku.Key, 0, len(total))
-	for k := range total {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, cmp.Compare)
-	reduced = make([]sudoku.Band, len(keys))
-	multiplicity = make([]int, len(keys))
-	for i, k := range keys {
-		reduced[i] = k.Band()
-		multiplicity[i] = total[k]
-	}
-	return reduced, multiplicity
-}
-
 // ParseBands parses bands.parquet's rows, split between the CPUs; the
 // first bad row (in row order) is the error.
 func ParseBands(rows []bands.Row) ([]sudoku.Band, error) {
 	bs := make([]sudoku.Band, len(rows))
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(rows)/65536))
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*len(rows)/workers, (w+1)*len(rows)/workers
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				b, err := rows[i].Band()
-				if err != nil {
-					errs[w] = fmt.Errorf("bands.parquet row %d: %w", i, err)
-					return
-				}
-				bs[i] = b
+	err := parallel.Chunks(len(rows), min(runtime.GOMAXPROCS(0), len(rows)/65536), func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			b, err := rows[i].Band()
+			if err != nil {
+				return fmt.Errorf("bands.parquet row %d: %w", i, err)
 			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+			bs[i] = b
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return bs, nil
 }
@@ -143,7 +87,10 @@ func run(p *pipeline.Pass) error {
 		return err
 	}
 	start := time.Now()
-	reduced, mult := Reduce(bs, cfg.SwapBlocks)
+	reduced, mult, err := funnel.Reduce(bs, cfg.SwapBlocks)
+	if err != nil {
+		return err
+	}
 	p.Report("reduce_seconds", time.Since(start).Seconds())
 	rows := make([]Row, len(reduced))
 	sum := 0

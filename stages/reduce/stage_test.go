@@ -4,9 +4,8 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/all"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
 )
 
 // checkReduced checks the reduced table: n rows in strictly increasing
@@ -53,8 +52,7 @@ func checkReduced(t *testing.T, rows []reduce.Row, n, m int, swap bool) {
 // TestStage runs bands and reduce with the smoke config (swap_blocks
 // true), then reruns reduce in the same root with swap_blocks false.
 func TestStage(t *testing.T) {
-	o := pipelinetest.Options{Stages: all.Stages, Config: "../../configs/smoke.yaml",
-		Set: []string{"reduce.swap_blocks=true"}, Targets: []string{"reduce"}}
+	o := pipelinetest.Options{Stages: pipelinetest.Closure(reduce.Stage), Set: []string{"reduce.swap_blocks=true"}}
 	root := pipelinetest.Run(t, o)
 	rows, err := reduce.Table.Load(root)
 	if err != nil {

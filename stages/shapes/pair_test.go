@@ -3,7 +3,7 @@ package shapes
 import (
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
 // Grid counts from the literature for boxes of 2 rows × C columns (the

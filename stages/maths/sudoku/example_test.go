@@ -3,7 +3,7 @@ package sudoku_test
 import (
 	"fmt"
 
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 // Exchanging the first two rows of a reduced band and reducing again gives

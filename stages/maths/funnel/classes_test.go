@@ -1,13 +1,11 @@
-package classes
+package funnel
 
 import (
 	"math/bits"
-	"strings"
 	"sync"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/stages/reduce"
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 var (
@@ -24,7 +22,10 @@ func fixture(t testing.TB) ([]sudoku.Band, *Classes) {
 		for b := range sudoku.AllBands() {
 			bs = append(bs, b)
 		}
-		testReduced, _ = reduce.Reduce(bs, true)
+		testReduced, _, testErr = Reduce(bs, true)
+		if testErr != nil {
+			return
+		}
 		testClasses, testErr = Compute(testReduced)
 	})
 	if testErr != nil {
@@ -44,15 +45,8 @@ func TestFunnel(t *testing.T) {
 			t.Errorf("level %d (%s): %d classes, want %d", l+1, Levels[l].Name, got, w)
 		}
 	}
-	rows := FunnelRows(c, sudoku.BandCount)
-	t.Logf("funnel:\n%s", funnelString(rows))
-	if len(rows) != 7 || rows[0].Classes != 2_612_736 || rows[1].Classes != 36_288 {
-		t.Errorf("funnel rows: %+v", rows)
-	}
-	for _, r := range rows {
-		if r.Classes != r.PaperClasses || r.Note != "as in the paper" {
-			t.Errorf("funnel level %d: %d classes, paper %d, note %q", r.Level, r.Classes, r.PaperClasses, r.Note)
-		}
+	if len(c.Class[0]) != sudoku.ReducedCount {
+		t.Errorf("%d reduced bands classified, want %d", len(c.Class[0]), sudoku.ReducedCount)
 	}
 }
 
@@ -251,38 +245,6 @@ func TestComputeRejects(t *testing.T) {
 	bad[5], bad[6] = bad[6], bad[5]
 	if _, err := Compute(bad); err == nil {
 		t.Error("Compute accepted bands out of order")
-	}
-}
-
-// TestCatalogueRejects checks that a reduced table made with
-// reduce.swap_blocks=false, or one with a wrong multiplicity, is refused.
-func TestCatalogueRejects(t *testing.T) {
-	var bs []sudoku.Band
-	for b := range sudoku.AllBands() {
-		bs = append(bs, b)
-	}
-	toRows := func(reduced []sudoku.Band, mult []int) []reduce.Row {
-		rows := make([]reduce.Row, len(reduced))
-		for i, b := range reduced {
-			r := b.Rows()
-			rows[i] = reduce.Row{ID: int32(i), Row1: r[0], Row2: r[1], Row3: r[2], Multiplicity: int32(mult[i])}
-		}
-		return rows
-	}
-	good := toRows(reduce.Reduce(bs, true))
-	if _, total, err := Catalogue(good); err != nil || total != 2_612_736 {
-		t.Fatalf("Catalogue of the true reduction: total %d, %v", total, err)
-	}
-	_, _, err := Catalogue(toRows(reduce.Reduce(bs, false)))
-	if err == nil || !strings.Contains(err.Error(), "swap_blocks=true") {
-		t.Errorf("Catalogue of a swap_blocks=false table: error %v, want one naming swap_blocks=true", err)
-	}
-	good[7].Multiplicity = 71
-	if _, _, err := Catalogue(good); err == nil {
-		t.Error("Catalogue accepted a multiplicity of 71")
-	}
-	if _, _, err := Catalogue(good[:100]); err == nil {
-		t.Error("Catalogue accepted part of the table")
 	}
 }
 

@@ -1,6 +1,13 @@
-// Package classes is the stage that groups the 36,288 lexicographically
-// reduced bands into classes with equal numbers of completions to a grid,
-// following Felgenhauer and Jarvis (section 2.2). Each level adds
+// Package funnel is the Felgenhauer–Jarvis reduction of the first bands of a
+// 9×9 grid (section 2 of their paper), from the 2,612,736 bands with
+// B1 = 123/456/789 to 44 classes with equal numbers of completions.
+//
+// Reduce is the lexicographic reduction: sort the columns of B2 and of B3 by
+// their top digits and exchange B2 and B3 if B3's top row comes first; the
+// 72 = 3!·3!·2 operations act freely, so 2,612,736/72 = 36,288 bands remain.
+//
+// Compute groups the 36,288 reduced bands into classes with equal numbers of
+// completions to a grid (section 2.2). Each level adds
 // operations that preserve the number of completions and takes the
 // reflexive, symmetric, transitive closure of the level before together
 // with the new operations; every operation is followed by relabelling B1 to
@@ -37,15 +44,15 @@
 // H·t of level 1 (block t moved first with its columns in any order: 18),
 // the row permutations (which commute with everything else), and the moves
 // applicable to the reduced band itself.
-package classes
+package funnel
 
 import (
 	"fmt"
 	"math/bits"
 	"runtime"
-	"sync"
 
-	"github.com/sudoku-census/sudoku-census/stages/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 // Level describes one level of the classification.
@@ -125,7 +132,10 @@ func Compute(reduced []sudoku.Band) (*Classes, error) {
 	}
 	// Level 5: bands whose column sets agree up to the operations that fix
 	// B1's column sets are joined.
-	sig := parallelMap(len(reduced), func(i int) uint64 { return columnSetSignature(reduced[i]) })
+	sig, err := parallelMap(len(reduced), func(i int) uint64 { return columnSetSignature(reduced[i]) })
+	if err != nil {
+		return nil, err
+	}
 	first := make(map[uint64]int32)
 	for i, s := range sig {
 		if j, ok := first[s]; ok {
@@ -135,6 +145,9 @@ func Compute(reduced []sudoku.Band) (*Classes, error) {
 		}
 	}
 	out.Class[4] = uf.roots()
+	if err := out.check(); err != nil {
+		return nil, err
+	}
 	return &out, nil
 }
 
@@ -145,7 +158,7 @@ func (c *catalogue) join(uf *unionFind, moves func(sudoku.Band, func(sudoku.Band
 		targets []int32
 		err     error
 	}
-	res := parallelMap(len(c.bands), func(i int) result {
+	res, err := parallelMap(len(c.bands), func(i int) result {
 		var r result
 		moves(c.bands[i], func(b sudoku.Band) {
 			if r.err != nil {
@@ -156,6 +169,9 @@ func (c *catalogue) join(uf *unionFind, moves func(sudoku.Band, func(sudoku.Band
 		})
 		return r
 	})
+	if err != nil {
+		return err
+	}
 	for i, r := range res {
 		if r.err != nil {
 			return r.err
@@ -368,20 +384,15 @@ func (u *unionFind) roots() []int32 {
 
 // parallelMap returns f(0), ..., f(n-1), computed on all CPUs in
 // contiguous chunks; the result does not depend on their number.
-func parallelMap[T any](n int, f func(int) T) []T {
+func parallelMap[T any](n int, f func(int) T) ([]T, error) {
 	out := make([]T, n)
-	workers := max(1, min(runtime.GOMAXPROCS(0), n/1024))
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				out[i] = f(i)
-			}
-		})
-	}
-	wg.Wait()
-	return out
+	err := parallel.Chunks(n, min(runtime.GOMAXPROCS(0), n/1024), func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			out[i] = f(i)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // sizes returns the class sizes at one level, by representative.
@@ -391,4 +402,32 @@ func sizes(class []int32) map[int32]int {
 		s[r]++
 	}
 	return s
+}
+
+// check verifies the levels: each band's representative is a member of
+// its class and the smallest one, the class sizes sum to the catalogue, and
+// every level merges whole classes of the level before.
+func (c *Classes) check() error {
+	for l := range Levels {
+		class := c.Class[l]
+		sum := 0
+		for rep, n := range sizes(class) {
+			if class[rep] != rep {
+				return fmt.Errorf("classes: level %d: representative %d is not in its own class", l+1, rep)
+			}
+			sum += n
+		}
+		if sum != sudoku.ReducedCount {
+			return fmt.Errorf("classes: level %d: class sizes sum to %d, want %d", l+1, sum, sudoku.ReducedCount)
+		}
+		for i, rep := range class {
+			if int(rep) > i {
+				return fmt.Errorf("classes: level %d: band %d has representative %d, not the smallest id", l+1, i, rep)
+			}
+			if l > 0 && class[c.Class[l-1][i]] != rep {
+				return fmt.Errorf("classes: level %d splits the level-%d class of band %d", l+1, l, i)
+			}
+		}
+	}
+	return nil
 }

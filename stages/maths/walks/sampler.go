@@ -1,0 +1,82 @@
+package walks
+
+import (
+	"math/rand/v2"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+)
+
+// Variant is one estimator: a cell order and how many cells the walk fills
+// before the rest is counted exactly.
+type Variant struct {
+	Name  string // rowmajor, random, mrv, cover, hybrid or se
+	Order Order
+	// HybridK is the number of cells the walk fills; the hybrid then counts
+	// the completions of that partial grid exactly. For the plain walks it is
+	// N², every cell, and the exact count of a full grid is 1.
+	HybridK int
+	Hybrid  bool
+	// Budget, when > 0, makes the variant stochastic enumeration with that
+	// many nodes per level (see Enumerator); Order is then MRV or Cover.
+	Budget int
+}
+
+// Sampler draws samples of a variant on one shape. Not safe for concurrent
+// use: make one per goroutine.
+//
+// The hybrid sample is P·C, with P the product of the candidate counts of
+// the first HybridK cells (0 at a dead end) and C the exact number of
+// completions of the partial grid reached. It is Knuth's estimator on the
+// tree cut at depth HybridK with leaf scores C, hence unbiased; the exact
+// count removes all variance from below the cut.
+type Sampler struct {
+	walker  *Walker
+	enum    *Enumerator // stochastic enumeration, else nil
+	variant Variant
+}
+
+// NewSampler returns a sampler of variant v on shape s.
+func NewSampler(s grid.Shape, v Variant) (*Sampler, error) {
+	if v.Budget > 0 {
+		e, err := NewEnumerator(s, v.Order, v.Budget)
+		return &Sampler{enum: e, variant: v}, err
+	}
+	w, err := NewWalker(s, v.Order)
+	if err != nil {
+		return nil, err
+	}
+	return &Sampler{walker: w, variant: v}, nil
+}
+
+// StartBlock gives the hybrid a fresh exact counter, whose completion memo
+// would otherwise grow over the whole run.
+func (s *Sampler) StartBlock() error {
+	if !s.variant.Hybrid {
+		return nil
+	}
+	b, err := grid.NewCounter(s.walker.Board.Shape())
+	s.walker.Board = b
+	return err
+}
+
+// Sample draws one sample and returns it with its work (for stochastic
+// enumeration see Enumerator.Sample): the walk's cells visited plus, for the hybrid, the cells left to the exact counter (the
+// counter's own search is not counted; its cost shows in the CPU time of
+// the run report).
+func (s *Sampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64, error) {
+	if s.enum != nil {
+		x, work := s.enum.Sample(src)
+		return x, work, nil
+	}
+	x, work := s.walker.Walk(src, s.variant.HybridK)
+	if !s.variant.Hybrid || x.IsZero() {
+		return x, work, nil
+	}
+	n, err := s.walker.Board.Count()
+	if err != nil {
+		return montecarlo.Value{}, 0, err
+	}
+	cells := s.walker.cells - s.variant.HybridK
+	return x.Mul(montecarlo.ValueOf128(n.Hi, n.Lo)), work + int64(cells), nil
+}

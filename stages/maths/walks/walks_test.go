@@ -1,0 +1,275 @@
+package walks
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"math/bits"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+)
+
+// Exact counts from the literature (reference 003 for 9×9; 288 and
+// 28,200,960 are the classic 4×4 and 6×6 counts).
+var exact = map[string]string{
+	"2x2": "288",
+	"2x3": "28200960",
+	"3x3": "6670903752021072936960",
+}
+
+func exactFloat(t *testing.T, shape string) *big.Float {
+	x, ok := new(big.Float).SetString(exact[shape])
+	if !ok {
+		t.Fatal(shape)
+	}
+	return x
+}
+
+func mustShape(t testing.TB, s string) grid.Shape {
+	sh, err := grid.ParseShape(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sh
+}
+
+func testVariants(s grid.Shape) []Variant {
+	return []Variant{
+		{Name: "rowmajor", Order: RowMajor, HybridK: s.N() * s.N()},
+		{Name: "random", Order: Random, HybridK: s.N() * s.N()},
+		{Name: "mrv", Order: MRV, HybridK: s.N() * s.N()},
+		{Name: "cover", Order: Cover, HybridK: s.N() * s.N()},
+		{Name: "hybrid-cover", Order: Cover, HybridK: s.N() * s.N() / 2, Hybrid: true},
+		{Name: "hybrid-mrv", Order: MRV, HybridK: s.N() * s.N() / 2, Hybrid: true},
+		{Name: "hybrid-random", Order: Random, HybridK: s.N() * s.N() / 2, Hybrid: true},
+		{Name: "se-cover", Order: Cover, HybridK: s.N() * s.N(), Budget: 4},
+		{Name: "se-mrv", Order: MRV, HybridK: s.N() * s.N(), Budget: 3},
+	}
+}
+
+func simulate(t testing.TB, shape grid.Shape, v Variant, seed uint64, samples int64) montecarlo.Moments {
+	spec := montecarlo.Spec{Seed: seed, Stage: "knuth", Shape: shape.String(), Variant: v.Name, BlockSize: 500}
+	res, err := montecarlo.Run(context.Background(), spec, samples, 2, func() (montecarlo.Sampler, error) {
+		return NewSampler(shape, v)
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Total
+}
+
+// zscore is (estimate − exact)/std error.
+func zscore(t *testing.T, m montecarlo.Moments, shape string) float64 {
+	return m.Stats().ZScore(exactFloat(t, shape))
+}
+
+// Every variant is unbiased: on 2×2 the mean of many samples is within 4
+// standard errors of 288.
+func TestUnbiased2x2(t *testing.T) {
+	shape := mustShape(t, "2x2")
+	for _, v := range testVariants(shape) {
+		m := simulate(t, shape, v, 1, 200000)
+		if z := zscore(t, m, "2x2"); math.Abs(z) > 4 {
+			t.Errorf("%s: estimate %s is %.1f standard errors from 288", v.Name, montecarlo.Decimal(m.Stats().Estimate), z)
+		}
+	}
+}
+
+// Stochastic enumeration is unbiased on 2×3 for budgets from 1 (Knuth's
+// walk) up: the mean of many samples is within 4 standard errors of
+// 28,200,960.
+func TestEnumeratorUnbiased2x3(t *testing.T) {
+	shape := mustShape(t, "2x3")
+	for _, v := range []Variant{
+		{Name: "se1-mrv", Order: MRV, HybridK: 36, Budget: 1},
+		{Name: "se5-mrv", Order: MRV, HybridK: 36, Budget: 5},
+		{Name: "se20-mrv", Order: MRV, HybridK: 36, Budget: 20},
+		{Name: "se5-cover", Order: Cover, HybridK: 36, Budget: 5},
+	} {
+		m := simulate(t, shape, v, 2, 50000)
+		z := zscore(t, m, "2x3")
+		t.Logf("%s: estimate %s, relvar %.3g, z = %.2f", v.Name, montecarlo.Decimal(m.Stats().Estimate), m.Stats().RelVar, z)
+		if math.Abs(z) > 4 {
+			t.Errorf("%s: estimate %s is %.1f standard errors from 28200960", v.Name, montecarlo.Decimal(m.Stats().Estimate), z)
+		}
+	}
+}
+
+// The 95% intervals of independent runs cover the exact count about 95% of
+// the time; fewer than 85 of 100 would mean the standard error is wrong.
+func TestCoverage(t *testing.T) {
+	for _, c := range []struct {
+		shape   string
+		samples int64
+		// skipRandom leaves out the random-order variants, whose relative
+		// variance on 2×3 (about 9e3) makes a short run's distribution too
+		// skewed for a normal interval.
+		skipRandom bool
+	}{{"2x2", 2000, false}, {"2x3", 2000, true}} {
+		shape := mustShape(t, c.shape)
+		for _, v := range testVariants(shape) {
+			if c.skipRandom && v.Order == Random {
+				continue
+			}
+			covered := 0
+			for seed := uint64(1); seed <= 100; seed++ {
+				if math.Abs(zscore(t, simulate(t, shape, v, seed, c.samples), c.shape)) <= 1.959963984540054 {
+					covered++
+				}
+			}
+			t.Logf("%s %s: %d/100 intervals cover", c.shape, v.Name, covered)
+			if covered < 85 {
+				t.Errorf("%s %s: only %d of 100 95%% intervals cover the exact count", c.shape, v.Name, covered)
+			}
+		}
+	}
+}
+
+// On 3×3 the MRV walk's 95% interval from 200,000 samples covers the exact
+// count 6670903752021072936960 (the full default-config run is the stage's).
+func TestCovers3x3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("3×3 run")
+	}
+	shape := mustShape(t, "3x3")
+	m := simulate(t, shape, Variant{Name: "mrv", Order: MRV, HybridK: 81}, 1, 200000)
+	z := zscore(t, m, "3x3")
+	t.Logf("3x3 mrv: estimate %s, relative error %.2g, z = %.2f", montecarlo.Decimal(m.Stats().Estimate), m.Stats().RelativeError, z)
+	if math.Abs(z) > 1.959963984540054 {
+		t.Errorf("interval misses the exact count: z = %.2f", z)
+	}
+}
+
+// A hybrid that walks no cell counts everything exactly: every sample is
+// the exact count, whatever the seed.
+func TestHybridZeroIsExact(t *testing.T) {
+	for _, shape := range []string{"2x2", "2x3"} {
+		s, err := NewSampler(mustShape(t, shape), Variant{Order: Random, Hybrid: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := montecarlo.Spec{Seed: 3}.Source(0)
+		for range 3 {
+			x, _, err := s.Sample(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x.Float().Cmp(exactFloat(t, shape)) != 0 {
+				t.Errorf("%s: hybrid k=0 gave %s", shape, x.Float().Text('g', 20))
+			}
+		}
+	}
+}
+
+// A walk's sample is the product of its trail, and a completed walk leaves
+// a valid full grid.
+func TestWalkProductAndGrid(t *testing.T) {
+	// Random order rarely completes a 3×3 walk: test it on 2×3.
+	for o, shape := range map[Order]grid.Shape{RowMajor: mustShape(t, "3x3"), Random: mustShape(t, "2x3"), MRV: mustShape(t, "3x3"), Cover: mustShape(t, "4x4")} {
+		cellCount := shape.N() * shape.N()
+		w, err := NewWalker(shape, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := montecarlo.Spec{Seed: 4}.Source(1)
+		completed := 0
+		for range 2000 {
+			x, work := w.Walk(src, cellCount)
+			prod := big.NewInt(1)
+			for _, k := range w.Trail[:w.Steps] {
+				prod.Mul(prod, big.NewInt(int64(k)))
+			}
+			// Exact below 2^53, rounded to float64 precision beyond.
+			if d := new(big.Float).Sub(x.Float(), new(big.Float).SetInt(prod)); d.Abs(d).Cmp(new(big.Float).Mul(x.Float(), big.NewFloat(1e-13))) > 0 {
+				t.Fatalf("%v: sample %s, trail product %s", o, x.Float().Text('g', 25), prod)
+			}
+			if (o == RowMajor || o == Random) && work != int64(w.Steps) {
+				t.Fatalf("%v: work %d for %d steps", o, work, w.Steps)
+			}
+			if x.IsZero() {
+				continue
+			}
+			completed++
+			cells := make([]uint8, cellCount)
+			for c := range cells {
+				cells[c] = w.Board.Value(c)
+			}
+			check, _ := grid.NewCounter(shape)
+			if err := check.Load(cells); err != nil {
+				t.Fatalf("%v: completed walk left an invalid grid: %v", o, err)
+			}
+			for _, v := range cells {
+				if v == 0 {
+					t.Fatalf("%v: completed walk left an empty cell", o)
+				}
+			}
+		}
+		if completed == 0 {
+			t.Errorf("%v: no walk completed", o)
+		}
+	}
+}
+
+// MRV picks the empty cell with the fewest candidates, the lowest position
+// among ties.
+func TestMostConstrained(t *testing.T) {
+	shape := mustShape(t, "2x2")
+	w, _ := NewWalker(shape, MRV)
+	w.Walk(montecarlo.Spec{}.Source(0), 0) // empty board, all cells empty
+	if cell, k := w.mostConstrained(); cell != 0 || k != 4 {
+		t.Errorf("empty grid: cell %d with %d options, want 0 with 4", cell, k)
+	}
+	for _, p := range []struct {
+		cell int
+		v    uint8
+	}{{0, 1}, {1, 2}, {15, 4}, {14, 3}, {6, 4}} {
+		w.Board.Place(p.cell, p.v)
+		w.placed(p.cell, p.v)
+	}
+	// Reference: the first empty cell whose candidate count is the minimum.
+	want, wantK := -1, 99
+	for c := range 16 {
+		if w.Board.Value(c) == 0 {
+			if k := bits.OnesCount64(w.Board.Candidates(c)); k < wantK {
+				want, wantK = c, k
+			}
+		}
+	}
+	if cell, _ := w.mostConstrained(); cell != want {
+		t.Errorf("picked cell %d, want %d (%d candidates)", cell, want, wantK)
+	}
+}
+
+// With a budget above the width of every level of the 2×2 tree, stochastic
+// enumeration keeps every node: it is exhaustive and every sample is 288.
+func TestEnumeratorExhaustive(t *testing.T) {
+	for _, o := range []Order{MRV, Cover} {
+		e, err := NewEnumerator(mustShape(t, "2x2"), o, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := montecarlo.Spec{Seed: 5}.Source(0)
+		for range 3 {
+			if x, _ := e.Sample(src); x.Float().Cmp(exactFloat(t, "2x2")) != 0 {
+				t.Errorf("%v: exhaustive enumeration gave %s, want 288", o, x.Float().Text('g', 20))
+			}
+		}
+	}
+	if _, err := NewEnumerator(mustShape(t, "2x2"), Random, 3); err == nil {
+		t.Error("random order accepted")
+	}
+}
+
+// Stochastic enumeration allocates nothing per sample.
+func TestEnumeratorNoAllocation(t *testing.T) {
+	e, err := NewEnumerator(mustShape(t, "3x3"), Cover, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := montecarlo.Spec{Seed: 6}.Source(0)
+	if a := testing.AllocsPerRun(20, func() { e.Sample(src) }); a != 0 {
+		t.Errorf("%v allocations per sample", a)
+	}
+}
