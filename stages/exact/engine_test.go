@@ -4,12 +4,14 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/all"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
+	"github.com/sudoku-census/sudoku-census/stages/maths/bandpair"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
 )
 
-var smoke = pipelinetest.Options{Stages: all.Stages, Config: "../../configs/smoke.yaml", Targets: []string{"exact"}}
+// smoke runs the pipeline up to exact with the smoke configuration's
+// cross-check of two classes.
+var smoke = pipelinetest.Options{Stages: pipelinetest.Closure(exact.Stage), Set: []string{"exact.crosscheck=2"}}
 
 // TestStage runs the pipeline up to exact with the smoke config (two
 // classes cross-checked) and checks the published figures.
@@ -78,7 +80,7 @@ func TestStageBadConfig(t *testing.T) {
 
 func TestCheckMembers(t *testing.T) {
 	rows := []reduce.Row{{ID: 0}, {ID: 1}, {ID: 2}}
-	counts := []exact.Count{{72, 1}, {72, 1}, {144, 1}}
+	counts := []bandpair.Count{{Completions: 72, SecondBands: 1}, {Completions: 72, SecondBands: 1}, {Completions: 144, SecondBands: 1}}
 	if _, err := exact.CheckMembers(rows, []int32{0, 0, 2}, counts); err != nil {
 		t.Error(err)
 	}

@@ -1,3 +1,9 @@
+// Package exact is the stage that counts the Sudoku grids exactly: the
+// completions of every reduced first band by the band-pair method (package
+// bandpair), a check that the members of each of the 44 classes agree with
+// its representative, and a recount of the chosen classes by backtracking
+// (package backtrack, which shares no counting code with bandpair); any
+// disagreement fails the stage. It writes one row per class and the total.
 package exact
 
 import (
@@ -6,14 +12,14 @@ import (
 	"math/big"
 	"runtime"
 	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/classes"
-	"github.com/sudoku-census/sudoku-census/stages/reduce"
+	"github.com/sudoku-census/sudoku-census/stages/maths/backtrack"
+	"github.com/sudoku-census/sudoku-census/stages/maths/bandpair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
+	"github.com/sudoku-census/sudoku-census/stages/reduce"
 )
 
 // Stage writes data/completions.parquet and data/total.parquet from the
@@ -98,21 +104,10 @@ func (c *Config) Validate() error {
 	return err
 }
 
-// Class is one class of reduced bands and its count.
-type Class struct {
-	ID             int32
-	Size           int   // reduced bands in the class
-	FirstBands     int64 // Σ multiplicity: bands with canonical B1 in the class
-	Representative sudoku.Band
-	Completions    uint64 // band-pair count for the representative
-	SecondBands    uint64
-	Crosschecked   bool
-}
-
 // GroupClasses gathers the reduced bands into classes: classOf[i] is the
 // class id of reduced[i], which must be the id of a member of the class (its
 // representative). Classes come out in ascending id order.
-func GroupClasses(reduced []reduce.Row, classOf []int32) ([]Class, error) {
+func GroupClasses(reduced []reduce.Row, classOf []int32) ([]bandpair.Class, error) {
 	if len(classOf) != len(reduced) {
 		return nil, fmt.Errorf("%d class assignments for %d reduced bands", len(classOf), len(reduced))
 	}
@@ -121,7 +116,7 @@ func GroupClasses(reduced []reduce.Row, classOf []int32) ([]Class, error) {
 		byID[r.ID] = i
 	}
 	index := map[int32]int{} // class id -> index in out
-	var out []Class
+	var out []bandpair.Class
 	for i, r := range reduced {
 		id := classOf[i]
 		k, ok := index[id]
@@ -139,58 +134,20 @@ func GroupClasses(reduced []reduce.Row, classOf []int32) ([]Class, error) {
 			}
 			k = len(out)
 			index[id] = k
-			out = append(out, Class{ID: id, Representative: rep})
+			out = append(out, bandpair.Class{ID: id, Representative: rep})
 		}
 		out[k].Size++
 		out[k].FirstBands += int64(r.Multiplicity)
 	}
-	slices.SortFunc(out, func(a, b Class) int { return cmp.Compare(a.ID, b.ID) })
-	return out, nil
-}
-
-// Count is the band-pair result for one band.
-type Count struct {
-	Completions, SecondBands uint64
-}
-
-// CountAll counts every band by the band-pair method, computing each
-// distinct [Key] once. The keys are computed by workers goroutines over
-// contiguous chunks; the counts, in order of first occurrence, by this one,
-// so the result does not depend on workers.
-func CountAll(c *Counter, bands []sudoku.Band, workers int) ([]Count, error) {
-	keys := make([]int, len(bands))
-	workers = max(1, min(workers, len(bands)/1024))
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*len(bands)/workers, (w+1)*len(bands)/workers
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				keys[i] = c.Key(bands[i])
-			}
-		})
-	}
-	wg.Wait()
-	memo := map[int]Count{}
-	out := make([]Count, len(bands))
-	for i, k := range keys {
-		n, ok := memo[k]
-		if !ok {
-			var err error
-			if n.Completions, n.SecondBands, err = c.Completions(bands[i]); err != nil {
-				return nil, err
-			}
-			memo[k] = n
-		}
-		out[i] = n
-	}
+	slices.SortFunc(out, func(a, b bandpair.Class) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
 }
 
 // CheckMembers returns the count of each class's representative, keyed by
 // class id, after checking that every reduced band has the count of its
 // class's representative (counts[i] is reduced[i]'s).
-func CheckMembers(reduced []reduce.Row, classOf []int32, counts []Count) (map[int32]Count, error) {
-	repCount := map[int32]Count{}
+func CheckMembers(reduced []reduce.Row, classOf []int32, counts []bandpair.Count) (map[int32]bandpair.Count, error) {
+	repCount := map[int32]bandpair.Count{}
 	for i, r := range reduced {
 		if r.ID == classOf[i] {
 			repCount[r.ID] = counts[i]
@@ -207,61 +164,6 @@ func CheckMembers(reduced []reduce.Row, classOf []int32, counts []Count) (map[in
 		}
 	}
 	return repCount, nil
-}
-
-// Census is the total of a list of classes.
-type Census struct {
-	Grids          *big.Int // 9!·Σ first_bands·completions
-	CanonicalGrids *big.Int // grids with B1 = 123/456/789: Σ first_bands·completions
-	ReducedCount   *big.Int // Grids/(9!·72²)
-}
-
-// Tally totals the classes. It fails when Grids is not a multiple of
-// 9!·72², which every correct census is (the 72 row and band permutations
-// below the first band act freely on completions).
-func Tally(classes []Class) (Census, error) {
-	canonical := new(big.Int)
-	for _, c := range classes {
-		term := new(big.Int).SetUint64(c.Completions)
-		canonical.Add(canonical, term.Mul(term, big.NewInt(c.FirstBands)))
-	}
-	grids := new(big.Int).Mul(canonical, big.NewInt(362880))
-	reduced, rem := new(big.Int).QuoRem(canonical, big.NewInt(72*72), new(big.Int))
-	if rem.Sign() != 0 {
-		return Census{}, fmt.Errorf("%s grids with canonical B1 is not a multiple of 72²", canonical)
-	}
-	return Census{Grids: grids, CanonicalGrids: canonical, ReducedCount: reduced}, nil
-}
-
-// Factorise writes n > 1 as its prime factorisation, "2^7 × 27704267971",
-// by trial division (n < 2^63, so at most about 3·10⁹ trials).
-func Factorise(n *big.Int) (string, error) {
-	if !n.IsInt64() || n.Int64() < 2 {
-		return "", fmt.Errorf("factorise %s: want 2 ≤ n < 2^63", n)
-	}
-	m := uint64(n.Int64())
-	var parts []string
-	add := func(p uint64, e int) {
-		if e == 1 {
-			parts = append(parts, fmt.Sprint(p))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d^%d", p, e))
-		}
-	}
-	for p := uint64(2); p*p <= m; p++ {
-		e := 0
-		for m%p == 0 {
-			m /= p
-			e++
-		}
-		if e > 0 {
-			add(p, e)
-		}
-	}
-	if m > 1 {
-		add(m, 1)
-	}
-	return strings.Join(parts, " × "), nil
 }
 
 // run counts every reduced band by the band-pair method, checks that the
@@ -286,15 +188,32 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 	if err != nil {
 		return err
 	}
+	if err := countByBandPair(p, reduced, classOf, list); err != nil {
+		return err
+	}
+	if err := crosscheck(p, list, chosen); err != nil {
+		return err
+	}
+	return write(p, list)
+}
 
+// countByBandPair counts every reduced band by the band-pair method, checks
+// that every member of a class has its representative's count, and sets
+// the counts of list.
+func countByBandPair(p *pipeline.Pass, reduced []reduce.Row, classOf []int32, list []bandpair.Class) error {
 	start := time.Now()
 	bands := make([]sudoku.Band, len(reduced))
 	for i, r := range reduced {
+		var err error
 		if bands[i], err = r.Band(); err != nil {
 			return fmt.Errorf("reduced band %d: %w", r.ID, err)
 		}
 	}
-	counts, err := CountAll(NewCounter(0), bands, runtime.GOMAXPROCS(0))
+	counter, err := bandpair.NewCounter(0)
+	if err != nil {
+		return err
+	}
+	counts, err := bandpair.CountAll(p.Context(), counter, bands, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return err
 	}
@@ -309,15 +228,20 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 	p.Report("bandpair_seconds", time.Since(start).Seconds())
 	p.Log.Info("band-pair counts done: every member of every class agrees with its representative",
 		"reduced_bands", len(bands), "classes", len(list), "seconds", time.Since(start).Seconds())
+	return nil
+}
 
-	nChosen := 0
+// crosscheck recounts the chosen classes of list by backtracking and fails
+// on the first that disagrees with the band-pair count.
+func crosscheck(p *pipeline.Pass, list []bandpair.Class, chosen []bool) error {
+	n := 0
 	for _, ok := range chosen {
 		if ok {
-			nChosen++
+			n++
 		}
 	}
-	start = time.Now()
-	prog := p.Progress("backtracking", int64(nChosen))
+	start := time.Now()
+	prog := p.Progress("backtracking", int64(n))
 	for i := range list {
 		if !chosen[i] {
 			continue
@@ -326,7 +250,7 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 			return err
 		}
 		c := &list[i]
-		back, err := BacktrackCompletions(c.Representative, 0)
+		back, err := backtrack.Completions(c.Representative, 0)
 		if err != nil {
 			return fmt.Errorf("class %d: %w", c.ID, err)
 		}
@@ -340,17 +264,22 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 	}
 	prog.Done()
 	p.Report("backtrack_seconds", time.Since(start).Seconds())
-	p.Report("crosschecked_classes", nChosen)
+	p.Report("crosschecked_classes", n)
+	return nil
+}
 
-	census, err := Tally(list)
+// write totals the classes and writes both tables.
+func write(p *pipeline.Pass, list []bandpair.Class) error {
+	census, err := bandpair.Tally(list)
 	if err != nil {
 		return err
 	}
-	factors, err := Factorise(census.ReducedCount)
+	factors, err := bandpair.Factorise(census.ReducedCount)
 	if err != nil {
 		return err
 	}
 	rows := make([]CompletionsRow, len(list))
+	checked := 0
 	for i, c := range list {
 		r := c.Representative.Rows()
 		rows[i] = CompletionsRow{
@@ -361,6 +290,9 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 			BandsWithColumnSets: int64(c.SecondBands),
 			Completions:         fmt.Sprint(c.Completions),
 			Crosschecked:        c.Crosschecked,
+		}
+		if c.Crosschecked {
+			checked++
 		}
 	}
 	p.Log.Info("census", "grids", census.Grids, "reduced_count", census.ReducedCount, "factors", factors)
@@ -373,6 +305,6 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 		ReducedCount:        census.ReducedCount.String(),
 		ReducedCountFactors: factors,
 		Classes:             int32(len(list)),
-		CrosscheckedClasses: int32(nChosen),
+		CrosscheckedClasses: int32(checked),
 	}})
 }

@@ -2,12 +2,12 @@ package exact
 
 import (
 	"errors"
-	"math/big"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
 )
 
@@ -75,25 +75,6 @@ func TestSelectionChoose(t *testing.T) {
 	}
 }
 
-func TestFactorise(t *testing.T) {
-	for n, want := range map[int64]string{
-		2: "2", 12: "2^2 × 3", 97: "97", 3546146300288: "2^7 × 27704267971", 1 << 40: "2^40",
-	} {
-		if got, err := Factorise(big.NewInt(n)); err != nil || got != want {
-			t.Errorf("Factorise(%d) = %q, %v; want %q", n, got, err, want)
-		}
-	}
-	if _, err := Factorise(big.NewInt(1)); err == nil {
-		t.Error("Factorise(1): no error")
-	}
-}
-
-func TestTallyRejectsNonMultiple(t *testing.T) {
-	if _, err := Tally([]Class{{FirstBands: 72, Completions: 71}}); err == nil {
-		t.Error("no error for a count that is not a multiple of 72²")
-	}
-}
-
 func TestGroupClasses(t *testing.T) {
 	rows := []reduce.Row{
 		{ID: 0, Row1: "123456789", Row2: "456789123", Row3: "789123456", Multiplicity: 72},
@@ -105,7 +86,7 @@ func TestGroupClasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(got) != 2 || got[0].ID != 0 || got[0].Size != 2 || got[0].FirstBands != 144 ||
-		got[1].ID != 2 || got[1].Size != 1 || got[1].Representative != bandOf(t, rows[2].Row1, rows[2].Row2, rows[2].Row3) {
+		got[1].ID != 2 || got[1].Size != 1 || got[1].Representative != mustBand(t, rows[2]) {
 		t.Errorf("got %+v", got)
 	}
 	if _, err := GroupClasses(rows, []int32{0, 2, 1}); err == nil {
@@ -114,4 +95,14 @@ func TestGroupClasses(t *testing.T) {
 	if _, err := GroupClasses(rows, []int32{0, 7, 0}); err == nil {
 		t.Error("no error for a class id that is no band")
 	}
+}
+
+// mustBand parses a reduced row's band.
+func mustBand(t *testing.T, r reduce.Row) sudoku.Band {
+	t.Helper()
+	b, err := r.Band()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

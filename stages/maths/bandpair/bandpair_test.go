@@ -1,4 +1,4 @@
-package exact
+package bandpair
 
 import (
 	"math/bits"
@@ -22,7 +22,13 @@ func bandOf(t testing.TB, rows ...string) sudoku.Band {
 }
 
 // sharedCounter builds one Counter for all tests.
-var sharedCounter = sync.OnceValue(func() *Counter { return NewCounter(0) })
+var sharedCounter = sync.OnceValue(func() *Counter {
+	c, err := NewCounter(0)
+	if err != nil {
+		panic(err)
+	}
+	return c
+})
 
 // bruteBands counts bands with column sets s by trying every order of every
 // column, keeping rows free of repeats.
@@ -158,5 +164,15 @@ func TestCompletionsDivisibleBy72(t *testing.T) {
 		if n == 0 || n%72 != 0 {
 			t.Errorf("%v: completions %d not a positive multiple of 72", rows, n)
 		}
+	}
+}
+
+func TestCanonicalBandPublished(t *testing.T) {
+	n, _, err := sharedCounter().Completions(bandOf(t, "123456789", "456789123", "789123456"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 72*108374976 {
+		t.Errorf("canonical band: %d completions, want 72·108374976", n)
 	}
 }

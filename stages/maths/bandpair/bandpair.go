@@ -1,8 +1,6 @@
-// Package exact counts the completions of a first band to a full 9×9 Sudoku
-// grid, exactly, by two independent methods, and the stage that applies them
-// to the 44 Felgenhauer–Jarvis classes.
-//
-// # The band-pair method
+// Package bandpair counts the completions of a first band to a full 9×9
+// Sudoku grid exactly by the band-pair method, and totals a census of the
+// grids from the counts of the classes of first bands.
 //
 // Let b be a first band (rows 1-3) and R_j the six digits missing from its
 // column j. A completion is a second band and a third band whose column j
@@ -28,20 +26,16 @@
 // The 36,288 lexicographically reduced bands fall into exactly 44 orbits,
 // with 44 distinct counts.
 //
-// # The backtracking check
-//
-// [BacktrackCompletions] shares no counting code with the band-pair method:
-// it fixes column 1 of rows 4-9 in one of ten ways, each standing for 72
-// (see [FirstColumns]), and counts the completions of each partial grid cell
-// by cell with the generic counter of package grid.
-package exact
+// Package backtrack counts the same completions by a method that shares no
+// counting code with this one.
+package bandpair
 
 import (
 	"fmt"
 	"math/bits"
 	"runtime"
-	"sync"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
@@ -286,37 +280,37 @@ type Counter struct {
 // between workers goroutines by rows (GOMAXPROCS when workers < 1); the
 // tables do not depend on workers. N is symmetric in the two partitions, so
 // half of it is computed.
-func NewCounter(workers int) *Counter {
+func NewCounter(workers int) (*Counter, error) {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	n := partitionCount
 	c := &Counter{table: make([]uint64, n*n), orbit: make([]int32, n*n)}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for p2 := w; p2 < n; p2 += workers {
-				for p3 := range n {
-					if p3 >= p2 {
-						c.table[p2*n+p3] = BandsWithColumnSets(standardSets(p2, p3))
-					}
-					best := int32(n * n)
-					for _, act := range standardRelabellings {
-						x, y := int32(act[p2]), int32(act[p3])
-						best = min(best, min(x, y)*int32(n)+max(x, y))
-					}
-					c.orbit[p2*n+p3] = best
+	err := parallel.Run(workers, func(w int) error {
+		for p2 := w; p2 < n; p2 += workers {
+			for p3 := range n {
+				if p3 >= p2 {
+					c.table[p2*n+p3] = BandsWithColumnSets(standardSets(p2, p3))
 				}
+				best := int32(n * n)
+				for _, act := range standardRelabellings {
+					x, y := int32(act[p2]), int32(act[p3])
+					best = min(best, min(x, y)*int32(n)+max(x, y))
+				}
+				c.orbit[p2*n+p3] = best
 			}
-		})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
 	for p2 := range n {
 		for p3 := range p2 {
 			c.table[p2*n+p3] = c.table[p3*n+p2]
 		}
 	}
-	return c
+	return c, nil
 }
 
 // bands returns N for a band whose block 1 relabels to the standard form and

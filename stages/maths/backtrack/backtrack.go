@@ -1,4 +1,8 @@
-package exact
+// Package backtrack counts the completions of a first band to a full 9×9
+// Sudoku grid by backtracking, cell by cell, with the generic counter of
+// package grid. It shares no counting code with package bandpair, whose
+// counts it checks.
+package backtrack
 
 import (
 	"fmt"
@@ -53,13 +57,13 @@ func FirstColumns(b sudoku.Band) []FirstColumn {
 // each of the ten [FirstColumns] stands for.
 const FirstColumnWeight = 72
 
-// BacktrackCompletions counts the completions of band b to a full grid
+// Completions counts the completions of band b to a full grid
 // independently of the band-pair method: for each of the ten
 // [FirstColumns] it fills column 1 of rows 4-9 and counts the completions
 // cell by cell with the generic backtracking counter of package grid, and
 // returns 72 times the sum. workers is passed to the counter (GOMAXPROCS when
 // < 1); the result does not depend on it.
-func BacktrackCompletions(b sudoku.Band, workers int) (*big.Int, error) {
+func Completions(b sudoku.Band, workers int) (*big.Int, error) {
 	if !b.Valid() {
 		return nil, fmt.Errorf("band %s: a row or block repeats a digit", b)
 	}

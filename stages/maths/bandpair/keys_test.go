@@ -1,6 +1,7 @@
-package exact
+package bandpair
 
 import (
+	"context"
 	"math/big"
 	"testing"
 
@@ -45,7 +46,7 @@ func TestCensus(t *testing.T) {
 	if len(bands) != sudoku.ReducedCount {
 		t.Fatalf("%d reduced bands, want %d", len(bands), sudoku.ReducedCount)
 	}
-	counts, err := CountAll(sharedCounter(), bands, 2)
+	counts, err := CountAll(context.Background(), sharedCounter(), bands, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
