@@ -1,3 +1,6 @@
+// Package kilfoil is the stage that writes Kilfoil's heuristic estimate of
+// the number of grids (package heuristic) for every configured box shape,
+// as an exact fraction with its decimal expansion.
 package kilfoil
 
 import (
@@ -6,7 +9,9 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/decimal"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/heuristic"
 )
 
 // Stage computes Kilfoil's estimate for every configured box shape.
@@ -105,7 +110,7 @@ func run(p *pipeline.Pass) error {
 			return m, nil
 		}
 		start := time.Now()
-		m, err := BandCompletions(s)
+		m, err := heuristic.BandCompletions(s)
 		if err != nil {
 			return nil, err
 		}
@@ -127,9 +132,9 @@ func run(p *pipeline.Pass) error {
 		if err != nil {
 			return err
 		}
-		e := estimateFrom(s, bandM, stackM)
-		row := e.Row(cfg.Digits)
-		p.Log.Info("kilfoil estimate", "shape", s.String(), "estimate", Scientific(e.Value, 6))
+		e := heuristic.FromCompletions(s, bandM, stackM)
+		row := rowOf(e, cfg.Digits)
+		p.Log.Info("kilfoil estimate", "shape", s.String(), "estimate", scientific(e.Value, 6))
 		rows = append(rows, row)
 		prog.Add(1)
 	}
@@ -137,21 +142,28 @@ func run(p *pipeline.Pass) error {
 	return Estimates.Write(p, rows)
 }
 
-// Row returns the artifact row of the estimate, with digits significant
+// rowOf returns the artifact row of the estimate, with digits significant
 // digits when the decimal expansion does not terminate.
-func (e *Estimate) Row(digits int) Row {
+func rowOf(e *heuristic.Estimate, digits int) Row {
 	row := Row{
 		Rows: int64(e.Shape.R), Cols: int64(e.Shape.C),
 		BandCount: e.Bands.String(), StackCount: e.Stacks.String(),
 		BandCompletions: e.BandCompletions.String(), StackCompletions: e.StackCompletions.String(),
 		EstimateNum: e.Value.Num().String(), EstimateDen: e.Value.Denom().String(),
-		EstimateExact: Terminates(e.Value),
-		Log10Estimate: Log10(e.Value),
+		EstimateExact: decimal.Terminates(e.Value),
+		Log10Estimate: decimal.Log10(e.Value),
 	}
 	if row.EstimateExact {
-		row.Estimate = ExactDecimal(e.Value)
+		row.Estimate = decimal.ExactDecimal(e.Value)
 	} else {
-		row.Estimate = Scientific(e.Value, digits)
+		row.Estimate = scientific(e.Value, digits)
 	}
 	return row
+}
+
+// scientific writes a positive q as d.ddd…e±XX with sig significant digits,
+// rounded exactly (decimal.Sci).
+func scientific(q *big.Rat, sig int) string {
+	mantissa, exp := decimal.Sci(q, sig)
+	return fmt.Sprintf("%se%+03d", mantissa, exp)
 }

@@ -2,18 +2,18 @@ package kilfoil_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/all"
 	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
 )
 
 // fourShapes runs kilfoil on a config of its own: four shapes, 4×4 among
 // them, and 12 significant digits.
-var fourShapes = pipelinetest.Options{Stages: all.Stages, Config: "../../configs/smoke.yaml", Targets: []string{"kilfoil"},
+var fourShapes = pipelinetest.Options{Stages: []*pipeline.Stage{kilfoil.Stage},
 	Set: []string{"kilfoil.shapes=3x3,2x2,2x3,4x4", "kilfoil.digits=12"}}
 
 func TestStageArtifact(t *testing.T) {
@@ -27,7 +27,8 @@ func TestStageArtifact(t *testing.T) {
 	nine := rows[0]
 	if nine.Rows != 3 || nine.Cols != 3 || nine.BandCount != "948109639680" || nine.StackCount != "948109639680" ||
 		nine.BandCompletions != "56" || nine.Estimate != "6657084616885512582463.488" || !nine.EstimateExact ||
-		nine.EstimateDen != "125" {
+		nine.EstimateDen != "125" || nine.EstimateNum != "832135577110689072807936" ||
+		math.Abs(nine.Log10Estimate-math.Log10(6657084616885512582463.488)) > 1e-12 {
 		t.Errorf("3×3 row %+v", nine)
 	}
 	if four := rows[1]; four.Rows != 2 || four.Cols != 2 || four.Estimate != "256" || four.BandCount != "96" {

@@ -1,4 +1,4 @@
-package kilfoil
+package heuristic
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 )
 
 // MaxSide is the largest box side (R or C) the band counter accepts. The
@@ -63,7 +63,10 @@ func BandCompletions(s grid.Shape) (*big.Int, error) {
 	states := map[state]*big.Int{start: big.NewInt(1)}
 	binom := binomials(r * c)
 	for j := 1; j < r; j++ {
-		states = advance(states, levels[j], levels[j+1], c, binom)
+		var err error
+		if states, err = advance(states, levels[j], levels[j+1], c, binom); err != nil {
+			return nil, err
+		}
 	}
 	if len(states) != 1 {
 		return nil, fmt.Errorf("band count of %v: %d final states, want 1", s, len(states))
@@ -77,32 +80,32 @@ func BandCompletions(s grid.Shape) (*big.Int, error) {
 // advance returns the states of level j+1 and their path weights, given
 // those of level j. The source states are dealt round-robin to one worker
 // per processor; as the sums are exact, the merge order cannot change them.
-func advance(states map[state]*big.Int, from, to *subsetLevel, c int, binom [][]uint64) map[state]*big.Int {
+func advance(states map[state]*big.Int, from, to *subsetLevel, c int, binom [][]uint64) (map[state]*big.Int, error) {
 	keys := slices.Sorted(maps.Keys(states))
 	workers := min(runtime.GOMAXPROCS(0), len(keys))
 	parts := make([]map[state]*big.Int, workers)
-	var wg sync.WaitGroup
-	for w := range parts {
-		wg.Go(func() {
-			next := make(map[state]*big.Int)
-			step := newTransition(from, to, c, binom)
-			term := new(big.Int)
-			for k := w; k < len(keys); k += workers {
-				paths := states[keys[k]]
-				for target, weight := range step.targets(keys[k]) {
-					canon := to.canonical(target)
-					sum, ok := next[canon]
-					if !ok {
-						sum = new(big.Int)
-						next[canon] = sum
-					}
-					sum.Add(sum, term.Mul(paths, term.SetUint64(weight)))
+	err := parallel.Run(workers, func(w int) error {
+		next := make(map[state]*big.Int)
+		step := newTransition(from, to, c, binom)
+		term := new(big.Int)
+		for k := w; k < len(keys); k += workers {
+			paths := states[keys[k]]
+			for target, weight := range step.targets(keys[k]) {
+				canon := to.canonical(target)
+				sum, ok := next[canon]
+				if !ok {
+					sum = new(big.Int)
+					next[canon] = sum
 				}
+				sum.Add(sum, term.Mul(paths, term.SetUint64(weight)))
 			}
-			parts[w] = next
-		})
+		}
+		parts[w] = next
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
 	merged := parts[0]
 	for _, part := range parts[1:] {
 		for key, v := range part {
@@ -113,7 +116,7 @@ func advance(states map[state]*big.Int, from, to *subsetLevel, c int, binom [][]
 			}
 		}
 	}
-	return merged
+	return merged, nil
 }
 
 // A state is the vector of the counts n(U) of one level, packed: the

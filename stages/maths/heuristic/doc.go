@@ -1,4 +1,4 @@
-// Package kilfoil computes Kilfoil's heuristic estimate of the number of
+// Package heuristic computes Kilfoil's heuristic estimate of the number of
 // Sudoku grids, for boxes of any shape R×C, as an exact fraction.
 //
 // # The heuristic
@@ -75,4 +75,4 @@
 // lowest terms and written in decimal exactly when its denominator has no
 // prime factors but 2 and 5, otherwise correctly rounded to a configured
 // number of significant digits.
-package kilfoil
+package heuristic

@@ -1,7 +1,7 @@
-package kilfoil
+package heuristic
 
 import (
-	"math"
+	"github.com/sudoku-census/sudoku-census/stages/maths/decimal"
 	"math/big"
 	"testing"
 
@@ -37,15 +37,8 @@ func TestEstimate9x9(t *testing.T) {
 	if e.Bands.String() != "948109639680" || e.Stacks.String() != "948109639680" {
 		t.Errorf("3×3 bands %v, stacks %v, want 948109639680 each", e.Bands, e.Stacks)
 	}
-	row := e.Row(40)
-	if !row.EstimateExact || row.Estimate != "6657084616885512582463.488" {
-		t.Errorf("3×3 row estimate %q (exact %v), want 6657084616885512582463.488 (exact)", row.Estimate, row.EstimateExact)
-	}
-	if row.EstimateDen != "125" || row.EstimateNum != "832135577110689072807936" {
-		t.Errorf("3×3 fraction %s/%s, want 832135577110689072807936/125", row.EstimateNum, row.EstimateDen)
-	}
-	if math.Abs(row.Log10Estimate-math.Log10(6657084616885512582463.488)) > 1e-12 {
-		t.Errorf("3×3 log10 = %v", row.Log10Estimate)
+	if e.Value.Denom().String() != "125" || e.Value.Num().String() != "832135577110689072807936" {
+		t.Errorf("3×3 fraction %v, want 832135577110689072807936/125", e.Value)
 	}
 }
 
@@ -86,15 +79,11 @@ func TestEstimateAgainstExactCounts(t *testing.T) {
 // TestEstimate16x16 checks 4×4 boxes against the published ≈ 5.9584·10^98.
 func TestEstimate16x16(t *testing.T) {
 	e := mustEstimate(t, grid.Shape{R: 4, C: 4})
-	if got := Scientific(e.Value, 5); got != "5.9584e+98" {
-		t.Errorf("4×4 estimate %s, want 5.9584e+98", got)
+	if m, exp := decimal.Sci(e.Value, 5); m != "5.9584" || exp != 98 {
+		t.Errorf("4×4 estimate %s·10^%d, want 5.9584·10^98", m, exp)
 	}
-	row := e.Row(40)
-	if row.EstimateExact || len(row.Estimate) != len("5.")+39+len("e+98") {
-		t.Errorf("4×4 row estimate %q (exact %v): want 40 significant digits, not exact", row.Estimate, row.EstimateExact)
-	}
-	if math.Abs(row.Log10Estimate-(98+math.Log10(5.9584))) > 1e-4 {
-		t.Errorf("4×4 log10 = %v", row.Log10Estimate)
+	if decimal.Terminates(e.Value) {
+		t.Errorf("4×4 estimate %v has a finite decimal expansion", e.Value)
 	}
 }
 
@@ -121,46 +110,5 @@ func TestEstimateLatinSquares(t *testing.T) {
 		if e := mustEstimate(t, grid.Shape{R: 1, C: c}); e.Value.Cmp(new(big.Rat).SetInt64(want)) != 0 {
 			t.Errorf("1×%d estimate = %v, want L(%d) = %d", c, e.Value, c, want)
 		}
-	}
-}
-
-func TestDecimalFormats(t *testing.T) {
-	for _, tc := range []struct {
-		q     string
-		term  bool
-		exact string
-		sci4  string
-	}{
-		{"1/8", true, "0.125", "1.250e-01"},
-		{"5/2", true, "2.5", "2.500e+00"},
-		{"3", true, "3", "3.000e+00"},
-		{"1/400", true, "0.0025", "2.500e-03"},
-		{"2/3", false, "", "6.667e-01"},
-		{"99999/10000", true, "9.9999", "1.000e+01"},
-		{"1/7", false, "", "1.429e-01"},
-		{"7/3", false, "", "2.333e+00"},
-	} {
-		q := rat(t, tc.q)
-		if got := Terminates(q); got != tc.term {
-			t.Errorf("Terminates(%s) = %v", tc.q, got)
-		}
-		if tc.term {
-			if got := ExactDecimal(q); got != tc.exact {
-				t.Errorf("ExactDecimal(%s) = %q, want %q", tc.q, got, tc.exact)
-			}
-		}
-		if got := Scientific(q, 4); got != tc.sci4 {
-			t.Errorf("Scientific(%s, 4) = %q, want %q", tc.q, got, tc.sci4)
-		}
-	}
-	if got := Scientific(rat(t, "123456"), 1); got != "1e+05" {
-		t.Errorf("Scientific(123456, 1) = %q", got)
-	}
-	huge := new(big.Rat).SetFrac(new(big.Int).Exp(big.NewInt(10), big.NewInt(400), nil), big.NewInt(3))
-	if got := Scientific(huge, 3); got != "3.33e+399" {
-		t.Errorf("Scientific(10^400/3, 3) = %q", got)
-	}
-	if got := Log10(huge); math.Abs(got-(400-math.Log10(3))) > 1e-12 {
-		t.Errorf("Log10(10^400/3) = %v", got)
 	}
 }

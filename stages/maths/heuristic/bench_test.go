@@ -1,4 +1,4 @@
-package kilfoil
+package heuristic
 
 import (
 	"testing"
