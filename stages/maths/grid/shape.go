@@ -23,17 +23,17 @@ func (s Shape) N() int { return s.R * s.C }
 // String writes the shape as "RxC", the form configs use.
 func (s Shape) String() string { return fmt.Sprintf("%dx%d", s.R, s.C) }
 
-// ParseShape reads "RxC" (for example "2x3"); R and C are at least 1 and N
-// at most 36 (symbols 1-9 then A-Z).
+// ParseShape reads "RxC" (for example "2x3") in the form String writes:
+// decimal R and C without sign or leading zeros, so that one shape has one
+// key in a config; R and C are at least 1 and N at most MaxTextN (symbols
+// 1-9 then A-Z).
 func ParseShape(text string) (Shape, error) {
-	rs, cs, ok := strings.Cut(strings.ToLower(strings.TrimSpace(text)), "x")
-	if !ok {
-		return Shape{}, fmt.Errorf("box shape %q: want RxC, for example 3x3", text)
-	}
+	rs, cs, ok := strings.Cut(text, "x")
 	r, err1 := strconv.Atoi(rs)
 	c, err2 := strconv.Atoi(cs)
-	if err1 != nil || err2 != nil || r < 1 || c < 1 || r*c > 36 {
-		return Shape{}, fmt.Errorf("box shape %q: want RxC with R, C ≥ 1 and R·C ≤ 36", text)
+	s := Shape{R: r, C: c}
+	if !ok || err1 != nil || err2 != nil || r < 1 || c < 1 || r*c > MaxTextN || s.String() != text {
+		return Shape{}, fmt.Errorf("box shape %q: want RxC written as 3x3, with R, C ≥ 1 and R·C ≤ %d", text, MaxTextN)
 	}
-	return Shape{R: r, C: c}, nil
+	return s, nil
 }

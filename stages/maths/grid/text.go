@@ -193,7 +193,8 @@ func CountText(r io.Reader, box string, workers int) (Grid, *big.Int, error) {
 	if strings.TrimFunc(box, unicode.IsSpace) == "" {
 		shape, err = InferShape(text)
 	} else {
-		shape, err = ParseShape(box)
+		// A command line may say 3X3 or " 3x3"; configs may not.
+		shape, err = ParseShape(strings.ToLower(strings.TrimSpace(box)))
 	}
 	if err != nil {
 		return Grid{}, nil, err

@@ -69,7 +69,7 @@ func TestCountTextBadInput(t *testing.T) {
 		{"ambiguous side", "......\n......\n......\n......\n......\n......", "", "side 6 has boxes 2x3 or 3x2: name one with --box"},
 		{"prime side", "....." + strings.Repeat("\n.....", 4), "", "side 5 has no box shape other than 1x5"},
 		{"box mismatch", "................", "3x3", "line 1: 16 cells, want 81"},
-		{"side 36", strings.Repeat(".", 36*36), "6x6", "side ≤ 35"},
+		{"side 36", strings.Repeat(".", 36*36), "6x6", "R·C ≤ 35"},
 	} {
 		_, got, err := CountText(strings.NewReader(tc.text), tc.box, 1)
 		if err == nil || got != nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
@@ -86,5 +86,22 @@ func TestGridString(t *testing.T) {
 	h, err := Parse(g.String(), Shape{3, 3})
 	if err != nil || h.String() != g.String() || !strings.HasPrefix(g.String(), ".......1.\n4........\n") {
 		t.Errorf("round trip: %v\n%s", err, g)
+	}
+}
+
+// TestParseShape: one shape has one spelling, and sides stop where the text
+// format's symbols do.
+func TestParseShape(t *testing.T) {
+	for text, want := range map[string]Shape{"3x3": {3, 3}, "2x5": {2, 5}, "1x35": {1, 35}, "5x7": {5, 7}} {
+		if got, err := ParseShape(text); err != nil || got != want {
+			t.Errorf("ParseShape(%q) = %v, %v; want %v", text, got, err, want)
+		}
+	}
+	for _, text := range []string{"03x3", "3X3", " 3x3", "3x3 ", "+3x3", "3x03", "6x6", "0x4", "3x", "x3", "3", "3x3x3", "-1x-1"} {
+		if s, err := ParseShape(text); err == nil {
+			t.Errorf("ParseShape(%q) = %v, want an error", text, s)
+		} else if !strings.Contains(err.Error(), "3x3") {
+			t.Errorf("ParseShape(%q): error %q does not show the allowed form", text, err)
+		}
 	}
 }
