@@ -1,6 +1,11 @@
-// Package all lists every stage of the pipeline, in the order `census dag`
-// shows them. Each stage package adds itself here.
-package all
+// Package stages lists every stage of the pipeline, in the order `census dag`
+// shows them; each stage package adds itself here.
+//
+// The folders below are of three kinds: one package per stage (bands,
+// reduce, classes, exact, shapes, kilfoil, knuth, importance, figures,
+// report), the shared maths in maths/ (standard library only, no pipeline),
+// and shared/, the code several stages use that knows the pipeline.
+package stages
 
 import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -16,8 +21,8 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 )
 
-// Stages is the whole pipeline.
-var Stages = []*pipeline.Stage{
+// All is the whole pipeline.
+var All = []*pipeline.Stage{
 	bands.Stage,
 	reduce.Stage,
 	classes.Stage,

@@ -1,19 +1,58 @@
-package all
+package stages
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 )
 
+var update = flag.Bool("update", false, "rewrite testdata/golden.json from this run (go test ./stages -run Golden -update)")
+
+// smokeRoots holds the project roots of the smoke pipeline run once with one
+// core and once with two, shared by the tests of this package.
+var smokeRoots = struct {
+	sync.Mutex
+	byProcs map[int]string
+}{byProcs: map[int]string{}}
+
 // runSmoke runs the whole pipeline with the smoke configuration in a fresh
-// root under the given GOMAXPROCS and returns the root.
+// root under the given GOMAXPROCS, once per test binary, and returns the
+// root.
 func runSmoke(t *testing.T, procs int) string {
-	return pipelinetest.Run(t, pipelinetest.Options{Stages: Stages, Config: "../../configs/smoke.yaml", Procs: procs})
+	t.Helper()
+	smokeRoots.Lock()
+	defer smokeRoots.Unlock()
+	if root, ok := smokeRoots.byProcs[procs]; ok {
+		return root
+	}
+	root, err := os.MkdirTemp("", "census-smoke-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pipelinetest.Run(t, pipelinetest.Options{Stages: All, Config: "../configs/smoke.yaml", Procs: procs, Root: root})
+	smokeRoots.byProcs[procs] = root
+	return root
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, root := range smokeRoots.byProcs {
+		os.RemoveAll(root)
+	}
+	os.Exit(code)
 }
 
 // TestByteIdenticalWhateverTheCores runs the whole smoke pipeline with one
@@ -29,21 +68,138 @@ func TestByteIdenticalWhateverTheCores(t *testing.T) {
 		t.Fatal(err)
 	}
 	var outputs int
-	for _, s := range Stages {
+	for _, s := range All {
 		outputs += len(s.Outputs)
 	}
 	if len(m.Artifacts) != outputs {
 		t.Fatalf("manifest lists %d artifacts, the stages declare %d", len(m.Artifacts), outputs)
 	}
-	pipelinetest.SameFiles(t, one, two, append([]string{pipeline.ManifestPath}, paths(m)...)...)
+	var paths []string
+	for _, a := range m.Artifacts {
+		paths = append(paths, a.Path)
+	}
+	pipelinetest.SameFiles(t, one, two, append([]string{pipeline.ManifestPath}, paths...)...)
 }
 
-func paths(m *pipeline.Manifest) []string {
-	var out []string
-	for _, a := range m.Artifacts {
-		out = append(out, a.Path)
+// goldenPath is the committed record of the smoke pipeline's outputs.
+const goldenPath = "testdata/golden.json"
+
+// goldenStage is one stage's entry in testdata/golden.json: its Version and
+// the SHA-256 of each output, by path.
+type goldenStage struct {
+	Stage   string            `json:"stage"`
+	Version int               `json:"version"`
+	Outputs map[string]string `json:"outputs"`
+}
+
+// TestGoldenVersions enforces the code-version rule: every output of the
+// smoke pipeline hashes to what testdata/golden.json records for the
+// stage's Version. An output that changed while its stage's Version did not
+// fails the test, naming both: bump the Version (so that old artifacts are
+// stale) and rewrite the file with
+//
+//	go test ./stages -run Golden -update
+//
+// A bumped Version with an old record fails too, until the file is
+// rewritten, so the record always describes the code.
+func TestGoldenVersions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole smoke pipeline")
 	}
-	return out
+	root := runSmoke(t, 2)
+	var now []goldenStage
+	for _, s := range All {
+		g := goldenStage{Stage: s.Name, Version: s.Version, Outputs: map[string]string{}}
+		for _, o := range s.Outputs {
+			data, err := os.ReadFile(filepath.Join(root, o.Path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := sha256.Sum256(data)
+			g.Outputs[o.Path] = hex.EncodeToString(sum[:])
+		}
+		now = append(now, g)
+	}
+	if *update {
+		data, err := json.MarshalIndent(now, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(goldenPath, append(data, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", goldenPath)
+		return
+	}
+	data, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatalf("%v: create it with go test ./stages -run Golden -update", err)
+	}
+	var was []goldenStage
+	if err := json.Unmarshal(data, &was); err != nil {
+		t.Fatalf("%s: %v", goldenPath, err)
+	}
+	if problems := compareGolden(was, now); len(problems) > 0 {
+		for _, p := range problems {
+			t.Error(p)
+		}
+	}
+}
+
+// compareGolden returns one line per disagreement between the recorded and
+// the current outputs.
+func compareGolden(was, now []goldenStage) []string {
+	const rewrite = "go test ./stages -run Golden -update"
+	recorded := map[string]goldenStage{}
+	for _, g := range was {
+		recorded[g.Stage] = g
+	}
+	var problems []string
+	for _, g := range now {
+		old, ok := recorded[g.Stage]
+		switch {
+		case !ok:
+			problems = append(problems, fmt.Sprintf("stage %s is not in %s: rewrite it with %s", g.Stage, goldenPath, rewrite))
+			continue
+		case old.Version != g.Version:
+			problems = append(problems, fmt.Sprintf("stage %s: Version is %d, %s records %d: rewrite it with %s",
+				g.Stage, g.Version, goldenPath, old.Version, rewrite))
+			continue
+		}
+		for _, path := range slices.Sorted(maps.Keys(g.Outputs)) {
+			if old.Outputs[path] != g.Outputs[path] {
+				problems = append(problems, fmt.Sprintf("stage %s (Version %d): %s changed but the Version did not: bump %s's Version, then %s",
+					g.Stage, g.Version, path, g.Stage, rewrite))
+			}
+		}
+		for _, path := range slices.Sorted(maps.Keys(old.Outputs)) {
+			if _, ok := g.Outputs[path]; !ok {
+				problems = append(problems, fmt.Sprintf("stage %s (Version %d): %s is no longer an output but the Version did not change: bump %s's Version, then %s",
+					g.Stage, g.Version, path, g.Stage, rewrite))
+			}
+		}
+	}
+	return problems
+}
+
+// TestCompareGolden checks the rule itself on made-up records.
+func TestCompareGolden(t *testing.T) {
+	was := []goldenStage{{Stage: "a", Version: 1, Outputs: map[string]string{"data/a.parquet": "x"}}}
+	if p := compareGolden(was, was); len(p) != 0 {
+		t.Errorf("same records: %v", p)
+	}
+	changed := []goldenStage{{Stage: "a", Version: 1, Outputs: map[string]string{"data/a.parquet": "y"}}}
+	if p := compareGolden(was, changed); len(p) != 1 || !strings.Contains(p[0], "data/a.parquet changed but the Version did not") {
+		t.Errorf("changed output, same Version: %v", p)
+	}
+	bumped := []goldenStage{{Stage: "a", Version: 2, Outputs: map[string]string{"data/a.parquet": "y"}}}
+	if p := compareGolden(was, bumped); len(p) != 1 || !strings.Contains(p[0], "-update") {
+		t.Errorf("bumped Version, old record: %v", p)
+	}
+	renamed := []goldenStage{{Stage: "a", Version: 1, Outputs: map[string]string{"data/b.parquet": "x"}}}
+	if p := compareGolden(was, renamed); len(p) != 2 {
+		t.Errorf("an output replaced by another, same Version: %v", p)
+	}
 }
 
 // TestRerunRules checks the engine's rules on the real first stages: a
@@ -52,7 +208,7 @@ func paths(m *pipeline.Manifest) []string {
 func TestRerunRules(t *testing.T) {
 	root := t.TempDir()
 	run := func(ro pipeline.RunOptions, set ...string) ([]string, error) {
-		e, err := pipeline.New(pipeline.Options{Root: root, Stages: Stages, ConfigFile: "../../configs/smoke.yaml", Set: set})
+		e, err := pipeline.New(pipeline.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml", Set: set})
 		if err != nil {
 			t.Fatal(err)
 		}

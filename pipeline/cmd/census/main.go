@@ -6,9 +6,9 @@ import (
 	"os"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/cli"
-	"github.com/sudoku-census/sudoku-census/stages/all"
+	"github.com/sudoku-census/sudoku-census/stages"
 )
 
 func main() {
-	os.Exit(cli.Main(all.Stages, os.Args[1:], cli.StdIO()))
+	os.Exit(cli.Main(stages.All, os.Args[1:], cli.StdIO()))
 }
