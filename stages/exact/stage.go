@@ -250,7 +250,7 @@ func crosscheck(p *pipeline.Pass, list []bandpair.Class, chosen []bool) error {
 			return err
 		}
 		c := &list[i]
-		back, err := backtrack.Completions(c.Representative, 0)
+		back, err := backtrack.Completions(p.Context(), c.Representative, 0)
 		if err != nil {
 			return fmt.Errorf("class %d: %w", c.ID, err)
 		}

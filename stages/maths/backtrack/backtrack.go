@@ -5,6 +5,7 @@
 package backtrack
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -63,7 +64,7 @@ const FirstColumnWeight = 72
 // cell by cell with the generic backtracking counter of package grid, and
 // returns 72 times the sum. workers is passed to the counter (GOMAXPROCS when
 // < 1); the result does not depend on it.
-func Completions(b sudoku.Band, workers int) (*big.Int, error) {
+func Completions(ctx context.Context, b sudoku.Band, workers int) (*big.Int, error) {
 	if !b.Valid() {
 		return nil, fmt.Errorf("band %s: a row or block repeats a digit", b)
 	}
@@ -76,7 +77,7 @@ func Completions(b sudoku.Band, workers int) (*big.Int, error) {
 			g.Cells[9*(3+r)] = fc.Upper[r]
 			g.Cells[9*(6+r)] = fc.Lower[r]
 		}
-		n, err := g.Count(workers)
+		n, err := g.Count(ctx, workers)
 		if err != nil {
 			return nil, fmt.Errorf("band %s, column 1 below %v %v: %w", b, fc.Upper, fc.Lower, err)
 		}

@@ -1,6 +1,7 @@
 package backtrack
 
 import (
+	"context"
 	"math/big"
 	"testing"
 
@@ -58,7 +59,7 @@ func TestMethodsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := Completions(b, 0)
+		back, err := Completions(context.Background(), b, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +75,7 @@ func TestMethodsAgree(t *testing.T) {
 func BenchmarkBacktrackOneClass(b *testing.B) {
 	band := bandOf(b, "123456789", "456789123", "789123456")
 	for b.Loop() {
-		if _, err := Completions(band, 0); err != nil {
+		if _, err := Completions(context.Background(), band, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

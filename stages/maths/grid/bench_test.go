@@ -1,6 +1,9 @@
 package grid
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // bandColumnGrid is the classic grid with its first band in the canonical
 // form of Felgenhauer and Jarvis and its first column completed: the kind
@@ -21,7 +24,7 @@ func benchmarkCount(b *testing.B, text string, shape Shape, workers int) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := g.Count(workers); err != nil {
+		if _, err := g.Count(context.Background(), workers); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -52,6 +53,31 @@ type Counter struct {
 	shared      *sharedMemo // used instead of memo by the workers of CountParallel
 
 	overflow bool
+
+	// ctx, when set, stops the search: every stopCheckNodes nodes the
+	// search looks at it, and once it is done every node returns at once
+	// and stopErr says why.
+	ctx     context.Context
+	nodes   uint32
+	stopErr error
+}
+
+// stopCheckNodes is how often (in search nodes, a power of two) the search
+// looks at its context: a few microseconds apart.
+const stopCheckNodes = 1 << 12
+
+// SetContext makes Count stop, with ctx's error, soon after ctx is done.
+func (c *Counter) SetContext(ctx context.Context) { c.ctx = ctx }
+
+// stopped counts a search node and reports whether the search must stop.
+func (c *Counter) stopped() bool {
+	if c.ctx == nil {
+		return false
+	}
+	if c.nodes++; c.nodes%stopCheckNodes == 0 && c.stopErr == nil {
+		c.stopErr = c.ctx.Err()
+	}
+	return c.stopErr != nil
 }
 
 // NewCounter returns an empty counter for grids of the given shape.
@@ -244,6 +270,9 @@ func (c *Counter) prepare(tail int) {
 
 // searchOuter counts the completions with outer[:d] filled.
 func (c *Counter) searchOuter(d int) Uint128 {
+	if c.stopped() {
+		return Uint128{}
+	}
 	if d == len(c.outer) {
 		return c.countTail()
 	}
@@ -292,14 +321,18 @@ func (c *Counter) countTail() Uint128 {
 			return v
 		}
 		v := c.searchTail(0)
-		c.shared.put(c.key, v)
+		if c.stopErr == nil { // a stopped search's counts are partial
+			c.shared.put(c.key, v)
+		}
 		return v
 	}
 	if v, ok := c.memo.get(c.key); ok {
 		return v
 	}
 	v := c.searchTail(0)
-	c.memo.put(c.key, v)
+	if c.stopErr == nil {
+		c.memo.put(c.key, v)
+	}
 	return v
 }
 
@@ -323,6 +356,9 @@ func (c *Counter) mostConstrained(cells []int32, d int) (int, uint64) {
 
 // searchTail counts the fillings of tail[d:], the other cells being fixed.
 func (c *Counter) searchTail(d int) Uint128 {
+	if c.stopped() {
+		return Uint128{}
+	}
 	if d == len(c.tail)-1 {
 		// The last empty cell takes any of its candidates.
 		return Uint128{Lo: uint64(bits.OnesCount64(c.Candidates(int(c.tail[d]))))}

@@ -1,11 +1,13 @@
 package grid
 
 import (
+	"context"
 	"errors"
 	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
 
 func empty(shape Shape) Grid {
@@ -26,7 +28,7 @@ func TestCountEmpty(t *testing.T) {
 		{Shape{1, 3}, "12"}, // Latin squares of order 3 (boxes are rows)
 		{Shape{1, 1}, "1"},
 	} {
-		got, err := empty(tc.shape).Count(0)
+		got, err := empty(tc.shape).Count(context.Background(), 0)
 		if err != nil || got.String() != tc.want {
 			t.Errorf("empty %s: %v, %v; want %s", tc.shape, got, err, tc.want)
 		}
@@ -135,7 +137,7 @@ func TestCountMatchesNaive(t *testing.T) {
 			}
 			want := naiveCount(g)
 			for _, workers := range []int{1, 2, 3} {
-				got, err := g.Count(workers)
+				got, err := g.Count(context.Background(), workers)
 				if err != nil || !got.IsUint64() || got.Uint64() != want {
 					t.Fatalf("%s, %d workers:\n%s counter %v (%v), naive %d", tc.shape, workers, g, got, err, want)
 				}
@@ -155,7 +157,7 @@ func TestCountMatchesNaive(t *testing.T) {
 func TestCountFull(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, s := range []Shape{{2, 2}, {2, 3}, {3, 3}, {2, 5}, {4, 4}, {5, 5}, {6, 6}} {
-		got, err := scrambled(patternGrid(s), rng).Count(2)
+		got, err := scrambled(patternGrid(s), rng).Count(context.Background(), 2)
 		if err != nil || got.String() != "1" {
 			t.Errorf("full %s grid: %v, %v; want 1", s, got, err)
 		}
@@ -178,7 +180,7 @@ func TestCountSeventeenClues(t *testing.T) {
 			givens++
 		}
 	}
-	got, err := g.Count(2)
+	got, err := g.Count(context.Background(), 2)
 	if err != nil || got.String() != "1" || givens != 17 {
 		t.Errorf("17-clue puzzle (%d givens): %v, %v; want 1", givens, got, err)
 	}
@@ -189,7 +191,7 @@ func TestCountSeventeenClues(t *testing.T) {
 			break
 		}
 	}
-	if got, err := g.Count(2); err != nil || got.Cmp(bigOne) <= 0 {
+	if got, err := g.Count(context.Background(), 2); err != nil || got.Cmp(bigOne) <= 0 {
 		t.Errorf("16 of its clues: %v, %v; want several completions", got, err)
 	}
 }
@@ -207,7 +209,7 @@ func TestCountClash(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = g.Count(1)
+		_, err = g.Count(context.Background(), 1)
 		if !errors.Is(err, ErrClash) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want ErrClash naming %q", tc.text, err, tc.want)
 		}
@@ -233,7 +235,7 @@ func TestCounterReuse(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, err := c.Count()
-			want, _ := grid.Count(1)
+			want, _ := grid.Count(context.Background(), 1)
 			if err != nil || got.Big().Cmp(want) != 0 {
 				t.Fatalf("reused counter: %v (%v), fresh %v", got, err, want)
 			}
@@ -284,5 +286,22 @@ func TestCounterNoAllocation(t *testing.T) {
 	count()
 	if allocs := testing.AllocsPerRun(20, count); allocs != 0 {
 		t.Errorf("%v allocations per Load and Count, want 0", allocs)
+	}
+}
+
+// TestCountStops: counting an empty 9×9 grid (hours of work) stops within
+// a second of the context's end, with its error, on one worker and on two.
+func TestCountStops(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		start := time.Now()
+		n, err := Grid{Shape: Shape{R: 3, C: 3}, Cells: make([]uint8, 81)}.Count(ctx, workers)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) || n != nil {
+			t.Errorf("workers %d: count %v, error %v; want no count and the context's error", workers, n, err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("workers %d: stopped after %v, want within a second", workers, d)
+		}
 	}
 }

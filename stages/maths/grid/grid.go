@@ -1,13 +1,15 @@
 package grid
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
 	"math/bits"
 	"runtime"
-	"sync"
 	"sync/atomic"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 )
 
 // Grid is a partial grid: Cells holds the N×N cells row-major, 0 for an
@@ -49,12 +51,14 @@ func CellName(cell, n int) string {
 // workers goroutines share the work (GOMAXPROCS when workers < 1): the
 // search tree is cut at a fixed depth into subtrees that are counted
 // independently and added up in their fixed order, so the result does not
-// depend on workers.
-func (g Grid) Count(workers int) (*big.Int, error) {
+// depend on workers. The count stops with ctx's error soon after ctx is
+// done.
+func (g Grid) Count(ctx context.Context, workers int) (*big.Int, error) {
 	c, err := NewCounter(g.Shape)
 	if err != nil {
 		return nil, err
 	}
+	c.SetContext(ctx)
 	if err := c.Load(g.Cells); err != nil {
 		return nil, err
 	}
@@ -99,29 +103,31 @@ func (c *Counter) CountParallel(workers int) (Uint128, error) {
 	results := make([]Uint128, len(jobs))
 	errs := make([]error, len(jobs))
 	var nextJob atomic.Int64
-	var wg sync.WaitGroup
 	shared := newSharedMemo()
-	for range min(workers, len(jobs)) {
+	err := parallel.Run(min(workers, len(jobs)), func(int) error {
 		w := c.clone()
 		w.shared = shared
-		wg.Go(func() {
-			for {
-				j := int(nextJob.Add(1) - 1)
-				if j >= len(jobs) {
-					return
-				}
-				for _, a := range jobs[j] {
-					w.Place(int(a.cell), a.value)
-				}
-				w.prepare(tail)
-				results[j], errs[j] = w.countPrepared()
-				for _, a := range jobs[j] {
-					w.Unplace(int(a.cell))
-				}
+		for {
+			j := int(nextJob.Add(1) - 1)
+			if j >= len(jobs) {
+				return nil
 			}
-		})
+			for _, a := range jobs[j] {
+				w.Place(int(a.cell), a.value)
+			}
+			w.prepare(tail)
+			results[j], errs[j] = w.countPrepared()
+			for _, a := range jobs[j] {
+				w.Unplace(int(a.cell))
+			}
+			if errs[j] != nil {
+				return errs[j]
+			}
+		}
+	})
+	if err != nil {
+		return Uint128{}, err
 	}
-	wg.Wait()
 	var total Uint128
 	for j, r := range results {
 		if errs[j] != nil {
@@ -168,9 +174,11 @@ func (c *Counter) expand(job []assignment, out [][]assignment) [][]assignment {
 	return out
 }
 
-// clone returns a counter with the same shape and cells and an empty memo.
+// clone returns a counter with the same shape, cells and context and an
+// empty memo.
 func (c *Counter) clone() *Counter {
 	w, _ := NewCounter(c.shape)
+	w.ctx = c.ctx
 	for cell, v := range c.value {
 		if v != 0 {
 			w.Place(cell, v)
@@ -182,6 +190,9 @@ func (c *Counter) clone() *Counter {
 // countPrepared counts after prepare has listed the empty cells.
 func (c *Counter) countPrepared() (Uint128, error) {
 	total := c.searchOuter(0)
+	if err := c.stopErr; err != nil {
+		return Uint128{}, err
+	}
 	if c.overflow {
 		c.overflow = false
 		return Uint128{}, ErrOverflow

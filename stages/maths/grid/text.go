@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -183,7 +184,7 @@ func isqrt(x int) int {
 // shape (see InferShape). Bad input gives a one-line error naming the line
 // and column, and no count. Clashing givens give a count of 0 together with
 // an error wrapping ErrClash that names the two cells.
-func CountText(r io.Reader, box string, workers int) (Grid, *big.Int, error) {
+func CountText(ctx context.Context, r io.Reader, box string, workers int) (Grid, *big.Int, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return Grid{}, nil, err
@@ -203,7 +204,7 @@ func CountText(r io.Reader, box string, workers int) (Grid, *big.Int, error) {
 	if err != nil {
 		return Grid{}, nil, err
 	}
-	count, err := g.Count(workers)
+	count, err := g.Count(ctx, workers)
 	if errors.Is(err, ErrClash) {
 		return g, new(big.Int), err
 	}

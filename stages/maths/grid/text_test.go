@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func TestCountText(t *testing.T) {
 			}
 			continue
 		}
-		g, got, err := CountText(strings.NewReader(tc.text), tc.box, 2)
+		g, got, err := CountText(context.Background(), strings.NewReader(tc.text), tc.box, 2)
 		if err != nil || got.String() != tc.want || g.Shape != tc.shape {
 			t.Errorf("%s: %v %v, %v; want %s %s", tc.name, g.Shape, got, err, tc.shape, tc.want)
 		}
@@ -42,7 +43,7 @@ func TestCountText(t *testing.T) {
 }
 
 func TestCountTextClash(t *testing.T) {
-	_, got, err := CountText(strings.NewReader("2..1\n..1.\n....\n...."), "", 1)
+	_, got, err := CountText(context.Background(), strings.NewReader("2..1\n..1.\n....\n...."), "", 1)
 	if !errors.Is(err, ErrClash) || got == nil || got.Sign() != 0 ||
 		!strings.Contains(err.Error(), "r1c4 and r2c3 both hold 1 in one box") {
 		t.Errorf("clash: count %v, error %v", got, err)
@@ -71,7 +72,7 @@ func TestCountTextBadInput(t *testing.T) {
 		{"box mismatch", "................", "3x3", "line 1: 16 cells, want 81"},
 		{"side 36", strings.Repeat(".", 36*36), "6x6", "R·C ≤ 35"},
 	} {
-		_, got, err := CountText(strings.NewReader(tc.text), tc.box, 1)
+		_, got, err := CountText(context.Background(), strings.NewReader(tc.text), tc.box, 1)
 		if err == nil || got != nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: count %v, error %v; want one line containing %q", tc.name, got, err, tc.want)
 		}
