@@ -80,15 +80,15 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// parseShapes reads the configured shapes, each of sides 1..MaxSide and
+// parseShapes reads the configured shapes, each of sides 1..heuristic.MaxSide and
 // listed once.
 func parseShapes(texts []string) ([]grid.Shape, error) {
-	allowed := fmt.Sprintf("box shapes RxC with 1 ≤ R, C ≤ %d, each listed once", MaxSide)
+	allowed := fmt.Sprintf("box shapes RxC with 1 ≤ R, C ≤ %d, each listed once", heuristic.MaxSide)
 	var shapes []grid.Shape
 	seen := map[grid.Shape]bool{}
 	for _, text := range texts {
 		s, err := grid.ParseShape(text)
-		if err != nil || s.R > MaxSide || s.C > MaxSide || seen[s] {
+		if err != nil || s.R > heuristic.MaxSide || s.C > heuristic.MaxSide || seen[s] {
 			return nil, pipeline.Invalid("kilfoil.shapes", text, allowed)
 		}
 		seen[s] = true
