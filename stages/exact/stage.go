@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -32,28 +33,105 @@ var Stage = &pipeline.Stage{
 	NewConfig: func() pipeline.Config { return &Config{Crosscheck: "all"} },
 	Outputs:   []pipeline.Output{Completions.Output, Total.Output},
 	Run:       runStage,
+	// The backtracking recount of each chosen class is a unit: seconds of
+	// CPU each, resumable and able to run on a cluster.
+	Units: &pipeline.Units{List: crosscheckUnits, Compute: crosscheckUnit},
 }
 
 func runStage(p *pipeline.Pass) error {
-	reduced, err := reduce.Table.Read(p)
+	reduced, classOf, err := readClasses(p)
 	if err != nil {
 		return err
+	}
+	return run(p, reduced, classOf)
+}
+
+// readClasses reads the reduced bands and the level-5 class of each.
+func readClasses(p *pipeline.Pass) ([]reduce.Row, []int32, error) {
+	reduced, err := reduce.Table.Read(p)
+	if err != nil {
+		return nil, nil, err
 	}
 	cls, err := classes.Table.Read(p)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if len(cls) != len(reduced) {
-		return fmt.Errorf("classes.parquet has %d rows, reduced.parquet %d", len(cls), len(reduced))
+		return nil, nil, fmt.Errorf("classes.parquet has %d rows, reduced.parquet %d", len(cls), len(reduced))
 	}
 	classOf := make([]int32, len(reduced))
 	for i, c := range cls {
 		if c.ID != reduced[i].ID {
-			return fmt.Errorf("classes.parquet row %d is band %d, reduced.parquet row %d band %d", i, c.ID, i, reduced[i].ID)
+			return nil, nil, fmt.Errorf("classes.parquet row %d is band %d, reduced.parquet row %d band %d", i, c.ID, i, reduced[i].ID)
 		}
 		classOf[i] = c.Level5
 	}
-	return run(p, reduced, classOf)
+	return reduced, classOf, nil
+}
+
+// chosenClasses returns the classes of the reduced bands and whether
+// exact.crosscheck selects each.
+func chosenClasses(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) ([]bandpair.Class, []bool, error) {
+	cfg := pipeline.ConfigOf[Config](p)
+	sel, err := ParseSelection(cfg.Crosscheck)
+	if err != nil {
+		return nil, nil, err
+	}
+	list, err := GroupClasses(reduced, classOf)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]int32, len(list))
+	for i, c := range list {
+		ids[i] = c.ID
+	}
+	chosen, err := sel.Choose(cfg.Crosscheck, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	return list, chosen, nil
+}
+
+// crosscheckUnits lists one unit per class to recount by backtracking,
+// "class<id>-<the representative's 27 digits>", so that a unit needs no
+// input to compute.
+func crosscheckUnits(p *pipeline.Pass) ([]string, error) {
+	reduced, classOf, err := readClasses(p)
+	if err != nil {
+		return nil, err
+	}
+	list, chosen, err := chosenClasses(p, reduced, classOf)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for i, c := range list {
+		if chosen[i] {
+			r := c.Representative.Rows()
+			ids = append(ids, fmt.Sprintf("class%d-%s%s%s", c.ID, r[0], r[1], r[2]))
+		}
+	}
+	return ids, nil
+}
+
+// crosscheckUnit counts the completions of a unit's band by backtracking,
+// as a decimal string.
+func crosscheckUnit(p *pipeline.Pass, id string) ([]byte, error) {
+	_, digits, ok := strings.Cut(id, "-")
+	if !ok || len(digits) != 27 {
+		return nil, fmt.Errorf("unit %q: want class<id>-<27 digits>", id)
+	}
+	band, err := reduce.Row{Row1: digits[:9], Row2: digits[9:18], Row3: digits[18:]}.Band()
+	if err != nil {
+		return nil, fmt.Errorf("unit %q: %w", id, err)
+	}
+	// One worker per unit: the engine runs as many units at once as there
+	// are cores.
+	n, err := backtrack.Completions(p.Context(), band, 1)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(n.String()), nil
 }
 
 // Completions is data/completions.parquet.
@@ -171,20 +249,7 @@ func CheckMembers(reduced []reduce.Row, classOf []int32, counts []bandpair.Count
 // classes by backtracking (failing on any disagreement), and writes both
 // tables.
 func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
-	cfg := pipeline.ConfigOf[Config](p)
-	sel, err := ParseSelection(cfg.Crosscheck)
-	if err != nil {
-		return err
-	}
-	list, err := GroupClasses(reduced, classOf)
-	if err != nil {
-		return err
-	}
-	ids := make([]int32, len(list))
-	for i, c := range list {
-		ids[i] = c.ID
-	}
-	chosen, err := sel.Choose(cfg.Crosscheck, ids)
+	list, chosen, err := chosenClasses(p, reduced, classOf)
 	if err != nil {
 		return err
 	}
@@ -231,40 +296,39 @@ func countByBandPair(p *pipeline.Pass, reduced []reduce.Row, classOf []int32, li
 	return nil
 }
 
-// crosscheck recounts the chosen classes of list by backtracking and fails
-// on the first that disagrees with the band-pair count.
+// crosscheck compares the backtracking counts of the chosen classes (the
+// units, in list order) with the band-pair counts and fails on the first
+// disagreement.
 func crosscheck(p *pipeline.Pass, list []bandpair.Class, chosen []bool) error {
-	n := 0
-	for _, ok := range chosen {
-		if ok {
-			n++
-		}
+	results, err := p.UnitResults()
+	if err != nil {
+		return err
 	}
-	start := time.Now()
-	prog := p.Progress("backtracking", int64(n))
+	k := 0
 	for i := range list {
 		if !chosen[i] {
 			continue
 		}
-		if err := p.Context().Err(); err != nil {
-			return err
+		if k >= len(results) {
+			return fmt.Errorf("%d backtracking results for more chosen classes", len(results))
 		}
 		c := &list[i]
-		back, err := backtrack.Completions(p.Context(), c.Representative, 0)
-		if err != nil {
-			return fmt.Errorf("class %d: %w", c.ID, err)
+		back, ok := new(big.Int).SetString(string(results[k]), 10)
+		k++
+		if !ok {
+			return fmt.Errorf("class %d: backtracking result %q is not a decimal integer", c.ID, results[k-1])
 		}
 		if back.Cmp(new(big.Int).SetUint64(c.Completions)) != 0 {
 			return fmt.Errorf("class %d (band %s): band-pair method counts %d completions, backtracking %s",
 				c.ID, c.Representative, c.Completions, back)
 		}
 		c.Crosschecked = true
-		prog.Add(1)
 		p.Log.Debug("class cross-checked", "class", c.ID, "completions", c.Completions)
 	}
-	prog.Done()
-	p.Report("backtrack_seconds", time.Since(start).Seconds())
-	p.Report("crosschecked_classes", n)
+	if k != len(results) {
+		return fmt.Errorf("%d backtracking results for %d chosen classes", len(results), k)
+	}
+	p.Report("crosschecked_classes", k)
 	return nil
 }
 
