@@ -66,7 +66,7 @@ func (t Table[T]) Write(p *Pass, rows []T) error {
 	prov := p.provenance(t.Name)
 	opts := []parquet.WriterOption{
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
-		parquet.CreatedBy("sudoku-census", "0.1.0", ""),
+		parquet.CreatedBy(toolName, toolRelease, ""),
 		// Several row groups let Load read a large table on every core.
 		parquet.MaxRowsPerRowGroup(rowGroupRows),
 	}
@@ -207,6 +207,9 @@ type pending struct {
 }
 
 func (p *Pass) create(out Output) (*pending, error) {
+	if p.unit != "" {
+		return nil, fmt.Errorf("stage %s: unit %s writes artifact %s: a unit returns bytes, and only Run writes artifacts", p.Stage.Name, p.unit, out.Name)
+	}
 	declared := false
 	for _, o := range p.Stage.Outputs {
 		declared = declared || o.Name == out.Name

@@ -21,6 +21,10 @@ var globalKeys = map[string]any{
 	"seed": uint64(1),
 }
 
+// executorKey is the configuration subtree of the executor
+// (ExecutorConfig): not a stage's, and in no fingerprint.
+const executorKey = "executor"
+
 // envPrefix is the prefix of environment variables that set config keys:
 // CENSUS_SEED sets seed, CENSUS_KNUTH_SAMPLES sets knuth.samples.
 const envPrefix = "CENSUS"
@@ -28,8 +32,9 @@ const envPrefix = "CENSUS"
 // settings is a loaded configuration: each stage's decoded config and the
 // globals, with the canonical JSON that enters fingerprints.
 type settings struct {
-	stage   map[string]Config
-	globals map[string]any
+	stage    map[string]Config
+	globals  map[string]any
+	executor *ExecutorConfig
 	// canonical[stage] is the canonical JSON of the stage's subtree and the
 	// globals it reads: {"<stage>": {...}, "<global>": value}, keys sorted.
 	canonical map[string][]byte
@@ -86,6 +91,12 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 	for g, def := range globalKeys {
 		known[g] = leaf{key: g, typ: reflect.TypeOf(def)}
 		v.SetDefault(g, def)
+	}
+	executor := defaultExecutor()
+	executorLeaves := leaves(executorKey, reflect.TypeOf(*executor), nil)
+	for _, l := range executorLeaves {
+		known[l.key] = l
+		v.SetDefault(l.key, reflect.ValueOf(executor).Elem().FieldByIndex(l.field).Interface())
 	}
 	defaults := map[string]Config{}
 	for _, s := range stages {
@@ -174,7 +185,17 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 		}
 	}
 
-	st := &settings{stage: map[string]Config{}, globals: map[string]any{}, canonical: map[string][]byte{}}
+	st := &settings{stage: map[string]Config{}, globals: map[string]any{}, canonical: map[string][]byte{}, executor: executor}
+	for _, l := range executorLeaves {
+		fresh := reflect.New(l.typ)
+		if err := decodeValue(v.Get(l.key), fresh.Interface()); err != nil {
+			return nil, invalidType(l.key, v.Get(l.key), l.typ)
+		}
+		reflect.ValueOf(executor).Elem().FieldByIndex(l.field).Set(fresh.Elem())
+	}
+	if err := executor.Validate(); err != nil {
+		return nil, err
+	}
 	for g, def := range globalKeys {
 		ptr := reflect.New(reflect.TypeOf(def))
 		if err := decodeValue(v.Get(g), ptr.Interface()); err != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,7 +14,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"syscall"
+	"sync"
 	"time"
 )
 
@@ -32,6 +33,12 @@ type Options struct {
 	Log *slog.Logger
 	// Progress is where progress bars are drawn: a terminal, or nil.
 	Progress io.Writer
+	// UnitCommand returns the command line (program and arguments) that
+	// computes the units a Slurm array task is given: `census units
+	// --stage S --fingerprint F --plan P` with the root, config file and
+	// overrides of this engine. The slurm executor needs it; the task's
+	// index comes from SLURM_ARRAY_TASK_ID.
+	UnitCommand func(stage, fingerprint, plan string) []string
 }
 
 // Engine runs a pipeline of stages over one project root.
@@ -61,7 +68,7 @@ func New(opts Options) (*Engine, error) {
 		if _, dup := e.byName[s.Name]; dup {
 			return nil, fmt.Errorf("stage %s is listed twice", s.Name)
 		}
-		if _, clash := globalKeys[s.Name]; clash {
+		if _, clash := globalKeys[s.Name]; clash || s.Name == executorKey {
 			return nil, fmt.Errorf("stage %s has the name of a global config key", s.Name)
 		}
 		e.byName[s.Name] = s
@@ -141,6 +148,9 @@ type StageStatus struct {
 	Stage  string
 	Fresh  bool
 	Reason string // empty when fresh
+	// Units counts the finished units of a stale stage that has Units and
+	// whose inputs are fresh; nil otherwise.
+	Units *UnitProgress
 }
 
 // Status reports every stage's freshness without running anything.
@@ -157,7 +167,12 @@ func (e *Engine) Status() ([]StageStatus, error) {
 		if !c.fresh {
 			stale[s.Name] = c.reason
 		}
-		out = append(out, StageStatus{Stage: s.Name, Fresh: c.fresh, Reason: c.reason})
+		st := StageStatus{Stage: s.Name, Fresh: c.fresh, Reason: c.reason}
+		if !c.fresh && s.Units != nil && c.fingerprint != "" {
+			prog := e.unitProgress(m, s, c)
+			st.Units = &prog
+		}
+		out = append(out, st)
 	}
 	return out, nil
 }
@@ -173,18 +188,14 @@ type checked struct {
 // check decides whether s is fresh against the manifest. stale holds the
 // stages already found stale, with their reasons.
 func (e *Engine) check(m *Manifest, s *Stage, stale map[string]string) checked {
-	inputs := map[string]string{}
 	for _, r := range s.Requires {
 		if _, ok := stale[r.Name]; ok {
 			return checked{reason: "upstream stage " + r.Name + " is stale"}
 		}
-		for _, o := range r.Outputs {
-			a, ok := m.Artifact(o.Name)
-			if !ok {
-				return checked{reason: "input " + o.Name + " is missing from the manifest"}
-			}
-			inputs[o.Name] = a.SHA256
-		}
+	}
+	inputs, err := inputsOf(m, s)
+	if err != nil {
+		return checked{reason: err.Error()}
 	}
 	c := checked{inputs: inputs, fingerprint: e.fingerprint(s, inputs)}
 	rec, ok := m.Stages[s.Name]
@@ -254,6 +265,22 @@ func (e *Engine) check(m *Manifest, s *Stage, stale map[string]string) checked {
 	return c
 }
 
+// inputsOf returns the SHA-256 of every artifact s reads, as the manifest
+// records them.
+func inputsOf(m *Manifest, s *Stage) (map[string]string, error) {
+	inputs := map[string]string{}
+	for _, r := range s.Requires {
+		for _, o := range r.Outputs {
+			a, ok := m.Artifact(o.Name)
+			if !ok {
+				return nil, errors.New("input " + o.Name + " is missing from the manifest")
+			}
+			inputs[o.Name] = a.SHA256
+		}
+	}
+	return inputs, nil
+}
+
 func orNone(s string) string {
 	if s == "" {
 		return "unset"
@@ -295,6 +322,10 @@ type RunOptions struct {
 	// FailAfterRows makes the named stage's table writes fail after that
 	// many rows: a test hook for interrupted stages.
 	FailAfterRows map[string]int64
+
+	// unitOrder, when set, reorders the indices of the units a stage
+	// computes: a test hook.
+	unitOrder func(missing []int)
 }
 
 // StageResult is what a run did with one stage.
@@ -375,7 +406,7 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 			continue
 		}
 		e.log.Info("running", "stage", s.Name, "reason", c.reason)
-		res, err := e.runStage(ctx, m, s, c, ro.FailAfterRows[s.Name])
+		res, err := e.runStage(ctx, m, s, c, forced[s], ro)
 		if err != nil {
 			return results, fmt.Errorf("stage %s failed: %w", s.Name, err)
 		}
@@ -385,13 +416,13 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 	return results, nil
 }
 
-// runStage runs one stage and publishes its outputs and manifest entries.
-func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked, failAfter int64) (res StageResult, err error) {
+// newPass is the pass of stage s with the inputs c found in manifest m.
+func (e *Engine) newPass(ctx context.Context, m *Manifest, s *Stage, c checked) *Pass {
 	p := &Pass{
 		Stage: s, Config: e.settings.stage[s.Name], Log: e.log.With("stage", s.Name),
 		ctx: ctx, root: e.opts.Root, fingerprint: c.fingerprint, configJSON: e.settings.canonical[s.Name],
-		inputs: map[string]inputArtifact{}, written: map[string]*pending{},
-		progress: &progressSink{out: e.opts.Progress}, failAfterRows: failAfter,
+		inputs: map[string]inputArtifact{}, written: map[string]*pending{}, metrics: &metricLog{},
+		progress: &progressSink{out: e.opts.Progress},
 	}
 	if seed, ok := e.settings.globals["seed"].(uint64); ok && contains(s.Globals, "seed") {
 		p.Seed = seed
@@ -400,18 +431,44 @@ func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked,
 		entry, _ := m.Artifact(name)
 		p.inputs[name] = inputArtifact{root: e.opts.Root, sha256: sum, entry: entry}
 	}
-	start, cpu0 := time.Now(), cpuTime()
+	return p
+}
+
+// publishing is held (read-locked) by every engine of the process while it
+// renames a stage's outputs into place and writes the manifest.
+var publishing sync.RWMutex
+
+// StopPublishing waits until no engine of this process is publishing a
+// stage (renaming its outputs into place, writing the manifest) and keeps
+// any from starting: a process about to exit mid-run calls it, so that it
+// never leaves a stage half-published. There is no way back.
+func StopPublishing() { publishing.Lock() }
+
+// runStage runs one stage (its units first, if it has any) and publishes
+// its outputs and manifest entries. A panic in the stage's code fails the
+// stage, with the stack in the log.
+func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked, forced bool, ro RunOptions) (res StageResult, err error) {
+	p := e.newPass(ctx, m, s, c)
+	p.failAfterRows = ro.FailAfterRows[s.Name]
+	start, cpu0 := time.Now(), ProcessCPU()
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
+			err = e.panicked(s.Name, "Run", r)
 		}
 		if err != nil {
 			p.discard()
 		}
 	}()
+	if s.Units != nil {
+		if err := e.prepareUnits(ctx, p, forced, ro.unitOrder); err != nil {
+			return res, err
+		}
+	}
 	if err := s.Run(p); err != nil {
 		return res, err
 	}
+	publishing.RLock()
+	defer publishing.RUnlock()
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
@@ -431,8 +488,9 @@ func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked,
 	if err := m.write(e.opts.Root); err != nil {
 		return res, err
 	}
+	e.pruneUnits(s.Name, c.fingerprint)
 	return StageResult{Stage: s.Name, Ran: true, Reason: c.reason, Wall: time.Since(start),
-		CPU: cpuTime() - cpu0, Metrics: p.metrics}, nil
+		CPU: ProcessCPU() - cpu0, Metrics: p.metrics.all()}, nil
 }
 
 func contains(list []string, x string) bool {
@@ -442,14 +500,6 @@ func contains(list []string, x string) bool {
 		}
 	}
 	return false
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // removeTemporaries deletes the temporary files of interrupted runs. It
@@ -517,7 +567,7 @@ func (e *Engine) Verify() ([]VerifyResult, error) {
 		case err != nil:
 			r.OK, r.Problem = false, "missing"
 		case sum != a.SHA256:
-			r.OK, r.Problem = false, fmt.Sprintf("SHA-256 %s, manifest says %s (size %d, manifest %d)", sum[:12], a.SHA256[:12], size, a.Size)
+			r.OK, r.Problem = false, fmt.Sprintf("SHA-256 %s, manifest says %s (size %d, manifest %d)", short(sum), short(a.SHA256), size, a.Size)
 		}
 		out = append(out, r)
 	}

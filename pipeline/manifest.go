@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 )
@@ -56,12 +57,71 @@ func ReadManifest(root string) (*Manifest, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal(data, m); err != nil {
-		return nil, fmt.Errorf("%s is damaged (%v): delete it and run again", ManifestPath, err)
+		return nil, fmt.Errorf("%s is damaged (%s): delete it and run again", ManifestPath, oneLine(err.Error()))
 	}
 	if m.Stages == nil {
 		m.Stages = map[string]StageRecord{}
 	}
+	if err := m.check(); err != nil {
+		return nil, fmt.Errorf("%s is damaged (%s): delete it and run again", ManifestPath, oneLine(err.Error()))
+	}
 	return m, nil
+}
+
+// check rejects a manifest that no run of the engine writes, so that no
+// command trusts (or slices) a hand-edited or truncated field.
+func (m *Manifest) check() error {
+	names := map[string]bool{}
+	for i, a := range m.Artifacts {
+		what := fmt.Sprintf("artifact %d (%q)", i+1, a.Name)
+		switch {
+		case a.Name == "":
+			return fmt.Errorf("artifact %d has no name", i+1)
+		case names[a.Name]:
+			return fmt.Errorf("%s is listed twice", what)
+		case !isHexDigest(a.SHA256):
+			return fmt.Errorf("%s: sha256 %q is not 64 lowercase hex digits", what, a.SHA256)
+		case !isHexDigest(a.Fingerprint):
+			return fmt.Errorf("%s: fingerprint %q is not 64 lowercase hex digits", what, a.Fingerprint)
+		case !safeRelPath(a.Path):
+			return fmt.Errorf("%s: path %q is not a relative path inside the project", what, a.Path)
+		case a.Stage == "":
+			return fmt.Errorf("%s has no stage", what)
+		case a.Size < 0 || a.Rows < -1:
+			return fmt.Errorf("%s: size %d or rows %d is negative", what, a.Size, a.Rows)
+		}
+		names[a.Name] = true
+	}
+	for name, rec := range m.Stages {
+		if !isHexDigest(rec.Fingerprint) {
+			return fmt.Errorf("stage %q: fingerprint %q is not 64 lowercase hex digits", name, rec.Fingerprint)
+		}
+		for in, sum := range rec.Inputs {
+			if !isHexDigest(sum) {
+				return fmt.Errorf("stage %q: input %q: sha256 %q is not 64 lowercase hex digits", name, in, sum)
+			}
+		}
+	}
+	return nil
+}
+
+// isHexDigest reports whether s is a SHA-256 in lowercase hex.
+func isHexDigest(s string) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// safeRelPath reports whether p is a clean slash-separated path below the
+// project root.
+func safeRelPath(p string) bool {
+	return p != "" && filepath.IsLocal(filepath.FromSlash(p)) && path.Clean(p) == p
 }
 
 // Artifact returns the entry named name (an artifact name or its path).

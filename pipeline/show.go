@@ -153,10 +153,19 @@ func (e *Engine) Cite(w io.Writer, name string) error {
   howpublished = {File %s, produced by stage %s of the sudoku-census pipeline},
   note         = {SHA-256 %s; fingerprint %s; %s},
 }
-`, a.Name, a.SHA256[:12], a.Path, bibEscape(doc), a.Path, a.Stage, a.SHA256, a.Fingerprint, m.Tool)
+`, a.Name, short(a.SHA256), a.Path, bibEscape(doc), a.Path, a.Stage, a.SHA256, a.Fingerprint, m.Tool)
 	return nil
 }
 
 func bibEscape(s string) string {
 	return strings.NewReplacer("&", `\&`, "%", `\%`, "_", `\_`, "#", `\#`).Replace(s)
+}
+
+// short is the first twelve characters of a hex digest, for messages and
+// citation keys.
+func short(digest string) string {
+	if len(digest) > 12 {
+		return digest[:12]
+	}
+	return digest
 }

@@ -9,6 +9,38 @@
 //	              stage's config subtree and globals, SHA-256 of every input)
 //
 // Anything else is stale, with a reason, and `census run` rebuilds it.
+//
+// # Units
+//
+// A stage may split its work into units (Stage.Units): a deterministic
+// list of short ids, and a Compute function whose result, a few bytes, is a
+// pure function of the pass and the id. Before Run the engine computes the
+// units that are missing and keeps each one, atomically and checksummed, in
+// data/units/<stage>/<fingerprint>/<id>; Run merges them, in List order,
+// with Pass.UnitResults. So the artifacts are the same bytes whatever
+// order, process or machine computed the units, and a rerun with the same
+// fingerprint (after a failure, a Ctrl-C, a lost artifact) computes only
+// the missing ones. `census status` counts the units done of a stale stage;
+// the units of other fingerprints go when the stage publishes, or by `census
+// gc`; `census run --force` recomputes them. Compute runs on Units.Workers
+// goroutines at once and must honour Pass.Context.
+//
+// # Executors
+//
+// The executor (config key executor.name, flag --executor) says where
+// units are computed: "local", in the running process, or "slurm", as one
+// Slurm array job per stage (executor.slurm.*: partition, account, time,
+// cpus_per_task, units_per_task, task_minutes, max_tasks, extra_args). Each
+// array task runs Options.UnitCommand (the hidden `census units`), which
+// recomputes the fingerprint, refuses another one, and writes its units to
+// the shared data directory; the submitting run polls squeue, then merges
+// and publishes as a local run does. Everything but the units runs in the
+// submitting process. The executor is in no fingerprint.
+//
+// Cancelling the context of Engine.Run (the command line does on Ctrl-C
+// and SIGTERM) stops the stage, publishes nothing, keeps finished units and
+// cancels a Slurm job (scancel). A panic in Run or Compute fails the stage,
+// with its stack in the log.
 package pipeline
 
 import (
@@ -16,11 +48,19 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"sync"
+)
+
+// The tool's name and release, written once: ToolVersion joins them, and
+// Parquet footers record them as their "created by".
+const (
+	toolName    = "sudoku-census"
+	toolRelease = "0.1.0"
 )
 
 // ToolVersion is recorded in every artifact's provenance. It is not part of
 // any fingerprint: a new tool version alone does not make artifacts stale.
-const ToolVersion = "sudoku-census 0.1.0"
+const ToolVersion = toolName + " " + toolRelease
 
 // Stage is one step of the computation.
 type Stage struct {
@@ -49,6 +89,41 @@ type Stage struct {
 	// outputs with Table.Write or File.Write; the engine publishes them
 	// atomically only when Run returns nil.
 	Run func(p *Pass) error
+	// Units, when set, splits the stage's work into units that the engine
+	// computes (and keeps, and may send to a cluster) before Run, which
+	// merges their results with Pass.UnitResults. Nil for a stage that does
+	// all its work in Run.
+	Units *Units
+}
+
+// Units is a stage's work split into a deterministic list of units. A
+// unit's result is a pure function of the pass (configuration, inputs,
+// fingerprint) and the unit's id, serialised as a few bytes; Run merges the
+// results in List order, so the artifacts are the same bytes whatever order,
+// machine or process computed the units.
+//
+// Finished units are kept under data/units/<stage>/<fingerprint>/<id>: a
+// rerun with the same fingerprint computes only the missing ones. Units of
+// other fingerprints are removed when the stage publishes, and by `census
+// gc`. `census run --executor slurm` computes the missing units as one
+// Slurm array job.
+type Units struct {
+	// List returns the unit ids, deterministic for the pass's
+	// configuration and inputs. An id is 1-100 characters from A-Z, a-z,
+	// 0-9, '.', '_' and '-', starts with a letter or a digit, does not
+	// start with "slurm" and is unique in the list. List should be cheap:
+	// `census status` calls it to count the units done.
+	List func(p *Pass) ([]string, error)
+	// Compute computes one unit. Its result must depend only on the pass
+	// and id. It may run on several goroutines at once (see Workers), in
+	// another process or on another machine; it reads inputs with
+	// Table.Read, must not write artifacts, and should return
+	// p.Context().Err() soon after the context is cancelled. Results are
+	// kept in memory until Run has merged them: keep them small.
+	Compute func(p *Pass, id string) ([]byte, error)
+	// Workers is how many units one process computes at once: 0 means
+	// GOMAXPROCS, 1 suits units that use every core themselves.
+	Workers int
 }
 
 func (s *Stage) String() string { return s.Name }
@@ -102,8 +177,12 @@ type Pass struct {
 	configJSON  []byte
 	inputs      map[string]inputArtifact // by artifact name
 	written     map[string]*pending      // by artifact name
-	metrics     []Metric
+	metrics     *metricLog
 	progress    *progressSink
+	// units holds the stage's unit results once the engine has them; unit
+	// is the id of the unit a Compute call's copy of the pass computes.
+	units *unitSet
+	unit  string
 	// failAfterRows, when positive, makes Table.Write fail after writing
 	// that many rows: a test hook for interrupted stages.
 	failAfterRows int64
@@ -140,7 +219,8 @@ func (p *Pass) provenance(artifact string) Provenance {
 	}
 }
 
-// Context is cancelled when the run is interrupted.
+// Context is cancelled when the run is interrupted (Ctrl-C, SIGTERM) and,
+// within Units.Compute, when another unit has failed.
 func (p *Pass) Context() context.Context { return p.ctx }
 
 // ConfigOf returns the pass's configuration as *T, the type the stage's
@@ -160,7 +240,25 @@ type Metric struct {
 	Value any    `json:"value"`
 }
 
-// Report records a metric for the run log and the timing report.
+// metricLog is a pass's metrics, safe for concurrent use (Units.Compute
+// runs on several goroutines).
+type metricLog struct {
+	mu   sync.Mutex
+	list []Metric
+}
+
+func (l *metricLog) all() []Metric {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]Metric(nil), l.list...)
+}
+
+// Report records a metric for the run log and the timing report. It is
+// safe for concurrent use; a report made by Units.Compute is kept only when
+// the unit is computed by the process that runs the stage (not by a Slurm
+// task, not when the unit was already done).
 func (p *Pass) Report(name string, value any) {
-	p.metrics = append(p.metrics, Metric{Name: name, Value: value})
+	p.metrics.mu.Lock()
+	defer p.metrics.mu.Unlock()
+	p.metrics.list = append(p.metrics.list, Metric{Name: name, Value: value})
 }

@@ -1,5 +1,6 @@
 // Package cli is the census command line: run, status, dag, show, verify,
-// count and cite over a pipeline of stages.
+// count, cite and gc over a pipeline of stages, and the hidden units that
+// the tasks of a Slurm array job run (see units.go).
 package cli
 
 import (
@@ -10,9 +11,11 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -35,17 +38,73 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // Main runs the command line with args (without the program name) and
 // returns the exit code: 0 success, 1 a failed run or check, 2 bad usage or
-// input.
+// input, 128+n when stopped by signal n (130 Ctrl-C, 143 SIGTERM).
+//
+// The first Ctrl-C or SIGTERM cancels the command's context: a run stops
+// its stage and publishes nothing (finished units are kept), `census count`
+// stops counting. Main returns when the command has stopped, or after
+// stopGrace, or at a second signal, whichever comes first, having printed
+// one line; the process is then expected to exit (main does).
 func Main(stages []*pipeline.Stage, args []string, io IO) int {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	done := make(chan int, 1)
+	go func() { done <- execute(ctx, stages, args, io) }()
+	var sig os.Signal
+	select {
+	case code := <-done:
+		return code
+	case sig = <-sigs:
+	}
+	cancel(interrupted{sig})
+	timer := time.NewTimer(stopGrace)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-sigs:
+	case <-timer.C:
+	}
+	// Never leave a stage half-published: wait (briefly) for a publish in
+	// progress to end, and keep any other from starting.
+	stopped := make(chan struct{})
+	go func() { pipeline.StopPublishing(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+	}
+	name, number := "SIGTERM", 15
+	if sig == os.Interrupt {
+		name, number = "SIGINT (Ctrl-C)", 2
+	}
+	fmt.Fprintf(io.Stderr, "census: interrupted by %s: stopped; nothing partial was published\n", name)
+	return 128 + number
+}
+
+// stopGrace is how long Main waits for an interrupted command to stop by
+// itself before it returns anyway.
+const stopGrace = 700 * time.Millisecond
+
+// interrupted is the cause of a context cancelled by a signal.
+type interrupted struct{ sig os.Signal }
+
+func (i interrupted) Error() string { return "interrupted by " + i.sig.String() }
+
+// execute runs the command line; an error of a command interrupted by a
+// signal is left for Main to report.
+func execute(ctx context.Context, stages []*pipeline.Stage, args []string, io IO) int {
 	root := newRoot(stages, io)
 	root.SetArgs(args)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	err := root.ExecuteContext(ctx)
 	var exit exitError
+	var intr interrupted
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(context.Cause(ctx), &intr):
+		return 1
 	case errors.As(err, &exit):
 		return exit.code
 	default:
@@ -73,6 +132,22 @@ type globalFlags struct {
 	root, config string
 	set          []string
 	quiet        bool
+}
+
+// unitCommand is the command line a Slurm array task runs to compute its
+// units: this program, with the same root, config file and overrides.
+func (g *globalFlags) unitCommand(stage, fingerprint, plan string) []string {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	root, _ := filepath.Abs(g.root)
+	config, _ := filepath.Abs(g.config)
+	argv := []string{exe, "--root", root, "--config", config}
+	for _, s := range g.set {
+		argv = append(argv, "--set", s)
+	}
+	return append(argv, "units", "--stage", stage, "--fingerprint", fingerprint, "--plan", plan)
 }
 
 func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
@@ -107,7 +182,8 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 				return a
 			},
 		}))
-		opts := pipeline.Options{Root: g.root, Stages: stages, ConfigFile: g.config, Set: g.set, Log: logger}
+		opts := pipeline.Options{Root: g.root, Stages: stages, ConfigFile: g.config, Set: g.set, Log: logger,
+			UnitCommand: g.unitCommand}
 		if io.Terminal {
 			opts.Progress = io.Stderr
 		}
@@ -119,10 +195,18 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 	}
 
 	var force, wait bool
+	var ex executorFlags
 	run := &cobra.Command{
 		Use:   "run [STAGE...]",
 		Short: "Bring stages up to date (default: all), running stale upstream stages first",
+		Long: `Bring stages up to date (default: all), running stale upstream stages first.
+
+The units of stages that have them are computed by this process (--executor local, the
+default) or as one Slurm array job per stage (--executor slurm); every other part of a
+stage runs here. The --slurm-* flags set the executor.slurm.* config keys. Ctrl-C stops
+the run: nothing partial is published, finished units are kept for the next run.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			g.set = append(g.set, ex.sets(cmd)...)
 			e, err := engine()
 			if err != nil {
 				return err
@@ -146,6 +230,7 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 	}
 	run.Flags().BoolVar(&force, "force", false, "rerun the named stages even if fresh (and what depends on them)")
 	run.Flags().BoolVar(&wait, "wait", false, "wait for another run holding data/ instead of failing")
+	ex.register(run)
 
 	status := &cobra.Command{
 		Use:   "status",
@@ -163,9 +248,13 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 			tw := tabwriter.NewWriter(io.Stdout, 0, 4, 2, ' ', 0)
 			allFresh := true
 			for _, s := range st {
-				if s.Fresh {
+				switch {
+				case s.Fresh:
 					fmt.Fprintf(tw, "%s\tfresh\n", s.Stage)
-				} else {
+				case s.Units != nil:
+					allFresh = false
+					fmt.Fprintf(tw, "%s\tstale: %s; %s\n", s.Stage, s.Reason, s.Units)
+				default:
 					allFresh = false
 					fmt.Fprintf(tw, "%s\tstale: %s\n", s.Stage, s.Reason)
 				}
@@ -259,7 +348,37 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 		},
 	}
 
-	root.AddCommand(run, status, dag, show, verify, countCommand(io), cite)
+	var gcWait bool
+	gc := &cobra.Command{
+		Use:   "gc",
+		Short: "Remove the units of fingerprints no longer current, and temporary unit files",
+		Long: `Remove what no run needs under data/units: for each stage, the units of every fingerprint
+other than the published one and the one the current configuration gives; the units of
+stages no longer in the pipeline; temporary files of interrupted runs. Artifacts are never
+touched. Takes data/.lock like a run.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			removed, err := e.GC(gcWait)
+			files, bytes := 0, int64(0)
+			for _, r := range removed {
+				fmt.Fprintf(io.Stdout, "removed  %s  (%d files, %d bytes)\n", r.Path, r.Files, r.Bytes)
+				files += r.Files
+				bytes += r.Bytes
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(io.Stdout, "gc: removed %d files, %d bytes\n", files, bytes)
+			return nil
+		},
+	}
+	gc.Flags().BoolVar(&gcWait, "wait", false, "wait for a run holding data/ instead of failing")
+
+	root.AddCommand(run, status, dag, show, verify, countCommand(io), cite, gc, unitsCommand(io, g, engine))
 	return root
 }
 

@@ -37,7 +37,13 @@ completions. Boxes default to √n×√n; name others with --box RxC (for exampl
 				defer f.Close()
 				in, name = f, args[0]
 			}
-			_, count, err := grid.CountText(in, box, runtime.GOMAXPROCS(0))
+			// cmd.Context() is cancelled by Ctrl-C or SIGTERM (see Main):
+			// the counter stops and the command exits non-zero.
+			ctx := cmd.Context()
+			_, count, err := grid.CountText(ctx, in, box, runtime.GOMAXPROCS(0))
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			if errors.Is(err, grid.ErrClash) {
 				fmt.Fprintln(io.Stdout, "0")
 				fmt.Fprintf(io.Stderr, "census: %s: the givens clash: %v\n", name, err)

@@ -1,0 +1,469 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The slurm executor. For a stage with missing units it writes a plan
+// (which units each array task computes) and a batch script beside the
+// units, submits one array job with sbatch, polls squeue until the job has
+// left the queue, then reads the units the tasks wrote. Each task runs the
+// engine's UnitCommand (`census units`), which recomputes the stage's
+// fingerprint, refuses to work on any other, and computes its units into
+// the shared data directory. The submitting run holds data/.lock
+// throughout; the tasks do not take it.
+
+// slurmPoll is how often the submitting run asks squeue about its job.
+const slurmPoll = 250 * time.Millisecond
+
+// slurmPlan is the plan file of one array job.
+type slurmPlan struct {
+	Stage       string     `json:"stage"`
+	Fingerprint string     `json:"fingerprint"`
+	Tasks       [][]string `json:"tasks"` // unit ids, by array task index
+}
+
+// slurmError is a failure of the Slurm tools themselves.
+func slurmError(format string, args ...any) error {
+	return fmt.Errorf("executor slurm: "+format, args...)
+}
+
+// lookSlurm finds a Slurm client program.
+func lookSlurm(name string) (string, error) {
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return "", slurmError("%s is not installed (not found in PATH): install the Slurm client tools (Debian: slurm-client), or run with --executor local", name)
+	}
+	return path, nil
+}
+
+// unitsPerTask decides how many units one array task computes: the
+// configured number, or as many as fill task_minutes at the mean time of
+// the units done so far (one when none is done), so that there are at most
+// max_tasks tasks.
+func unitsPerTask(cfg SlurmConfig, parallel int, mean time.Duration, missing int) int {
+	per := cfg.UnitsPerTask
+	if per == 0 {
+		per = 1
+		if mean > 0 {
+			per = max(1, int(cfg.TaskMinutes*float64(time.Minute)*float64(parallel)/float64(mean)))
+		}
+	}
+	if (missing+per-1)/per > cfg.MaxTasks {
+		per = (missing + cfg.MaxTasks - 1) / cfg.MaxTasks
+	}
+	return per
+}
+
+// splitTasks cuts ids into ⌈len/per⌉ runs of nearly equal length, in order.
+func splitTasks(ids []string, per int) [][]string {
+	n := (len(ids) + per - 1) / per
+	tasks := make([][]string, n)
+	for t := range tasks {
+		tasks[t] = ids[t*len(ids)/n : (t+1)*len(ids)/n]
+	}
+	return tasks
+}
+
+func shellQuote(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(quoted, " ")
+}
+
+// rel is path relative to the project root, for messages.
+func (e *Engine) rel(path string) string {
+	if r, err := filepath.Rel(e.opts.Root, path); err == nil && filepath.IsLocal(r) {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+// computeSlurm computes the missing units of u as one Slurm array job.
+func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *unitSet, missing []int, prog *Progress) error {
+	cfg := e.settings.executor.Slurm
+	if e.opts.UnitCommand == nil {
+		return slurmError("this program cannot start unit workers (Options.UnitCommand is not set)")
+	}
+	sbatch, err := lookSlurm("sbatch")
+	if err != nil {
+		return err
+	}
+	squeue, err := lookSlurm("squeue")
+	if err != nil {
+		return err
+	}
+	root, err := filepath.Abs(e.opts.Root)
+	if err != nil {
+		return err
+	}
+	// Tasks start in root (--chdir) on any node: name every file absolutely.
+	dir := filepath.Join(root, filepath.FromSlash(UnitsDir), p.Stage.Name, u.fingerprint)
+	ids := make([]string, len(missing))
+	for k, i := range missing {
+		ids[k] = u.ids[i]
+	}
+	parallel := cfg.CPUsPerTask
+	if w := p.Stage.Units.Workers; w > 0 {
+		parallel = min(parallel, w)
+	}
+	plan := slurmPlan{Stage: p.Stage.Name, Fingerprint: u.fingerprint,
+		Tasks: splitTasks(ids, unitsPerTask(cfg, parallel, u.meanTook(), len(ids)))}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	stamp := time.Now().UTC().Format("20060102-150405.000000")
+	planPath := filepath.Join(dir, "slurm-plan-"+stamp+".json")
+	planJSON, _ := json.Marshal(plan)
+	if err := writeFileAtomic(planPath, planJSON); err != nil {
+		return err
+	}
+	script := fmt.Sprintf("#!/bin/sh\n# census: stage %s, %d units in %d array tasks; plan %s\nexec %s\n",
+		p.Stage.Name, len(ids), len(plan.Tasks), filepath.Base(planPath),
+		shellQuote(e.opts.UnitCommand(p.Stage.Name, u.fingerprint, planPath)))
+	scriptPath := filepath.Join(dir, "slurm-"+stamp+".sh")
+	if err := os.WriteFile(scriptPath, []byte(script), 0o755); err != nil {
+		return err
+	}
+	args := []string{
+		"--parsable",
+		fmt.Sprintf("--array=0-%d", len(plan.Tasks)-1),
+		"--job-name=census-" + p.Stage.Name,
+		"--output=" + filepath.Join(dir, "slurm-%A_%a.out"),
+		"--error=" + filepath.Join(dir, "slurm-%A_%a.err"),
+		"--chdir=" + root,
+		fmt.Sprintf("--cpus-per-task=%d", cfg.CPUsPerTask),
+	}
+	for _, opt := range [][2]string{{"--partition", cfg.Partition}, {"--account", cfg.Account}, {"--time", cfg.Time}} {
+		if opt[1] != "" {
+			args = append(args, opt[0]+"="+opt[1])
+		}
+	}
+	args = append(append(args, cfg.ExtraArgs...), scriptPath)
+	// Not tied to ctx: a submission cut short could leave a job we do not
+	// know the id of. sbatch answers at once; ctx is checked after it.
+	cmd := exec.Command(sbatch, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		why := oneLine(stderr.String())
+		if why == "" {
+			why = err.Error()
+		}
+		return slurmError("sbatch refused the array job of stage %s: %s", p.Stage.Name, why)
+	}
+	job, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
+	if _, err := strconv.ParseUint(job, 10, 64); err != nil {
+		return slurmError("sbatch printed %q, not a job id", oneLine(string(out)))
+	}
+	p.Log.Info("submitted slurm array job", "job", job, "units", len(ids), "tasks", len(plan.Tasks), "logs", e.rel(u.dir))
+	p.Report("units.slurm_job", job)
+	p.Report("units.slurm_tasks", len(plan.Tasks))
+	if err := waitSlurm(ctx, p.Log, squeue, job, u, ids, prog); err != nil {
+		return err
+	}
+	still := u.scan(p.Log)
+	// Files written on other nodes can show up late on a network
+	// filesystem: give them a while when no task has reported an error.
+	for deadline := time.Now().Add(30 * time.Second); len(still) > 0 && time.Now().Before(deadline); {
+		if e.anyTaskErrors(u.dir, job, len(plan.Tasks)) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+		still = u.scan(p.Log)
+	}
+	if len(still) > 0 {
+		return e.slurmFailure(job, u, plan, still)
+	}
+	p.Log.Info("slurm array job done", "job", job, "units", len(ids))
+	return nil
+}
+
+// waitSlurm polls squeue until the job has left the queue, drawing
+// progress from the unit files that appear. When ctx is cancelled it
+// cancels the job (scancel) and returns ctx's error.
+func waitSlurm(ctx context.Context, log *slog.Logger, squeue, job string, u *unitSet, ids []string, prog *Progress) error {
+	tick := time.NewTicker(slurmPoll)
+	defer tick.Stop()
+	counted, failures := 0, 0
+	var lastErr error
+	for {
+		select {
+		case <-ctx.Done():
+			scancel(log, job)
+			return ctx.Err()
+		case <-tick.C:
+		}
+		queued, err := squeueHas(squeue, job)
+		if ctx.Err() != nil {
+			continue
+		}
+		if err != nil {
+			// slurmctld may be busy or restarting: retry for a while.
+			if failures++; failures*int(slurmPoll) >= int(time.Minute) {
+				scancel(log, job)
+				return slurmError("squeue has failed for a minute while waiting for job %s: %v", job, err)
+			}
+			lastErr = err
+			continue
+		}
+		if failures > 0 {
+			log.Info("squeue answers again", "job", job, "after", lastErr)
+		}
+		failures = 0
+		if prog.shown() {
+			names := u.present()
+			n := 0
+			for _, id := range ids {
+				if names[id] {
+					n++
+				}
+			}
+			prog.Add(int64(n - counted))
+			counted = n
+		}
+		if !queued {
+			return nil
+		}
+	}
+}
+
+// squeueHas reports whether any task of the array job is still queued or
+// running.
+func squeueHas(squeue, job string) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, squeue, "-h", "-j", job, "-o", "%i %T")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		// A job that finished long ago (MinJobAge) is unknown to squeue.
+		if strings.Contains(stderr.String(), "Invalid job id") {
+			return false, nil
+		}
+		return false, fmt.Errorf("%v: %s", err, oneLine(stderr.String()))
+	}
+	return strings.TrimSpace(string(out)) != "", nil
+}
+
+// scancel cancels the job, logging (not returning) a failure.
+func scancel(log *slog.Logger, job string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "scancel", job).CombinedOutput()
+	if err != nil {
+		log.Warn("scancel failed: cancel the job by hand", "job", job, "err", err, "output", oneLine(string(out)))
+		return
+	}
+	log.Info("cancelled slurm job", "job", job)
+}
+
+// taskLog is the path of an array task's stdout or stderr ("out", "err").
+func taskLog(dir, job string, task int, stream string) string {
+	return filepath.Join(dir, fmt.Sprintf("slurm-%s_%d.%s", job, task, stream))
+}
+
+// anyTaskErrors reports whether any task of the job wrote to its stderr.
+func (e *Engine) anyTaskErrors(dir, job string, tasks int) bool {
+	for t := range tasks {
+		if info, err := os.Stat(taskLog(dir, job, t, "err")); err == nil && info.Size() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// tail returns the last non-empty lines of a file, at most about max bytes,
+// joined with " | ".
+func tail(path string, lines, max int) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Size() > int64(4*max) {
+		f.Seek(info.Size()-int64(4*max), io.SeekStart)
+	}
+	b, _ := io.ReadAll(f)
+	var kept []string
+	for _, line := range slices.Backward(strings.Split(string(b), "\n")) {
+		if line = strings.TrimSpace(line); line != "" && len(kept) < lines {
+			kept = append(kept, line)
+		}
+	}
+	slices.Reverse(kept)
+	s := strings.Join(kept, " | ")
+	if len(s) > max {
+		s = "…" + s[len(s)-max:]
+	}
+	return s
+}
+
+// taskState asks scontrol for an array task's state and exit code, while
+// Slurm still remembers the job; "" when it does not.
+func taskState(job string, task int) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "scontrol", "-o", "show", "job", job).Output()
+	if err != nil {
+		return ""
+	}
+	want := fmt.Sprintf("ArrayTaskId=%d ", task)
+	for _, line := range strings.Split(string(out), "\n") {
+		if !strings.Contains(line+" ", want) {
+			continue
+		}
+		var state, code string
+		for _, field := range strings.Fields(line) {
+			if v, ok := strings.CutPrefix(field, "JobState="); ok {
+				state = v
+			}
+			if v, ok := strings.CutPrefix(field, "ExitCode="); ok {
+				code = v
+			}
+		}
+		if state != "" {
+			return fmt.Sprintf("%s, exit code %s", state, code)
+		}
+	}
+	return ""
+}
+
+// slurmFailure is the error of an array job that left units missing: the
+// first failed task, the tail of its stderr and where the logs are.
+func (e *Engine) slurmFailure(job string, u *unitSet, plan slurmPlan, still []int) error {
+	taskOf := map[string]int{}
+	for t, ids := range plan.Tasks {
+		for _, id := range ids {
+			taskOf[id] = t
+		}
+	}
+	perTask := map[int]int{}
+	var failed []int
+	for _, i := range still {
+		t, ok := taskOf[u.ids[i]]
+		if !ok {
+			continue
+		}
+		if perTask[t] == 0 {
+			failed = append(failed, t)
+		}
+		perTask[t]++
+	}
+	slices.Sort(failed)
+	if len(failed) == 0 {
+		return slurmError("job %s finished but %d units are missing", job, len(still))
+	}
+	first := failed[0]
+	msg := fmt.Sprintf("slurm job %s: array task %d failed", job, first)
+	if state := taskState(job, first); state != "" {
+		msg += " (" + state + ")"
+	}
+	msg += fmt.Sprintf(", %d of its %d units missing", perTask[first], len(plan.Tasks[first]))
+	errLog := taskLog(u.dir, job, first, "err")
+	if t := tail(errLog, 3, 600); t != "" {
+		msg += "; stderr: " + t
+	} else {
+		msg += "; its stderr is empty"
+	}
+	msg += " [" + e.rel(errLog) + "]"
+	if more := len(failed) - 1; more > 0 {
+		var list []string
+		for _, t := range failed[1:min(len(failed), 11)] {
+			list = append(list, strconv.Itoa(t))
+		}
+		if more > 10 {
+			list = append(list, "…")
+		}
+		msg += fmt.Sprintf("; %d more tasks failed (%s)", more, strings.Join(list, ", "))
+	}
+	done := len(u.ids) - len(still)
+	msg += fmt.Sprintf("; %d of %d units are done and kept: run again to submit the %d missing", done, len(u.ids), len(still))
+	return errors.New(msg)
+}
+
+// WorkUnits computes one Slurm array task's units: what the hidden command
+// `census units` runs. It recomputes the stage's fingerprint from the
+// manifest and the configuration and refuses to work when it differs from
+// fingerprint (another configuration, other inputs, another program).
+// task is the array task index; progress lines go to w.
+func (e *Engine) WorkUnits(ctx context.Context, w io.Writer, stage, fingerprint, planPath string, task int) error {
+	s, err := e.Stage(stage)
+	if err != nil {
+		return err
+	}
+	if s.Units == nil {
+		return fmt.Errorf("stage %s has no units", stage)
+	}
+	data, err := os.ReadFile(planPath)
+	if err != nil {
+		return fmt.Errorf("unit plan: %w", err)
+	}
+	var plan slurmPlan
+	if err := json.Unmarshal(data, &plan); err != nil {
+		return fmt.Errorf("unit plan %s is damaged: %s", planPath, oneLine(err.Error()))
+	}
+	if plan.Stage != stage || plan.Fingerprint != fingerprint {
+		return fmt.Errorf("unit plan %s is for stage %s fingerprint %s, not stage %s fingerprint %s",
+			planPath, plan.Stage, short(plan.Fingerprint), stage, short(fingerprint))
+	}
+	if task < 0 || task >= len(plan.Tasks) {
+		return fmt.Errorf("array task %d: the plan has tasks 0 to %d", task, len(plan.Tasks)-1)
+	}
+	m, err := ReadManifest(e.opts.Root)
+	if err != nil {
+		return err
+	}
+	inputs, err := inputsOf(m, s)
+	if err != nil {
+		return fmt.Errorf("stage %s: %w", stage, err)
+	}
+	c := checked{inputs: inputs, fingerprint: e.fingerprint(s, inputs)}
+	if c.fingerprint != fingerprint {
+		return fmt.Errorf("stage %s: the fingerprint here is %s but the submitting run's is %s: the configuration, the inputs or the program differ (use the same census binary and config, on a data directory every node shares)",
+			stage, short(c.fingerprint), short(fingerprint))
+	}
+	ids := plan.Tasks[task]
+	if err := checkUnitIDs(stage, ids); err != nil {
+		return err
+	}
+	p := e.newPass(ctx, m, s, c)
+	u := newUnitSet(e.unitDir(stage, fingerprint), fingerprint, ids)
+	p.units = u
+	missing := u.scan(p.Log)
+	fmt.Fprintf(w, "census units: stage %s, array task %d: %d units, %d already done, GOMAXPROCS %d\n",
+		stage, task, len(ids), len(ids)-len(missing), runtime.GOMAXPROCS(0))
+	if len(missing) == 0 {
+		return nil
+	}
+	err = e.computeLocal(ctx, p, u, missing, nil, func(id string, took time.Duration) {
+		fmt.Fprintf(w, "unit %s computed in %.3fs\n", id, took.Seconds())
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "census units: array task %d done\n", task)
+	return nil
+}
