@@ -1,13 +1,8 @@
 // Package knuth is the stage that estimates the number of Sudoku grids of
-// each box shape with Knuth's random-walk estimator (Knuth 1975, applied to
-// Sudoku in the blog post of reference 001): fill cells one by one, each
-// with a symbol drawn uniformly from those its row, column and box still
-// allow; the sample is the product of the numbers of choices, or 0 when a
-// cell has none. Variants differ in the order of the walk (rowmajor, random,
-// mrv, cover: see Order); the hybrid stops the walk after hybrid_k
-// placements and counts the completions exactly with grid.Counter; se
-// (stochastic enumeration, see Enumerator) carries up to se_budget partial
-// grids down the tree at once.
+// each box shape with Knuth's random-walk estimator and its variants (the
+// maths is package walks): for every shape and variant of its
+// configuration it draws the samples with package sampling and writes one
+// summary row and a convergence trace.
 package knuth
 
 import (
@@ -16,8 +11,10 @@ import (
 	"strings"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/grid"
-	"github.com/sudoku-census/sudoku-census/stages/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/maths/walks"
+	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
 // Stage is the knuth stage.
@@ -35,7 +32,7 @@ var Stage = &pipeline.Stage{
 var Summary = pipeline.NewTable[SummaryRow]("knuth", "one row per shape and variant: Knuth estimate, error and cost")
 
 // Trace is data/knuth_trace.parquet.
-var Trace = pipeline.NewTable[montecarlo.TraceRow]("knuth_trace", "running estimate per shape and variant at log-spaced sample counts")
+var Trace = pipeline.NewTable[sampling.TraceRow]("knuth_trace", "running estimate per shape and variant at log-spaced sample counts")
 
 // SummaryRow is one estimator run.
 type SummaryRow struct {
@@ -44,7 +41,7 @@ type SummaryRow struct {
 	Order   string `parquet:"order"`    // cell order of the walk
 	HybridK int32  `parquet:"hybrid_k"` // cells the walk fills (N² for plain walks)
 	Budget  int32  `parquet:"budget"`   // partial grids kept per level (1 for walks: Knuth's is se with budget 1)
-	montecarlo.Columns
+	sampling.Columns
 }
 
 // Config is the stage's configuration (keys under "knuth.").
@@ -100,28 +97,20 @@ func (c *Config) Validate() error {
 			return pipeline.Invalid("knuth.variants", c.Variants, "distinct names among "+strings.Join(variantNames, ", "))
 		}
 	}
-	if _, err := ParseOrder(c.HybridOrder); err != nil {
+	if _, err := walks.ParseOrder(c.HybridOrder); err != nil {
 		return pipeline.Invalid("knuth.hybrid_order", c.HybridOrder, "one of rowmajor, random, mrv, cover")
 	}
-	if len(c.Samples) == 0 {
-		return pipeline.Invalid("knuth.samples", c.Samples, "a map from shape RxC (or RxC/variant) to a sample count ≥ 1")
+	if err := sampling.CheckSamples("knuth.samples", c.Samples, c.Variants); err != nil {
+		return err
 	}
-	for key, n := range c.Samples {
-		shape, variant, per := strings.Cut(key, "/")
-		if _, err := grid.ParseShape(shape); err != nil || strings.TrimSpace(shape) != shape {
-			return pipeline.Invalid("knuth.samples."+key, n, "keys are box shapes RxC with R·C ≤ 36, optionally /variant")
-		}
-		if per {
-			if _, ok := c.Samples[shape]; !ok || !slices.Contains(c.Variants, variant) {
-				return pipeline.Invalid("knuth.samples."+key, n, "a RxC/variant key needs the shape key RxC and a variant listed in knuth.variants")
-			}
-		}
-		if n < 1 {
-			return pipeline.Invalid("knuth.samples."+key, n, "an integer ≥ 1")
-		}
+	if err := sampling.CheckShapeKeys("knuth.hybrid_k", c.HybridK); err != nil {
+		return err
+	}
+	if err := sampling.CheckShapeKeys("knuth.se_budget", c.SEBudget); err != nil {
+		return err
 	}
 	if slices.Contains(c.Variants, "hybrid") {
-		for _, s := range c.shapes() {
+		for _, s := range sampling.Shapes(c.Samples) {
 			k, ok := c.HybridK[s.String()]
 			if !ok || k < 0 || k > s.N()*s.N() {
 				return pipeline.Invalid("knuth.hybrid_k."+s.String(), k, fmt.Sprintf("an integer in [0, %d] for every shape in knuth.samples", s.N()*s.N()))
@@ -129,10 +118,10 @@ func (c *Config) Validate() error {
 		}
 	}
 	if slices.Contains(c.Variants, "se") {
-		if o, err := ParseOrder(c.SEOrder); err != nil || (o != MRV && o != Cover) {
+		if o, err := walks.ParseOrder(c.SEOrder); err != nil || (o != walks.MRV && o != walks.Cover) {
 			return pipeline.Invalid("knuth.se_order", c.SEOrder, "mrv or cover")
 		}
-		for _, s := range c.shapes() {
+		for _, s := range sampling.Shapes(c.Samples) {
 			b, ok := c.SEBudget[s.String()]
 			if !ok || b < 1 || b > maxBudget {
 				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape in knuth.samples", maxBudget))
@@ -142,75 +131,34 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// shapes returns the shapes of the samples keys, smallest grid first.
-func (c *Config) shapes() []grid.Shape {
-	var out []grid.Shape
-	for key := range c.Samples {
-		if !strings.Contains(key, "/") {
-			s, _ := grid.ParseShape(key)
-			out = append(out, s)
-		}
-	}
-	slices.SortFunc(out, func(a, b grid.Shape) int {
-		if a.N() != b.N() {
-			return a.N() - b.N()
-		}
-		return a.R - b.R
-	})
-	return out
-}
-
 // variant returns the named variant on shape s.
-func (c *Config) variant(name string, s grid.Shape) Variant {
+func (c *Config) variant(name string, s grid.Shape) walks.Variant {
 	cells := s.N() * s.N()
 	if name == "se" {
-		o, _ := ParseOrder(c.SEOrder)
-		return Variant{Name: name, Order: o, HybridK: cells, Budget: c.SEBudget[s.String()]}
+		o, _ := walks.ParseOrder(c.SEOrder)
+		return walks.Variant{Name: name, Order: o, HybridK: cells, Budget: c.SEBudget[s.String()]}
 	}
 	if name == "hybrid" {
-		o, _ := ParseOrder(c.HybridOrder)
-		return Variant{Name: name, Order: o, HybridK: c.HybridK[s.String()], Hybrid: true}
+		o, _ := walks.ParseOrder(c.HybridOrder)
+		return walks.Variant{Name: name, Order: o, HybridK: c.HybridK[s.String()], Hybrid: true}
 	}
-	o, _ := ParseOrder(name)
-	return Variant{Name: name, Order: o, HybridK: cells}
-}
-
-// samples is the number of samples of variant name on shape s.
-func (c *Config) samples(name string, s grid.Shape) int64 {
-	if n, ok := c.Samples[s.String()+"/"+name]; ok {
-		return n
-	}
-	return c.Samples[s.String()]
+	o, _ := walks.ParseOrder(name)
+	return walks.Variant{Name: name, Order: o, HybridK: cells}
 }
 
 func run(p *pipeline.Pass) error {
 	cfg := pipeline.ConfigOf[Config](p)
-	var summary []SummaryRow
-	var trace []montecarlo.TraceRow
-	for _, shape := range cfg.shapes() {
-		for _, name := range cfg.Variants {
+	plan := sampling.Plan{Stage: "knuth", BlockSize: cfg.BlockSize, Samples: cfg.Samples, Variants: cfg.Variants}
+	return sampling.Run(p, plan, Summary, Trace,
+		func(shape grid.Shape, name string) (montecarlo.Sampler, error) {
+			return walks.NewSampler(shape, cfg.variant(name, shape))
+		},
+		func(shape grid.Shape, name string, res montecarlo.Result, _ sampling.Timing) SummaryRow {
 			v := cfg.variant(name, shape)
-			spec := montecarlo.Spec{Seed: p.Seed, Stage: "knuth", Shape: shape.String(), Variant: name, BlockSize: cfg.BlockSize}
-			if _, err := NewSampler(shape, v); err != nil {
-				return err
-			}
-			res, _, err := montecarlo.Execute(p, spec, cfg.samples(name, shape), func() montecarlo.Sampler {
-				s, _ := NewSampler(shape, v)
-				return s
-			})
-			if err != nil {
-				return err
-			}
-			summary = append(summary, SummaryRow{
+			return SummaryRow{
 				Shape: shape.String(), Variant: name, Order: v.Order.String(), HybridK: int32(v.HybridK),
 				Budget:  int32(max(1, v.Budget)),
-				Columns: montecarlo.ColumnsOf(res.Total),
-			})
-			trace = append(trace, montecarlo.TraceRows(shape.String(), name, res.Trace)...)
-		}
-	}
-	if err := Summary.Write(p, summary); err != nil {
-		return err
-	}
-	return Trace.Write(p, trace)
+				Columns: sampling.ColumnsOf(res.Total),
+			}
+		})
 }

@@ -1,22 +1,29 @@
 package knuth_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/all"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 )
 
-var smoke = pipelinetest.Options{Stages: all.Stages, Config: "../../configs/smoke.yaml"}
+// smoke runs the knuth stage alone with the knuth part of
+// configs/smoke.yaml (its other keys are the defaults).
+var smoke = pipelinetest.Options{
+	Stages: pipelinetest.Closure(knuth.Stage),
+	Set: []string{
+		"knuth.samples={2x2: 2000, 2x3: 2000, 3x3: 2000, 4x4: 200}",
+		"knuth.hybrid_k={2x2: 8, 2x3: 18, 3x3: 60, 4x4: 220}",
+		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10, 4x4: 10}",
+	},
+}
 
-// TestStage runs knuth with the smoke config and checks its tables. That
-// they are byte-identical whatever GOMAXPROCS is, all's
-// TestByteIdenticalWhateverTheCores checks on this same config.
+// TestStage runs knuth with the smoke configuration and checks its tables.
+// That they are byte-identical whatever GOMAXPROCS is, package stages'
+// TestByteIdenticalWhateverTheCores checks on configs/smoke.yaml.
 func TestStage(t *testing.T) {
-	o := smoke
-	o.Targets = []string{"knuth"}
-	root := pipelinetest.Run(t, o)
+	root := pipelinetest.Run(t, smoke)
 	rows, err := knuth.Summary.Load(root)
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +31,10 @@ func TestStage(t *testing.T) {
 	if len(rows) != 4*6 {
 		t.Fatalf("%d summary rows, want 24 (4 shapes × 6 variants)", len(rows))
 	}
-	for _, r := range rows {
+	for i, r := range rows {
+		if want := []string{"2x2", "2x3", "3x3", "4x4"}[i/6]; r.Shape != want {
+			t.Errorf("row %d: shape %s, want %s", i, r.Shape, want)
+		}
 		if r.Shape == "2x2" && (r.Estimate == "" || r.Samples != 2000 || r.Work <= 0) {
 			t.Errorf("row %+v", r)
 		}
@@ -51,7 +61,16 @@ func TestConfigErrors(t *testing.T) {
 		"knuth.se_budget={2x2: 0, 2x3: 10, 3x3: 10, 4x4: 10}":     "knuth.se_budget.2x2",
 		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10}":             "knuth.se_budget.4x4",
 		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10, 4x4: 10001}": "knuth.se_budget.4x4",
+		// Shape keys are canonical: 03x3 beside 3x3 would run 3×3 twice.
+		"knuth.samples={2x2: 5, 3x3: 5, 03x3: 5}":                       "knuth.samples.03x3",
+		"knuth.samples={2x2: 5, 3x03: 5}":                               "knuth.samples.3x03",
+		"knuth.samples={2x2: 5, 3x3: 5, 03x3/mrv: 5}":                   "knuth.samples.03x3/mrv",
+		"knuth.hybrid_k={2x2: 8, 2x3: 18, 3x3: 60, 4x4: 220, 03x3: 60}": "knuth.hybrid_k.03x3",
+		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10, 4x4: 10, 04x4: 1}": "knuth.se_budget.04x4",
 	} {
-		pipelinetest.Rejects(t, smoke, set, key)
+		err := pipelinetest.Rejects(t, smoke, set, key)
+		if strings.Contains(key, "0") && err != nil && !strings.Contains(err.Error(), "RxC") {
+			t.Errorf("--set %s: error %q does not give the allowed form", set, err)
+		}
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
-	"github.com/sudoku-census/sudoku-census/stages/maths/walks"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/maths/walks"
 )
 
 var exact = map[string]int64{"2x2": 288, "2x3": 28200960}

@@ -1,9 +1,11 @@
-package montecarlo
+package sampling
+
+import "github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 
 // Numbers that may exceed the float64 range (estimates of 25×25 counts are
 // about 4e308) are stored in artifacts as decimal strings in scientific
-// notation with 15 significant digits (Decimal), with log10 of the estimate
-// as a float64 column for plotting.
+// notation with 15 significant digits (montecarlo.Decimal), with log10 of
+// the estimate as a float64 column for plotting.
 
 // Columns are the columns every Monte Carlo summary row shares; stage rows
 // embed them (Parquet flattens embedded structs), after their key columns.
@@ -22,11 +24,11 @@ type Columns struct {
 }
 
 // ColumnsOf returns the summary columns of m.
-func ColumnsOf(m Moments) Columns {
+func ColumnsOf(m montecarlo.Moments) Columns {
 	s := m.Stats()
 	return Columns{
-		Samples: m.N, Estimate: Decimal(s.Estimate), Log10Estimate: m.Log10Estimate(),
-		StdError: Decimal(s.StdError), CILow: Decimal(s.CILow), CIHigh: Decimal(s.CIHigh),
+		Samples: m.N, Estimate: montecarlo.Decimal(s.Estimate), Log10Estimate: m.Log10Estimate(),
+		StdError: montecarlo.Decimal(s.StdError), CILow: montecarlo.Decimal(s.CILow), CIHigh: montecarlo.Decimal(s.CIHigh),
 		RelativeError: s.RelativeError, NonzeroFraction: s.NonzeroFraction,
 		Work: m.Work, RelVar: s.RelVar, RelVarWork: s.RelVarWork,
 	}
@@ -47,7 +49,7 @@ type TraceRow struct {
 }
 
 // TraceRows returns the trace of one run as rows.
-func TraceRows(shape, variant string, trace []Moments) []TraceRow {
+func TraceRows(shape, variant string, trace []montecarlo.Moments) []TraceRow {
 	rows := make([]TraceRow, len(trace))
 	for i, m := range trace {
 		c := ColumnsOf(m)

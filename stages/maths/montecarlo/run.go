@@ -2,11 +2,13 @@ package montecarlo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
 	"sync/atomic"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 )
 
 // Sampler draws one sample of an estimator from src and returns its value
@@ -33,8 +35,10 @@ type Block struct {
 
 // RunBlock draws samples n of block b of spec from s. It is a pure function
 // of (spec, b, n, the kind of s): the unit of work a distributed runner
-// hands out.
-func RunBlock(spec Spec, b, n int, s Sampler) (Block, error) {
+// hands out. It checks ctx before every sample and returns its cause once
+// it is done, so a cancelled run stops after at most one more sample;
+// otherwise ctx has no effect on the result.
+func RunBlock(ctx context.Context, spec Spec, b, n int, s Sampler) (Block, error) {
 	src := spec.Source(b)
 	var out Block
 	if bs, ok := s.(BlockStarter); ok {
@@ -46,7 +50,13 @@ func RunBlock(spec Spec, b, n int, s Sampler) (Block, error) {
 	if b == 0 {
 		marks = TraceCounts(int64(n - 1))
 	}
+	done := ctx.Done()
 	for i := 0; i < n; i++ {
+		select {
+		case <-done:
+			return Block{}, context.Cause(ctx)
+		default:
+		}
 		x, w, err := s.Sample(src)
 		if err != nil {
 			return Block{}, fmt.Errorf("%s %s %s block %d: %w", spec.Stage, spec.Shape, spec.Variant, b, err)
@@ -89,43 +99,55 @@ type Result struct {
 // result does not depend on workers. progress (may be nil) is called with
 // the number of samples of each finished block, from any goroutine.
 //
+// The first error stops the run and is returned: one of newSampler, of a
+// sample, ctx's cause when ctx is cancelled (within one sample of any
+// worker), or a panic of a worker, recovered and returned as a
+// *parallel.PanicError, which holds the worker's stack.
+//
 // The trace holds the running moments at every TraceCounts value below the
 // block size (from block 0), then at the first block boundary at or after
 // each further TraceCounts value, and at the end.
-func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler func() Sampler, progress func(int)) (Result, error) {
+func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler func() (Sampler, error), progress func(int)) (Result, error) {
 	bs := int64(spec.BlockSize)
 	nblocks := int((samples + bs - 1) / bs)
 	blocks := make([]Block, nblocks)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	workers = max(1, min(workers, nblocks))
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := newSampler()
-			for ctx.Err() == nil {
-				b := int(next.Add(1) - 1)
-				if b >= nblocks {
-					return
-				}
-				n := int(min(bs, samples-int64(b)*bs))
-				var err error
-				if blocks[b], err = RunBlock(spec, b, n, s); err != nil {
-					cancel(err)
-					return
-				}
-				if progress != nil {
-					progress(n)
-				}
+	err := parallel.Run(max(1, min(workers, nblocks)), func(int) (err error) {
+		defer func() {
+			if err != nil {
+				cancel(err)
 			}
 		}()
-	}
-	wg.Wait()
+		defer parallel.Recover(&err)
+		s, err := newSampler()
+		if err != nil {
+			return err
+		}
+		for ctx.Err() == nil {
+			b := int(next.Add(1) - 1)
+			if b >= nblocks {
+				return nil
+			}
+			n := int(min(bs, samples-int64(b)*bs))
+			if blocks[b], err = RunBlock(ctx, spec, b, n, s); err != nil {
+				return err
+			}
+			if progress != nil {
+				progress(n)
+			}
+		}
+		return nil
+	})
 	if ctx.Err() != nil {
-		return Result{}, context.Cause(ctx)
+		err = context.Cause(ctx)
+	}
+	if err != nil {
+		if pe := (*parallel.PanicError)(nil); errors.As(err, &pe) {
+			err = fmt.Errorf("%s %s %s: %w", spec.Stage, spec.Shape, spec.Variant, err)
+		}
+		return Result{}, err
 	}
 	var res Result
 	marks := TraceCounts(samples)

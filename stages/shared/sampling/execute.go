@@ -1,11 +1,11 @@
-package montecarlo
+package sampling
 
 import (
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
 
 // Timing is the cost of one run, for the run report only (never an
@@ -18,15 +18,15 @@ type Timing struct {
 // Execute runs spec for samples samples in a stage pass on GOMAXPROCS
 // goroutines, with a progress bar, and reports wall time, CPU time and walks
 // per second per core under "<shape>/<variant>.".
-func Execute(p *pipeline.Pass, spec Spec, samples int64, newSampler func() Sampler) (Result, Timing, error) {
+func Execute(p *pipeline.Pass, spec montecarlo.Spec, samples int64, newSampler func() (montecarlo.Sampler, error)) (montecarlo.Result, Timing, error) {
 	workers := runtime.GOMAXPROCS(0)
 	prog := p.Progress(spec.Shape+" "+spec.Variant, samples)
-	cpu0, wall0 := processCPU(), time.Now()
-	res, err := Run(p.Context(), spec, samples, workers, newSampler, func(n int) { prog.Add(int64(n)) })
+	cpu0, wall0 := pipeline.ProcessCPU(), time.Now()
+	res, err := montecarlo.Run(p.Context(), spec, samples, workers, newSampler, func(n int) { prog.Add(int64(n)) })
 	prog.Done()
-	tm := Timing{Wall: time.Since(wall0), CPU: processCPU() - cpu0, Workers: workers}
+	tm := Timing{Wall: time.Since(wall0), CPU: pipeline.ProcessCPU() - cpu0, Workers: workers}
 	if err != nil {
-		return Result{}, tm, err
+		return montecarlo.Result{}, tm, err
 	}
 	key := spec.Shape + "/" + spec.Variant + "."
 	p.Report(key+"wall_seconds", tm.Wall.Seconds())
@@ -34,15 +34,6 @@ func Execute(p *pipeline.Pass, spec Spec, samples int64, newSampler func() Sampl
 	p.Report(key+"walks_per_second_per_core", float64(samples)/tm.CPU.Seconds())
 	p.Log.Info("monte carlo run", "shape", spec.Shape, "variant", spec.Variant,
 		"samples", samples, "wall", tm.Wall.Round(time.Millisecond), "workers", workers,
-		"estimate", Decimal(res.Total.Stats().Estimate), "relative_error", res.Total.Stats().RelativeError)
+		"estimate", montecarlo.Decimal(res.Total.Stats().Estimate), "relative_error", res.Total.Stats().RelativeError)
 	return res, tm, nil
-}
-
-// processCPU is the user and system CPU time of the process so far.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -3,11 +3,16 @@ package montecarlo
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 )
 
 // direct returns the mean and unbiased sample variance of xs computed with
@@ -231,7 +236,7 @@ func TestRunIndependentOfWorkers(t *testing.T) {
 	spec := Spec{Seed: 9, Stage: "test", Shape: "2x2", Variant: "exp", BlockSize: 64}
 	var ref Result
 	for _, workers := range []int{1, 2, 5} {
-		res, err := Run(context.Background(), spec, 1000, workers, func() Sampler { return expSampler{} }, nil)
+		res, err := Run(context.Background(), spec, 1000, workers, func() (Sampler, error) { return expSampler{}, nil }, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,5 +279,72 @@ func TestZScore(t *testing.T) {
 	}
 	if z := same.Stats().ZScore(big.NewFloat(3)); !math.IsInf(z, 1) {
 		t.Errorf("equal samples off the value: z = %v, want +Inf", z)
+	}
+}
+
+// boom panics at its 250th sample: in block 2 with one worker.
+type boom struct{ n *int }
+
+func (b boom) Sample(src *rand.ChaCha8) (Value, int64, error) {
+	if *b.n++; *b.n == 250 {
+		panic("sampler bug")
+	}
+	return One, 1, nil
+}
+
+// A panic in a sampler does not kill the process: Run returns it as an
+// error naming the run, a *parallel.PanicError with the worker's stack.
+func TestRunRecoversPanic(t *testing.T) {
+	spec := Spec{Seed: 1, Stage: "test", Shape: "2x2", Variant: "boom", BlockSize: 100}
+	for _, workers := range []int{1, 2} {
+		_, err := Run(context.Background(), spec, 1000, workers, func() (Sampler, error) {
+			return boom{n: new(int)}, nil
+		}, nil)
+		if err == nil {
+			t.Fatalf("workers=%d: a panicking sampler gave no error", workers)
+		}
+		var pe *parallel.PanicError
+		if !errors.As(err, &pe) || err.Error() != "test 2x2 boom: panic: sampler bug" || !strings.Contains(string(pe.StackTrace()), "montecarlo.boom.Sample") {
+			t.Errorf("workers=%d: error %q, want the run, the panic value and the worker's stack", workers, err)
+		}
+	}
+	// A panic while making the sampler is caught too.
+	_, err := Run(context.Background(), spec, 10, 1, func() (Sampler, error) { panic("no sampler") }, nil)
+	if err == nil || !strings.Contains(err.Error(), "panic: no sampler") {
+		t.Errorf("panicking newSampler: error %v", err)
+	}
+}
+
+// slow takes 20 ms per sample: a block of 1000 lasts 20 s.
+type slow struct{}
+
+func (slow) Sample(src *rand.ChaCha8) (Value, int64, error) {
+	time.Sleep(20 * time.Millisecond)
+	return One, 1, nil
+}
+
+// Cancelling the context stops a run within a second even in the middle of
+// a long block, and Run returns the context's cause.
+func TestRunStopsOnCancel(t *testing.T) {
+	spec := Spec{Seed: 1, Stage: "test", Shape: "2x2", Variant: "slow", BlockSize: 1000}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("stopped by the test")
+	time.AfterFunc(100*time.Millisecond, func() { cancel(stop) })
+	start := time.Now()
+	_, err := Run(ctx, spec, 4000, 2, func() (Sampler, error) { return slow{}, nil }, nil)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Run took %v after cancellation at 100 ms", d)
+	}
+	if !errors.Is(err, stop) {
+		t.Errorf("error %v, want the context's cause", err)
+	}
+}
+
+// An error of newSampler stops the run and is returned.
+func TestRunNewSamplerError(t *testing.T) {
+	spec := Spec{Seed: 1, Stage: "test", Shape: "2x2", Variant: "none", BlockSize: 10}
+	bad := errors.New("no such sampler")
+	if _, err := Run(context.Background(), spec, 100, 2, func() (Sampler, error) { return nil, bad }, nil); !errors.Is(err, bad) {
+		t.Errorf("error %v, want %v", err, bad)
 	}
 }

@@ -1,7 +1,11 @@
-// Package montecarlo is the shared machinery of the Monte Carlo counting
-// stages (knuth, importance): the constraint board a random walk fills,
-// deterministic per-block random streams, mergeable accumulation of huge
-// nonnegative samples, summary statistics and convergence traces.
+// Package montecarlo is the machinery every Monte Carlo estimator of the
+// project shares (Knuth's walks in package walks, Ridder's importance
+// sampling in package ridder): the draw of a candidate on the constraint
+// board a random walk fills, deterministic per-block random streams,
+// mergeable accumulation of huge nonnegative samples, summary statistics
+// and convergence traces. It imports the standard library and the maths
+// packages grid and parallel only; the stages reach it through package
+// sampling.
 //
 // # Blocks
 //

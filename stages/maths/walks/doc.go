@@ -1,0 +1,22 @@
+// Package walks estimates the number of Sudoku grids of any box shape with
+// Knuth's random-walk estimator (Knuth 1975, applied to Sudoku in the blog
+// post of reference 001) and its variants.
+//
+// A walk fills cells one by one, each with a symbol drawn uniformly from
+// those its row, column and box still allow; the sample is the product of
+// the numbers of choices, or 0 when a cell has none. On a search tree whose
+// leaves at full depth are exactly the grids, the walk reaches leaf ℓ with
+// probability Π 1/d(v) over the nodes v on its path (d the branching
+// factor) and scores it Π d(v), so the expected score is the number of
+// grids.
+//
+// The variants differ in the tree: the order of the walk (RowMajor, Random,
+// MRV, Cover: see Order); the hybrid stops the walk after HybridK
+// placements and counts the completions exactly with grid.Counter; and
+// stochastic enumeration (see Enumerator) carries up to Budget partial
+// grids down the tree at once. Sampler draws samples of any Variant for
+// package montecarlo's Run.
+//
+// The package imports the standard library and the maths packages grid and
+// montecarlo only.
+package walks

@@ -1,0 +1,124 @@
+package sampling
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+)
+
+// CompareShapes orders box shapes by grid side N = R·C, then by box height
+// R (2x2, 2x3, 3x2, 2x4, 4x2, 3x3, …): the order of every table of the
+// project. It returns a negative number when a comes first, 0 when a = b,
+// as slices.SortFunc wants.
+func CompareShapes(a, b grid.Shape) int {
+	if a.N() != b.N() {
+		return a.N() - b.N()
+	}
+	return a.R - b.R
+}
+
+// ShapeLess reports whether a comes before b in the order of CompareShapes,
+// for sort.Slice.
+func ShapeLess(a, b grid.Shape) bool { return CompareShapes(a, b) < 0 }
+
+// ShapeKey returns the shape a map key names: key must be a shape exactly
+// as grid.Shape.String writes it, so that one shape has one key ("3x3", not
+// "03x3", "3X3" or " 3x3"). mapKey is the dotted config key of the map
+// ("knuth.hybrid_k") and value the key's value, for the error, a
+// *pipeline.ConfigError in one line naming both and the allowed form.
+func ShapeKey(mapKey, key string, value any) (grid.Shape, error) {
+	s, err := grid.ParseShape(key)
+	if err != nil || s.String() != key {
+		return grid.Shape{}, pipeline.Invalid(mapKey+"."+key, value, shapeForm)
+	}
+	return s, nil
+}
+
+// shapeForm is the allowed form of a shape key.
+const shapeForm = "keys are box shapes written RxC as in 3x3 (R, C ≥ 1 in decimal without sign or leading zeros, lower-case x, R·C ≤ 36)"
+
+// CheckShapeKeys checks that every key of m, the map under the dotted
+// config key mapKey, is a shape in canonical form (see ShapeKey). Keys are
+// checked in sorted order, so the error names the same key every time.
+func CheckShapeKeys[V any](mapKey string, m map[string]V) error {
+	for _, key := range sortedKeys(m) {
+		if _, err := ShapeKey(mapKey, key, m[key]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckSamples checks samples, the map under the dotted config key mapKey
+// from shapes to sample counts: it is not empty, every count is ≥ 1 and
+// every key is a shape in canonical form (see ShapeKey). With variants
+// non-nil a key may also be "RxC/variant", the count of one variant, when
+// the map has the key RxC and variant is listed; with variants nil such
+// keys are rejected. The first bad key (in sorted order) gives a
+// *pipeline.ConfigError in one line.
+func CheckSamples(mapKey string, samples map[string]int64, variants []string) error {
+	form := "a map from box shape RxC to a sample count ≥ 1"
+	if variants != nil {
+		form = "a map from box shape RxC (or RxC/variant) to a sample count ≥ 1"
+	}
+	if len(samples) == 0 {
+		return pipeline.Invalid(mapKey, samples, form)
+	}
+	for _, key := range sortedKeys(samples) {
+		n := samples[key]
+		shape, variant, per := strings.Cut(key, "/")
+		if per && variants == nil {
+			return pipeline.Invalid(mapKey+"."+key, n, shapeForm+", with no /variant")
+		}
+		if _, err := ShapeKey(mapKey, shape, n); err != nil {
+			if per {
+				return pipeline.Invalid(mapKey+"."+key, n, shapeForm+", optionally followed by /variant")
+			}
+			return err
+		}
+		if per {
+			if _, ok := samples[shape]; !ok || !slices.Contains(variants, variant) {
+				return pipeline.Invalid(mapKey+"."+key, n, fmt.Sprintf("a RxC/variant key needs the shape key RxC and a variant among %s", strings.Join(variants, ", ")))
+			}
+		}
+		if n < 1 {
+			return pipeline.Invalid(mapKey+"."+key, n, "an integer ≥ 1")
+		}
+	}
+	return nil
+}
+
+// Shapes returns the shapes of the keys of samples without "/", in the
+// order of CompareShapes. samples must have passed CheckSamples.
+func Shapes(samples map[string]int64) []grid.Shape {
+	var out []grid.Shape
+	for key := range samples {
+		if !strings.Contains(key, "/") {
+			s, _ := grid.ParseShape(key)
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, CompareShapes)
+	return out
+}
+
+// Count returns the number of samples of variant on shape s: the value of
+// the key "RxC/variant" if samples has it, else that of "RxC".
+func Count(samples map[string]int64, s grid.Shape, variant string) int64 {
+	if n, ok := samples[s.String()+"/"+variant]; ok {
+		return n
+	}
+	return samples[s.String()]
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
