@@ -1,7 +1,9 @@
 // Package figures is the stage that draws the paper's figures from the
-// computing stages' artifacts, each as PDF (for LaTeX) and PNG (for the
-// README and a browser). Drawing is deterministic: the same artifacts give
-// byte-identical files.
+// computing stages' artifacts (read through package present), each as PDF
+// (for LaTeX) and PNG (for the README and a browser), and lists what it
+// drew in data/figures.parquet (Index), which the report stage reads to
+// know which figures the paper may show. Drawing is deterministic: the same
+// artifacts give byte-identical files.
 package figures
 
 import (
@@ -13,21 +15,27 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/report/results"
+	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 
 // figure is one drawn figure and the artifacts it is written to.
 type figure struct {
 	name     string // file name without extension
-	doc      string
-	needs    [][]string // any one stage of each inner list must be in the pipeline
-	draw     func(r *results.Results) (vg.Length, vg.Length, func(draw.Canvas), error)
+	draw     func(r *present.Results) (vg.Length, vg.Length, func(draw.Canvas), error)
 	pdf, png pipeline.File
 }
 
+// newFigure declares figure name, drawn by draw, written to
+// figures/<name>.pdf and figures/<name>.png; doc says what it shows.
+func newFigure(name, doc string, draw func(r *present.Results) (vg.Length, vg.Length, func(draw.Canvas), error)) *figure {
+	return &figure{name: name, draw: draw,
+		pdf: pipeline.NewFile("figure_"+name+"_pdf", "figures/"+name+".pdf", doc+" (PDF)"),
+		png: pipeline.NewFile("figure_"+name+"_png", "figures/"+name+".png", doc+" (PNG)")}
+}
+
 // single adapts a one-panel plot builder to a figure drawer.
-func single(build func(*results.Results) (*plot.Plot, error)) func(*results.Results) (vg.Length, vg.Length, func(draw.Canvas), error) {
-	return func(r *results.Results) (vg.Length, vg.Length, func(draw.Canvas), error) {
+func single(build func(*present.Results) (*plot.Plot, error)) func(*present.Results) (vg.Length, vg.Length, func(draw.Canvas), error) {
+	return func(r *present.Results) (vg.Length, vg.Length, func(draw.Canvas), error) {
 		p, err := build(r)
 		if err != nil {
 			return 0, 0, nil, err
@@ -36,58 +44,44 @@ func single(build func(*results.Results) (*plot.Plot, error)) func(*results.Resu
 	}
 }
 
-var monteCarlo = []string{"knuth", "importance"}
-
-var all = []*figure{
-	{name: "convergence", doc: "running 9×9 estimate against samples with its 95% band, one panel per estimator",
-		needs: [][]string{monteCarlo, {"exact", "shapes"}},
-		draw: func(r *results.Results) (vg.Length, vg.Length, func(draw.Canvas), error) {
+// figures are the paper's figures, in drawing order.
+var figures = []*figure{
+	newFigure("convergence", "running 9×9 estimate against samples with its 95% band, one panel per estimator",
+		func(r *present.Results) (vg.Length, vg.Length, func(draw.Canvas), error) {
 			h, paint, err := Convergence(r)
 			return figWidth, h, paint, err
-		}},
-	{name: "error_work", doc: "relative standard error against work, log-log, every 9×9 estimator, with a 1/√n slope",
-		needs: [][]string{monteCarlo}, draw: single(ErrorWork)},
-	{name: "heuristic", doc: "exact counts and Monte Carlo estimates divided by Kilfoil's heuristic, per box shape",
-		needs: [][]string{{"kilfoil"}, {"exact", "shapes", "knuth", "importance"}}, draw: single(Heuristic)},
-	{name: "classes", doc: "completions per band against class size for the equivalence classes of first bands",
-		needs: [][]string{{"exact"}}, draw: single(Classes)},
-	{name: "funnel", doc: "first-band classes left after each reduction step, log scale",
-		needs: [][]string{{"classes"}}, draw: single(Funnel)},
+		}),
+	newFigure("error_work", "relative standard error against work, log-log, every 9×9 estimator, with a 1/√n slope", single(ErrorWork)),
+	newFigure("heuristic", "exact counts and Monte Carlo estimates divided by Kilfoil's heuristic, per box shape", single(Heuristic)),
+	newFigure("classes", "completions per band against class size for the equivalence classes of first bands", single(Classes)),
+	newFigure("funnel", "first-band classes left after each reduction step, log scale", single(Funnel)),
 }
 
-// figures are the figures whose inputs the pipeline makes.
-var figures = func() []*figure {
-	var fs []*figure
-	for _, f := range all {
-		ok := true
-		for _, anyOf := range f.needs {
-			found := false
-			for _, name := range anyOf {
-				found = found || results.Has(name)
-			}
-			ok = ok && found
-		}
-		if ok {
-			f.pdf = pipeline.NewFile("figure_"+f.name+"_pdf", "figures/"+f.name+".pdf", f.doc+" (PDF)")
-			f.png = pipeline.NewFile("figure_"+f.name+"_png", "figures/"+f.name+".png", f.doc+" (PNG)")
-			fs = append(fs, f)
-		}
-	}
-	return fs
-}()
+// Row is one figure the stage drew: a row of Index.
+type Row struct {
+	Figure string `parquet:"figure"` // name: convergence, error_work, heuristic, classes, funnel
+	PDF    string `parquet:"pdf"`    // path of the PDF below the project root, figures/<figure>.pdf
+	PNG    string `parquet:"png"`    // path of the PNG, figures/<figure>.png
+	Drawn  bool   `parquet:"drawn"`  // drawn from data; false: drawn as a one-line notice
+	Notice string `parquet:"notice"` // why not drawn from data ("" when Drawn)
+}
+
+// Index lists the figures in drawing order: the report stage reads it to
+// know which figures the paper may show.
+var Index = pipeline.NewTable[Row]("figures", "one row per figure: its PDF and PNG, and whether it was drawn from data or as a notice")
 
 // Stage draws the figures.
 var Stage = &pipeline.Stage{
 	Name:     "figures",
-	Doc:      "draws the paper's figures (PDF and PNG) from the counts and estimates",
-	Version:  8,
-	Requires: results.Requires(),
+	Doc:      "draws the paper's figures (PDF and PNG) from the counts and estimates, and lists them",
+	Version:  9,
+	Requires: present.Requires(),
 	Outputs: func() []pipeline.Output {
 		var outs []pipeline.Output
 		for _, f := range figures {
 			outs = append(outs, f.pdf.Output, f.png.Output)
 		}
-		return outs
+		return append(outs, Index.Output)
 	}(),
 	Run: run,
 }
@@ -97,12 +91,13 @@ var Stage = &pipeline.Stage{
 var errNoData = errors.New("no data")
 
 func run(p *pipeline.Pass) error {
-	r, err := results.Gather(p)
+	r, err := present.Gather(p)
 	if err != nil {
 		return err
 	}
+	var rows []Row
 	for _, f := range figures {
-		enc, err := Draw(f, r)
+		enc, row, err := render(f, r)
 		if err != nil {
 			return err
 		}
@@ -112,33 +107,26 @@ func run(p *pipeline.Pass) error {
 		if err := f.png.Write(p, enc.PNG); err != nil {
 			return err
 		}
-		p.Log.Info("figure drawn", "figure", f.name, "pdf_bytes", len(enc.PDF), "png_bytes", len(enc.PNG))
+		rows = append(rows, row)
+		p.Log.Info("figure drawn", "figure", f.name, "from_data", row.Drawn, "pdf_bytes", len(enc.PDF), "png_bytes", len(enc.PNG))
 	}
-	return nil
+	return Index.Write(p, rows)
 }
 
-// Draw renders figure f from r. A figure whose data this run lacks is
-// drawn as a notice saying so, never with made-up data.
-func Draw(f *figure, r *results.Results) (Encoded, error) {
+// render draws figure f from r, and returns its row of Index. A figure
+// whose data this run lacks is drawn as a notice saying so, never with
+// made-up data.
+func render(f *figure, r *present.Results) (Encoded, Row, error) {
+	row := Row{Figure: f.name, PDF: f.pdf.Path, PNG: f.png.Path, Drawn: true}
 	w, h, paint, err := f.draw(r)
 	if errors.Is(err, errNoData) {
 		p := newPlot(fmt.Sprintf("%s: not drawn (%v)", f.name, err), "", "")
 		p.HideAxes()
 		w, h, paint = figWidth, figHeight/3, p.Draw
+		row.Drawn, row.Notice = false, err.Error()
 	} else if err != nil {
-		return Encoded{}, fmt.Errorf("figure %s: %w", f.name, err)
+		return Encoded{}, Row{}, fmt.Errorf("figure %s: %w", f.name, err)
 	}
-	return Render(w, h, paint)
-}
-
-// Available returns the names of the figures this pipeline draws from r
-// with data (not as a notice), in drawing order: what the paper may show.
-func Available(r *results.Results) []string {
-	var names []string
-	for _, f := range figures {
-		if _, _, _, err := f.draw(r); err == nil {
-			names = append(names, f.name)
-		}
-	}
-	return names
+	enc, err := Render(w, h, paint)
+	return enc, row, err
 }

@@ -9,50 +9,53 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
 
-	"github.com/sudoku-census/sudoku-census/stages/grid"
-	"github.com/sudoku-census/sudoku-census/stages/report/results"
+	"github.com/sudoku-census/sudoku-census/stages/importance"
+	"github.com/sudoku-census/sudoku-census/stages/knuth"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 
 // fixture is input shaped like the computing stages' artifacts, for
 // drawing tests only: the funnel counts are the published ones, the
 // classes and traces are drawn from a fixed random stream.
-func fixture(t testing.TB) *results.Results {
+func fixture(t testing.TB) *present.Results {
 	t.Helper()
-	r := &results.Results{}
+	r := &present.Results{}
 	for i, c := range []int64{2612736, 36288, 2051, 416, 174, 71, 44} {
 		names := []string{"first bands", "lexicographic", "block and column permutations",
 			"row permutations", "2×2 rectangles", "larger rectangles", "equal completions"}
-		r.Funnel = append(r.Funnel, results.FunnelLevel{Level: i, Name: names[i], Classes: c, PaperClasses: c})
+		r.Funnel = append(r.Funnel, present.FunnelLevel{Level: i, Name: names[i], Classes: c, PaperClasses: c})
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 44 {
-		r.Classes = append(r.Classes, results.Class{Class: i + 1, Size: int64(1 + rng.IntN(3000)),
+		r.Classes = append(r.Classes, present.Class{Class: i + 1, Size: int64(1 + rng.IntN(3000)),
 			Completions: big.NewInt(int64(96e6 + rng.IntN(12e6)))})
 	}
 	exact, _ := new(big.Int).SetString("6670903752021072936960", 10)
-	r.Total = &results.Total{Grids: exact}
+	r.Total = &present.Total{Grids: exact}
 	four, _ := new(big.Int).SetString("288", 10)
-	r.Shapes = []results.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: four}, {Shape: results.Classic, Grids: exact},
+	r.Shapes = []present.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: four}, {Shape: present.Classic, Grids: exact},
 		{Shape: grid.Shape{R: 2, C: 3}, Grids: big.NewInt(28200960)}, {Shape: grid.Shape{R: 3, C: 2}, Grids: big.NewInt(28200960)},
 		{Shape: grid.Shape{R: 2, C: 4}, Grids: big.NewInt(29136487207403520)}, {Shape: grid.Shape{R: 4, C: 2}, Grids: big.NewInt(29136487207403520)}}
 	kil := func(s string) *big.Rat { q, _ := new(big.Rat).SetString(s); return q }
-	r.Heuristics = []results.Heuristic{
+	r.Heuristics = []present.Heuristic{
 		{Shape: grid.Shape{R: 2, C: 2}, Estimate: kil("3981312/15625")},
 		{Shape: grid.Shape{R: 2, C: 3}, Estimate: kil("26542080")},
 		{Shape: grid.Shape{R: 3, C: 2}, Estimate: kil("26542080")},
 		{Shape: grid.Shape{R: 2, C: 4}, Estimate: kil("2.9e16")},
 		{Shape: grid.Shape{R: 4, C: 2}, Estimate: kil("2.9e16")},
-		{Shape: results.Classic, Estimate: kil("6657084616885512582463.488")},
+		{Shape: present.Classic, Estimate: kil("6657084616885512582463.488")},
 		{Shape: grid.Shape{R: 4, C: 4}, Estimate: kil("5.96e98")},
 	}
 	ex, _ := new(big.Float).SetInt(exact).Float64()
 	for v, variant := range []string{"sequential", "random-order", "hybrid"} {
 		sd := ex * float64(3+5*v)
-		e := results.Estimator{Method: "knuth", Shape: results.Classic, Variant: variant, Samples: 1 << 16, Work: 81 << 16}
+		e := present.Estimator{Method: knuth.Stage.Name, Shape: present.Classic, Variant: variant, Samples: 1 << 16, Work: 81 << 16}
 		var sum, sumsq float64
 		n := 0
 		for k := 0; k <= 16; k++ {
@@ -65,14 +68,14 @@ func fixture(t testing.TB) *results.Results {
 			if n > 1 {
 				se = math.Sqrt((sumsq/float64(n) - mean*mean) / float64(n-1))
 			}
-			r.Traces = append(r.Traces, results.TracePoint{Method: "knuth", Shape: results.Classic, Variant: variant,
+			r.Traces = append(r.Traces, present.TracePoint{Method: knuth.Stage.Name, Shape: present.Classic, Variant: variant,
 				Samples: int64(n), Estimate: bf(mean), StdError: bf(se), CILow: bf(mean - 1.96*se), CIHigh: bf(mean + 1.96*se),
 				RelativeError: se / mean})
 			e.Estimate, e.StdError, e.CILow, e.CIHigh = bf(mean), bf(se), bf(mean-1.96*se), bf(mean+1.96*se)
 		}
 		r.Estimators = append(r.Estimators, e)
 	}
-	r.Estimators = append(r.Estimators, results.Estimator{Method: "importance", Shape: grid.Shape{R: 4, C: 4},
+	r.Estimators = append(r.Estimators, present.Estimator{Method: importance.Stage.Name, Shape: grid.Shape{R: 4, C: 4},
 		Variant: "row", Samples: 1000, Estimate: bf(6.1e98), StdError: bf(0.3e98), CILow: bf(5.5e98), CIHigh: bf(6.7e98)})
 	return r
 }
@@ -81,15 +84,15 @@ func bf(x float64) *big.Float { return big.NewFloat(x) }
 
 func TestFiguresRenderReproducibly(t *testing.T) {
 	r := fixture(t)
-	if got := Available(r); len(got) != len(figures) {
-		t.Errorf("Available = %v, want all %d figures", got, len(figures))
-	}
-	for _, f := range all {
-		first, err := Draw(f, r)
+	for _, f := range figures {
+		first, row, err := render(f, r)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
-		second, err := Draw(f, r)
+		if want := (Row{Figure: f.name, PDF: "figures/" + f.name + ".pdf", PNG: "figures/" + f.name + ".png", Drawn: true}); row != want {
+			t.Errorf("%s: row %+v, want %+v", f.name, row, want)
+		}
+		second, _, err := render(f, r)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -117,16 +120,42 @@ func TestFiguresRenderReproducibly(t *testing.T) {
 }
 
 func TestMissingDataIsANoticeNotAFigure(t *testing.T) {
-	empty := &results.Results{}
-	if names := Available(empty); len(names) != 0 {
-		t.Errorf("Available(no data) = %v", names)
-	}
-	for _, f := range all {
+	empty := &present.Results{}
+	for _, f := range figures {
 		if _, _, _, err := f.draw(empty); !errors.Is(err, errNoData) {
 			t.Errorf("%s with no inputs: err = %v, want errNoData", f.name, err)
 		}
-		if _, err := Draw(f, empty); err != nil {
+		enc, row, err := render(f, empty)
+		if err != nil {
 			t.Errorf("%s notice: %v", f.name, err)
+			continue
+		}
+		if row.Drawn || !strings.Contains(row.Notice, "no data") || len(enc.PDF) == 0 || len(enc.PNG) == 0 {
+			t.Errorf("%s notice: row %+v, %d PDF bytes, %d PNG bytes", f.name, row, len(enc.PDF), len(enc.PNG))
+		}
+	}
+}
+
+// TestOutputs checks that the stage declares each figure's two files and
+// the index, once each, and that the index's rows name those files.
+func TestOutputs(t *testing.T) {
+	declared := map[string]bool{}
+	for _, o := range Stage.Outputs {
+		if declared[o.Path] {
+			t.Errorf("%s declared twice", o.Path)
+		}
+		declared[o.Path] = true
+	}
+	if len(Stage.Outputs) != 2*len(figures)+1 || !declared[Index.Path] {
+		t.Errorf("outputs %v: want a PDF and a PNG per figure and %s", Stage.Outputs, Index.Path)
+	}
+	for _, f := range figures {
+		_, row, err := render(f, &present.Results{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !declared[row.PDF] || !declared[row.PNG] || row.Figure != f.name {
+			t.Errorf("row %+v names files the stage does not declare", row)
 		}
 	}
 }
@@ -170,10 +199,10 @@ func TestToCP1252(t *testing.T) {
 // BenchmarkDraw renders each figure (PDF and PNG) from the fixture.
 func BenchmarkDraw(b *testing.B) {
 	r := fixture(b)
-	for _, f := range all {
+	for _, f := range figures {
 		b.Run(f.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Draw(f, r); err != nil {
+				if _, _, err := render(f, r); err != nil {
 					b.Fatal(err)
 				}
 			}

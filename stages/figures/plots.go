@@ -13,9 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/sudoku-census/sudoku-census/stages/grid"
-	"github.com/sudoku-census/sudoku-census/stages/report/format"
-	"github.com/sudoku-census/sudoku-census/stages/report/results"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 
 // Figure sizes: the paper's text is about 6.3 in wide, and figures are
@@ -214,11 +213,11 @@ func band(p *plot.Plot, lo, hi plotter.XYs, c color.Color) error {
 
 // mcRun is one estimator's trace on one shape.
 type mcRun struct {
-	est   results.Estimator
-	trace []results.TracePoint
+	est   present.Estimator
+	trace []present.TracePoint
 }
 
-func runsFor(r *results.Results, s grid.Shape) []mcRun {
+func runsFor(r *present.Results, s grid.Shape) []mcRun {
 	var runs []mcRun
 	for _, e := range r.EstimatorsFor(s) {
 		if t := r.Trace(e.Method, s, e.Variant); len(t) > 0 {
@@ -232,9 +231,9 @@ func runsFor(r *results.Results, s grid.Shape) []mcRun {
 // estimate against the number of samples with its 95% interval as a band
 // and the exact count as a dashed line. All panels share the y range so
 // their spreads compare at a glance. It returns the figure's height.
-func Convergence(r *results.Results) (vg.Length, func(dc draw.Canvas), error) {
-	runs := runsFor(r, results.Classic)
-	exact, ok := r.ExactGrids(results.Classic)
+func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
+	runs := runsFor(r, present.Classic)
+	exact, ok := r.ExactGrids(present.Classic)
 	if len(runs) == 0 || !ok {
 		return 0, nil, fmt.Errorf("convergence: %w: need 9×9 traces and the exact 9×9 count", errNoData)
 	}
@@ -245,8 +244,8 @@ func Convergence(r *results.Results) (vg.Length, func(dc draw.Canvas), error) {
 	k := 0.1
 	for _, rn := range runs {
 		last := rn.trace[len(rn.trace)-1]
-		if est := results.Float64(last.Estimate); est > 0 {
-			k = math.Max(k, 3*(results.Float64(last.CIHigh)-results.Float64(last.CILow))/2/est)
+		if est := present.Float64(last.Estimate); est > 0 {
+			k = math.Max(k, 3*(present.Float64(last.CIHigh)-present.Float64(last.CILow))/2/est)
 		}
 	}
 	k = math.Min(k, 1)
@@ -266,9 +265,9 @@ func Convergence(r *results.Results) (vg.Length, func(dc draw.Canvas), error) {
 		var est, lo, hi plotter.XYs
 		for _, t := range rn.trace {
 			x := float64(t.Samples)
-			est = append(est, plotter.XY{X: x, Y: results.Float64(t.Estimate) / unit})
-			lo = append(lo, plotter.XY{X: x, Y: results.Float64(t.CILow) / unit})
-			hi = append(hi, plotter.XY{X: x, Y: results.Float64(t.CIHigh) / unit})
+			est = append(est, plotter.XY{X: x, Y: present.Float64(t.Estimate) / unit})
+			lo = append(lo, plotter.XY{X: x, Y: present.Float64(t.CILow) / unit})
+			hi = append(hi, plotter.XY{X: x, Y: present.Float64(t.CIHigh) / unit})
 		}
 		c := colour(i)
 		if err := band(p, lo, hi, c); err != nil {
@@ -278,7 +277,7 @@ func Convergence(r *results.Results) (vg.Length, func(dc draw.Canvas), error) {
 			// Say so, or the panel looks merely empty.
 			note, err := plotter.NewLabels(plotter.XYLabels{
 				XYs:    plotter.XYs{{X: math.Sqrt(est[0].X * est[len(est)-1].X), Y: ex * (1 - k/2)}},
-				Labels: []string{fmt.Sprintf("every one of %s walks failed: estimate 0", format.Group(strconv.FormatInt(rn.est.Samples, 10), ","))},
+				Labels: []string{fmt.Sprintf("every one of %s walks failed: estimate 0", present.Group(strconv.FormatInt(rn.est.Samples, 10), ","))},
 			})
 			if err != nil {
 				return 0, nil, err
@@ -319,8 +318,8 @@ func Convergence(r *results.Results) (vg.Length, func(dc draw.Canvas), error) {
 // estimate) against the work spent so far, on log-log axes, with a line
 // of slope −1/2: the 1/√n decay every unbiased average shares.
 // Estimators with a lower line need less work for the same accuracy.
-func ErrorWork(r *results.Results) (*plot.Plot, error) {
-	runs := runsFor(r, results.Classic)
+func ErrorWork(r *present.Results) (*plot.Plot, error) {
+	runs := runsFor(r, present.Classic)
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("error/work: %w: no 9×9 traces", errNoData)
 	}
@@ -368,7 +367,7 @@ func ErrorWork(r *results.Results) (*plot.Plot, error) {
 // circle), and each Monte Carlo estimate with its 95% interval where not
 // (open markers with error bars, spread sideways so they do not overlap).
 // A ratio of 1 is the heuristic itself.
-func Heuristic(r *results.Results) (*plot.Plot, error) {
+func Heuristic(r *present.Results) (*plot.Plot, error) {
 	type column struct {
 		shape grid.Shape
 		h     *big.Float
@@ -397,7 +396,7 @@ func Heuristic(r *results.Results) (*plot.Plot, error) {
 			ymin, ymax = math.Min(ymin, y), math.Max(ymax, y)
 			continue
 		}
-		var es []results.Estimator // those that found a grid
+		var es []present.Estimator // those that found a grid
 		for _, e := range r.EstimatorsFor(c.shape) {
 			if e.Estimate.Sign() > 0 {
 				es = append(es, e)
@@ -406,7 +405,7 @@ func Heuristic(r *results.Results) (*plot.Plot, error) {
 		for j, e := range es {
 			// Ratios to the heuristic are near 1 even where the counts
 			// pass the float64 range.
-			ratio := func(x *big.Float) float64 { return results.Float64(new(big.Float).Quo(x, c.h)) }
+			ratio := func(x *big.Float) float64 { return present.Float64(new(big.Float).Quo(x, c.h)) }
 			y, lo, hi := ratio(e.Estimate), ratio(e.CILow), ratio(e.CIHigh)
 			x := float64(i) + 0.5*(float64(j)+0.5)/float64(len(es)) - 0.25
 			pt := plotter.XYs{{X: x, Y: y}}
@@ -450,7 +449,7 @@ func Heuristic(r *results.Results) (*plot.Plot, error) {
 	return p, nil
 }
 
-func heuristicRat(r *results.Results, s grid.Shape) *big.Rat {
+func heuristicRat(r *present.Results, s grid.Shape) *big.Rat {
 	h, _ := r.HeuristicFor(s)
 	return h.Estimate
 }
@@ -465,7 +464,7 @@ func (e errPoints) YError(i int) (float64, float64) { return e[i][2], e[i][3] }
 // Classes draws each of the equivalence classes of first bands as a point:
 // how many of the 36,288 reduced bands it holds against how many grids
 // each of its bands completes to.
-func Classes(r *results.Results) (*plot.Plot, error) {
+func Classes(r *present.Results) (*plot.Plot, error) {
 	if len(r.Classes) == 0 {
 		return nil, fmt.Errorf("classes: %w: no class table", errNoData)
 	}
@@ -491,7 +490,7 @@ func Classes(r *results.Results) (*plot.Plot, error) {
 // Funnel draws the number of first-band classes left after each
 // reduction step as horizontal bars on a log axis, first step at the top,
 // with each count printed beside its bar.
-func Funnel(r *results.Results) (*plot.Plot, error) {
+func Funnel(r *present.Results) (*plot.Plot, error) {
 	n := len(r.Funnel)
 	if n == 0 {
 		return nil, fmt.Errorf("funnel: %w: no funnel table", errNoData)
@@ -515,7 +514,7 @@ func Funnel(r *results.Results) (*plot.Plot, error) {
 		bar.LineStyle.Width = 0
 		p.Add(bar)
 		tips = append(tips, plotter.XY{X: v, Y: y})
-		labels = append(labels, format.Group(strconv.FormatInt(lv.Classes, 10), ","))
+		labels = append(labels, present.Group(strconv.FormatInt(lv.Classes, 10), ","))
 	}
 	lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: tips, Labels: labels})
 	if err != nil {

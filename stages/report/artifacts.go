@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	f "github.com/sudoku-census/sudoku-census/stages/report/format"
+	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 
 // ArtifactsTable writes artifacts.tex: one row per artifact with its
@@ -17,10 +17,10 @@ func ArtifactsTable(entries []pipeline.ArtifactEntry) []byte {
 	for _, e := range entries {
 		nrows := "--"
 		if e.Rows >= 0 {
-			nrows = inMath(f.Int64(e.Rows))
+			nrows = inMath(present.Int64(e.Rows))
 		}
-		rows = append(rows, []string{`\texttt{` + f.TeXEscape(e.Path) + `}`, f.TeXEscape(e.Stage),
-			inMath(f.Int64(e.Size)), nrows, `\texttt{` + e.SHA256 + `}`})
+		rows = append(rows, []string{`\texttt{` + present.TeXEscape(e.Path) + `}`, present.TeXEscape(e.Stage),
+			inMath(present.Int64(e.Size)), nrows, `\texttt{` + e.SHA256 + `}`})
 		if _, ok := fingerprints[e.Stage]; !ok {
 			stages = append(stages, e.Stage)
 		}
@@ -30,7 +30,7 @@ func ArtifactsTable(entries []pipeline.ArtifactEntry) []byte {
 	out := table("llrrl", []string{"artifact", "stage", "bytes", "rows", "SHA-256"}, rows)
 	rows = rows[:0]
 	for _, s := range stages {
-		rows = append(rows, []string{f.TeXEscape(s), `\texttt{` + fingerprints[s] + `}`})
+		rows = append(rows, []string{present.TeXEscape(s), `\texttt{` + fingerprints[s] + `}`})
 	}
 	out = append(out, "\n\\bigskip\n\n"...)
 	return append(out, table("ll", []string{"stage", "fingerprint"}, rows)...)

@@ -8,9 +8,15 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/sudoku-census/sudoku-census/stages/grid"
-	f "github.com/sudoku-census/sudoku-census/stages/report/format"
-	"github.com/sudoku-census/sudoku-census/stages/report/results"
+	"github.com/sudoku-census/sudoku-census/stages/classes"
+	"github.com/sudoku-census/sudoku-census/stages/exact"
+	"github.com/sudoku-census/sudoku-census/stages/figures"
+	"github.com/sudoku-census/sudoku-census/stages/importance"
+	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
+	"github.com/sudoku-census/sudoku-census/stages/knuth"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/shapes"
+	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 
 // macros is numbers.tex being built: each macro is defined once, in the
@@ -53,39 +59,40 @@ func (m *macros) def(name, value string) {
 func factorial(n int) *big.Int { return new(big.Int).MulRange(1, int64(max(n, 1))) }
 
 // Numbers writes numbers.tex: a macro for every number the paper quotes,
-// and a conditional \ifHave... per part of the pipeline that ran, so that
-// the paper leaves out what this configuration did not compute.
-// figureNames are the figures drawn and tableNames the tables written
-// (each gets a flag: \HaveFigFunneltrue, \HaveTableShapestrue).
-func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, error) {
+// and a conditional \ifHave... per part of the results that is there, so
+// that the paper leaves out what this configuration did not compute.
+// figureNames are the figures drawn from data (not as a notice) and
+// tableNames the tables written; each gets a flag (\HaveFigFunneltrue,
+// \HaveTableShapestrue).
+func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, error) {
 	m := newMacros()
 
 	m.comment("Tables written by the report stage")
 	for _, name := range tableNames {
-		m.flag("HaveTable" + f.MacroName(name))
+		m.flag("HaveTable" + present.MacroName(name))
 	}
 
-	m.comment("Figures drawn by the figures stage")
+	m.comment(fmt.Sprintf("Figures drawn by the %s stage", figures.Stage.Name))
 	for _, name := range figureNames {
-		m.flag("HaveFig" + f.MacroName(name))
+		m.flag("HaveFig" + present.MacroName(name))
 	}
 
-	exact, haveExact := r.ExactGrids(results.Classic)
+	grids, haveExact := r.ExactGrids(present.Classic)
 	if r.Total != nil {
-		m.comment("Exact count of 9x9 grids (stage exact)")
+		m.comment(fmt.Sprintf("Exact count of 9x9 grids (stage %s)", exact.Stage.Name))
 		m.flag("HaveExact")
 		t := r.Total
-		m.num("GridsExact", f.Int(t.Grids))
-		m.num("GridsExactSci", f.SciInt(t.Grids, 4))
-		m.num("CanonicalGrids", f.Int(t.CanonicalGrids))
-		m.num("ReducedCount", f.Int(t.ReducedCount))
-		m.num("ReducedCountFactors", f.Factors(t.ReducedCountFactors))
-		m.num("ClassCount", f.Int64(int64(len(r.Classes))))
-		m.num("CrosscheckedClasses", f.Int64(int64(t.CrosscheckedClasses)))
+		m.num("GridsExact", present.Int(t.Grids))
+		m.num("GridsExactSci", present.SciInt(t.Grids, 4))
+		m.num("CanonicalGrids", present.Int(t.CanonicalGrids))
+		m.num("ReducedCount", present.Int(t.ReducedCount))
+		m.num("ReducedCountFactors", present.Factors(t.ReducedCountFactors))
+		m.num("ClassCount", present.Int64(int64(len(r.Classes))))
+		m.num("CrosscheckedClasses", present.Int64(int64(t.CrosscheckedClasses)))
 		// Ridder's population: arrays whose nine rows are permutations.
 		omega := new(big.Int).Exp(factorial(9), big.NewInt(9), nil)
-		m.num("OmegaSizeSci", f.SciInt(omega, 4))
-		m.num("OmegaFraction", f.SciRat(new(big.Rat).SetFrac(t.Grids, omega), 3))
+		m.num("OmegaSizeSci", present.SciInt(omega, 4))
+		m.num("OmegaFraction", present.SciRat(new(big.Rat).SetFrac(t.Grids, omega), 3))
 		if len(r.Classes) > 0 {
 			lo, hi := r.Classes[0], r.Classes[0]
 			var members int64
@@ -98,61 +105,61 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 				}
 				members += c.Size
 			}
-			m.num("CompletionsMin", f.Int(lo.Completions))
-			m.num("CompletionsMax", f.Int(hi.Completions))
-			m.num("ClassMembers", f.Int64(members))
+			m.num("CompletionsMin", present.Int(lo.Completions))
+			m.num("CompletionsMax", present.Int(hi.Completions))
+			m.num("ClassMembers", present.Int64(members))
 		}
 	}
 
 	if len(r.Funnel) > 0 {
-		m.comment("Reduction funnel of first bands (stage classes)")
+		m.comment(fmt.Sprintf("Reduction funnel of first bands (stage %s)", classes.Stage.Name))
 		m.flag("HaveFunnel")
-		m.num("FunnelSteps", f.Int64(int64(len(r.Funnel)-1)))
-		m.num("FunnelFirst", f.Int64(r.Funnel[0].Classes))
-		m.num("FunnelLast", f.Int64(r.Funnel[len(r.Funnel)-1].Classes))
+		m.num("FunnelSteps", present.Int64(int64(len(r.Funnel)-1)))
+		m.num("FunnelFirst", present.Int64(r.Funnel[0].Classes))
+		m.num("FunnelLast", present.Int64(r.Funnel[len(r.Funnel)-1].Classes))
 		for i, lv := range r.Funnel {
-			m.num(f.MacroName("funnel", strconv.Itoa(i)), f.Int64(lv.Classes))
+			m.num(present.MacroName("funnel", strconv.Itoa(i)), present.Int64(lv.Classes))
 		}
 	}
 
-	if h, ok := r.HeuristicFor(results.Classic); ok {
-		m.comment("Kilfoil's heuristic for 9x9 (stage kilfoil)")
+	if h, ok := r.HeuristicFor(present.Classic); ok {
+		m.comment(fmt.Sprintf("Kilfoil's heuristic for 9x9 (stage %s)", kilfoil.Stage.Name))
 		m.flag("HaveKilfoil")
-		m.num("KilfoilBands", f.Int(h.BandCount))
-		m.num("KilfoilEstimate", f.Decimal(h.Estimate, 3))
-		m.num("KilfoilEstimateSci", f.SciRat(h.Estimate, 4))
+		m.num("KilfoilBands", present.Int(h.BandCount))
+		m.num("KilfoilEstimate", present.Decimal(h.Estimate, 3))
+		m.num("KilfoilEstimateSci", present.SciRat(h.Estimate, 4))
 		if haveExact {
 			// (exact − heuristic)/exact, exactly, then rounded for print.
-			ex := new(big.Rat).SetInt(exact)
+			ex := new(big.Rat).SetInt(grids)
 			gap := new(big.Rat).Quo(new(big.Rat).Sub(ex, h.Estimate), ex)
-			m.num("KilfoilGapPercent", f.Decimal(new(big.Rat).Mul(gap, big.NewRat(100, 1)), 2))
-			m.num("KilfoilRatio", f.Decimal(new(big.Rat).Quo(ex, h.Estimate), 5))
+			m.num("KilfoilGapPercent", present.Decimal(new(big.Rat).Mul(gap, big.NewRat(100, 1)), 2))
+			m.num("KilfoilRatio", present.Decimal(new(big.Rat).Quo(ex, h.Estimate), 5))
 		}
 	}
 
 	if len(r.Shapes) > 0 {
-		m.comment("Exact counts of other box shapes (stage shapes)")
+		m.comment(fmt.Sprintf("Exact counts of other box shapes (stage %s)", shapes.Stage.Name))
 		m.flag("HaveShapes")
-		m.num("ShapesCounted", f.Int64(int64(len(r.Shapes))))
+		m.num("ShapesCounted", present.Int64(int64(len(r.Shapes))))
 		for _, s := range r.Shapes {
-			m.num(f.MacroName("grids", s.Shape.String()), f.Int(s.Grids))
+			m.num(present.MacroName("grids", s.Shape.String()), present.Int(s.Grids))
 		}
 	}
 
 	if len(r.Estimators) > 0 {
-		m.comment("Monte Carlo estimators (stages knuth and importance)")
+		m.comment(fmt.Sprintf("Monte Carlo estimators (stages %s and %s)", knuth.Stage.Name, importance.Stage.Name))
 		methods := map[string]bool{}
 		for _, e := range r.Estimators {
 			methods[e.Method] = true
-			p := f.MacroName(e.Method, e.Shape.String(), e.Variant)
-			m.num(p+"Samples", f.Int64(e.Samples))
+			p := present.MacroName(e.Method, e.Shape.String(), e.Variant)
+			m.num(p+"Samples", present.Int64(e.Samples))
 			m.num(p+"Estimate", sciFloat(e.Estimate, 4))
 			m.num(p+"CILow", sciFloat(e.CILow, 4))
 			m.num(p+"CIHigh", sciFloat(e.CIHigh, 4))
-			m.num(p+"RelErrPercent", f.Percent(e.RelativeError, 2))
-			m.num(p+"RelVarWork", f.Sci(e.RelVarWork, 3))
+			m.num(p+"RelErrPercent", present.Percent(e.RelativeError, 2))
+			m.num(p+"RelVarWork", present.Sci(e.RelVarWork, 3))
 			if e.HasRatEff {
-				m.num(p+"Rat", f.Fixed(e.RAT, 3))
+				m.num(p+"Rat", present.Fixed(e.RAT, 3))
 				m.num(p+"Eff", effTeX(e, 3))
 			}
 		}
@@ -162,33 +169,33 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 		}
 		sort.Strings(names)
 		for _, method := range names {
-			m.flag(f.MacroName("have", method))
-			best, ok := bestOn(r, method, results.Classic)
+			m.flag(present.MacroName("have", method))
+			best, ok := bestOn(r, method, present.Classic)
 			if !ok {
 				continue
 			}
 			// The 9×9 variant with the smallest relative variance × work:
 			// the cheapest for a given accuracy.
-			p := f.MacroName(method, "best")
-			m.flag(f.MacroName("have", method, "best"))
-			m.text(p+"Variant", `\texttt{`+f.TeXEscape(best.Variant)+`}`)
-			m.num(p+"Samples", f.Int64(best.Samples))
+			p := present.MacroName(method, "best")
+			m.flag(present.MacroName("have", method, "best"))
+			m.text(p+"Variant", `\texttt{`+present.TeXEscape(best.Variant)+`}`)
+			m.num(p+"Samples", present.Int64(best.Samples))
 			m.num(p+"Estimate", sciFloat(best.Estimate, 4))
 			m.num(p+"CILow", sciFloat(best.CILow, 4))
 			m.num(p+"CIHigh", sciFloat(best.CIHigh, 4))
-			m.num(p+"RelErrPercent", f.Percent(best.RelativeError, 2))
+			m.num(p+"RelErrPercent", present.Percent(best.RelativeError, 2))
 			if haveExact {
-				ex := new(big.Float).SetInt(exact)
+				ex := new(big.Float).SetInt(grids)
 				dev := new(big.Float).Quo(new(big.Float).Sub(best.Estimate, ex), ex)
 				d, _ := dev.Float64()
-				m.num(p+"DeviationPercent", f.Percent(math.Abs(d), 2)) // |estimate − N|/N
+				m.num(p+"DeviationPercent", present.Percent(math.Abs(d), 2)) // |estimate − N|/N
 				covers := best.CILow.Cmp(ex) <= 0 && ex.Cmp(best.CIHigh) <= 0
 				m.text(p+"Covers", map[bool]string{true: "contains", false: "misses"}[covers])
 			}
 		}
 	}
 	for _, s := range r.AllShapes() {
-		if _, exact := r.ExactGrids(s); exact {
+		if _, known := r.ExactGrids(s); known {
 			continue
 		}
 		best, ok := bestAny(r, s)
@@ -197,20 +204,20 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 		}
 		// The most precise estimate where no exact count is known, and
 		// whether its interval holds Kilfoil's heuristic.
-		p := f.MacroName("mc", s.String())
+		p := present.MacroName("mc", s.String())
 		m.comment(fmt.Sprintf("Most precise Monte Carlo estimate for %s boxes (no exact count)", s))
-		m.flag(f.MacroName("have", "mc", s.String()))
-		m.text(p+"Estimator", `\texttt{`+f.TeXEscape(best.Label())+`}`)
-		m.num(p+"Samples", f.Int64(best.Samples))
+		m.flag(present.MacroName("have", "mc", s.String()))
+		m.text(p+"Estimator", `\texttt{`+present.TeXEscape(best.Label())+`}`)
+		m.num(p+"Samples", present.Int64(best.Samples))
 		m.num(p+"Estimate", sciFloat(best.Estimate, 4))
 		m.num(p+"CILow", sciFloat(best.CILow, 4))
 		m.num(p+"CIHigh", sciFloat(best.CIHigh, 4))
-		m.num(p+"RelErrPercent", f.Percent(best.RelativeError, 2))
+		m.num(p+"RelErrPercent", present.Percent(best.RelativeError, 2))
 		if h, ok := r.HeuristicFor(s); ok {
-			m.flag(f.MacroName("have", "mc", s.String(), "heuristic"))
+			m.flag(present.MacroName("have", "mc", s.String(), "heuristic"))
 			hf := new(big.Float).SetRat(h.Estimate)
-			m.num(p+"Heuristic", f.SciRat(h.Estimate, 4))
-			m.num(p+"HeuristicRatio", f.Fixed(results.Float64(new(big.Float).Quo(best.Estimate, hf)), 3))
+			m.num(p+"Heuristic", present.SciRat(h.Estimate, 4))
+			m.num(p+"HeuristicRatio", present.Fixed(present.Float64(new(big.Float).Quo(best.Estimate, hf)), 3))
 			covers := best.CILow.Cmp(hf) <= 0 && hf.Cmp(best.CIHigh) <= 0
 			m.text(p+"HeuristicCovers", map[bool]string{true: "contains", false: "misses"}[covers])
 		}
@@ -224,8 +231,8 @@ func Numbers(r *results.Results, figureNames, tableNames []string) ([]byte, erro
 // bestOn returns the estimator of method on shape s with the smallest
 // relative variance × work per sample, among those with a nonzero
 // estimate.
-func bestOn(r *results.Results, method string, s grid.Shape) (results.Estimator, bool) {
-	var best results.Estimator
+func bestOn(r *present.Results, method string, s grid.Shape) (present.Estimator, bool) {
+	var best present.Estimator
 	found := false
 	for _, e := range r.EstimatorsFor(s) {
 		if e.Method != method || e.Estimate.Sign() <= 0 {
@@ -244,14 +251,14 @@ func sciFloat(x *big.Float, sig int) string {
 		return `\infty`
 	}
 	q, _ := x.Rat(nil)
-	return f.SciRat(q, sig)
+	return present.SciRat(q, sig)
 }
 
 // effTeX prints Ridder's EFF, from its logarithm when it passes the float64
 // range.
-func effTeX(e results.Estimator, sig int) string {
+func effTeX(e present.Estimator, sig int) string {
 	if e.EFF > 0 && !math.IsInf(e.EFF, 0) {
-		return f.Sci(e.EFF, sig)
+		return present.Sci(e.EFF, sig)
 	}
-	return f.SciLog10(e.Log10EFF, sig)
+	return present.SciLog10(e.Log10EFF, sig)
 }

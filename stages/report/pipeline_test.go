@@ -7,21 +7,22 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/all"
 	"github.com/sudoku-census/sudoku-census/stages/figures"
 	"github.com/sudoku-census/sudoku-census/stages/report"
+	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 
-// TestPipelineToPaper runs the smoke pipeline through figures and report,
-// checks the generated TeX carries the exact count from the artifacts,
-// then reruns figures and report on one processor over a copy of the root
-// and checks every file comes out byte-identical.
+// TestPipelineToPaper runs the smoke pipeline through figures and report
+// (the stages report requires, and theirs), checks the figure index lists
+// every figure as drawn and the generated TeX carries the exact count and
+// flags every figure, then reruns figures and report on one processor over
+// a copy of the root and checks every file comes out byte-identical.
 func TestPipelineToPaper(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the upstream stages (about 15 s); the pipeline's own run covers it")
 	}
-	o := pipelinetest.Options{Stages: all.Stages, Config: "../../configs/smoke.yaml",
-		Set: []string{"exact.crosscheck=none"}, Targets: []string{"report"}}
+	o := pipelinetest.Options{Stages: pipelinetest.Closure(report.Stage), Config: "../../configs/smoke.yaml",
+		Set: []string{"exact.crosscheck=none"}, Targets: []string{report.Stage.Name}}
 	root := pipelinetest.Run(t, o)
 	read := func(path string) string {
 		data, err := os.ReadFile(filepath.Join(root, path))
@@ -34,10 +35,26 @@ func TestPipelineToPaper(t *testing.T) {
 	if !strings.Contains(numbers, `\newcommand{\GridsExact}{\ensuremath{6{,}670{,}903{,}752{,}021{,}072{,}936{,}960}}`) {
 		t.Errorf("numbers.tex lacks the exact count:\n%s", numbers)
 	}
-	if arts := read("paper/generated/artifacts.tex"); !strings.Contains(arts, "data/total.parquet") || !strings.Contains(arts, "figures/funnel.pdf") {
+	if arts := read("paper/generated/artifacts.tex"); !strings.Contains(arts, "data/total.parquet") || !strings.Contains(arts, "figures/funnel.pdf") ||
+		!strings.Contains(arts, "data/figures.parquet") {
 		t.Errorf("artifacts.tex lacks inputs:\n%s", arts)
 	}
+	figs, err := figures.Index.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != (len(figures.Stage.Outputs)-1)/2 {
+		t.Errorf("figure index has %d rows for %d figure files", len(figs), len(figures.Stage.Outputs)-1)
+	}
+	for _, f := range figs {
+		if !f.Drawn {
+			t.Errorf("figure %s drawn as a notice in the smoke run: %s", f.Figure, f.Notice)
+		}
+		if flag := `\HaveFig` + present.MacroName(f.Figure) + "true"; !strings.Contains(numbers, flag) {
+			t.Errorf("numbers.tex lacks %s", flag)
+		}
+	}
 
-	o.Root, o.Force, o.Procs = pipelinetest.Copy(t, root), []string{"figures"}, 1
+	o.Root, o.Force, o.Procs = pipelinetest.Copy(t, root), []string{figures.Stage.Name}, 1
 	pipelinetest.SameOutputs(t, root, pipelinetest.Run(t, o), figures.Stage, report.Stage)
 }

@@ -1,8 +1,13 @@
 // Package report is the stage that writes the paper's generated TeX:
-// numbers.tex (a macro for every number the paper quotes), the tables, and
+// numbers.tex (a macro for every number the paper quotes, and a flag for
+// each table written and each figure drawn from data), the tables, and
 // artifacts.tex (every input artifact with its SHA-256 and its stage's
 // fingerprint). The paper's text, paper/main.tex, only \input's these, so
 // no number in it is typed by hand.
+//
+// It reads the computing stages' artifacts through package present, and
+// which figures exist from the figures stage's index (figures.Index): it
+// draws nothing itself.
 package report
 
 import (
@@ -11,7 +16,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/figures"
-	"github.com/sudoku-census/sudoku-census/stages/report/results"
+	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 
 // generated declares paper/generated/<name>.
@@ -19,48 +24,38 @@ func generated(name, doc string) pipeline.File {
 	return pipeline.NewFile("tex_"+strings.TrimSuffix(name, ".tex"), path.Join("paper", "generated", name), doc)
 }
 
-// The generated files. Tables whose inputs are not in the pipeline are
-// not declared (and main.tex leaves them out through numbers.tex's flags).
+// The generated files.
 var (
-	NumbersTeX     = generated("numbers.tex", "a macro for every number the paper quotes, and \\ifHave... flags")
-	FunnelTeX      = generated("funnel.tex", "table: the reduction funnel of first bands")
-	ClassesTeX     = generated("classes.tex", "table: the classes of first bands and their completions")
-	EstimatorsTeX  = generated("estimators.tex", "table: the Monte Carlo estimators compared")
-	ShapesTeX      = generated("shapes.tex", "table: box shapes, exact counts, heuristic and Monte Carlo")
-	ArtifactsTeX   = generated("artifacts.tex", "table: every input artifact with its SHA-256, and each stage's fingerprint")
-	optionalTables = []struct {
-		file  pipeline.File
-		needs []string // any one of these stages
-		write func(*results.Results) []byte
-	}{
-		{FunnelTeX, []string{"classes"}, FunnelTable},
-		{ClassesTeX, []string{"exact"}, ClassesTable},
-		{EstimatorsTeX, []string{"knuth", "importance"}, EstimatorsTable},
-		{ShapesTeX, []string{"kilfoil", "shapes"}, ShapesTable},
-	}
+	NumbersTeX    = generated("numbers.tex", "a macro for every number the paper quotes, and \\ifHave... flags")
+	FunnelTeX     = generated("funnel.tex", "table: the reduction funnel of first bands")
+	ClassesTeX    = generated("classes.tex", "table: the classes of first bands and their completions")
+	EstimatorsTeX = generated("estimators.tex", "table: the Monte Carlo estimators compared")
+	ShapesTeX     = generated("shapes.tex", "table: box shapes, exact counts, heuristic and Monte Carlo")
+	ArtifactsTeX  = generated("artifacts.tex", "table: every input artifact with its SHA-256, and each stage's fingerprint")
 )
 
-func hasAny(names []string) bool {
-	for _, n := range names {
-		if results.Has(n) {
-			return true
-		}
-	}
-	return false
+// tables are the tables written from the results; numbers.tex flags each
+// (\HaveTableFunneltrue…).
+var tables = []struct {
+	file  pipeline.File
+	write func(*present.Results) []byte
+}{
+	{FunnelTeX, FunnelTable},
+	{ClassesTeX, ClassesTable},
+	{EstimatorsTeX, EstimatorsTable},
+	{ShapesTeX, ShapesTable},
 }
 
 // Stage writes the generated TeX.
 var Stage = &pipeline.Stage{
 	Name:     "report",
 	Doc:      "writes the paper's numbers, tables and artifact list as TeX (paper/generated/)",
-	Version:  11,
-	Requires: append(results.Requires(), figures.Stage),
+	Version:  12,
+	Requires: append(present.Requires(), figures.Stage),
 	Outputs: func() []pipeline.Output {
 		outs := []pipeline.Output{NumbersTeX.Output, ArtifactsTeX.Output}
-		for _, t := range optionalTables {
-			if hasAny(t.needs) {
-				outs = append(outs, t.file.Output)
-			}
+		for _, t := range tables {
+			outs = append(outs, t.file.Output)
 		}
 		return outs
 	}(),
@@ -68,30 +63,54 @@ var Stage = &pipeline.Stage{
 }
 
 func run(p *pipeline.Pass) error {
-	r, err := results.Gather(p)
+	r, err := present.Gather(p)
 	if err != nil {
 		return err
 	}
-	figs := figures.Available(r) // drawn with data, not as a notice
-	var tables []string
-	for _, t := range optionalTables {
-		if hasAny(t.needs) {
-			tables = append(tables, strings.TrimSuffix(path.Base(t.file.Path), ".tex"))
-		}
-	}
-	numbers, err := Numbers(r, figs, tables)
+	figs, err := figures.Index.Read(p)
 	if err != nil {
 		return err
 	}
-	if err := NumbersTeX.Write(p, numbers); err != nil {
+	files, err := generate(r, figs, p.Inputs())
+	if err != nil {
 		return err
 	}
-	for _, t := range optionalTables {
-		if hasAny(t.needs) {
-			if err := t.file.Write(p, t.write(r)); err != nil {
-				return err
-			}
+	for _, g := range files {
+		if err := g.file.Write(p, g.data); err != nil {
+			return err
 		}
 	}
-	return ArtifactsTeX.Write(p, ArtifactsTable(p.Inputs()))
+	return nil
+}
+
+// file is one generated file's contents.
+type file struct {
+	file pipeline.File
+	data []byte
+}
+
+// generate writes every output of the stage, in the order of
+// Stage.Outputs, from the results r, the figures stage's index figs (a
+// figure gets its \HaveFig flag when it was drawn from data, not as a
+// notice) and the manifest entries of the stage's inputs.
+func generate(r *present.Results, figs []figures.Row, inputs []pipeline.ArtifactEntry) ([]file, error) {
+	var drawn []string
+	for _, f := range figs {
+		if f.Drawn {
+			drawn = append(drawn, f.Figure)
+		}
+	}
+	var names []string
+	for _, t := range tables {
+		names = append(names, strings.TrimSuffix(path.Base(t.file.Path), ".tex"))
+	}
+	numbers, err := Numbers(r, drawn, names)
+	if err != nil {
+		return nil, err
+	}
+	out := []file{{NumbersTeX, numbers}, {ArtifactsTeX, ArtifactsTable(inputs)}}
+	for _, t := range tables {
+		out = append(out, file{t.file, t.write(r)})
+	}
+	return out, nil
 }

@@ -8,8 +8,11 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/grid"
-	"github.com/sudoku-census/sudoku-census/stages/report/results"
+	"github.com/sudoku-census/sudoku-census/stages/exact"
+	"github.com/sudoku-census/sudoku-census/stages/figures"
+	"github.com/sudoku-census/sudoku-census/stages/knuth"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 
 func bigInt(t testing.TB, s string) *big.Int {
@@ -24,7 +27,7 @@ func bigInt(t testing.TB, s string) *big.Int {
 // published is input carrying the published 9×9 values (Felgenhauer and
 // Jarvis; Kilfoil's estimate as the thesis works it out) and one Monte
 // Carlo summary.
-func published(t testing.TB) *results.Results {
+func published(t testing.TB) *present.Results {
 	n := bigInt(t, "6670903752021072936960")
 	kilfoil := new(big.Rat).SetFrac(
 		new(big.Int).Exp(big.NewInt(948109639680), big.NewInt(6), nil),
@@ -33,17 +36,17 @@ func published(t testing.TB) *results.Results {
 	se, _ := new(big.Float).SetString("6.8e19")
 	lo, _ := new(big.Float).SetString("6.5419e21")
 	hi, _ := new(big.Float).SetString("6.8084e21")
-	return &results.Results{
-		Total: &results.Total{Grids: n, CanonicalGrids: new(big.Int).Quo(n, big.NewInt(362880)),
+	return &present.Results{
+		Total: &present.Total{Grids: n, CanonicalGrids: new(big.Int).Quo(n, big.NewInt(362880)),
 			ReducedCount: bigInt(t, "3546146300288"), ReducedCountFactors: "2^7 × 27704267971"},
-		Funnel: []results.FunnelLevel{{Level: 0, Name: "first bands", Classes: 2612736, PaperClasses: 2612736},
+		Funnel: []present.FunnelLevel{{Level: 0, Name: "first bands", Classes: 2612736, PaperClasses: 2612736},
 			{Level: 1, Name: "lexicographic", Classes: 36288, PaperClasses: 36288}},
-		Heuristics: []results.Heuristic{{Shape: results.Classic, BandCount: big.NewInt(948109639680),
+		Heuristics: []present.Heuristic{{Shape: present.Classic, BandCount: big.NewInt(948109639680),
 			StackCount: big.NewInt(948109639680), Estimate: kilfoil},
 			{Shape: grid.Shape{R: 4, C: 4}, Estimate: new(big.Rat).SetFrac(bigInt(t, "5958"+strings.Repeat("0", 95)), big.NewInt(1))}},
-		Estimators: []results.Estimator{{Method: "knuth", Shape: results.Classic, Variant: "hybrid", Samples: 1000000,
+		Estimators: []present.Estimator{{Method: knuth.Stage.Name, Shape: present.Classic, Variant: "hybrid", Samples: 1000000,
 			Estimate: est, StdError: se, CILow: lo, CIHigh: hi, RelativeError: 0.0102, RelVarWork: 1234},
-			{Method: "knuth", Shape: grid.Shape{R: 4, C: 4}, Variant: "cover", Samples: 1000, Estimate: big.NewFloat(6.1e98),
+			{Method: knuth.Stage.Name, Shape: grid.Shape{R: 4, C: 4}, Variant: "cover", Samples: 1000, Estimate: big.NewFloat(6.1e98),
 				StdError: big.NewFloat(0.3e98), CILow: big.NewFloat(5.5e98), CIHigh: big.NewFloat(6.7e98), RelativeError: 0.05}},
 	}
 }
@@ -96,9 +99,9 @@ func TestNumbers(t *testing.T) {
 
 func TestTables(t *testing.T) {
 	r := published(t)
-	r.Shapes = []results.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: big.NewInt(288)}}
-	r.Heuristics = append(r.Heuristics, results.Heuristic{Shape: grid.Shape{R: 2, C: 2}, Estimate: big.NewRat(3981312, 15625)})
-	r.Classes = []results.Class{{Class: 1, Size: 2, FirstBands: 144, SecondBands: 10, Completions: big.NewInt(97891328)}}
+	r.Shapes = []present.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: big.NewInt(288)}}
+	r.Heuristics = append(r.Heuristics, present.Heuristic{Shape: grid.Shape{R: 2, C: 2}, Estimate: big.NewRat(3981312, 15625)})
+	r.Classes = []present.Class{{Class: 1, Size: 2, FirstBands: 144, SecondBands: 10, Completions: big.NewInt(97891328)}}
 	shapes := string(ShapesTable(r))
 	if !strings.Contains(shapes, `$6{,}670{,}903{,}752{,}021{,}072{,}936{,}960$`) || !strings.Contains(shapes, `$1.1303$`) {
 		t.Errorf("shapes table:\n%s", shapes) // 288/(3981312/15625) = 1.13028…
@@ -114,13 +117,56 @@ func TestTables(t *testing.T) {
 		}
 	}
 	arts := string(ArtifactsTable([]pipeline.ArtifactEntry{
-		{Name: "total", Path: "data/total.parquet", SHA256: strings.Repeat("ab", 32), Size: 1234, Rows: 1, Stage: "exact", Fingerprint: strings.Repeat("cd", 32)},
-		{Name: "fig", Path: "figures/funnel.pdf", SHA256: strings.Repeat("ef", 32), Size: 99, Rows: -1, Stage: "figures", Fingerprint: strings.Repeat("01", 32)},
+		{Name: "total", Path: "data/total.parquet", SHA256: strings.Repeat("ab", 32), Size: 1234, Rows: 1, Stage: exact.Stage.Name, Fingerprint: strings.Repeat("cd", 32)},
+		{Name: "fig", Path: "figures/funnel.pdf", SHA256: strings.Repeat("ef", 32), Size: 99, Rows: -1, Stage: figures.Stage.Name, Fingerprint: strings.Repeat("01", 32)},
 	}))
 	for _, want := range []string{`\texttt{data/total.parquet} & exact & $1{,}234$ & $1$ & \texttt{abab`, `figures & \texttt{0101`} {
 		if !strings.Contains(arts, want) {
 			t.Errorf("artifacts table lacks %q:\n%s", want, arts)
 		}
+	}
+}
+
+// TestGenerate checks the stage's outputs from results, a figure index and
+// inputs, without running the pipeline: every output once, in the order
+// of Stage.Outputs; a \HaveFig flag for each figure drawn from data and
+// none for a notice; every table flagged; the new index listed among the
+// artifacts.
+func TestGenerate(t *testing.T) {
+	r := published(t)
+	figs := []figures.Row{
+		{Figure: "convergence", PDF: "figures/convergence.pdf", PNG: "figures/convergence.png", Notice: "convergence: no data"},
+		{Figure: "error_work", PDF: "figures/error_work.pdf", PNG: "figures/error_work.png", Drawn: true},
+		{Figure: "funnel", PDF: "figures/funnel.pdf", PNG: "figures/funnel.png", Drawn: true},
+	}
+	inputs := []pipeline.ArtifactEntry{
+		{Name: figures.Index.Name, Path: figures.Index.Path, SHA256: strings.Repeat("12", 32), Size: 900, Rows: 3,
+			Stage: figures.Stage.Name, Fingerprint: strings.Repeat("34", 32)},
+	}
+	files, err := generate(r, figs, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != len(Stage.Outputs) {
+		t.Fatalf("%d files, the stage declares %d outputs", len(files), len(Stage.Outputs))
+	}
+	for i, f := range files {
+		if f.file.Output != Stage.Outputs[i] || len(f.data) == 0 {
+			t.Errorf("file %d: %s (%d bytes), want %s", i, f.file.Path, len(f.data), Stage.Outputs[i].Path)
+		}
+	}
+	numbers := string(files[0].data)
+	for _, want := range []string{`\HaveFigErrorWorktrue`, `\HaveFigFunneltrue`, `\HaveTableFunneltrue`, `\HaveTableClassestrue`,
+		`\HaveTableEstimatorstrue`, `\HaveTableShapestrue`} {
+		if !strings.Contains(numbers, want) {
+			t.Errorf("numbers.tex lacks %s", want)
+		}
+	}
+	if strings.Contains(numbers, `HaveFigConvergence`) {
+		t.Error("numbers.tex flags a figure drawn as a notice")
+	}
+	if arts := string(files[1].data); !strings.Contains(arts, `\texttt{data/figures.parquet} & figures & $900$ & $3$`) {
+		t.Errorf("artifacts.tex lacks the figure index:\n%s", arts)
 	}
 }
 
@@ -133,9 +179,9 @@ func TestWriteForPaperBuild(t *testing.T) {
 		t.Skip("REPORT_OUT not set")
 	}
 	r := published(t)
-	r.Shapes = []results.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: big.NewInt(288)}}
-	r.Heuristics = append(r.Heuristics, results.Heuristic{Shape: grid.Shape{R: 2, C: 2}, Estimate: big.NewRat(3981312, 15625)})
-	r.Classes = []results.Class{{Class: 1, Size: 2, FirstBands: 144, SecondBands: 10, Completions: big.NewInt(97891328)}}
+	r.Shapes = []present.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: big.NewInt(288)}}
+	r.Heuristics = append(r.Heuristics, present.Heuristic{Shape: grid.Shape{R: 2, C: 2}, Estimate: big.NewRat(3981312, 15625)})
+	r.Classes = []present.Class{{Class: 1, Size: 2, FirstBands: 144, SecondBands: 10, Completions: big.NewInt(97891328)}}
 	numbers, err := Numbers(r, []string{"convergence", "error_work", "heuristic", "classes", "funnel"}, []string{"funnel", "classes", "estimators", "shapes"})
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +189,7 @@ func TestWriteForPaperBuild(t *testing.T) {
 	files := map[string][]byte{"numbers.tex": numbers, "funnel.tex": FunnelTable(r), "classes.tex": ClassesTable(r),
 		"estimators.tex": EstimatorsTable(r), "shapes.tex": ShapesTable(r),
 		"artifacts.tex": ArtifactsTable([]pipeline.ArtifactEntry{{Name: "total", Path: "data/total.parquet",
-			SHA256: strings.Repeat("ab", 32), Size: 1234, Rows: 1, Stage: "exact", Fingerprint: strings.Repeat("cd", 32)}})}
+			SHA256: strings.Repeat("ab", 32), Size: 1234, Rows: 1, Stage: exact.Stage.Name, Fingerprint: strings.Repeat("cd", 32)}})}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)

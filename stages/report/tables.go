@@ -6,9 +6,8 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/sudoku-census/sudoku-census/stages/grid"
-	f "github.com/sudoku-census/sudoku-census/stages/report/format"
-	"github.com/sudoku-census/sudoku-census/stages/report/results"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 
 // table writes a booktabs tabular: spec is the column specification,
@@ -32,16 +31,16 @@ func inMath(s string) string { return "$" + s + "$" }
 
 // FunnelTable lists each reduction step with the classes this pipeline
 // found and those Felgenhauer and Jarvis report.
-func FunnelTable(r *results.Results) []byte {
+func FunnelTable(r *present.Results) []byte {
 	var rows [][]string
 	for i, lv := range r.Funnel {
 		paper := "--"
 		if lv.PaperClasses > 0 {
-			paper = inMath(f.Int64(lv.PaperClasses))
+			paper = inMath(present.Int64(lv.PaperClasses))
 		}
 		rows = append(rows, []string{
-			fmt.Sprint(i), f.TeXEscape(lv.Name), f.TeXEscape(lv.Operations),
-			inMath(f.Int64(lv.Classes)), paper,
+			fmt.Sprint(i), present.TeXEscape(lv.Name), present.TeXEscape(lv.Operations),
+			inMath(present.Int64(lv.Classes)), paper,
 		})
 	}
 	return table(`r>{\raggedright\arraybackslash}p{0.2\linewidth}>{\raggedright\arraybackslash}p{0.4\linewidth}rr`,
@@ -51,7 +50,7 @@ func FunnelTable(r *results.Results) []byte {
 // ClassesTable lists the classes of first bands: size, first bands,
 // compatible second bands and completions of each band, with the sum
 // Σ first_bands·completions = N/9! as the last row.
-func ClassesTable(r *results.Results) []byte {
+func ClassesTable(r *present.Results) []byte {
 	var rows [][]string
 	sum := new(big.Int)
 	var size, first int64
@@ -60,21 +59,21 @@ func ClassesTable(r *results.Results) []byte {
 		if c.Crosschecked {
 			check = `\checkmark`
 		}
-		rows = append(rows, []string{fmt.Sprint(c.Class), inMath(f.Int64(c.Size)), inMath(f.Int64(c.FirstBands)),
-			inMath(f.Int64(c.SecondBands)), inMath(f.Int(c.Completions)), check})
+		rows = append(rows, []string{fmt.Sprint(c.Class), inMath(present.Int64(c.Size)), inMath(present.Int64(c.FirstBands)),
+			inMath(present.Int64(c.SecondBands)), inMath(present.Int(c.Completions)), check})
 		sum.Add(sum, new(big.Int).Mul(big.NewInt(c.FirstBands), c.Completions))
 		size += c.Size
 		first += c.FirstBands
 	}
-	rows = append(rows, nil, []string{"all", inMath(f.Int64(size)), inMath(f.Int64(first)), "",
-		`\multicolumn{2}{r}{` + inMath(`\textstyle\sum = `+f.Int(sum)) + `}`})
+	rows = append(rows, nil, []string{"all", inMath(present.Int64(size)), inMath(present.Int64(first)), "",
+		`\multicolumn{2}{r}{` + inMath(`\textstyle\sum = `+present.Int(sum)) + `}`})
 	return table("rrrrrc", []string{"class", "reduced bands", "first bands", "second bands", "completions", "checked"}, rows)
 }
 
 // EstimatorsTable compares the Monte Carlo estimators shape by shape:
 // estimate with its 95% interval, relative error, relative variance ×
 // work per sample, and for importance sampling RAT and EFF.
-func EstimatorsTable(r *results.Results) []byte {
+func EstimatorsTable(r *present.Results) []byte {
 	var rows [][]string
 	var last string
 	for _, e := range r.Estimators {
@@ -85,12 +84,12 @@ func EstimatorsTable(r *results.Results) []byte {
 		last = shape
 		rat, eff := "--", "--"
 		if e.HasRatEff {
-			rat, eff = inMath(f.Fixed(e.RAT, 3)), inMath(effTeX(e, 2))
+			rat, eff = inMath(present.Fixed(e.RAT, 3)), inMath(effTeX(e, 2))
 		}
-		rows = append(rows, []string{f.TeXEscape(shape), `\texttt{` + f.TeXEscape(e.Label()) + `}`,
-			inMath(f.Int64(e.Samples)), inMath(sciFloat(e.Estimate, 4)),
+		rows = append(rows, []string{present.TeXEscape(shape), `\texttt{` + present.TeXEscape(e.Label()) + `}`,
+			inMath(present.Int64(e.Samples)), inMath(sciFloat(e.Estimate, 4)),
 			inMath("[" + sciFloat(e.CILow, 3) + ", " + sciFloat(e.CIHigh, 3) + "]"),
-			inMath(f.Percent(e.RelativeError, 2)), inMath(f.Sci(e.RelVarWork, 2)), rat, eff})
+			inMath(present.Percent(e.RelativeError, 2)), inMath(present.Sci(e.RelVarWork, 2)), rat, eff})
 	}
 	return table("llrrrrrrr", []string{"grid", "estimator", "samples", "estimate", "95\\% interval",
 		"RE (\\%)", "relvar$\\times$work", "RAT", "EFF"}, rows)
@@ -99,23 +98,23 @@ func EstimatorsTable(r *results.Results) []byte {
 // ShapesTable lists every box shape with an exact count or a heuristic:
 // the exact count in full, Kilfoil's estimate, their ratio, and where no
 // exact count is known the best Monte Carlo estimate.
-func ShapesTable(r *results.Results) []byte {
+func ShapesTable(r *present.Results) []byte {
 	var rows [][]string
 	for _, s := range r.AllShapes() {
 		exactCell, heurCell, ratioCell, mcCell := "--", "--", "--", "--"
 		n, haveExact := r.ExactGrids(s)
 		if haveExact {
-			exactCell = inMath(f.Int(n))
+			exactCell = inMath(present.Int(n))
 		}
 		if h, ok := r.HeuristicFor(s); ok {
-			heurCell = inMath(f.SciRat(h.Estimate, 4))
+			heurCell = inMath(present.SciRat(h.Estimate, 4))
 			if haveExact {
-				ratioCell = inMath(f.Decimal(new(big.Rat).Quo(new(big.Rat).SetInt(n), h.Estimate), 4))
+				ratioCell = inMath(present.Decimal(new(big.Rat).Quo(new(big.Rat).SetInt(n), h.Estimate), 4))
 			}
 		}
 		if !haveExact {
 			if best, ok := bestAny(r, s); ok {
-				mcCell = inMath(sciFloat(best.Estimate, 3) + `\ (\pm ` + f.Percent(best.RelativeError*1.96, 1) + `\%)`)
+				mcCell = inMath(sciFloat(best.Estimate, 3) + `\ (\pm ` + present.Percent(best.RelativeError*1.96, 1) + `\%)`)
 			}
 		}
 		rows = append(rows, []string{fmt.Sprintf("%d×%d", s.R, s.C), fmt.Sprintf("%d×%d", s.N(), s.N()),
@@ -123,7 +122,7 @@ func ShapesTable(r *results.Results) []byte {
 	}
 	for i := range rows {
 		for j := 0; j < 2; j++ {
-			rows[i][j] = f.TeXEscape(rows[i][j])
+			rows[i][j] = present.TeXEscape(rows[i][j])
 		}
 	}
 	return table("llrrrr", []string{"boxes", "grid", "exact count", "heuristic", "exact/heuristic", "Monte Carlo (95\\%)"}, rows)
@@ -131,8 +130,8 @@ func ShapesTable(r *results.Results) []byte {
 
 // bestAny returns the estimator on shape s, of any method, with the
 // smallest relative error.
-func bestAny(r *results.Results, s grid.Shape) (results.Estimator, bool) {
-	var best results.Estimator
+func bestAny(r *present.Results, s grid.Shape) (present.Estimator, bool) {
+	var best present.Estimator
 	found := false
 	for _, e := range r.EstimatorsFor(s) {
 		if e.Estimate.Sign() > 0 && (!found || e.RelativeError < best.RelativeError) {

@@ -1,9 +1,15 @@
-// Package results gathers what the computing stages wrote into plain Go
-// values for the stages that present them (figures and report). Each
-// computing stage's artifact is converted in its own file; a stage that is
-// not part of the pipeline simply leaves its part of Results empty, and the
-// presenting stages leave out whatever needs it.
-package results
+// Package present is what the presenting stages, figures and report, share:
+// the readers that turn the computing stages' artifacts into plain Go values
+// (Results, from Gather), and the printing of numbers for the paper
+// (format.go: exact counts in full with grouped digits, statistics in
+// scientific notation, exact rationals rounded exactly).
+//
+// Neither presenting stage owns it. Both list Requires() in their own
+// Requires, so every artifact Gather reads is an input of theirs and its
+// SHA-256 enters their fingerprints. Each computing stage's artifacts are
+// converted in a file of their own (classes.go, exact.go, …) and listed in
+// sources.
+package present
 
 import (
 	"fmt"
@@ -12,7 +18,14 @@ import (
 	"strings"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/classes"
+	"github.com/sudoku-census/sudoku-census/stages/exact"
+	"github.com/sudoku-census/sudoku-census/stages/importance"
+	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
+	"github.com/sudoku-census/sudoku-census/stages/knuth"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/shapes"
+	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
 // FunnelLevel is one step of the Felgenhauer–Jarvis reduction of the
@@ -70,7 +83,7 @@ type Heuristic struct {
 // counts; they are big.Float because 25×25 estimates pass the float64
 // range.
 type Estimator struct {
-	Method          string // stage: "knuth" or "importance"
+	Method          string // the stage that ran it: knuth.Stage.Name or importance.Stage.Name
 	Shape           grid.Shape
 	Variant         string
 	Samples         int64
@@ -94,7 +107,7 @@ func (e Estimator) Label() string { return e.Method + "/" + e.Variant }
 // TracePoint is the running state of one Monte Carlo run after Samples
 // samples.
 type TracePoint struct {
-	Method        string
+	Method        string // as Estimator.Method
 	Shape         grid.Shape
 	Variant       string
 	Samples       int64
@@ -110,8 +123,9 @@ func Float64(x *big.Float) float64 {
 	return f
 }
 
-// Results is everything the presenting stages show. Empty parts come from
-// stages that are not in the pipeline.
+// Results is everything the presenting stages show. A part is empty when
+// the configuration gave its stage nothing to write there (no 9×9 traces,
+// say); the presenting stages then leave out what needs it.
 type Results struct {
 	Funnel     []FunnelLevel
 	Classes    []Class
@@ -129,15 +143,18 @@ type source struct {
 }
 
 // sources lists the computing stages whose artifacts are presented, in
-// pipeline order. Each file that converts a stage adds itself in init.
-var sources []source
-
-func register(stage *pipeline.Stage, read func(p *pipeline.Pass, r *Results) error) {
-	sources = append(sources, source{stage, read})
+// pipeline order.
+var sources = []source{
+	{classes.Stage, readClasses},
+	{exact.Stage, readExact},
+	{shapes.Stage, readShapes},
+	{kilfoil.Stage, readKilfoil},
+	{knuth.Stage, readKnuth},
+	{importance.Stage, readImportance},
 }
 
-// Requires is the list of stages whose artifacts Gather reads: the
-// presenting stages require exactly these.
+// Requires returns the stages whose artifacts Gather reads: a presenting
+// stage lists them in its Requires.
 func Requires() []*pipeline.Stage {
 	stages := make([]*pipeline.Stage, len(sources))
 	for i, s := range sources {
@@ -146,19 +163,10 @@ func Requires() []*pipeline.Stage {
 	return stages
 }
 
-// Has reports whether the stage named name is one Gather reads.
-func Has(name string) bool {
-	for _, s := range sources {
-		if s.stage.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// Gather reads every artifact of the required stages. Rows are put in a
-// fixed order (by shape, method, variant, samples) so that what is drawn
-// and printed does not depend on the order a stage wrote them in.
+// Gather reads every artifact of the stages Requires returns; p's stage
+// must require them all. Rows are put in a fixed order (by shape, method,
+// variant, samples) so that what is drawn and printed does not depend on
+// the order a stage wrote them in.
 func Gather(p *pipeline.Pass) (*Results, error) {
 	r := &Results{}
 	for _, s := range sources {
@@ -170,23 +178,16 @@ func Gather(p *pipeline.Pass) (*Results, error) {
 	return r, nil
 }
 
-// ShapeLess orders box shapes by grid size, then by box height.
-func ShapeLess(a, b grid.Shape) bool {
-	if a.N() != b.N() {
-		return a.N() < b.N()
-	}
-	return a.R < b.R
-}
-
 func (r *Results) sort() {
+	less := sampling.ShapeLess
 	sort.SliceStable(r.Funnel, func(i, j int) bool { return r.Funnel[i].Level < r.Funnel[j].Level })
 	sort.SliceStable(r.Classes, func(i, j int) bool { return r.Classes[i].Class < r.Classes[j].Class })
-	sort.SliceStable(r.Shapes, func(i, j int) bool { return ShapeLess(r.Shapes[i].Shape, r.Shapes[j].Shape) })
-	sort.SliceStable(r.Heuristics, func(i, j int) bool { return ShapeLess(r.Heuristics[i].Shape, r.Heuristics[j].Shape) })
+	sort.SliceStable(r.Shapes, func(i, j int) bool { return less(r.Shapes[i].Shape, r.Shapes[j].Shape) })
+	sort.SliceStable(r.Heuristics, func(i, j int) bool { return less(r.Heuristics[i].Shape, r.Heuristics[j].Shape) })
 	sort.SliceStable(r.Estimators, func(i, j int) bool {
 		a, b := r.Estimators[i], r.Estimators[j]
 		if a.Shape != b.Shape {
-			return ShapeLess(a.Shape, b.Shape)
+			return less(a.Shape, b.Shape)
 		}
 		if a.Method != b.Method {
 			return a.Method < b.Method
@@ -196,7 +197,7 @@ func (r *Results) sort() {
 	sort.SliceStable(r.Traces, func(i, j int) bool {
 		a, b := r.Traces[i], r.Traces[j]
 		if a.Shape != b.Shape {
-			return ShapeLess(a.Shape, b.Shape)
+			return less(a.Shape, b.Shape)
 		}
 		if a.Method != b.Method {
 			return a.Method < b.Method
@@ -257,7 +258,35 @@ func (r *Results) EstimatorsFor(s grid.Shape) []Estimator {
 	return es
 }
 
-// ParseInt reads a decimal integer an artifact stores as a string.
+// AllShapes returns every box shape with an exact count, a heuristic or a
+// Monte Carlo estimate, ordered by sampling.ShapeLess.
+func (r *Results) AllShapes() []grid.Shape {
+	seen := map[grid.Shape]bool{}
+	var shapes []grid.Shape
+	add := func(s grid.Shape) {
+		if !seen[s] {
+			seen[s] = true
+			shapes = append(shapes, s)
+		}
+	}
+	for _, s := range r.Shapes {
+		add(s.Shape)
+	}
+	if r.Total != nil {
+		add(Classic)
+	}
+	for _, h := range r.Heuristics {
+		add(h.Shape)
+	}
+	for _, e := range r.Estimators {
+		add(e.Shape)
+	}
+	sort.Slice(shapes, func(i, j int) bool { return sampling.ShapeLess(shapes[i], shapes[j]) })
+	return shapes
+}
+
+// ParseInt reads a decimal integer an artifact stores as a string; column
+// names the column for the error ("total.grids").
 func ParseInt(column, text string) (*big.Int, error) {
 	n, ok := new(big.Int).SetString(strings.TrimSpace(text), 10)
 	if !ok {
@@ -284,31 +313,4 @@ func ParseFloat(column, text string) (*big.Float, error) {
 		return nil, fmt.Errorf("column %s: %q is not a decimal number", column, text)
 	}
 	return x, nil
-}
-
-// AllShapes returns every box shape with an exact count, a heuristic or a
-// Monte Carlo estimate, ordered by ShapeLess.
-func (r *Results) AllShapes() []grid.Shape {
-	seen := map[grid.Shape]bool{}
-	var shapes []grid.Shape
-	add := func(s grid.Shape) {
-		if !seen[s] {
-			seen[s] = true
-			shapes = append(shapes, s)
-		}
-	}
-	for _, s := range r.Shapes {
-		add(s.Shape)
-	}
-	if r.Total != nil {
-		add(Classic)
-	}
-	for _, h := range r.Heuristics {
-		add(h.Shape)
-	}
-	for _, e := range r.Estimators {
-		add(e.Shape)
-	}
-	sort.Slice(shapes, func(i, j int) bool { return ShapeLess(shapes[i], shapes[j]) })
-	return shapes
 }

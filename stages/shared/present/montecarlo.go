@@ -1,15 +1,15 @@
-package results
+package present
 
 import (
 	"fmt"
 	"math/big"
 
-	"github.com/sudoku-census/sudoku-census/stages/grid"
-	"github.com/sudoku-census/sudoku-census/stages/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
 // statistics parses the four decimal columns estimate, std_error, ci_low
-// and ci_high of a table.
+// and ci_high of table.
 func statistics(table, estimate, stdErr, ciLow, ciHigh string) (out [4]*big.Float, err error) {
 	for i, col := range [4][2]string{{"estimate", estimate}, {"std_error", stdErr}, {"ci_low", ciLow}, {"ci_high", ciHigh}} {
 		if out[i], err = ParseFloat(table+"."+col[0], col[1]); err != nil {
@@ -19,13 +19,14 @@ func statistics(table, estimate, stdErr, ciLow, ciHigh string) (out [4]*big.Floa
 	return out, nil
 }
 
-// estimator converts the summary columns the Monte Carlo stages share.
-func estimator(method, shape, variant string, c montecarlo.Columns) (Estimator, error) {
+// estimator converts the summary columns the Monte Carlo stages share: a
+// row of table, written by the stage named method.
+func estimator(method, table, shape, variant string, c sampling.Columns) (Estimator, error) {
 	s, err := grid.ParseShape(shape)
 	if err != nil {
-		return Estimator{}, fmt.Errorf("%s: %w", method, err)
+		return Estimator{}, fmt.Errorf("%s: %w", table, err)
 	}
-	st, err := statistics(method, c.Estimate, c.StdError, c.CILow, c.CIHigh)
+	st, err := statistics(table, c.Estimate, c.StdError, c.CILow, c.CIHigh)
 	if err != nil {
 		return Estimator{}, err
 	}
@@ -35,15 +36,16 @@ func estimator(method, shape, variant string, c montecarlo.Columns) (Estimator, 
 		Work: c.Work, RelVar: c.RelVar, RelVarWork: c.RelVarWork}, nil
 }
 
-// traces converts a Monte Carlo stage's trace rows.
-func traces(method string, rows []montecarlo.TraceRow) ([]TracePoint, error) {
+// traces converts the rows of table, the trace the stage named method
+// wrote.
+func traces(method, table string, rows []sampling.TraceRow) ([]TracePoint, error) {
 	pts := make([]TracePoint, 0, len(rows))
 	for _, row := range rows {
 		s, err := grid.ParseShape(row.Shape)
 		if err != nil {
-			return nil, fmt.Errorf("%s trace: %w", method, err)
+			return nil, fmt.Errorf("%s: %w", table, err)
 		}
-		st, err := statistics(method+"_trace", row.Estimate, row.StdError, row.CILow, row.CIHigh)
+		st, err := statistics(table, row.Estimate, row.StdError, row.CILow, row.CIHigh)
 		if err != nil {
 			return nil, err
 		}

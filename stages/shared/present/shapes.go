@@ -1,20 +1,19 @@
-package results
+package present
 
 import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 )
 
-func init() { register(shapes.Stage, readShapes) }
-
+// readShapes reads the shapes stage's exact counts.
 func readShapes(p *pipeline.Pass, r *Results) error {
 	rows, err := shapes.Table.Read(p)
 	if err != nil {
 		return err
 	}
 	for _, row := range rows {
-		n, err := ParseInt("shapes.grids", row.Grids)
+		n, err := ParseInt(shapes.Table.Name+".grids", row.Grids)
 		if err != nil {
 			return err
 		}

@@ -1,19 +1,20 @@
-package results
+package present
 
 import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/importance"
 )
 
-func init() { register(importance.Stage, readImportance) }
-
+// readImportance reads the importance stage's summaries, with Ridder's RAT
+// and EFF, and its traces.
 func readImportance(p *pipeline.Pass, r *Results) error {
+	method := importance.Stage.Name
 	rows, err := importance.Summary.Read(p)
 	if err != nil {
 		return err
 	}
 	for _, row := range rows {
-		e, err := estimator("importance", row.Shape, row.Variant, row.Columns)
+		e, err := estimator(method, importance.Summary.Name, row.Shape, row.Variant, row.Columns)
 		if err != nil {
 			return err
 		}
@@ -24,7 +25,7 @@ func readImportance(p *pipeline.Pass, r *Results) error {
 	if err != nil {
 		return err
 	}
-	pts, err := traces("importance", trace)
+	pts, err := traces(method, importance.Trace.Name, trace)
 	r.Traces = append(r.Traces, pts...)
 	return err
 }

@@ -1,7 +1,8 @@
-// Package format prints numbers for the paper: exact counts in full with
-// grouped digits, statistics in scientific notation, all rounding done
-// exactly on rationals where the value is exact.
-package format
+package present
+
+// Number formatting for the paper: exact counts in full with grouped
+// digits, statistics in scientific notation, and exact rationals rounded
+// exactly (by package decimal) so that no float rounding touches a count.
 
 import (
 	"math"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/decimal"
 )
 
 // groupSep separates groups of three digits in print. The braces keep TeX
@@ -103,62 +106,21 @@ func Sci(x float64, sig int) string {
 	return sci(mant, e)
 }
 
-var ten = big.NewRat(10, 1)
-
 // SciRat prints the exact value q in scientific notation with sig
-// significant digits, rounded exactly (halves away from zero), so that
-// no float rounding touches a count: SciRat(6670903752021072936960, 4) is
-// `6.671\times 10^{21}`.
+// significant digits, rounded exactly (halves away from zero, by
+// decimal.Sci), so that no float rounding touches a count:
+// SciRat(6670903752021072936960, 4) is `6.671\times 10^{21}`.
 func SciRat(q *big.Rat, sig int) string {
-	if q.Sign() == 0 {
-		return "0"
-	}
 	sign := ""
-	a := new(big.Rat).Abs(q)
 	if q.Sign() < 0 {
 		sign = "-"
 	}
-	// Estimate the exponent from a binary float (whose exponent, unlike
-	// float64's, has room for any count) and correct it exactly so that
-	// 1 ≤ a/10^e < 10.
-	frac := new(big.Float)
-	exp2 := new(big.Float).SetRat(a).MantExp(frac) // a = frac·2^exp2, 0.5 ≤ frac < 1
-	mf, _ := frac.Float64()
-	e := int(math.Floor(math.Log10(mf) + float64(exp2)*math.Log10(2)))
-	pow := func(e int) *big.Rat {
-		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(e))), nil)
-		if e < 0 {
-			return new(big.Rat).SetFrac(big.NewInt(1), p)
-		}
-		return new(big.Rat).SetInt(p)
-	}
-	m := new(big.Rat).Quo(a, pow(e))
-	for m.Cmp(ten) >= 0 {
-		e++
-		m.Quo(a, pow(e))
-	}
-	for m.Cmp(big.NewRat(1, 1)) < 0 {
-		e--
-		m.Quo(a, pow(e))
-	}
-	mant := m.FloatString(sig - 1)
-	if strings.HasPrefix(mant, "10") { // 9.9996 rounded up to 10.000
-		e++
-		m.Quo(a, pow(e))
-		mant = m.FloatString(sig - 1)
-	}
-	return sign + sci(mant, e)
+	mant, exp := decimal.Sci(q, sig)
+	return sign + sci(mant, exp)
 }
 
 // SciInt is SciRat for an integer.
 func SciInt(n *big.Int, sig int) string { return SciRat(new(big.Rat).SetInt(n), sig) }
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
-}
 
 var digitWords = [...]string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"}
 

@@ -1,8 +1,10 @@
-package format
+package present
 
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -55,6 +57,78 @@ func TestSciRat(t *testing.T) {
 	} {
 		if got := SciRat(mustRat(t, c.in), c.sig); got != c.want {
 			t.Errorf("SciRat(%s, %d) = %q, want %q", c.in, c.sig, got, c.want)
+		}
+	}
+}
+
+// sciRatReference is SciRat as it was before it called decimal.Sci: the
+// exponent from a binary float, corrected exactly, and the mantissa rounded
+// by big.Rat.FloatString (halves away from zero).
+func sciRatReference(q *big.Rat, sig int) string {
+	if q.Sign() == 0 {
+		return "0"
+	}
+	sign := ""
+	a := new(big.Rat).Abs(q)
+	if q.Sign() < 0 {
+		sign = "-"
+	}
+	frac := new(big.Float)
+	exp2 := new(big.Float).SetRat(a).MantExp(frac)
+	mf, _ := frac.Float64()
+	e := int(math.Floor(math.Log10(mf) + float64(exp2)*math.Log10(2)))
+	pow := func(e int) *big.Rat {
+		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(e, -e))), nil)
+		if e < 0 {
+			return new(big.Rat).SetFrac(big.NewInt(1), p)
+		}
+		return new(big.Rat).SetInt(p)
+	}
+	m := new(big.Rat).Quo(a, pow(e))
+	for m.Cmp(big.NewRat(10, 1)) >= 0 {
+		e++
+		m.Quo(a, pow(e))
+	}
+	for m.Cmp(big.NewRat(1, 1)) < 0 {
+		e--
+		m.Quo(a, pow(e))
+	}
+	mant := m.FloatString(sig - 1)
+	if strings.HasPrefix(mant, "10") {
+		e++
+		m.Quo(a, pow(e))
+		mant = m.FloatString(sig - 1)
+	}
+	return sign + sci(mant, e)
+}
+
+// TestSciRatAsBefore checks that SciRat prints what it printed before it
+// called decimal.Sci, on rationals near roundings and decade boundaries.
+func TestSciRatAsBefore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		num := new(big.Int)
+		for range 4 {
+			num.Lsh(num, 64).Or(num, new(big.Int).SetUint64(rng.Uint64()))
+		}
+		num.Rsh(num, uint(rng.IntN(256))) // 0 to 256 bits
+		// A third are halfway or decade cases: d·10^k plus or minus a little.
+		if rng.IntN(3) == 0 {
+			num.SetInt64(int64(rng.IntN(100000)))
+			num.Mul(num, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(rng.IntN(30))), nil))
+			num.Add(num, big.NewInt(int64(rng.IntN(11)-5)))
+		}
+		den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(rng.IntN(40))), nil)
+		if rng.IntN(2) == 0 {
+			den.SetInt64(int64(1 + rng.IntN(1000000)))
+		}
+		q := new(big.Rat).SetFrac(num, den)
+		if rng.IntN(4) == 0 {
+			q.Neg(q)
+		}
+		sig := 1 + rng.IntN(8)
+		if got, want := SciRat(q, sig), sciRatReference(q, sig); got != want {
+			t.Fatalf("SciRat(%s, %d) = %q, before %q", q.RatString(), sig, got, want)
 		}
 	}
 }

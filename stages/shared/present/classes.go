@@ -1,12 +1,11 @@
-package results
+package present
 
 import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/classes"
 )
 
-func init() { register(classes.Stage, readClasses) }
-
+// readClasses reads the classes stage's funnel table.
 func readClasses(p *pipeline.Pass, r *Results) error {
 	rows, err := classes.Funnel.Read(p)
 	if err != nil {

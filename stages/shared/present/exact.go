@@ -1,4 +1,4 @@
-package results
+package present
 
 import (
 	"fmt"
@@ -8,15 +8,15 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/exact"
 )
 
-func init() { register(exact.Stage, readExact) }
-
+// readExact reads the exact stage's completions of each class and its
+// one-row total.
 func readExact(p *pipeline.Pass, r *Results) error {
 	rows, err := exact.Completions.Read(p)
 	if err != nil {
 		return err
 	}
 	for _, row := range rows {
-		n, err := ParseInt("completions.completions", row.Completions)
+		n, err := ParseInt(exact.Completions.Name+".completions", row.Completions)
 		if err != nil {
 			return err
 		}
@@ -29,7 +29,7 @@ func readExact(p *pipeline.Pass, r *Results) error {
 		return err
 	}
 	if len(totals) != 1 {
-		return fmt.Errorf("total.parquet: %d rows, want 1", len(totals))
+		return fmt.Errorf("%s: %d rows, want 1", exact.Total.Path, len(totals))
 	}
 	row := totals[0]
 	t := &Total{ReducedCountFactors: row.ReducedCountFactors, CrosscheckedClasses: int(row.CrosscheckedClasses)}
@@ -37,9 +37,9 @@ func readExact(p *pipeline.Pass, r *Results) error {
 		dst  **big.Int
 		col  string
 		text string
-	}{{&t.Grids, "total.grids", row.Grids}, {&t.CanonicalGrids, "total.canonical_grids", row.CanonicalGrids},
-		{&t.ReducedCount, "total.reduced_count", row.ReducedCount}} {
-		if *c.dst, err = ParseInt(c.col, c.text); err != nil {
+	}{{&t.Grids, "grids", row.Grids}, {&t.CanonicalGrids, "canonical_grids", row.CanonicalGrids},
+		{&t.ReducedCount, "reduced_count", row.ReducedCount}} {
+		if *c.dst, err = ParseInt(exact.Total.Name+"."+c.col, c.text); err != nil {
 			return err
 		}
 	}

@@ -1,19 +1,19 @@
-package results
+package present
 
 import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 )
 
-func init() { register(knuth.Stage, readKnuth) }
-
+// readKnuth reads the knuth stage's summaries and traces.
 func readKnuth(p *pipeline.Pass, r *Results) error {
+	method := knuth.Stage.Name
 	rows, err := knuth.Summary.Read(p)
 	if err != nil {
 		return err
 	}
 	for _, row := range rows {
-		e, err := estimator("knuth", row.Shape, row.Variant, row.Columns)
+		e, err := estimator(method, knuth.Summary.Name, row.Shape, row.Variant, row.Columns)
 		if err != nil {
 			return err
 		}
@@ -23,7 +23,7 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 	if err != nil {
 		return err
 	}
-	pts, err := traces("knuth", trace)
+	pts, err := traces(method, knuth.Trace.Name, trace)
 	r.Traces = append(r.Traces, pts...)
 	return err
 }

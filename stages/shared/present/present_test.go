@@ -1,0 +1,111 @@
+package present
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/knuth"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
+)
+
+func TestParse(t *testing.T) {
+	n, err := ParseInt("grids", " 6670903752021072936960 ")
+	if err != nil || n.String() != "6670903752021072936960" {
+		t.Errorf("ParseInt = %v, %v", n, err)
+	}
+	if _, err := ParseInt("grids", "6.67e21"); err == nil {
+		t.Error("ParseInt accepted a float")
+	}
+	q, err := ParseRat("estimate", "6657084616885512582463.488")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := new(big.Rat).SetString("6657084616885512582463488/1000"); q.Cmp(want) != 0 {
+		t.Errorf("ParseRat = %s", q.RatString())
+	}
+	// 25×25 estimates pass the float64 range: 4.12e308 = 0.55·2^1026.
+	x, err := ParseFloat("estimate", "4.12345678901234e+308")
+	if err != nil || x.IsInf() || x.MantExp(nil) != 1026 {
+		t.Errorf("ParseFloat = %v, %v", x, err)
+	}
+	if _, err := ParseFloat("estimate", "many"); err == nil {
+		t.Error("ParseFloat accepted a word")
+	}
+}
+
+func TestEstimatorFromColumns(t *testing.T) {
+	e, err := estimator(knuth.Stage.Name, knuth.Summary.Name, "3x3", "mrv", sampling.Columns{Samples: 10, Estimate: "6.6e+21",
+		StdError: "1e+20", CILow: "6.404e+21", CIHigh: "6.796e+21", RelativeError: 0.015, Work: 810})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Shape != (grid.Shape{R: 3, C: 3}) || e.Label() != "knuth/mrv" || Float64(e.CIHigh) != 6.796e21 {
+		t.Errorf("estimator = %+v", e)
+	}
+	if _, err := estimator(knuth.Stage.Name, knuth.Summary.Name, "3x3", "mrv", sampling.Columns{Estimate: "x"}); err == nil {
+		t.Error("bad estimate accepted")
+	}
+}
+
+func TestSortAndLookup(t *testing.T) {
+	nine, four := grid.Shape{R: 3, C: 3}, grid.Shape{R: 2, C: 2}
+	k := knuth.Stage.Name
+	r := &Results{
+		Shapes: []ShapeCount{{Shape: nine, Grids: big.NewInt(1)}, {Shape: four, Grids: big.NewInt(288)}},
+		Traces: []TracePoint{{Method: k, Shape: nine, Variant: "b", Samples: 4}, {Method: k, Shape: nine, Variant: "a", Samples: 8},
+			{Method: k, Shape: nine, Variant: "a", Samples: 2}},
+	}
+	r.sort()
+	if r.Shapes[0].Shape != four {
+		t.Errorf("shapes not sorted by size: %v", r.Shapes)
+	}
+	if tr := r.Trace(k, nine, "a"); len(tr) != 2 || tr[0].Samples != 2 || tr[1].Samples != 8 {
+		t.Errorf("trace = %+v", tr)
+	}
+	if n, ok := r.ExactGrids(four); !ok || n.Int64() != 288 {
+		t.Errorf("ExactGrids(2x2) = %v, %v", n, ok)
+	}
+	if _, ok := r.ExactGrids(grid.Shape{R: 4, C: 4}); ok {
+		t.Error("ExactGrids(4x4) found a count")
+	}
+}
+
+// TestRequiresEachSourceOnce checks that the stages a presenting stage must
+// require are the computing stages Gather reads, each once and none of them
+// a presenting stage.
+func TestRequiresEachSourceOnce(t *testing.T) {
+	seen := map[*pipeline.Stage]bool{}
+	for _, s := range Requires() {
+		if s == nil || seen[s] {
+			t.Fatalf("Requires() = %v: a stage is nil or listed twice", Requires())
+		}
+		seen[s] = true
+		if len(s.Outputs) == 0 {
+			t.Errorf("stage %s has no artifact to read", s.Name)
+		}
+	}
+	if len(seen) != len(sources) {
+		t.Errorf("Requires() lists %d stages, sources %d", len(seen), len(sources))
+	}
+}
+
+func TestAllShapes(t *testing.T) {
+	r := &Results{
+		Total:      &Total{Grids: big.NewInt(1)},
+		Heuristics: []Heuristic{{Shape: grid.Shape{R: 4, C: 4}}, {Shape: grid.Shape{R: 3, C: 2}}},
+		Estimators: []Estimator{{Shape: grid.Shape{R: 2, C: 3}}, {Shape: grid.Shape{R: 4, C: 4}}},
+	}
+	got := r.AllShapes()
+	want := []grid.Shape{{R: 2, C: 3}, {R: 3, C: 2}, Classic, {R: 4, C: 4}}
+	if len(got) != len(want) {
+		t.Fatalf("AllShapes = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("AllShapes = %v, want %v", got, want)
+			break
+		}
+	}
+}
