@@ -5,56 +5,112 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/all"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 )
 
-var smoke = pipelinetest.Options{Stages: all.Stages, Config: "../../configs/smoke.yaml"}
+// small counts the shapes up to 2x4 (and the 3x3 from the exact stage),
+// every one checked by the multiset method.
+var small = pipelinetest.Options{Stages: pipelinetest.Closure(shapes.Stage), Set: []string{
+	"exact.crosscheck=none", "shapes.shapes=2x1,2x2,2x3,3x2,2x4,4x2,3x3", "shapes.check=2x1,2x2,2x3,3x2,2x4,4x2",
+	"shapes.orbits_per_unit=5"}}
 
-// TestStage runs the smoke configuration and checks every row against the
-// counts in the literature.
+// known are the counts of the literature (OEIS A107739; Russell 2005;
+// Felgenhauer and Jarvis 2005; Pettersen 2005 for 2x5).
+var known = map[[2]int32]string{
+	{2, 1}: "2", {2, 2}: "288", {2, 3}: "28200960", {3, 2}: "28200960",
+	{2, 4}: "29136487207403520", {4, 2}: "29136487207403520",
+	{2, 5}: "1903816047972624930994913280000", {5, 2}: "1903816047972624930994913280000",
+	{3, 3}: "6670903752021072936960",
+}
+
+// TestStage runs the stage on the small shapes and checks every row against
+// the literature and the methods that agreed on it.
 func TestStage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the exact stage")
 	}
-	o := smoke
-	o.Targets = []string{"shapes"}
-	rows, err := shapes.Table.Load(pipelinetest.Run(t, o))
+	rows, err := shapes.Table.Load(pipelinetest.Run(t, small))
 	if err != nil {
 		t.Fatal(err)
 	}
-	known := map[[2]int32]string{
-		{2, 2}: "288", {2, 3}: "28200960", {3, 2}: "28200960",
-		{2, 4}: "29136487207403520", {4, 2}: "29136487207403520",
-		{3, 3}: "6670903752021072936960",
-	}
-	if len(rows) != 5 {
-		t.Fatalf("%d rows, want the 5 shapes of the smoke config", len(rows))
+	if len(rows) != 7 {
+		t.Fatalf("%d rows, want the 7 shapes configured", len(rows))
 	}
 	for _, r := range rows {
 		if want := known[[2]int32{r.Rows, r.Cols}]; r.Grids != want || r.Method == "" {
 			t.Errorf("%dx%d: %s grids by %q, want %s", r.Rows, r.Cols, r.Grids, r.Method, want)
 		}
+		side := r.Rows * r.Cols
+		switch {
+		case r.Rows == 3 && r.Cols == 3:
+		case !strings.Contains(r.CheckedBy, "multisets"):
+			t.Errorf("%dx%d: checked by %q, want the multiset method", r.Rows, r.Cols, r.CheckedBy)
+		case side <= 6 && !strings.Contains(r.CheckedBy, "backtracking"):
+			t.Errorf("%dx%d: checked by %q, want backtracking too", r.Rows, r.Cols, r.CheckedBy)
+		}
+	}
+}
+
+// TestStage2x5 counts the 10×10 grids by both methods, as the default
+// configuration does.
+func TestStage2x5(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts 2x5 twice: minutes")
+	}
+	o := small
+	o.Set = []string{"exact.crosscheck=none", "shapes.shapes=2x5,5x2", "shapes.check=2x5"}
+	rows, err := shapes.Table.Load(pipelinetest.Run(t, o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for i, r := range rows {
+		if want := known[[2]int32{r.Rows, r.Cols}]; r.Grids != want {
+			t.Errorf("%dx%d: %s grids, want %s", r.Rows, r.Cols, r.Grids, want)
+		}
+		if checked := strings.Contains(r.CheckedBy, "multisets"); checked != (i == 0) {
+			t.Errorf("%dx%d: checked by %q: shapes.check names 2x5 only", r.Rows, r.Cols, r.CheckedBy)
+		}
+	}
+}
+
+// TestOrbitBatchesAnySize: the count does not depend on how the orbits are
+// cut into units.
+func TestOrbitBatchesAnySize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the exact stage")
+	}
+	o := small
+	o.Set = []string{"exact.crosscheck=none", "shapes.shapes=2x4,3x3", "shapes.check=2x4", "shapes.orbits_per_unit=1"}
+	one := pipelinetest.Run(t, o)
+	o.Set[len(o.Set)-1] = "shapes.orbits_per_unit=100"
+	many := pipelinetest.Run(t, o)
+	a, errA := shapes.Table.Load(one)
+	b, errB := shapes.Table.Load(many)
+	if errA != nil || errB != nil || len(a) != 2 || a[0] != b[0] {
+		t.Errorf("one orbit per unit %v (%v), 100 per unit %v (%v)", a, errA, b, errB)
 	}
 }
 
 func TestConfigErrors(t *testing.T) {
 	for _, tc := range []struct {
-		shapes string
-		want   string
+		set, key, want string
 	}{
-		{"shapes.shapes=3x4", `config key shapes.shapes: value "3x4" is not allowed: box shapes RxC among`},
-		{"shapes.shapes=2x2,banana", `value "banana"`},
-		{"shapes.shapes=2x2,2X2", `value "2X2" is not allowed: each box shape once`},
+		{"shapes.shapes=3x4", "shapes.shapes", `value "3x4" is not allowed: box shapes RxC among`},
+		{"shapes.shapes=2x2,banana", "shapes.shapes", `value "banana"`},
+		{"shapes.shapes=2x2,02x2", "shapes.shapes", `value "02x2"`},
+		{"shapes.shapes=2x2,2x2", "shapes.shapes", `value "2x2" is not allowed: each box shape once`},
+		{"shapes.shapes=2x6", "shapes.shapes", `shapes.max_cpu_hours`},
+		{"shapes.check=3x3", "shapes.check", `value "3x3"`},
+		{"shapes.orbits_per_unit=0", "shapes.orbits_per_unit", `value 0`},
+		{"shapes.max_cpu_hours=-1", "shapes.max_cpu_hours", `value -1`},
 	} {
-		cfg := &shapes.Config{Shapes: strings.Split(strings.TrimPrefix(tc.shapes, "shapes.shapes="), ",")}
-		err := cfg.Validate()
-		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: %v, want one line containing %q", tc.shapes, err, tc.want)
+		err := pipelinetest.Rejects(t, small, tc.set, tc.key)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("--set %s: %v, want one line containing %q", tc.set, err, tc.want)
 		}
-	}
-	if err := (&shapes.Config{}).Validate(); err == nil {
-		t.Error("empty shape list accepted")
 	}
 	if err := shapes.Stage.NewConfig().Validate(); err != nil {
 		t.Errorf("default config: %v", err)

@@ -1,0 +1,231 @@
+package pair
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+	"sync"
+)
+
+// MaxC is the widest box the package handles: patterns are bytes, rows and
+// symbols fit 16-bit masks, the memo keys hold c masks of n bits in 128 bits,
+// and E(T) fits 64 bits (checked: an overflow is an error, never wrapped).
+const MaxC = 6
+
+// maxN is the largest side, 2·MaxC.
+const maxN = 2 * MaxC
+
+// MaxListC is the largest c for which Orbits lists the orbits: it walks every
+// pattern multiset (589,392 for c = 5), which for c = 6 (2,284,361,552) is
+// out of reach.
+const MaxListC = 5
+
+// ErrOverflow is returned when a count does not fit its 64-bit word.
+var ErrOverflow = errors.New("pair: count exceeds 2^64")
+
+// checkC returns an error unless 1 ≤ c ≤ MaxC.
+func checkC(c int) error {
+	if c < 1 || c > MaxC {
+		return fmt.Errorf("pair: c = %d: want 1 ≤ c ≤ %d", c, MaxC)
+	}
+	return nil
+}
+
+// checkPatterns returns an error unless patterns is a multiset T for c: 2c
+// patterns below 2^c with every bit set in exactly c of them.
+func checkPatterns(c int, patterns []uint8) error {
+	if err := checkC(c); err != nil {
+		return err
+	}
+	if len(patterns) != 2*c {
+		return fmt.Errorf("pair: %d patterns for c = %d, want %d", len(patterns), c, 2*c)
+	}
+	var ones [MaxC]int
+	for _, p := range patterns {
+		if int(p) >= 1<<c {
+			return fmt.Errorf("pair: pattern %#x has more than c = %d bits", p, c)
+		}
+		for i := range c {
+			ones[i] += int(p >> i & 1)
+		}
+	}
+	for i := range c {
+		if ones[i] != c {
+			return fmt.Errorf("pair: bit %d is set in %d patterns, want c = %d", i, ones[i], c)
+		}
+	}
+	return nil
+}
+
+// group is the hyperoctahedral group B_c acting on c-bit patterns by
+// p ↦ π(p) ⊕ m, where π permutes the bit positions (the bands) and m
+// complements some of them (exchanges the two rows of those bands).
+type group struct {
+	c int
+	// perms[k][p] = π_k(p) for the c! bit permutations, in lexicographic
+	// order of (π_k(0), …, π_k(c-1)), starting with the identity.
+	perms [][]uint8
+}
+
+// order returns |B_c| = c!·2^c.
+func (g *group) order() uint64 { return uint64(len(g.perms)) << g.c }
+
+var groups [MaxC + 1]struct {
+	once sync.Once
+	g    *group
+}
+
+// groupFor returns B_c, built once per c.
+func groupFor(c int) *group {
+	e := &groups[c]
+	e.once.Do(func() {
+		g := &group{c: c}
+		for _, pi := range permutations(c) {
+			t := make([]uint8, 1<<c)
+			for p := range t {
+				var q uint8
+				for i := range c {
+					q |= uint8(p>>i&1) << pi[i]
+				}
+				t[p] = q
+			}
+			g.perms = append(g.perms, t)
+		}
+		e.g = g
+	})
+	return e.g
+}
+
+// permutations returns the permutations of 0, …, k-1 in lexicographic order.
+func permutations(k int) [][]int {
+	var out [][]int
+	cur := make([]int, 0, k)
+	var used uint
+	var rec func()
+	rec = func() {
+		if len(cur) == k {
+			out = append(out, slices.Clone(cur))
+			return
+		}
+		for v := range k {
+			if used>>v&1 == 0 {
+				used |= 1 << v
+				cur = append(cur, v)
+				rec()
+				cur = cur[:len(cur)-1]
+				used &^= 1 << v
+			}
+		}
+	}
+	rec()
+	return out
+}
+
+// sortSmall sorts a short slice of patterns in place (insertion sort: the
+// slices have at most 12 elements).
+func sortSmall(a []uint8) {
+	for i := 1; i < len(a); i++ {
+		v := a[i]
+		j := i
+		for j > 0 && a[j-1] > v {
+			a[j] = a[j-1]
+			j--
+		}
+		a[j] = v
+	}
+}
+
+// canonical returns the least member of the orbit of T (patterns, any
+// order), as a sorted list, comparing sorted lists lexicographically. The
+// least member contains the pattern 0 (else shifting some member to 0 would
+// give a smaller one), so the group element maps some p ∈ T to 0, i.e.
+// m = π(p), and the image of T is π(T ⊕ p): c!·(distinct members) candidates
+// instead of c!·2^c.
+func canonical(c int, patterns []uint8) []uint8 {
+	g := groupFor(c)
+	n := len(patterns)
+	best := make([]uint8, n)
+	img := make([]uint8, n)
+	first := true
+	var seen uint64
+	for _, p := range patterns {
+		if seen>>p&1 == 1 {
+			continue
+		}
+		seen |= 1 << p
+		for _, t := range g.perms {
+			for j, q := range patterns {
+				img[j] = t[q^p]
+			}
+			sortSmall(img)
+			if first || slices.Compare(img, best) < 0 {
+				copy(best, img)
+				first = false
+			}
+		}
+	}
+	return best
+}
+
+// stabiliser returns the number of elements of B_c that map T (sorted) onto
+// itself. For each π the complement mask m must send π(T[0]) into T, so
+// there are at most |T| candidates.
+func stabiliser(c int, sorted []uint8) uint64 {
+	g := groupFor(c)
+	n := len(sorted)
+	img := make([]uint8, n)
+	var count uint64
+	for _, t := range g.perms {
+		var tried uint64
+		for _, q := range sorted {
+			m := t[sorted[0]] ^ q
+			if tried>>m&1 == 1 {
+				continue
+			}
+			tried |= 1 << m
+			for j, p := range sorted {
+				img[j] = t[p] ^ m
+			}
+			sortSmall(img)
+			if slices.Equal(img, sorted) {
+				count++
+			}
+		}
+	}
+	return count
+}
+
+// multinomial returns n!/Π_p m_p! for the multiplicities m_p of the sorted
+// patterns: the number of tuples σ whose pattern multiset they are.
+func multinomial(sorted []uint8) uint64 {
+	// n ≤ 12, so n! < 2^29 and every intermediate value fits.
+	f := factorial(len(sorted))
+	run := 1
+	for j := 1; j <= len(sorted); j++ {
+		if j < len(sorted) && sorted[j] == sorted[j-1] {
+			run++
+			continue
+		}
+		f /= factorial(run)
+		run = 1
+	}
+	return f
+}
+
+func factorial(k int) uint64 {
+	f := uint64(1)
+	for i := 2; i <= k; i++ {
+		f *= uint64(i)
+	}
+	return f
+}
+
+// mul64 returns a·b or ErrOverflow.
+func mul64(a, b uint64) (uint64, error) {
+	hi, lo := bits.Mul64(a, b)
+	if hi != 0 {
+		return 0, ErrOverflow
+	}
+	return lo, nil
+}
