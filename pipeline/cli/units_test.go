@@ -110,6 +110,12 @@ func TestUnitWorkerRefusesAnotherFingerprint(t *testing.T) {
 		t.Fatalf("unit dirs %v", dirs)
 	}
 	fp := dirs[0].Name()
+	// The failed run computes units in parallel and may have finished the
+	// two the worker is given; remove them so that the worker computes them.
+	unitFiles, _ := filepath.Glob(filepath.Join(root, "data/units/blocks", fp, "block-01[01]*"))
+	for _, f := range unitFiles {
+		os.Remove(f)
+	}
 	plan := filepath.Join(root, "plan.json")
 	b, _ := json.Marshal(map[string]any{"stage": "blocks", "fingerprint": fp, "tasks": [][]string{{"block-010", "block-011"}}})
 	os.WriteFile(plan, b, 0o644)

@@ -26,7 +26,9 @@ var Stage = &pipeline.Stage{
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
-	Run:       run,
+	// A unit is a run of blocks of one shape (see package sampling).
+	Units: estimator.Units(),
+	Run:   estimator.Run,
 }
 
 // Summary is data/importance.parquet.
@@ -74,25 +76,33 @@ func (c *Config) Validate() error {
 	return sampling.CheckSamples("importance.samples", c.Samples, nil)
 }
 
-func run(p *pipeline.Pass) error {
-	cfg := pipeline.ConfigOf[Config](p)
-	plan := sampling.Plan{Stage: "importance", BlockSize: cfg.BlockSize, Samples: cfg.Samples, Variants: []string{variant}}
-	return sampling.Run(p, plan, Summary, Trace,
-		func(shape grid.Shape, _ string) (montecarlo.Sampler, error) {
-			return ridder.NewSampler(shape, cfg.FillDeadEnds)
-		},
-		func(shape grid.Shape, _ string, res montecarlo.Result, tm sampling.Timing) SummaryRow {
-			ms := ridder.MeasuresOf(res.Total, shape)
-			// EFF with CPU seconds per sample as cost: run report only.
-			cpuPerSample := tm.CPU.Seconds() / float64(res.Total.N)
+// estimator is the stage's Units and Run: package sampling's, with the
+// sampler of package ridder.
+var estimator = &sampling.Estimator[SummaryRow]{
+	Plan: func(p *pipeline.Pass) sampling.Plan {
+		cfg := pipeline.ConfigOf[Config](p)
+		return sampling.Plan{Stage: "importance", BlockSize: cfg.BlockSize, Samples: cfg.Samples, Variants: []string{variant}}
+	},
+	NewSampler: func(p *pipeline.Pass, shape grid.Shape, _ string) (montecarlo.Sampler, error) {
+		return ridder.NewSampler(shape, pipeline.ConfigOf[Config](p).FillDeadEnds)
+	},
+	Row: func(p *pipeline.Pass, shape grid.Shape, _ string, res montecarlo.Result, tm sampling.Timing) SummaryRow {
+		ms := ridder.MeasuresOf(res.Total, shape)
+		if tm.Samples > 0 {
+			// EFF with CPU seconds per sample as cost, from the units this
+			// process computed: run report only.
+			cpuPerSample := tm.CPU.Seconds() / float64(tm.Samples)
 			logEffCPU := ms.Log10EFF + math.Log10(res.Total.Stats().WorkPerSample) - math.Log10(cpuPerSample)
 			p.Report(shape.String()+"/"+variant+".log10_eff_cpu", logEffCPU)
 			p.Report(shape.String()+"/"+variant+".cpu_seconds_per_sample", cpuPerSample)
-			return SummaryRow{
-				Shape: shape.String(), Variant: variant, Log10Population: ms.Log10Population,
-				Columns:          sampling.ColumnsOf(res.Total),
-				Log10Probability: ms.Log10Probability, RAT: ms.RAT,
-				EFF: math.Pow(10, ms.Log10EFF), Log10EFF: ms.Log10EFF,
-			}
-		})
+		}
+		return SummaryRow{
+			Shape: shape.String(), Variant: variant, Log10Population: ms.Log10Population,
+			Columns:          sampling.ColumnsOf(res.Total),
+			Log10Probability: ms.Log10Probability, RAT: ms.RAT,
+			EFF: math.Pow(10, ms.Log10EFF), Log10EFF: ms.Log10EFF,
+		}
+	},
+	Summary: Summary,
+	Trace:   Trace,
 }

@@ -25,7 +25,10 @@ var Stage = &pipeline.Stage{
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
-	Run:       run,
+	// A unit is a run of blocks of one shape and variant (see package
+	// sampling).
+	Units: estimator.Units(),
+	Run:   estimator.Run,
 }
 
 // Summary is data/knuth.parquet.
@@ -146,19 +149,24 @@ func (c *Config) variant(name string, s grid.Shape) walks.Variant {
 	return walks.Variant{Name: name, Order: o, HybridK: cells}
 }
 
-func run(p *pipeline.Pass) error {
-	cfg := pipeline.ConfigOf[Config](p)
-	plan := sampling.Plan{Stage: "knuth", BlockSize: cfg.BlockSize, Samples: cfg.Samples, Variants: cfg.Variants}
-	return sampling.Run(p, plan, Summary, Trace,
-		func(shape grid.Shape, name string) (montecarlo.Sampler, error) {
-			return walks.NewSampler(shape, cfg.variant(name, shape))
-		},
-		func(shape grid.Shape, name string, res montecarlo.Result, _ sampling.Timing) SummaryRow {
-			v := cfg.variant(name, shape)
-			return SummaryRow{
-				Shape: shape.String(), Variant: name, Order: v.Order.String(), HybridK: int32(v.HybridK),
-				Budget:  int32(max(1, v.Budget)),
-				Columns: sampling.ColumnsOf(res.Total),
-			}
-		})
+// estimator is the stage's Units and Run: package sampling's, with the
+// walks of package walks.
+var estimator = &sampling.Estimator[SummaryRow]{
+	Plan: func(p *pipeline.Pass) sampling.Plan {
+		cfg := pipeline.ConfigOf[Config](p)
+		return sampling.Plan{Stage: "knuth", BlockSize: cfg.BlockSize, Samples: cfg.Samples, Variants: cfg.Variants}
+	},
+	NewSampler: func(p *pipeline.Pass, shape grid.Shape, name string) (montecarlo.Sampler, error) {
+		return walks.NewSampler(shape, pipeline.ConfigOf[Config](p).variant(name, shape))
+	},
+	Row: func(p *pipeline.Pass, shape grid.Shape, name string, res montecarlo.Result, _ sampling.Timing) SummaryRow {
+		v := pipeline.ConfigOf[Config](p).variant(name, shape)
+		return SummaryRow{
+			Shape: shape.String(), Variant: name, Order: v.Order.String(), HybridK: int32(v.HybridK),
+			Budget:  int32(max(1, v.Budget)),
+			Columns: sampling.ColumnsOf(res.Total),
+		}
+	},
+	Summary: Summary,
+	Trace:   Trace,
 }

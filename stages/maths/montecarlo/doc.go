@@ -19,9 +19,12 @@
 // where u64 is 8 bytes little endian and str is u64(len) followed by the
 // bytes. RunBlock is a pure function of (Spec, b, block length, sampler kind)
 // and returns a Moments value; Moments merge associatively (in exact
-// floating-point terms only in a fixed order, so Run merges in block order).
-// Any set of machines can therefore compute any set of blocks and a
-// coordinator merges them in block order to get byte-identical results.
+// floating-point terms only in a fixed order, so MergeBlocks, which Run
+// uses, merges block by block in block order). Any set of machines can
+// therefore compute any set of blocks, send them in their exact binary
+// form (AppendBlock, ReadBlock), and a coordinator merges them with
+// MergeBlocks to get byte-identical results: the work units of the knuth
+// and importance stages (package sampling) do just that.
 //
 // # Samples
 //

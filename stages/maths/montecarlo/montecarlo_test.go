@@ -2,6 +2,7 @@ package montecarlo
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"math"
@@ -346,5 +347,90 @@ func TestRunNewSamplerError(t *testing.T) {
 	bad := errors.New("no such sampler")
 	if _, err := Run(context.Background(), spec, 100, 2, func() (Sampler, error) { return nil, bad }, nil); !errors.Is(err, bad) {
 		t.Errorf("error %v, want %v", err, bad)
+	}
+}
+
+// The binary form of blocks is exact: what ReadBlock returns merges to the
+// same bits as what RunBlock returned, extreme values included, and a cut
+// or damaged form is an error.
+func TestBlockBinaryRoundTrip(t *testing.T) {
+	spec := Spec{Seed: 3, Stage: "test", Shape: "2x2", Variant: "exp", BlockSize: 50}
+	var blocks []Block
+	var enc []byte
+	for b := range 7 {
+		blk, err := RunBlock(context.Background(), spec, b, 50, expSampler{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, blk)
+		enc = AppendBlock(enc, blk)
+	}
+	extreme := Block{Moments: Moments{N: math.MaxInt64, Nonzero: 1, Work: math.MaxInt64, Exp: math.MinInt32, Mean: math.SmallestNonzeroFloat64, M2: math.MaxFloat64},
+		Prefix: []Moments{{N: 1, Exp: math.MaxInt32, Mean: math.Copysign(0, -1), M2: math.Inf(1)}, {}}}
+	blocks = append(blocks, extreme, Block{})
+	enc = AppendBlock(AppendBlock(enc, extreme), Block{})
+	var got []Block
+	for rest := enc; len(rest) > 0; {
+		blk, r, err := ReadBlock(rest)
+		if err != nil {
+			t.Fatalf("block %d: %v", len(got), err)
+		}
+		got, rest = append(got, blk), r
+	}
+	if !reflect.DeepEqual(got, blocks) || !math.Signbit(got[7].Prefix[0].Mean) {
+		t.Fatalf("decoded blocks differ")
+	}
+	if a, b := MergeBlocks(blocks[:7]), MergeBlocks(got[:7]); !reflect.DeepEqual(a, b) {
+		t.Errorf("merged decoded blocks differ")
+	}
+	if len(AppendBlock(nil, blocks[1])) > 30 {
+		t.Errorf("a block without prefix takes %d bytes", len(AppendBlock(nil, blocks[1])))
+	}
+	one := AppendBlock(nil, blocks[0])
+	for n := range one {
+		if _, _, err := ReadBlock(one[:n]); err == nil {
+			t.Errorf("block cut to %d of %d bytes decoded", n, len(one))
+		}
+	}
+	bad := AppendMoments(nil, Moments{N: 2, Nonzero: 3})
+	if _, _, err := ReadMoments(bad); err == nil {
+		t.Errorf("3 nonzero samples of 2 decoded")
+	}
+	// A prefix length beyond the bytes left is refused before allocating.
+	huge := binary.AppendUvarint(AppendMoments(nil, Moments{N: 1}), 1<<60)
+	if _, _, err := ReadBlock(huge); err == nil {
+		t.Errorf("prefix of 2^60 moments decoded")
+	}
+}
+
+// The binary form has one field per field of Moments: a new field needs a
+// new form (and a new unit format in package sampling).
+func TestMomentsFields(t *testing.T) {
+	var names []string
+	for f := range reflect.TypeFor[Moments]().Fields() {
+		names = append(names, f.Name)
+	}
+	if want := []string{"N", "Nonzero", "Work", "Exp", "Mean", "M2"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("Moments has fields %v; AppendMoments and ReadMoments encode %v", names, want)
+	}
+}
+
+// MergeBlocks of the blocks RunBlock returns is Run's result.
+func TestMergeBlocksIsRun(t *testing.T) {
+	spec := Spec{Seed: 9, Stage: "test", Shape: "2x2", Variant: "exp", BlockSize: 64}
+	res, err := Run(context.Background(), spec, 1000, 2, func() (Sampler, error) { return expSampler{}, nil }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []Block
+	for b := 0; b*64 < 1000; b++ {
+		blk, err := RunBlock(context.Background(), spec, b, min(64, 1000-b*64), expSampler{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, blk)
+	}
+	if !reflect.DeepEqual(MergeBlocks(blocks), res) {
+		t.Errorf("MergeBlocks differs from Run")
 	}
 }

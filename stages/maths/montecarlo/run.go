@@ -104,9 +104,7 @@ type Result struct {
 // worker), or a panic of a worker, recovered and returned as a
 // *parallel.PanicError, which holds the worker's stack.
 //
-// The trace holds the running moments at every TraceCounts value below the
-// block size (from block 0), then at the first block boundary at or after
-// each further TraceCounts value, and at the end.
+// The blocks are merged by MergeBlocks.
 func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler func() (Sampler, error), progress func(int)) (Result, error) {
 	bs := int64(spec.BlockSize)
 	nblocks := int((samples + bs - 1) / bs)
@@ -149,6 +147,25 @@ func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler 
 		}
 		return Result{}, err
 	}
+	return MergeBlocks(blocks), nil
+}
+
+// MergeBlocks merges the blocks of a run, given in block order (block 0
+// first, every block but the last full), into its total and trace: what
+// Run returns for those blocks, bit for bit, whoever computed them. The
+// merge is sequential, block by block, because floating-point merges are
+// exact only in a fixed order: merging runs of blocks first and then the
+// runs would round differently.
+//
+// The trace holds block 0's Prefix (the running moments at every
+// TraceCounts value below the block size), then the running moments at the
+// first block boundary at or after each further TraceCounts value, and at
+// the end.
+func MergeBlocks(blocks []Block) Result {
+	var samples int64
+	for _, b := range blocks {
+		samples += b.Moments.N
+	}
 	var res Result
 	marks := TraceCounts(samples)
 	for b := range blocks {
@@ -166,5 +183,5 @@ func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler 
 	if last := len(res.Trace) - 1; last < 0 || res.Trace[last].N != res.Total.N {
 		res.Trace = append(res.Trace, res.Total)
 	}
-	return res, nil
+	return res
 }

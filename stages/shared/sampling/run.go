@@ -1,6 +1,9 @@
 package sampling
 
 import (
+	"fmt"
+	"time"
+
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
@@ -20,31 +23,100 @@ type Plan struct {
 	Variants []string
 }
 
-// Run runs plan in pass p: for each shape and variant in turn it draws
-// Count(plan.Samples, shape, variant) samples with Execute, from samplers
-// newSampler makes (one per worker), and collects row(shape, variant,
-// result, timing) and the run's trace. At the end it writes the rows to
-// summary and the traces to trace. The first error stops it.
-func Run[R any](p *pipeline.Pass, plan Plan, summary pipeline.Table[R], trace pipeline.Table[TraceRow],
-	newSampler func(s grid.Shape, variant string) (montecarlo.Sampler, error),
-	row func(s grid.Shape, variant string, res montecarlo.Result, tm Timing) R) error {
-	var rows []R
-	var points []TraceRow
-	for _, shape := range Shapes(plan.Samples) {
-		for _, variant := range plan.Variants {
-			spec := montecarlo.Spec{Seed: p.Seed, Stage: plan.Stage, Shape: shape.String(), Variant: variant, BlockSize: plan.BlockSize}
-			res, tm, err := Execute(p, spec, Count(plan.Samples, shape, variant), func() (montecarlo.Sampler, error) {
-				return newSampler(shape, variant)
-			})
-			if err != nil {
-				return err
-			}
-			rows = append(rows, row(shape, variant, res, tm))
-			points = append(points, TraceRows(shape.String(), variant, res.Trace)...)
-		}
-	}
-	if err := summary.Write(p, rows); err != nil {
+// spec returns the identity of the random streams of one shape and variant
+// in pass p.
+func (plan Plan) spec(p *pipeline.Pass, shape grid.Shape, variant string) montecarlo.Spec {
+	return montecarlo.Spec{Seed: p.Seed, Stage: plan.Stage, Shape: shape.String(), Variant: variant, BlockSize: plan.BlockSize}
+}
+
+// Estimator is a Monte Carlo stage as this package runs it: the stage's
+// Units (Estimator.Units) draw the samples, block by block, and its Run
+// (Estimator.Run) merges them into a summary row per shape and variant and
+// a convergence trace.
+type Estimator[R any] struct {
+	// Plan returns what the stage runs, from the pass's configuration.
+	Plan func(p *pipeline.Pass) Plan
+	// NewSampler returns a sampler of variant on shape s. Every unit makes
+	// its own.
+	NewSampler func(p *pipeline.Pass, s grid.Shape, variant string) (montecarlo.Sampler, error)
+	// Row returns the summary row of one shape and variant from the merged
+	// result and the timing of its units computed by this process.
+	Row func(p *pipeline.Pass, s grid.Shape, variant string, res montecarlo.Result, tm Timing) R
+	// Summary and Trace are the stage's two tables.
+	Summary pipeline.Table[R]
+	Trace   pipeline.Table[TraceRow]
+}
+
+// Units returns the stage's units: see unit.
+func (e *Estimator[R]) Units() *pipeline.Units {
+	return &pipeline.Units{List: e.list, Compute: e.compute}
+}
+
+// Run merges the units of pass p: for each shape and variant in turn it
+// merges the blocks in block order (montecarlo.MergeBlocks, exactly as
+// montecarlo.Run does), reports the timings of the units this process
+// computed, and collects the summary row and the trace. At the end it
+// writes both tables.
+func (e *Estimator[R]) Run(p *pipeline.Pass) error {
+	plan := e.Plan(p)
+	results, err := p.UnitResults()
+	if err != nil {
 		return err
 	}
-	return trace.Write(p, points)
+	units := plan.units()
+	ids := p.UnitIDs()
+	if len(ids) != len(units) || len(results) != len(units) {
+		return fmt.Errorf("%d units listed, %d results, the plan has %d", len(ids), len(results), len(units))
+	}
+	timings := takeTimings(p)
+	var rows []R
+	var points []TraceRow
+	for k := 0; k < len(units); {
+		shape, variant := units[k].shape, units[k].variant
+		spec := plan.spec(p, shape, variant)
+		var blocks []montecarlo.Block
+		for ; k < len(units) && units[k].shape == shape && units[k].variant == variant; k++ {
+			u := units[k]
+			if ids[k] != u.id() {
+				return fmt.Errorf("unit %d is %s, the plan's is %s", k, ids[k], u.id())
+			}
+			bs, err := u.decode(results[k])
+			if err != nil {
+				return fmt.Errorf("unit %s: %w", ids[k], err)
+			}
+			blocks = append(blocks, bs...)
+		}
+		res := montecarlo.MergeBlocks(blocks)
+		tm := timings[runKey(spec)]
+		report(p, spec, res, tm)
+		rows = append(rows, e.Row(p, shape, variant, res, tm))
+		points = append(points, TraceRows(spec.Shape, variant, res.Trace)...)
+	}
+	if err := e.Summary.Write(p, rows); err != nil {
+		return err
+	}
+	return e.Trace.Write(p, points)
+}
+
+// report puts the timing of one shape and variant in the run report under
+// "<shape>/<variant>.", when this process computed any of its units, and
+// logs the run.
+func report(p *pipeline.Pass, spec montecarlo.Spec, res montecarlo.Result, tm Timing) {
+	st := res.Total.Stats()
+	if tm.Samples == 0 {
+		p.Log.Info("monte carlo run", "shape", spec.Shape, "variant", spec.Variant, "samples", res.Total.N,
+			"timed", "no: every unit was computed before or elsewhere",
+			"estimate", montecarlo.Decimal(st.Estimate), "relative_error", st.RelativeError)
+		return
+	}
+	key := spec.Shape + "/" + spec.Variant + "."
+	p.Report(key+"wall_seconds", tm.Wall.Seconds())
+	p.Report(key+"cpu_seconds", tm.CPU.Seconds())
+	p.Report(key+"walks_per_second_per_core", tm.PerCoreRate())
+	if tm.Samples != res.Total.N {
+		p.Report(key+"timed_samples", tm.Samples)
+	}
+	p.Log.Info("monte carlo run", "shape", spec.Shape, "variant", spec.Variant, "samples", res.Total.N,
+		"timed_samples", tm.Samples, "units", tm.Units, "wall", tm.Wall.Round(time.Millisecond), "cpu", tm.CPU.Round(time.Millisecond),
+		"estimate", montecarlo.Decimal(st.Estimate), "relative_error", st.RelativeError)
 }

@@ -1,9 +1,11 @@
 package sampling
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,7 +17,6 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
-	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 )
 
 func shapes(t *testing.T, keys ...string) []grid.Shape {
@@ -122,6 +123,26 @@ func (c *constant) Sample(*rand.ChaCha8) (montecarlo.Value, int64, error) {
 	return montecarlo.One, 1, nil
 }
 
+// spread draws exponential samples of every scale (zeros too, and
+// exponents over hundreds of binary orders), so that blocks rescale their
+// moments and the merge order shows in the last bits.
+type spread struct{}
+
+func (spread) Sample(src *rand.ChaCha8) (montecarlo.Value, int64, error) {
+	u := float64(src.Uint64()>>11) / (1 << 53)
+	if u < 0.2 {
+		return montecarlo.Value{}, 1, nil
+	}
+	return montecarlo.Value{Frac: -math.Log(u), Exp: int(src.Uint64() % 600)}, 1 + int64(src.Uint64()%7), nil
+}
+
+func newTestSampler(variant string) montecarlo.Sampler {
+	if variant == "spread" {
+		return spread{}
+	}
+	return &constant{variant: variant}
+}
+
 type testRow struct {
 	Shape   string `parquet:"shape"`
 	Variant string `parquet:"variant"`
@@ -133,41 +154,64 @@ var (
 	testTrace   = pipeline.NewTable[TraceRow]("sampling_test_trace", "test trace")
 )
 
-// testStage runs Run with samplers of constant.
-func testStage(variants ...string) *pipeline.Stage {
+// testStage is an Estimator stage with the samplers of newTestSampler,
+// block size 10 and the given samples.
+func testStage(samples map[string]int64, variants ...string) *pipeline.Stage {
+	return testStageBlocks(samples, 10, variants...)
+}
+
+// testStageBlocks is testStage with another block size.
+func testStageBlocks(samples map[string]int64, blockSize int, variants ...string) *pipeline.Stage {
+	e := &Estimator[testRow]{
+		Plan: func(*pipeline.Pass) Plan {
+			return Plan{Stage: "samplingtest", BlockSize: blockSize, Variants: variants, Samples: samples}
+		},
+		NewSampler: func(_ *pipeline.Pass, _ grid.Shape, v string) (montecarlo.Sampler, error) {
+			return newTestSampler(v), nil
+		},
+		Row: func(_ *pipeline.Pass, s grid.Shape, v string, res montecarlo.Result, _ Timing) testRow {
+			return testRow{Shape: s.String(), Variant: v, Columns: ColumnsOf(res.Total)}
+		},
+		Summary: testSummary, Trace: testTrace,
+	}
 	return &pipeline.Stage{
 		Name: "samplingtest", Version: 1, Globals: []string{"seed"},
 		Outputs: []pipeline.Output{testSummary.Output, testTrace.Output},
-		Run: func(p *pipeline.Pass) error {
-			plan := Plan{Stage: "samplingtest", BlockSize: 10, Variants: variants,
-				Samples: map[string]int64{"3x3": 30, "2x2": 20, "2x2/b": 25}}
-			return Run(p, plan, testSummary, testTrace,
-				func(_ grid.Shape, v string) (montecarlo.Sampler, error) { return &constant{variant: v}, nil },
-				func(s grid.Shape, v string, res montecarlo.Result, _ Timing) testRow {
-					return testRow{Shape: s.String(), Variant: v, Columns: ColumnsOf(res.Total)}
-				})
-		},
+		Units:   e.Units(), Run: e.Run,
 	}
 }
 
-func runTestStage(t *testing.T, variants ...string) (string, error) {
-	root := t.TempDir()
+var smallSamples = map[string]int64{"3x3": 30, "2x2": 20, "2x2/b": 25}
+
+// runStage runs stage in root (a fresh one if empty) and returns the root,
+// the stage's metrics by name and the error.
+func runStage(t *testing.T, root string, stage *pipeline.Stage) (string, map[string]any, error) {
+	t.Helper()
+	if root == "" {
+		root = t.TempDir()
+	}
 	config := filepath.Join(root, "config.yaml")
 	if err := os.WriteFile(config, []byte("seed: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := pipeline.New(pipeline.Options{Root: root, Stages: []*pipeline.Stage{testStage(variants...)}, ConfigFile: config})
+	eng, err := pipeline.New(pipeline.Options{Root: root, Stages: []*pipeline.Stage{stage}, ConfigFile: config})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = eng.Run(context.Background(), nil, pipeline.RunOptions{})
-	return root, err
+	res, err := eng.Run(context.Background(), nil, pipeline.RunOptions{})
+	metrics := map[string]any{}
+	for _, r := range res {
+		for _, m := range r.Metrics {
+			metrics[m.Name] = m.Value
+		}
+	}
+	return root, metrics, err
 }
 
 // Run runs every shape (smallest first) with every variant (in order),
 // with the per-variant sample counts, and writes both tables.
 func TestRunLoop(t *testing.T) {
-	root, err := runTestStage(t, "b", "a")
+	root, metrics, err := runStage(t, "", testStage(smallSamples, "b", "a"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,15 +231,236 @@ func TestRunLoop(t *testing.T) {
 	if err != nil || len(trace) == 0 || trace[len(trace)-1].Shape != "3x3" || trace[len(trace)-1].Samples != 30 {
 		t.Errorf("trace %v, err %v", trace, err)
 	}
+	// 3 + 2 + 3 + 3 blocks of 10, one unit each.
+	if metrics["units.total"] != 11 || metrics["units.computed"] != 11 {
+		t.Errorf("units: %v total, %v computed; want 11 and 11", metrics["units.total"], metrics["units.computed"])
+	}
+	for _, run := range []string{"2x2/b", "2x2/a", "3x3/b", "3x3/a"} {
+		for _, m := range []string{"wall_seconds", "cpu_seconds", "walks_per_second_per_core"} {
+			if v, ok := metrics[run+"."+m].(float64); !ok || v < 0 || math.IsNaN(v) {
+				t.Errorf("metric %s.%s = %v", run, m, metrics[run+"."+m])
+			}
+		}
+		if _, ok := metrics[run+".timed_samples"]; ok {
+			t.Errorf("%s: timed_samples reported though every unit was timed", run)
+		}
+	}
 }
 
-// A panicking sampler fails the stage with an error holding the panic and
-// the stack of the worker; the process goes on and nothing is published.
+// The units cut each shape and variant's blocks into at most UnitsPerRun
+// contiguous runs of equal length (the last one shorter), in order, and
+// the ids say which.
+func TestUnitsCutBlocks(t *testing.T) {
+	plan := Plan{Stage: "x", BlockSize: 1000, Variants: []string{"mrv", "se"},
+		Samples: map[string]int64{"3x3": 1000, "3x3/mrv": 20_000_000, "2x2": 98_500, "4x4": 1}}
+	units := plan.units()
+	type run struct{ shape, variant string }
+	blocks := map[run][]int{}
+	var order []run
+	for _, u := range units {
+		r := run{u.shape.String(), u.variant}
+		if len(blocks[r]) == 0 {
+			order = append(order, r)
+		}
+		for b := u.first; b <= u.last; b++ {
+			blocks[r] = append(blocks[r], b)
+		}
+		if got, err := plan.unitOf(u.id()); err != nil || got != u {
+			t.Errorf("unitOf(%s) = %+v, %v", u.id(), got, err)
+		}
+	}
+	want := []run{{"2x2", "mrv"}, {"2x2", "se"}, {"3x3", "mrv"}, {"3x3", "se"}, {"4x4", "mrv"}, {"4x4", "se"}}
+	if !reflect.DeepEqual(order, want) {
+		t.Errorf("runs in order %v, want %v", order, want)
+	}
+	for r, bs := range blocks {
+		n := Count(plan.Samples, grid.Shape{R: int(r.shape[0] - '0'), C: int(r.shape[2] - '0')}, r.variant)
+		for i, b := range bs {
+			if b != i {
+				t.Fatalf("%v: blocks %v are not 0, 1, 2, …", r, bs)
+			}
+		}
+		if want := int((n + 999) / 1000); len(bs) != want {
+			t.Errorf("%v: %d blocks, want %d", r, len(bs), want)
+		}
+	}
+	counts := map[run]int{}
+	var mrv []string
+	for _, u := range units {
+		counts[run{u.shape.String(), u.variant}]++
+		if u.shape.String() == "3x3" && u.variant == "mrv" && len(mrv) < 2 {
+			mrv = append(mrv, u.id())
+		}
+	}
+	if c := counts[run{"3x3", "mrv"}]; c != UnitsPerRun || counts[run{"2x2", "se"}] != 25 || counts[run{"4x4", "se"}] != 1 {
+		t.Errorf("units per run %v", counts)
+	}
+	if want := []string{"3x3.mrv.0-624", "3x3.mrv.625-1249"}; !reflect.DeepEqual(mrv, want) {
+		t.Errorf("first 3x3 mrv units %v, want %v", mrv, want)
+	}
+	last := units[len(units)-1]
+	if last.samplesOf() != 1 || last.blockLen(0) != 1 {
+		t.Errorf("4x4 se unit: %d samples", last.samplesOf())
+	}
+	for _, u := range units {
+		if u.shape.String() == "2x2" && u.variant == "mrv" && u.last == 98 && (u.first != 96 || u.blockLen(98) != 500 || u.samplesOf() != 2500) {
+			t.Errorf("last 2x2 unit %s: %d samples, last block %d", u.id(), u.samplesOf(), u.blockLen(98))
+		}
+	}
+	for _, id := range []string{"3x3.mrv.0-623", "3x3.mrv.1-625", "3x3.dfs.0-624", "5x5.mrv.0-0", "03x3.mrv.0-624", "3x3.mrv", "3x3.mrv.0-624.x"} {
+		if _, err := plan.unitOf(id); err == nil {
+			t.Errorf("unitOf(%q) accepted", id)
+		}
+	}
+}
+
+// The tables made from units are those of montecarlo.Run, bit for bit,
+// on samples that rescale and round: the units' blocks are merged in
+// block order.
+func TestUnitsMergeAsRun(t *testing.T) {
+	samples := map[string]int64{"2x2": 1234, "3x3": 95}
+	root, _, err := runStage(t, "", testStage(samples, "spread"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := testSummary.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace, err := testTrace.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantRows []testRow
+	var wantTrace []TraceRow
+	for _, shape := range Shapes(samples) {
+		spec := montecarlo.Spec{Seed: 1, Stage: "samplingtest", Shape: shape.String(), Variant: "spread", BlockSize: 10}
+		res, err := montecarlo.Run(context.Background(), spec, samples[shape.String()], 3, func() (montecarlo.Sampler, error) { return spread{}, nil }, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantRows = append(wantRows, testRow{Shape: shape.String(), Variant: "spread", Columns: ColumnsOf(res.Total)})
+		wantTrace = append(wantTrace, TraceRows(shape.String(), "spread", res.Trace)...)
+	}
+	if !reflect.DeepEqual(rows, wantRows) {
+		t.Errorf("summary from units\n%+v\nmontecarlo.Run\n%+v", rows, wantRows)
+	}
+	if !reflect.DeepEqual(trace, wantTrace) {
+		t.Errorf("trace from units differs from montecarlo.Run's")
+	}
+}
+
+// A rerun after losing the tables and some units computes the missing
+// units only, reports the timing of those, and writes the same bytes.
+func TestUnitsResume(t *testing.T) {
+	stage := testStage(map[string]int64{"2x2": 300, "3x3": 205}, "spread")
+	root, _, err := runStage(t, "", stage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]byte{}
+	for _, path := range []string{testSummary.Path, testTrace.Path} {
+		if want[path], err = os.ReadFile(filepath.Join(root, path)); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(filepath.Join(root, path))
+	}
+	// 2x2: 30 blocks in 30 units; 3x3: 21 blocks in 21 units. Remove 3.
+	files, _ := filepath.Glob(filepath.Join(root, pipeline.UnitsDir, "samplingtest", "*", "*"))
+	var removed []string
+	for _, f := range files {
+		if name := filepath.Base(f); name == "2x2.spread.0-0" || name == "3x3.spread.7-7" || name == "3x3.spread.20-20" {
+			os.Remove(f)
+			removed = append(removed, name)
+		}
+	}
+	if len(files) != 51 || len(removed) != 3 {
+		t.Fatalf("%d unit files, removed %v", len(files), removed)
+	}
+	_, metrics, err := runStage(t, root, stage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if metrics["units.reused"] != 48 || metrics["units.computed"] != 3 {
+		t.Errorf("rerun: %v reused, %v computed; want 48 and 3", metrics["units.reused"], metrics["units.computed"])
+	}
+	if metrics["2x2/spread.timed_samples"] != int64(10) || metrics["3x3/spread.timed_samples"] != int64(15) {
+		t.Errorf("timed samples: 2x2 %v, 3x3 %v; want 10 and 15", metrics["2x2/spread.timed_samples"], metrics["3x3/spread.timed_samples"])
+	}
+	for path, b := range want {
+		if got, err := os.ReadFile(filepath.Join(root, path)); err != nil || !bytes.Equal(got, b) {
+			t.Errorf("%s differs after the resumed run (%v)", path, err)
+		}
+	}
+}
+
+// A unit result that is not the unit's (another format, a block short or
+// too long, a block of another length, block 0 without its prefix trace,
+// bytes after the end) is refused.
+func TestUnitDecodeChecks(t *testing.T) {
+	// 96 blocks, the last of 5 samples: 32 units of 3 blocks.
+	plan := Plan{Stage: "x", BlockSize: 10, Variants: []string{"v"}, Samples: map[string]int64{"2x2": 955}}
+	units := plan.units()
+	first, last := units[0], units[len(units)-1]
+	if len(units) != 32 || first.id() != "2x2.v.0-2" || last.id() != "2x2.v.93-95" {
+		t.Fatalf("units %s … %s (%d)", first.id(), last.id(), len(units))
+	}
+	block := func(b int) montecarlo.Block {
+		blk, err := montecarlo.RunBlock(context.Background(), plan.spec(&pipeline.Pass{}, first.shape, "v"), b, first.blockLen(b), spread{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return blk
+	}
+	encode := func(format byte, blocks ...montecarlo.Block) []byte {
+		out := []byte{format}
+		for _, b := range blocks {
+			out = montecarlo.AppendBlock(out, b)
+		}
+		return out
+	}
+	b0, b1, b2, b93, b94, b95 := block(0), block(1), block(2), block(93), block(94), block(95)
+	if len(b0.Prefix) == 0 || b95.Moments.N != 5 {
+		t.Fatalf("block 0 has %d trace points, block 95 %d samples", len(b0.Prefix), b95.Moments.N)
+	}
+	for _, c := range []struct {
+		u      unit
+		blocks []montecarlo.Block
+	}{{first, []montecarlo.Block{b0, b1, b2}}, {last, []montecarlo.Block{b93, b94, b95}}} {
+		got, err := c.u.decode(encode(unitFormat, c.blocks...))
+		if err != nil || !reflect.DeepEqual(got, c.blocks) {
+			t.Fatalf("%s: decode: %v", c.u.id(), err)
+		}
+	}
+	good := encode(unitFormat, b93, b94, b95)
+	noPrefix := b0
+	noPrefix.Prefix = nil
+	for name, c := range map[string]struct {
+		u      unit
+		result []byte
+	}{
+		"empty":           {last, nil},
+		"other format":    {last, encode(unitFormat+1, b93, b94, b95)},
+		"a block short":   {last, encode(unitFormat, b93, b94)},
+		"a block more":    {last, encode(unitFormat, b93, b94, b95, b95)},
+		"last block full": {last, encode(unitFormat, b93, b94, b94)},
+		"bytes after":     {last, append(slices.Clip(good), 0)},
+		"cut":             {last, good[:len(good)-1]},
+		"no prefix":       {first, encode(unitFormat, noPrefix, b1, b2)},
+		"a prefix too":    {last, encode(unitFormat, b0, b94, b95)},
+	} {
+		if _, err := c.u.decode(c.result); err == nil {
+			t.Errorf("%s: decoded", name)
+		}
+	}
+}
+
+// A panicking sampler fails the stage with an error naming the unit and
+// the panic; the process goes on and nothing is published.
 func TestRunPanicFailsStage(t *testing.T) {
-	root, err := runTestStage(t, "a", "boom")
-	var pe *parallel.PanicError
-	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "samplingtest 2x2 boom: panic: sampler bug") || !strings.Contains(string(pe.StackTrace()), "(*constant).Sample") {
-		t.Fatalf("error %v, want the panic with its stack", err)
+	root, _, err := runStage(t, "", testStage(smallSamples, "a", "boom"))
+	if err == nil || !strings.Contains(err.Error(), "panic in unit 2x2.boom.") || !strings.Contains(err.Error(), "sampler bug") {
+		t.Fatalf("error %v, want the panic of a 2x2.boom unit", err)
 	}
 	if _, err := os.Stat(filepath.Join(root, testSummary.Path)); !os.IsNotExist(err) {
 		t.Errorf("summary published after a failed run: %v", err)

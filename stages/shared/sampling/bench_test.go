@@ -1,0 +1,80 @@
+package sampling
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+)
+
+// defaultKnuthSamples is knuth.samples of configs/default.yaml: 25,330
+// blocks of 1000 samples in 642 units.
+var defaultKnuthSamples = map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 1000000, "3x3/mrv": 20000000,
+	"3x3/hybrid": 300000, "3x3/se": 20000, "4x4": 100000, "4x4/mrv": 200000, "4x4/cover": 300000, "4x4/hybrid": 50000, "4x4/se": 60000}
+
+var knuthVariants = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se"}
+
+// unitless is the stage as it was before units: Run draws every shape and
+// variant with montecarlo.Run on all cores and writes the same tables.
+func unitless(plan Plan) *pipeline.Stage {
+	return &pipeline.Stage{
+		Name: "samplingtest", Version: 1, Globals: []string{"seed"},
+		Outputs: []pipeline.Output{testSummary.Output, testTrace.Output},
+		Run: func(p *pipeline.Pass) error {
+			var rows []testRow
+			var points []TraceRow
+			for _, shape := range Shapes(plan.Samples) {
+				for _, v := range plan.Variants {
+					res, err := montecarlo.Run(p.Context(), plan.spec(p, shape, v), Count(plan.Samples, shape, v), runtime.GOMAXPROCS(0),
+						func() (montecarlo.Sampler, error) { return newTestSampler(v), nil }, nil)
+					if err != nil {
+						return err
+					}
+					rows = append(rows, testRow{Shape: shape.String(), Variant: v, Columns: ColumnsOf(res.Total)})
+					points = append(points, TraceRows(shape.String(), v, res.Trace)...)
+				}
+			}
+			if err := testSummary.Write(p, rows); err != nil {
+				return err
+			}
+			return testTrace.Write(p, points)
+		},
+	}
+}
+
+// BenchmarkBookkeeping runs the block structure of the default knuth
+// configuration with a sampler that costs nothing (1 every time), once as
+// units and once without (as before units): the difference is what the
+// units' bookkeeping costs (files, encoding, merging, timing), about a
+// millisecond a unit.
+func BenchmarkBookkeeping(b *testing.B) {
+	for _, units := range []bool{true, false} {
+		name := map[bool]string{true: "units", false: "without"}[units]
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				root := b.TempDir()
+				config := filepath.Join(root, "config.yaml")
+				if err := os.WriteFile(config, []byte("seed: 1\n"), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				stage := testStageBlocks(defaultKnuthSamples, 1000, knuthVariants...)
+				if !units {
+					stage = unitless(Plan{Stage: "samplingtest", BlockSize: 1000, Variants: knuthVariants, Samples: defaultKnuthSamples})
+				}
+				eng, err := pipeline.New(pipeline.Options{Root: root, Stages: []*pipeline.Stage{stage}, ConfigFile: config})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, err := eng.Run(context.Background(), nil, pipeline.RunOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
