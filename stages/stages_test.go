@@ -84,32 +84,40 @@ func TestByteIdenticalWhateverTheCores(t *testing.T) {
 // goldenPath is the committed record of the smoke pipeline's outputs.
 const goldenPath = "testdata/golden.json"
 
-// goldenStage is one stage's entry in testdata/golden.json: its Version and
-// the SHA-256 of each output, by path.
+// goldenStage is one stage's entry in testdata/golden.json: its Version,
+// its fingerprint (which covers the Version, the configuration and the
+// input artifacts' hashes) and the SHA-256 of each output, by path.
 type goldenStage struct {
-	Stage   string            `json:"stage"`
-	Version int               `json:"version"`
-	Outputs map[string]string `json:"outputs"`
+	Stage       string            `json:"stage"`
+	Version     int               `json:"version"`
+	Fingerprint string            `json:"fingerprint"`
+	Outputs     map[string]string `json:"outputs"`
 }
 
 // TestGoldenVersions enforces the code-version rule: every output of the
 // smoke pipeline hashes to what testdata/golden.json records for the
-// stage's Version. An output that changed while its stage's Version did not
-// fails the test, naming both: bump the Version (so that old artifacts are
-// stale) and rewrite the file with
+// stage's fingerprint. An output that changed while the fingerprint did not
+// (same Version, same configuration, same inputs: only the code can have
+// changed it) fails the test, naming both: bump the Version (so that old
+// artifacts are stale) and rewrite the file with
 //
 //	go test ./stages -run Golden -update
 //
-// A bumped Version with an old record fails too, until the file is
-// rewritten, so the record always describes the code.
+// A changed fingerprint with an old record (a bumped Version, or inputs
+// that changed upstream) fails too, until the file is rewritten, so the
+// record always describes the code; it does not blame the stage.
 func TestGoldenVersions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole smoke pipeline")
 	}
 	root := runSmoke(t, 2)
+	m, err := pipeline.ReadManifest(root)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var now []goldenStage
 	for _, s := range All {
-		g := goldenStage{Stage: s.Name, Version: s.Version, Outputs: map[string]string{}}
+		g := goldenStage{Stage: s.Name, Version: s.Version, Fingerprint: m.Stages[s.Name].Fingerprint, Outputs: map[string]string{}}
 		for _, o := range s.Outputs {
 			data, err := os.ReadFile(filepath.Join(root, o.Path))
 			if err != nil {
@@ -165,16 +173,22 @@ func compareGolden(was, now []goldenStage) []string {
 			problems = append(problems, fmt.Sprintf("stage %s: Version is %d, %s records %d: rewrite it with %s",
 				g.Stage, g.Version, goldenPath, old.Version, rewrite))
 			continue
+		case old.Fingerprint != g.Fingerprint:
+			if !maps.Equal(old.Outputs, g.Outputs) {
+				problems = append(problems, fmt.Sprintf("stage %s: its configuration or inputs changed (fingerprint %.12s, %s records %.12s) and so did its outputs: rewrite it with %s",
+					g.Stage, g.Fingerprint, goldenPath, old.Fingerprint, rewrite))
+			}
+			continue
 		}
 		for _, path := range slices.Sorted(maps.Keys(g.Outputs)) {
 			if old.Outputs[path] != g.Outputs[path] {
-				problems = append(problems, fmt.Sprintf("stage %s (Version %d): %s changed but the Version did not: bump %s's Version, then %s",
+				problems = append(problems, fmt.Sprintf("stage %s (Version %d, same configuration and inputs): %s changed but the Version did not: bump %s's Version, then %s",
 					g.Stage, g.Version, path, g.Stage, rewrite))
 			}
 		}
 		for _, path := range slices.Sorted(maps.Keys(old.Outputs)) {
 			if _, ok := g.Outputs[path]; !ok {
-				problems = append(problems, fmt.Sprintf("stage %s (Version %d): %s is no longer an output but the Version did not change: bump %s's Version, then %s",
+				problems = append(problems, fmt.Sprintf("stage %s (Version %d, same configuration and inputs): %s is no longer an output but the Version did not change: bump %s's Version, then %s",
 					g.Stage, g.Version, path, g.Stage, rewrite))
 			}
 		}
@@ -184,21 +198,29 @@ func compareGolden(was, now []goldenStage) []string {
 
 // TestCompareGolden checks the rule itself on made-up records.
 func TestCompareGolden(t *testing.T) {
-	was := []goldenStage{{Stage: "a", Version: 1, Outputs: map[string]string{"data/a.parquet": "x"}}}
+	was := []goldenStage{{Stage: "a", Version: 1, Fingerprint: "f1", Outputs: map[string]string{"data/a.parquet": "x"}}}
 	if p := compareGolden(was, was); len(p) != 0 {
 		t.Errorf("same records: %v", p)
 	}
-	changed := []goldenStage{{Stage: "a", Version: 1, Outputs: map[string]string{"data/a.parquet": "y"}}}
+	changed := []goldenStage{{Stage: "a", Version: 1, Fingerprint: "f1", Outputs: map[string]string{"data/a.parquet": "y"}}}
 	if p := compareGolden(was, changed); len(p) != 1 || !strings.Contains(p[0], "data/a.parquet changed but the Version did not") {
-		t.Errorf("changed output, same Version: %v", p)
+		t.Errorf("changed output, same fingerprint: %v", p)
 	}
-	bumped := []goldenStage{{Stage: "a", Version: 2, Outputs: map[string]string{"data/a.parquet": "y"}}}
-	if p := compareGolden(was, bumped); len(p) != 1 || !strings.Contains(p[0], "-update") {
+	bumped := []goldenStage{{Stage: "a", Version: 2, Fingerprint: "f2", Outputs: map[string]string{"data/a.parquet": "y"}}}
+	if p := compareGolden(was, bumped); len(p) != 1 || !strings.Contains(p[0], "-update") || strings.Contains(p[0], "bump") {
 		t.Errorf("bumped Version, old record: %v", p)
 	}
-	renamed := []goldenStage{{Stage: "a", Version: 1, Outputs: map[string]string{"data/b.parquet": "x"}}}
+	upstream := []goldenStage{{Stage: "a", Version: 1, Fingerprint: "f2", Outputs: map[string]string{"data/a.parquet": "y"}}}
+	if p := compareGolden(was, upstream); len(p) != 1 || !strings.Contains(p[0], "inputs changed") || strings.Contains(p[0], "bump") {
+		t.Errorf("changed inputs, same Version: %v", p)
+	}
+	sameBytes := []goldenStage{{Stage: "a", Version: 1, Fingerprint: "f2", Outputs: map[string]string{"data/a.parquet": "x"}}}
+	if p := compareGolden(was, sameBytes); len(p) != 0 {
+		t.Errorf("changed inputs, same outputs: %v", p)
+	}
+	renamed := []goldenStage{{Stage: "a", Version: 1, Fingerprint: "f1", Outputs: map[string]string{"data/b.parquet": "x"}}}
 	if p := compareGolden(was, renamed); len(p) != 2 {
-		t.Errorf("an output replaced by another, same Version: %v", p)
+		t.Errorf("an output replaced by another, same fingerprint: %v", p)
 	}
 }
 

@@ -81,7 +81,7 @@ func DefaultConfig() *Config {
 // Methods, as written in the method and checked_by columns.
 const (
 	methodPair      = "pair: sum over orbits of stack row-set patterns of weight × (stacks with that pattern)^2"
-	methodMultisets = "multisets: the same sum over every pattern multiset, stacks counted band by band (package pairindep)"
+	methodMultisets = "multisets: the same sum over every pattern multiset, stacks counted row by row (package pairindep)"
 	methodBacktrack = "backtracking: every grid counted cell by cell"
 	methodExact     = "exact stage: band-pair method over the 44 classes of first bands"
 	// backtrackMaxSide is the largest side also counted by backtracking.
@@ -96,7 +96,7 @@ const (
 var projectedCPUHours = map[int]float64{6: 71}
 
 // supported says which shapes the stage counts, for error messages.
-const supported = "2xC or Cx2 with C ≤ 5 (pair method) and 3x3 (from the exact stage); 2x6/6x2 (about 71 CPU-hours) need shapes.max_cpu_hours ≥ 71"
+const supported = "2xC or Cx2 with C ≤ 5 (pair method) and 3x3 (from the exact stage); not yet 2x6/6x2 (about 71 CPU-hours, gated by shapes.max_cpu_hours; their orbits cannot be listed yet)"
 
 // pairWidth returns c for a shape with 2-row or 2-column boxes of width c,
 // or 0.
