@@ -217,8 +217,11 @@ func listUnits(p *pipeline.Pass) ([]string, error) {
 	return ids, nil
 }
 
-// computeUnit returns a unit's part of the count as a decimal string.
+// computeUnit returns a unit's part of the count as a decimal string, and
+// puts its wall time in the run report as "<unit id>.seconds".
 func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
+	start := time.Now()
+	defer func() { p.Report(id+".seconds", time.Since(start).Seconds()) }()
 	cfg := pipeline.ConfigOf[Config](p)
 	workers := runtime.GOMAXPROCS(0)
 	var c, first int
