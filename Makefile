@@ -3,7 +3,7 @@
 GO      ?= go
 CENSUS  := bin/census
 CONFIG  ?= configs/default.yaml
-STAGES  := bands reduce classes exact shapes kilfoil knuth importance figures report
+STAGES  := bands reduce classes exact shapes symmetry kilfoil knuth importance figures report
 
 .PHONY: all build test bench status verify clean paper smoke $(STAGES)
 

@@ -2,7 +2,7 @@
 // shows them; each stage package adds itself here.
 //
 // The folders below are of three kinds: one package per stage (bands,
-// reduce, classes, exact, shapes, kilfoil, knuth, importance, figures,
+// reduce, classes, exact, shapes, symmetry, kilfoil, knuth, importance, figures,
 // report), the shared maths in maths/ (standard library only, no pipeline),
 // and shared/, the code several stages use that knows the pipeline.
 package stages
@@ -19,6 +19,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
 	"github.com/sudoku-census/sudoku-census/stages/report"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
+	"github.com/sudoku-census/sudoku-census/stages/symmetry"
 )
 
 // All is the whole pipeline.
@@ -28,6 +29,7 @@ var All = []*pipeline.Stage{
 	classes.Stage,
 	exact.Stage,
 	shapes.Stage,
+	symmetry.Stage,
 	kilfoil.Stage,
 	knuth.Stage,
 	importance.Stage,

@@ -1,0 +1,290 @@
+// Package symmetry is the stage that counts essentially different grids:
+// grids up to the symmetries of the box shape (band, row, stack and column
+// permutations, transposition for square boxes) and relabelling of the
+// symbols, by Burnside's lemma over the conjugacy classes of the group
+// (package maths/symmetry). Each class of each shape is a work unit; the
+// identity's term comes from the shapes stage's exact count. Shapes of side
+// up to 6 are also counted by canonical forms, sharing no counting code, and
+// any disagreement fails the stage.
+package symmetry
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/shapes"
+)
+
+// Stage writes data/symmetry_classes.parquet and
+// data/essentially_different.parquet.
+var Stage = &pipeline.Stage{
+	Name:      "symmetry",
+	Doc:       "essentially different grids per box shape, by Burnside's lemma over the conjugacy classes of the symmetry group",
+	Version:   1,
+	Requires:  []*pipeline.Stage{shapes.Stage},
+	NewConfig: func() pipeline.Config { return DefaultConfig() },
+	Outputs:   []pipeline.Output{Classes.Output, Counts.Output},
+	Run:       run,
+	// Units: the grids fixed by one conjugacy class of one shape. Each unit
+	// uses every core itself.
+	Units: &pipeline.Units{List: listUnits, Compute: computeUnit, Workers: 1},
+}
+
+// Classes is data/symmetry_classes.parquet.
+var Classes = pipeline.NewTable[ClassRow]("symmetry_classes",
+	"one row per shape and conjugacy class of its symmetry group: size, representative and grids fixed up to relabelling")
+
+// ClassRow is one conjugacy class of the group of one shape. Size and Fixed
+// are decimal strings: Fixed is F(g), the number of grids X with X∘g a
+// relabelling of X, divided by N! (an integer).
+type ClassRow struct {
+	Shape          string `parquet:"shape"`
+	Transpose      bool   `parquet:"transpose"`
+	Class          int32  `parquet:"class"`
+	Size           string `parquet:"size"`
+	Order          int32  `parquet:"order"`
+	Type           string `parquet:"type"`
+	Representative string `parquet:"representative"`
+	Fixed          string `parquet:"fixed"`
+}
+
+// Counts is data/essentially_different.parquet.
+var Counts = pipeline.NewTable[CountRow]("essentially_different",
+	"one row per shape: the group, the Burnside sum and the number of essentially different grids")
+
+// CountRow is one shape's result. Decimal strings hold exact integers.
+type CountRow struct {
+	Shape                string `parquet:"shape"`
+	Group                string `parquet:"group"`
+	GroupOrder           string `parquet:"group_order"`
+	Classes              int32  `parquet:"classes"`
+	ClassesFixing        int32  `parquet:"classes_fixing"`
+	Grids                string `parquet:"grids"`
+	IdentityFixed        string `parquet:"identity_fixed"`
+	BurnsideSum          string `parquet:"burnside_sum"`
+	EssentiallyDifferent string `parquet:"essentially_different"`
+	CheckedBy            string `parquet:"checked_by"`
+}
+
+// Config is the stage's configuration (keys under "symmetry.").
+type Config struct {
+	// Shapes lists the box shapes, each "RxC" and each in shapes.shapes,
+	// in the order of the artifacts' rows.
+	Shapes []string `mapstructure:"shapes" json:"shapes"`
+	// Transpose puts transposition in the group of square boxes.
+	Transpose bool `mapstructure:"transpose" json:"transpose"`
+}
+
+// DefaultConfig is the configuration without a config file.
+func DefaultConfig() *Config {
+	return &Config{Shapes: []string{"2x2", "2x3", "3x2", "2x4", "4x2", "3x3"}, Transpose: true}
+}
+
+// maxSide is the largest side the stage accepts: 10×10 and beyond are not
+// within reach of the fixed-grid search.
+const maxSide = 9
+
+// Validate checks every key.
+func (c *Config) Validate() error {
+	if len(c.Shapes) == 0 {
+		return pipeline.Invalid("symmetry.shapes", "[]", "a non-empty list of box shapes RxC with side R·C ≤ 9")
+	}
+	seen := map[grid.Shape]bool{}
+	for _, text := range c.Shapes {
+		s, err := grid.ParseShape(text)
+		if err != nil || s.N() > maxSide || s.N() < 2 {
+			return pipeline.Invalid("symmetry.shapes", strconv.Quote(text), "box shapes RxC with side 2 ≤ R·C ≤ 9, e.g. 2x3 or 3x3")
+		}
+		if seen[s] {
+			return pipeline.Invalid("symmetry.shapes", strconv.Quote(text), "each box shape once")
+		}
+		seen[s] = true
+	}
+	return nil
+}
+
+// shapesOf returns the configured shapes, parsed (Validate has checked
+// them).
+func (c *Config) shapesOf() []symmetry.Shape {
+	var out []symmetry.Shape
+	for _, text := range c.Shapes {
+		s, _ := grid.ParseShape(text)
+		out = append(out, symmetry.Shape{R: s.R, C: s.C})
+	}
+	return out
+}
+
+// transpose reports whether the group of s includes transposition.
+func (c *Config) transpose(s symmetry.Shape) bool { return c.Transpose && s.R == s.C }
+
+// groups caches the groups by shape and transposition: building one is
+// cheap, but every unit needs its shape's.
+var groups sync.Map // groupKey → *symmetry.Group
+
+type groupKey struct {
+	s         symmetry.Shape
+	transpose bool
+}
+
+func groupOf(s symmetry.Shape, transpose bool) (*symmetry.Group, error) {
+	k := groupKey{s, transpose}
+	if g, ok := groups.Load(k); ok {
+		return g.(*symmetry.Group), nil
+	}
+	g, err := symmetry.NewGroup(s, transpose)
+	if err != nil {
+		return nil, err
+	}
+	groups.Store(k, g)
+	return g, nil
+}
+
+// unitID names class i of shape s: "3x3.class020".
+func unitID(s symmetry.Shape, i int) string { return fmt.Sprintf("%v.class%03d", s, i) }
+
+// listUnits lists every class but the identity of every shape, in config
+// order and class order.
+func listUnits(p *pipeline.Pass) ([]string, error) {
+	cfg := pipeline.ConfigOf[Config](p)
+	var ids []string
+	for _, s := range cfg.shapesOf() {
+		g, err := groupOf(s, cfg.transpose(s))
+		if err != nil {
+			return nil, err
+		}
+		for i := 1; i < len(g.Classes); i++ {
+			ids = append(ids, unitID(s, i))
+		}
+	}
+	return ids, nil
+}
+
+// computeUnit returns F of one class as a decimal string.
+func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
+	cfg := pipeline.ConfigOf[Config](p)
+	shapeText, classText, ok := strings.Cut(id, ".class")
+	gs, err := grid.ParseShape(shapeText)
+	i, err2 := strconv.Atoi(classText)
+	if !ok || err != nil || err2 != nil {
+		return nil, fmt.Errorf("unit %q: want <shape>.class<index>", id)
+	}
+	s := symmetry.Shape{R: gs.R, C: gs.C}
+	g, err := groupOf(s, cfg.transpose(s))
+	if err != nil {
+		return nil, err
+	}
+	c, err := g.Class(i)
+	if err != nil {
+		return nil, fmt.Errorf("unit %q: %w", id, err)
+	}
+	f, err := symmetry.Fixed(p.Context(), s, c)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(f.String()), nil
+}
+
+// Methods, as written in the checked_by column.
+const methodCanonical = "canonical forms: every grid with first row 1…N mapped through every element of the group, the smallest relabelled image kept, distinct images counted"
+
+// groupText describes the group of s for the artifact and the paper.
+func groupText(s symmetry.Shape, transpose bool) string {
+	t := fmt.Sprintf("bands and rows within bands (S%d wr S%d) × stacks and columns within stacks (S%d wr S%d)", s.R, s.C, s.C, s.R)
+	if transpose {
+		t += " ⋊ transposition"
+	}
+	return t
+}
+
+func run(p *pipeline.Pass) error {
+	cfg := pipeline.ConfigOf[Config](p)
+	known, err := shapes.Table.Read(p)
+	if err != nil {
+		return err
+	}
+	gridsOf := map[symmetry.Shape]*big.Int{}
+	for _, row := range known {
+		n, ok := new(big.Int).SetString(row.Grids, 10)
+		if !ok {
+			return fmt.Errorf("%s: grids %q of %dx%d is not an integer", shapes.Table.Path, row.Grids, row.Rows, row.Cols)
+		}
+		gridsOf[symmetry.Shape{R: int(row.Rows), C: int(row.Cols)}] = n
+	}
+	results, err := p.UnitResults()
+	if err != nil {
+		return err
+	}
+	ids := p.UnitIDs()
+	next := 0 // the next unit result, in list order
+	var classRows []ClassRow
+	var countRows []CountRow
+	for _, s := range cfg.shapesOf() {
+		grids, ok := gridsOf[s]
+		if !ok {
+			return pipeline.Invalid("symmetry.shapes", s.String(), "shapes the shapes stage counts: add it to shapes.shapes")
+		}
+		transpose := cfg.transpose(s)
+		g, err := groupOf(s, transpose)
+		if err != nil {
+			return err
+		}
+		idFixed, err := symmetry.IdentityFixed(s, grids)
+		if err != nil {
+			return err
+		}
+		sum := new(big.Int)
+		fixing := 0
+		for _, c := range g.Classes {
+			f := idFixed
+			if c.Index > 0 {
+				if next >= len(ids) || ids[next] != unitID(s, c.Index) {
+					return fmt.Errorf("unit results out of step with the classes of %v at class %d", s, c.Index)
+				}
+				var ok bool
+				if f, ok = new(big.Int).SetString(string(results[next]), 10); !ok {
+					return fmt.Errorf("unit %s: result %q is not an integer", ids[next], results[next])
+				}
+				next++
+			}
+			if f.Sign() > 0 {
+				fixing++
+			}
+			sum.Add(sum, new(big.Int).Mul(f, c.Size))
+			classRows = append(classRows, ClassRow{Shape: s.String(), Transpose: transpose, Class: int32(c.Index),
+				Size: c.Size.String(), Order: int32(c.Order), Type: c.Type, Representative: c.Desc, Fixed: f.String()})
+		}
+		orbits, rem := new(big.Int).QuoRem(sum, g.Order, new(big.Int))
+		if rem.Sign() != 0 {
+			return fmt.Errorf("%v: the Burnside sum %v is not a multiple of the group order %v", s, sum, g.Order)
+		}
+		var checked []string
+		if s.N() <= symmetry.MaxCanonicalSide {
+			n, err := symmetry.CountByCanonicalForms(p.Context(), s, transpose)
+			if err != nil {
+				return err
+			}
+			if big.NewInt(n).Cmp(orbits) != 0 {
+				return fmt.Errorf("%v: Burnside's lemma gives %v essentially different grids, canonical forms %d", s, orbits, n)
+			}
+			checked = append(checked, methodCanonical)
+		}
+		p.Log.Info("essentially different grids", "shape", s.String(), "transpose", transpose, "group_order", g.Order,
+			"classes", len(g.Classes), "classes_fixing", fixing, "essentially_different", orbits)
+		countRows = append(countRows, CountRow{Shape: s.String(), Group: groupText(s, transpose), GroupOrder: g.Order.String(),
+			Classes: int32(len(g.Classes)), ClassesFixing: int32(fixing), Grids: grids.String(), IdentityFixed: idFixed.String(),
+			BurnsideSum: sum.String(), EssentiallyDifferent: orbits.String(), CheckedBy: strings.Join(checked, "; ")})
+	}
+	if next != len(ids) {
+		return fmt.Errorf("%d unit results, %d used", len(ids), next)
+	}
+	if err := Classes.Write(p, classRows); err != nil {
+		return err
+	}
+	return Counts.Write(p, countRows)
+}

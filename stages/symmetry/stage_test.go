@@ -1,0 +1,57 @@
+package symmetry_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/stages/symmetry"
+)
+
+// small runs the stage on the 4×4 and 6×6 shapes, checked by canonical
+// forms.
+var small = pipelinetest.Options{Stages: pipelinetest.Closure(symmetry.Stage), Set: []string{
+	"exact.crosscheck=none", "shapes.shapes=2x2,2x3,3x2,3x3", "shapes.check=2x2", "symmetry.shapes=2x2,2x3,3x2"}}
+
+// TestStage checks the counts of the literature: 2 essentially different
+// 4×4 grids (with transposition) and 49 of 6×6.
+func TestStage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the exact stage")
+	}
+	root := pipelinetest.Run(t, small)
+	rows, err := symmetry.Counts.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"2x2": "2", "2x3": "49", "3x2": "49"}
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want 3", len(rows))
+	}
+	for _, r := range rows {
+		if r.EssentiallyDifferent != want[r.Shape] || !strings.Contains(r.CheckedBy, "canonical forms") {
+			t.Errorf("%s: %s essentially different, checked by %q; want %s by canonical forms", r.Shape, r.EssentiallyDifferent, r.CheckedBy, want[r.Shape])
+		}
+	}
+	if rows[0].Group == rows[1].Group || !strings.Contains(rows[0].Group, "transposition") {
+		t.Errorf("groups %q, %q: want transposition in the 2x2 group only", rows[0].Group, rows[1].Group)
+	}
+	classes, err := symmetry.Classes.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if classes[0].Shape != "2x2" || classes[0].Class != 0 || classes[0].Fixed != "12" || classes[0].Representative != "bands id; stacks id" {
+		t.Errorf("first class row %+v: want the identity of 2x2, fixing 288/4! = 12", classes[0])
+	}
+}
+
+// TestConfigErrors checks the one-line errors of bad keys.
+func TestConfigErrors(t *testing.T) {
+	for _, c := range []struct{ set, key string }{
+		{"symmetry.shapes=4x4", "symmetry.shapes"},
+		{"symmetry.shapes=2x2,2x2", "symmetry.shapes"},
+		{"symmetry.shapes=", "symmetry.shapes"},
+	} {
+		pipelinetest.Rejects(t, small, c.set, c.key)
+	}
+}
