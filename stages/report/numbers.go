@@ -17,6 +17,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 	"github.com/sudoku-census/sudoku-census/stages/shared/present"
+	"github.com/sudoku-census/sudoku-census/stages/symmetry"
 )
 
 // macros is numbers.tex being built: each macro is defined once, in the
@@ -143,6 +144,25 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 		m.num("ShapesCounted", present.Int64(int64(len(r.Shapes))))
 		for _, s := range r.Shapes {
 			m.num(present.MacroName("grids", s.Shape.String()), present.Int(s.Grids))
+		}
+	}
+
+	if len(r.Symmetry) > 0 {
+		m.comment(fmt.Sprintf("Essentially different grids (stage %s)", symmetry.Stage.Name))
+		m.flag("HaveSymmetry")
+		m.num("SymmetryShapes", present.Int64(int64(len(r.Symmetry))))
+		for _, e := range r.Symmetry {
+			name := present.MacroName("essentially", e.Shape.String())
+			m.num(name, present.Int(e.Count))
+			if e.Shape == present.Classic {
+				m.flag("HaveSymmetryNine")
+				m.num("SymmetryNineGroupOrder", present.Int(e.GroupOrder))
+				m.num("SymmetryNineClasses", present.Int64(int64(e.Classes)))
+				m.num("SymmetryNineClassesFixing", present.Int64(int64(e.ClassesFixing)))
+				m.num("SymmetryNineIdentityFixed", present.Int(e.IdentityFixed))
+				m.num("SymmetryNineBurnsideSum", present.Int(e.BurnsideSum))
+				m.num("SymmetryNineCount", present.Int(e.Count))
+			}
 		}
 	}
 

@@ -31,6 +31,8 @@ var (
 	ClassesTeX    = generated("classes.tex", "table: the classes of first bands and their completions")
 	EstimatorsTeX = generated("estimators.tex", "table: the Monte Carlo estimators compared")
 	ShapesTeX     = generated("shapes.tex", "table: box shapes, exact counts, heuristic and Monte Carlo")
+	SymmetryTeX   = generated("symmetry.tex", "table: essentially different grids per box shape, by Burnside's lemma")
+	FixingTeX     = generated("fixing.tex", "table: the conjugacy classes of the 9x9 symmetry group that fix a grid")
 	ArtifactsTeX  = generated("artifacts.tex", "table: every input artifact with its SHA-256, and each stage's fingerprint")
 )
 
@@ -44,13 +46,15 @@ var tables = []struct {
 	{ClassesTeX, ClassesTable},
 	{EstimatorsTeX, EstimatorsTable},
 	{ShapesTeX, ShapesTable},
+	{SymmetryTeX, SymmetryTable},
+	{FixingTeX, FixingTable},
 }
 
 // Stage writes the generated TeX.
 var Stage = &pipeline.Stage{
 	Name:     "report",
 	Doc:      "writes the paper's numbers, tables and artifact list as TeX (paper/generated/)",
-	Version:  12,
+	Version:  13,
 	Requires: append(present.Requires(), figures.Stage),
 	Outputs: func() []pipeline.Output {
 		outs := []pipeline.Output{NumbersTeX.Output, ArtifactsTeX.Output}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
@@ -139,4 +140,35 @@ func bestAny(r *present.Results, s grid.Shape) (present.Estimator, bool) {
 		}
 	}
 	return best, found
+}
+
+// SymmetryTable lists, per box shape, the symmetry group's order and
+// classes, the Burnside sum and the essentially different grids.
+func SymmetryTable(r *present.Results) []byte {
+	var rows [][]string
+	for _, e := range r.Symmetry {
+		group := "rows, columns"
+		if strings.Contains(e.Group, "transposition") {
+			group += ", transposition"
+		}
+		rows = append(rows, []string{present.TeXEscape(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), group,
+			inMath(present.Int(e.GroupOrder)), inMath(fmt.Sprintf("%d/%d", e.ClassesFixing, e.Classes)),
+			inMath(present.Int(e.BurnsideSum)), inMath(present.Int(e.Count))})
+	}
+	return table("llrrrr", []string{"boxes", "group", "$|G|$", "classes fixing", "Burnside sum", "essentially different"}, rows)
+}
+
+// FixingTable lists the conjugacy classes of the 9×9 group that fix at
+// least one grid up to relabelling: size, order, a representative and the
+// grids it fixes divided by 9!.
+func FixingTable(r *present.Results) []byte {
+	var rows [][]string
+	for _, c := range r.SymmetryClasses {
+		if c.Shape != present.Classic {
+			continue
+		}
+		rows = append(rows, []string{inMath(strconv.Itoa(c.Class)), inMath(present.Int(c.Size)), inMath(strconv.Itoa(c.Order)),
+			present.TeXEscape(c.Representative), inMath(present.Int(c.Fixed))})
+	}
+	return table("rrrp{0.5\\linewidth}r", []string{"class", "size", "order", "representative", "fixed grids$/9!$"}, rows)
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
+	"github.com/sudoku-census/sudoku-census/stages/symmetry"
 )
 
 // FunnelLevel is one step of the Felgenhauer–Jarvis reduction of the
@@ -127,13 +128,17 @@ func Float64(x *big.Float) float64 {
 // the configuration gave its stage nothing to write there (no 9×9 traces,
 // say); the presenting stages then leave out what needs it.
 type Results struct {
-	Funnel     []FunnelLevel
-	Classes    []Class
-	Total      *Total
-	Shapes     []ShapeCount
-	Heuristics []Heuristic
-	Estimators []Estimator
-	Traces     []TracePoint
+	Funnel  []FunnelLevel
+	Classes []Class
+	Total   *Total
+	Shapes  []ShapeCount
+	// Symmetry holds the essentially different grids per shape, and
+	// SymmetryClasses the conjugacy classes that fix at least one grid.
+	Symmetry        []EssentiallyDifferent
+	SymmetryClasses []SymmetryClass
+	Heuristics      []Heuristic
+	Estimators      []Estimator
+	Traces          []TracePoint
 }
 
 // source is one computing stage and how to convert its artifacts.
@@ -148,6 +153,7 @@ var sources = []source{
 	{classes.Stage, readClasses},
 	{exact.Stage, readExact},
 	{shapes.Stage, readShapes},
+	{symmetry.Stage, readSymmetry},
 	{kilfoil.Stage, readKilfoil},
 	{knuth.Stage, readKnuth},
 	{importance.Stage, readImportance},
@@ -183,6 +189,14 @@ func (r *Results) sort() {
 	sort.SliceStable(r.Funnel, func(i, j int) bool { return r.Funnel[i].Level < r.Funnel[j].Level })
 	sort.SliceStable(r.Classes, func(i, j int) bool { return r.Classes[i].Class < r.Classes[j].Class })
 	sort.SliceStable(r.Shapes, func(i, j int) bool { return less(r.Shapes[i].Shape, r.Shapes[j].Shape) })
+	sort.SliceStable(r.Symmetry, func(i, j int) bool { return less(r.Symmetry[i].Shape, r.Symmetry[j].Shape) })
+	sort.SliceStable(r.SymmetryClasses, func(i, j int) bool {
+		a, b := r.SymmetryClasses[i], r.SymmetryClasses[j]
+		if a.Shape != b.Shape {
+			return less(a.Shape, b.Shape)
+		}
+		return a.Class < b.Class
+	})
 	sort.SliceStable(r.Heuristics, func(i, j int) bool { return less(r.Heuristics[i].Shape, r.Heuristics[j].Shape) })
 	sort.SliceStable(r.Estimators, func(i, j int) bool {
 		a, b := r.Estimators[i], r.Estimators[j]

@@ -1,0 +1,85 @@
+package present
+
+import (
+	"math/big"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/symmetry"
+)
+
+// EssentiallyDifferent is one shape's count of grids up to symmetry and
+// relabelling, by Burnside's lemma.
+type EssentiallyDifferent struct {
+	Shape         grid.Shape
+	Group         string
+	GroupOrder    *big.Int
+	Classes       int
+	ClassesFixing int
+	IdentityFixed *big.Int
+	BurnsideSum   *big.Int
+	Count         *big.Int
+	CheckedBy     string
+}
+
+// SymmetryClass is one conjugacy class of a shape's group that fixes at
+// least one grid up to relabelling.
+type SymmetryClass struct {
+	Shape          grid.Shape
+	Class          int
+	Size           *big.Int
+	Order          int
+	Representative string
+	Fixed          *big.Int
+}
+
+// readSymmetry reads the symmetry stage's two tables, keeping only the
+// classes that fix a grid.
+func readSymmetry(p *pipeline.Pass, r *Results) error {
+	rows, err := symmetry.Counts.Read(p)
+	if err != nil {
+		return err
+	}
+	for _, row := range rows {
+		s, err := grid.ParseShape(row.Shape)
+		if err != nil {
+			return err
+		}
+		e := EssentiallyDifferent{Shape: s, Group: row.Group, Classes: int(row.Classes), ClassesFixing: int(row.ClassesFixing), CheckedBy: row.CheckedBy}
+		for _, f := range []struct {
+			dst  **big.Int
+			name string
+			text string
+		}{{&e.GroupOrder, "group_order", row.GroupOrder}, {&e.IdentityFixed, "identity_fixed", row.IdentityFixed},
+			{&e.BurnsideSum, "burnside_sum", row.BurnsideSum}, {&e.Count, "essentially_different", row.EssentiallyDifferent}} {
+			if *f.dst, err = ParseInt(symmetry.Counts.Name+"."+f.name, f.text); err != nil {
+				return err
+			}
+		}
+		r.Symmetry = append(r.Symmetry, e)
+	}
+	classes, err := symmetry.Classes.Read(p)
+	if err != nil {
+		return err
+	}
+	for _, row := range classes {
+		fixed, err := ParseInt(symmetry.Classes.Name+".fixed", row.Fixed)
+		if err != nil {
+			return err
+		}
+		if fixed.Sign() == 0 {
+			continue
+		}
+		s, err := grid.ParseShape(row.Shape)
+		if err != nil {
+			return err
+		}
+		size, err := ParseInt(symmetry.Classes.Name+".size", row.Size)
+		if err != nil {
+			return err
+		}
+		r.SymmetryClasses = append(r.SymmetryClasses, SymmetryClass{Shape: s, Class: int(row.Class), Size: size,
+			Order: int(row.Order), Representative: row.Representative, Fixed: fixed})
+	}
+	return nil
+}
