@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,7 +20,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden.json from this run (go test ./stages -run Golden -update)")
+var update = flag.Bool("update", false, "rewrite testdata/golden.json and configs/smoke.lock.json from this run (go test ./stages -run 'Golden|SmokeLock' -update)")
 
 // smokeRoots holds the project roots of the smoke pipeline run once with one
 // core and once with two, shared by the tests of this package.
@@ -101,7 +102,7 @@ type goldenStage struct {
 // changed it) fails the test, naming both: bump the Version (so that old
 // artifacts are stale) and rewrite the file with
 //
-//	go test ./stages -run Golden -update
+//	go test ./stages -run 'Golden|SmokeLock' -update
 //
 // A changed fingerprint with an old record (a bumped Version, or inputs
 // that changed upstream) fails too, until the file is rewritten, so the
@@ -141,7 +142,7 @@ func TestGoldenVersions(t *testing.T) {
 	}
 	data, err := os.ReadFile(goldenPath)
 	if err != nil {
-		t.Fatalf("%v: create it with go test ./stages -run Golden -update", err)
+		t.Fatalf("%v: create it with go test ./stages -run 'Golden|SmokeLock' -update", err)
 	}
 	var was []goldenStage
 	if err := json.Unmarshal(data, &was); err != nil {
@@ -157,7 +158,7 @@ func TestGoldenVersions(t *testing.T) {
 // compareGolden returns one line per disagreement between the recorded and
 // the current outputs.
 func compareGolden(was, now []goldenStage) []string {
-	const rewrite = "go test ./stages -run Golden -update"
+	const rewrite = "go test ./stages -run 'Golden|SmokeLock' -update"
 	recorded := map[string]goldenStage{}
 	for _, g := range was {
 		recorded[g.Stage] = g
@@ -258,5 +259,73 @@ func TestRerunRules(t *testing.T) {
 	}
 	if ran, err := run(pipeline.RunOptions{}, "reduce.swap_blocks=false"); err != nil || len(ran) != 1 || ran[0] != "reduce" {
 		t.Fatalf("--set reduce.swap_blocks=false ran %v, %v", ran, err)
+	}
+}
+
+// smokeLockPath is the committed lock of the smoke run.
+const smokeLockPath = "../configs/smoke.lock.json"
+
+// TestSmokeLock checks that a fresh smoke run reproduces the committed lock
+// byte for byte, and that a flipped byte in any artifact makes the
+// comparison name it. With -update it rewrites the lock (with the golden
+// record: both describe the smoke run).
+func TestSmokeLock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole smoke pipeline")
+	}
+	root := runSmoke(t, 2)
+	e, err := pipeline.New(pipeline.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := e.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(smokeLockPath, l.Encode(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", smokeLockPath)
+		return
+	}
+	committed, err := os.ReadFile(smokeLockPath)
+	if err != nil {
+		t.Fatalf("%v: create it with go test ./stages -run 'Golden|SmokeLock' -update", err)
+	}
+	if !bytes.Equal(committed, l.Encode()) {
+		locked, err := pipeline.ReadLock(smokeLockPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diffs, _ := e.CompareLock(locked)
+		t.Fatalf("the smoke run differs from %s (rewrite it with go test ./stages -run 'Golden|SmokeLock' -update after bumping the Versions):\n%s",
+			smokeLockPath, strings.Join(diffs, "\n"))
+	}
+	// A flipped byte in each artifact, in a copy, is reported by name.
+	locked, err := pipeline.ReadLock(smokeLockPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range locked.Artifacts {
+		copyRoot := pipelinetest.Copy(t, root)
+		path := filepath.Join(copyRoot, a.Path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)/2] ^= 0x01
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ce, err := pipeline.New(pipeline.Options{Root: copyRoot, Stages: All, ConfigFile: "../configs/smoke.yaml"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		diffs, err := ce.CompareLock(locked)
+		if err != nil || len(diffs) != 1 || !strings.HasPrefix(diffs[0], a.Path+": SHA-256") {
+			t.Errorf("flipped a byte of %s: differences %q, %v", a.Path, diffs, err)
+		}
+		os.RemoveAll(copyRoot)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -233,13 +234,19 @@ the run: nothing partial is published, finished units are kept for the next run.
 	ex.register(run)
 
 	status := &cobra.Command{
-		Use:   "status",
-		Short: "One line per stage: fresh, or stale and why; exit 1 unless all fresh",
-		Args:  cobra.NoArgs,
+		Use:   "status [STAGE...]",
+		Short: "One line per stage (default: all): fresh, or stale and why; exit 1 unless all fresh",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := engine()
 			if err != nil {
 				return err
+			}
+			want := map[string]bool{}
+			for _, name := range args {
+				if _, err := e.Stage(name); err != nil {
+					return usageError{err}
+				}
+				want[name] = true
 			}
 			st, err := e.Status()
 			if err != nil {
@@ -248,6 +255,9 @@ the run: nothing partial is published, finished units are kept for the next run.
 			tw := tabwriter.NewWriter(io.Stdout, 0, 4, 2, ' ', 0)
 			allFresh := true
 			for _, s := range st {
+				if len(want) > 0 && !want[s.Stage] {
+					continue
+				}
 				switch {
 				case s.Fresh:
 					fmt.Fprintf(tw, "%s\tfresh\n", s.Stage)
@@ -301,18 +311,55 @@ the run: nothing partial is published, finished units are kept for the next run.
 	}
 	show.Flags().IntVar(&rows, "rows", 10, "how many rows to print")
 
+	var lockFile string
 	verify := &cobra.Command{
-		Use:   "verify",
-		Short: "Re-hash every artifact against data/manifest.json; exit 1 on any mismatch",
-		Args:  cobra.NoArgs,
+		Use:   "verify [ARTIFACT...]",
+		Short: "Re-hash artifacts (default: all) against data/manifest.json, or against a lock with --lock; exit 1 on any mismatch",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := engine()
 			if err != nil {
 				return err
 			}
+			if lockFile != "" {
+				if len(args) > 0 {
+					return usageError{errors.New("verify --lock compares every artifact with the lock: name no artifacts")}
+				}
+				l, err := pipeline.ReadLock(lockFile)
+				if err != nil {
+					return err
+				}
+				diffs, err := e.CompareLock(l)
+				if err != nil {
+					return err
+				}
+				for _, d := range diffs {
+					fmt.Fprintf(io.Stdout, "DIFFERS  %s\n", d)
+				}
+				if len(diffs) > 0 {
+					fmt.Fprintf(io.Stderr, "census: %d differences from %s\n", len(diffs), lockFile)
+					return exitError{1}
+				}
+				fmt.Fprintf(io.Stdout, "%d artifacts and %d stages match %s\n", len(l.Artifacts), len(l.Stages), lockFile)
+				return nil
+			}
 			res, err := e.Verify()
 			if err != nil {
 				return err
+			}
+			if len(args) > 0 {
+				m, err := pipeline.ReadManifest(e.Root())
+				if err != nil {
+					return err
+				}
+				want := map[string]bool{}
+				for _, name := range args {
+					a, ok := m.Artifact(name)
+					if !ok {
+						return usageError{fmt.Errorf("unknown artifact %q: see `census status` and `census show`", name)}
+					}
+					want[a.Path] = true
+				}
+				res = slices.DeleteFunc(res, func(r pipeline.VerifyResult) bool { return !want[r.Artifact.Path] })
 			}
 			bad := 0
 			for _, r := range res {
@@ -331,6 +378,35 @@ the run: nothing partial is published, finished units are kept for the next run.
 			return nil
 		},
 	}
+	verify.Flags().StringVar(&lockFile, "lock", "", "compare with this lock file (census lock) instead of the manifest")
+
+	var lockOut string
+	lock := &cobra.Command{
+		Use:   "lock",
+		Short: "Write the lock of a finished run: every artifact's SHA-256 and every stage's fingerprint, sorted JSON",
+		Long: `Write the lock of a finished run (every stage fresh): every artifact with its SHA-256
+and size, and every stage's Version and fingerprint, sorted, as stable JSON, to -o FILE or
+standard output. The repository commits the locks of the paper's run
+(configs/default.lock.json) and of the smoke run (configs/smoke.lock.json); anyone can
+check a rerun against one with census verify --lock FILE.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := engine()
+			if err != nil {
+				return err
+			}
+			if lockOut != "" {
+				return e.WriteLock(lockOut)
+			}
+			l, err := e.Lock()
+			if err != nil {
+				return err
+			}
+			_, err = io.Stdout.Write(l.Encode())
+			return err
+		},
+	}
+	lock.Flags().StringVarP(&lockOut, "output", "o", "", "write the lock to this file (default: standard output)")
 
 	cite := &cobra.Command{
 		Use:   "cite ARTIFACT",
@@ -378,7 +454,7 @@ touched. Takes data/.lock like a run.`,
 	}
 	gc.Flags().BoolVar(&gcWait, "wait", false, "wait for a run holding data/ instead of failing")
 
-	root.AddCommand(run, status, dag, show, verify, countCommand(io), cite, gc, unitsCommand(io, g, engine))
+	root.AddCommand(run, status, dag, show, verify, lock, countCommand(io), cite, gc, unitsCommand(io, g, engine))
 	return root
 }
 

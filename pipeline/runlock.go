@@ -1,0 +1,137 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// RunLock records what a finished run produced, for a reader to check a
+// rerun against it (as DVC's dvc.lock does): every artifact with its
+// SHA-256 and every stage's fingerprint, sorted, as stable JSON. It holds
+// nothing that depends on where or when the run happened.
+type RunLock struct {
+	Tool      string           `json:"tool"`
+	Stages    []LockedStage    `json:"stages"`
+	Artifacts []LockedArtifact `json:"artifacts"`
+}
+
+// LockedStage is one stage of a RunLock.
+type LockedStage struct {
+	Stage       string `json:"stage"`
+	Version     int    `json:"version"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// LockedArtifact is one artifact of a RunLock.
+type LockedArtifact struct {
+	Path   string `json:"path"`
+	Stage  string `json:"stage"`
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"`
+}
+
+// Lock returns the lock of the current run. Every stage must be fresh:
+// a lock describes a finished run, never a partial one.
+func (e *Engine) Lock() (*RunLock, error) {
+	st, err := e.Status()
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range st {
+		if !s.Fresh {
+			return nil, fmt.Errorf("stage %s is stale (%s): run census run first, a lock records a finished run", s.Stage, s.Reason)
+		}
+	}
+	m, err := ReadManifest(e.opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	l := &RunLock{Tool: ToolVersion}
+	for _, s := range e.order {
+		rec := m.Stages[s.Name]
+		l.Stages = append(l.Stages, LockedStage{Stage: s.Name, Version: rec.Version, Fingerprint: rec.Fingerprint})
+	}
+	for _, a := range m.Artifacts {
+		l.Artifacts = append(l.Artifacts, LockedArtifact{Path: a.Path, Stage: a.Stage, SHA256: a.SHA256, Size: a.Size})
+	}
+	slices.SortFunc(l.Stages, func(a, b LockedStage) int { return strings.Compare(a.Stage, b.Stage) })
+	slices.SortFunc(l.Artifacts, func(a, b LockedArtifact) int { return strings.Compare(a.Path, b.Path) })
+	return l, nil
+}
+
+// Encode returns the lock as indented JSON ending in a newline: the same
+// run gives the same bytes.
+func (l *RunLock) Encode() []byte {
+	data, _ := json.MarshalIndent(l, "", "  ")
+	return append(data, '\n')
+}
+
+// WriteLock writes the lock of the current run to path, atomically.
+func (e *Engine) WriteLock(path string) error {
+	l, err := e.Lock()
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, l.Encode())
+}
+
+// ReadLock reads a lock file, with a one-line error when it is not one.
+func ReadLock(path string) (*RunLock, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	var l RunLock
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil {
+		return nil, fmt.Errorf("lock %s is not a census lock: %v", path, err)
+	}
+	return &l, nil
+}
+
+// CompareLock compares the artifacts on disk and the stages' recorded
+// fingerprints with lock l and returns one line per difference, sorted:
+// an artifact missing, extra, or with other bytes; a stage with another
+// fingerprint. No difference means the run reproduces the locked one.
+func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
+	m, err := ReadManifest(e.opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	var diffs []string
+	locked := map[string]LockedArtifact{}
+	for _, a := range l.Artifacts {
+		locked[a.Path] = a
+	}
+	for _, a := range l.Artifacts {
+		sum, _, err := hashFile(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
+		switch {
+		case err != nil:
+			diffs = append(diffs, fmt.Sprintf("%s: missing (the lock has SHA-256 %s)", a.Path, short(a.SHA256)))
+		case sum != a.SHA256:
+			diffs = append(diffs, fmt.Sprintf("%s: SHA-256 %s, the lock has %s", a.Path, short(sum), short(a.SHA256)))
+		}
+	}
+	for _, a := range m.Artifacts {
+		if _, ok := locked[a.Path]; !ok {
+			diffs = append(diffs, fmt.Sprintf("%s: not in the lock", a.Path))
+		}
+	}
+	for _, s := range l.Stages {
+		rec, ok := m.Stages[s.Stage]
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("stage %s: never run here (the lock has fingerprint %s)", s.Stage, short(s.Fingerprint)))
+		case rec.Fingerprint != s.Fingerprint:
+			diffs = append(diffs, fmt.Sprintf("stage %s: fingerprint %s, the lock has %s", s.Stage, short(rec.Fingerprint), short(s.Fingerprint)))
+		}
+	}
+	slices.Sort(diffs)
+	return diffs, nil
+}
