@@ -47,5 +47,5 @@ smoke:
 
 clean:
 	rm -rf bin data paper/generated
-	rm -f figures/*.pdf figures/*.png
+	rm -f figures/*.pdf # the PNGs of the paper's run are committed: make all rewrites them
 	cd paper && rm -f main.pdf *.aux *.log *.out *.fls *.fdb_latexmk *.bbl *.blg *.toc

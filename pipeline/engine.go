@@ -148,6 +148,9 @@ type StageStatus struct {
 	Stage  string
 	Fresh  bool
 	Reason string // empty when fresh
+	// InCache says a stale stage's outputs for its current fingerprint are
+	// in the run cache: a run restores them instead of running the stage.
+	InCache bool
 	// Units counts the finished units of a stale stage that has Units and
 	// whose inputs are fresh; nil otherwise.
 	Units *UnitProgress
@@ -161,14 +164,22 @@ func (e *Engine) Status() ([]StageStatus, error) {
 	}
 	e.hashes = map[string]string{}
 	stale := map[string]string{}
+	// A stage the run would restore from the cache is not stale for the
+	// stages downstream: they see its cached outputs, as the run will.
+	sim := m.clone()
 	var out []StageStatus
 	for _, s := range e.order {
-		c := e.check(m, s, stale)
-		if !c.fresh {
-			stale[s.Name] = c.reason
-		}
+		c := e.check(sim, s, stale)
 		st := StageStatus{Stage: s.Name, Fresh: c.fresh, Reason: c.reason}
-		if !c.fresh && s.Units != nil && c.fingerprint != "" {
+		if !c.fresh {
+			if rec, ok := e.cached(s.Name, c.fingerprint); ok {
+				st.InCache = true
+				sim.record(s.Name, rec.Record, rec.Artifacts)
+			} else {
+				stale[s.Name] = c.reason
+			}
+		}
+		if !c.fresh && !st.InCache && s.Units != nil && c.fingerprint != "" {
 			prog := e.unitProgress(m, s, c)
 			st.Units = &prog
 		}
@@ -330,12 +341,14 @@ type RunOptions struct {
 
 // StageResult is what a run did with one stage.
 type StageResult struct {
-	Stage   string        `json:"stage"`
-	Ran     bool          `json:"ran"`
-	Reason  string        `json:"reason,omitempty"`
-	Wall    time.Duration `json:"-"`
-	CPU     time.Duration `json:"-"`
-	Metrics []Metric      `json:"metrics,omitempty"`
+	Stage string `json:"stage"`
+	Ran   bool   `json:"ran"`
+	// Restored says the outputs came from the run cache: no stage code ran.
+	Restored bool          `json:"restored,omitempty"`
+	Reason   string        `json:"reason,omitempty"`
+	Wall     time.Duration `json:"-"`
+	CPU      time.Duration `json:"-"`
+	Metrics  []Metric      `json:"metrics,omitempty"`
 }
 
 // Run brings the target stages (all when none are named) up to date,
@@ -404,6 +417,21 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 			results = append(results, StageResult{Stage: s.Name})
 			e.appendRunLog(s, c, StageResult{Stage: s.Name})
 			continue
+		}
+		if !forced[s] {
+			if rec, ok := e.cached(s.Name, c.fingerprint); ok {
+				res, err := e.restoreStage(ctx, m, s, c, rec)
+				if err == nil {
+					e.log.Info("restored from cache", "stage", s.Name, "reason", c.reason)
+					e.appendRunLog(s, c, res)
+					results = append(results, res)
+					continue
+				}
+				if ctx.Err() != nil {
+					return results, fmt.Errorf("stage %s failed: %w", s.Name, ctx.Err())
+				}
+				e.log.Warn("cannot restore from the run cache: running the stage", "stage", s.Name, "err", err)
+			}
 		}
 		e.log.Info("running", "stage", s.Name, "reason", c.reason)
 		res, err := e.runStage(ctx, m, s, c, forced[s], ro)
@@ -488,9 +516,32 @@ func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked,
 	if err := m.write(e.opts.Root); err != nil {
 		return res, err
 	}
+	e.cacheStore(s.Name, m.Stages[s.Name], entries)
 	e.pruneUnits(s.Name, c.fingerprint)
 	return StageResult{Stage: s.Name, Ran: true, Reason: c.reason, Wall: time.Since(start),
 		CPU: ProcessCPU() - cpu0, Metrics: p.metrics.all()}, nil
+}
+
+// restoreStage puts the cached outputs of s for fingerprint c.fingerprint
+// in place and records them in the manifest, as a run would have.
+func (e *Engine) restoreStage(ctx context.Context, m *Manifest, s *Stage, c checked, rec *cacheRecord) (StageResult, error) {
+	start := time.Now()
+	publishing.RLock()
+	defer publishing.RUnlock()
+	if err := ctx.Err(); err != nil {
+		return StageResult{}, err
+	}
+	if err := e.restore(rec); err != nil {
+		return StageResult{}, err
+	}
+	for _, a := range rec.Artifacts {
+		e.hashes[a.Path] = a.SHA256
+	}
+	m.record(s.Name, rec.Record, rec.Artifacts)
+	if err := m.write(e.opts.Root); err != nil {
+		return StageResult{}, err
+	}
+	return StageResult{Stage: s.Name, Restored: true, Reason: c.reason, Wall: time.Since(start)}, nil
 }
 
 func contains(list []string, x string) bool {
@@ -529,8 +580,11 @@ func (e *Engine) appendRunLog(s *Stage, c checked, res StageResult) {
 		metrics[mt.Name] = mt.Value
 	}
 	action := "up to date"
-	if res.Ran {
+	switch {
+	case res.Ran:
 		action = "ran"
+	case res.Restored:
+		action = "restored from cache"
 	}
 	line, _ := json.Marshal(map[string]any{
 		"time": time.Now().UTC().Format(time.RFC3339), "stage": s.Name, "action": action,

@@ -280,6 +280,16 @@ func TestDamagedArtifactIsStaleFlaggedAndRebuilt(t *testing.T) {
 			if flagged != 1 {
 				t.Fatalf("verify flagged %d artifacts, want 1", flagged)
 			}
+			// The run cache holds the artifact's bytes: the run restores
+			// them without running the stage.
+			if ran := f.run(RunOptions{}, nil); len(ran) != 0 || !bytes.Equal(good, f.read("data/squares.parquet")) {
+				t.Fatalf("restore ran %v, or restored other bytes", ran)
+			}
+			// Without the cache, the stage runs and rebuilds the same bytes.
+			damageAgain := append([]byte(nil), good...)
+			damageAgain[len(damageAgain)/2] ^= 0x40
+			os.WriteFile(path, damageAgain, 0o644)
+			os.RemoveAll(filepath.Join(f.root, CacheDir))
 			if ran := f.run(RunOptions{}, nil); !equal(ran, []string{"squares"}) {
 				t.Fatalf("rebuild ran %v", ran)
 			}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 )
 
@@ -132,6 +133,15 @@ func (m *Manifest) Artifact(name string) (ArtifactEntry, bool) {
 		}
 	}
 	return ArtifactEntry{}, false
+}
+
+// clone returns a copy that record can change without changing m.
+func (m *Manifest) clone() *Manifest {
+	c := &Manifest{Tool: m.Tool, Stages: make(map[string]StageRecord, len(m.Stages)), Artifacts: slices.Clone(m.Artifacts)}
+	for k, v := range m.Stages {
+		c.Stages[k] = v
+	}
+	return c
 }
 
 // record replaces the stage's record and artifacts.

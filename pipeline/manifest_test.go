@@ -85,7 +85,7 @@ func TestDamagedManifestIsAOneLineError(t *testing.T) {
 			check("status", err)
 			_, err = e.Run(context.Background(), nil, RunOptions{})
 			check("run", err)
-			_, err = e.GC(false)
+			_, err = e.GC(false, 0)
 			check("gc", err)
 		})
 	}

@@ -467,9 +467,12 @@ type Removed struct {
 
 // GC removes what no run needs: the units of fingerprints that are neither
 // a stage's published one nor the one the current configuration gives, the
-// units of stages no longer in the pipeline, and temporary unit files. It
-// takes the lock, like a run; with wait it waits for a run holding it.
-func (e *Engine) GC(wait bool) ([]Removed, error) {
+// units of stages no longer in the pipeline, temporary unit files, and the
+// run cache's records of other fingerprints (but the keepLast most recent
+// of each stage) with the objects no kept record names. Every current
+// artifact stays restorable. It takes the lock, like a run; with wait it
+// waits for a run holding it.
+func (e *Engine) GC(wait bool, keepLast int) ([]Removed, error) {
 	release, err := lock(e.opts.Root, wait)
 	if err != nil {
 		return nil, err
@@ -495,6 +498,17 @@ func (e *Engine) GC(wait bool) ([]Removed, error) {
 			keep[s.Name][c.fingerprint] = true
 		}
 	}
+	removed, err := e.gcUnits(keep)
+	if err != nil {
+		return removed, err
+	}
+	cache, err := e.gcCache(keep, keepLast)
+	return append(removed, cache...), err
+}
+
+// gcUnits removes the unit directories whose fingerprints keep does not
+// list, and the temporary files of those it does.
+func (e *Engine) gcUnits(keep map[string]map[string]bool) ([]Removed, error) {
 	base := filepath.Join(e.opts.Root, filepath.FromSlash(UnitsDir))
 	stages, err := os.ReadDir(base)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -150,8 +150,10 @@ func TestUnitsRerunReusesFinishedUnits(t *testing.T) {
 		t.Fatalf("first run computed %d units, want 20", n)
 	}
 	good := f.read("data/draws.parquet")
-	// A lost artifact: same fingerprint, every unit reused.
+	// A lost artifact, and no run cache to restore it from: same
+	// fingerprint, every unit reused.
 	os.Remove(filepath.Join(f.root, "data/draws.parquet"))
+	os.RemoveAll(filepath.Join(f.root, CacheDir))
 	if ran := f.run(RunOptions{}, nil); !equal(ran, []string{"draws"}) {
 		t.Fatalf("ran %v", ran)
 	}
@@ -172,6 +174,7 @@ func TestUnitsRerunReusesFinishedUnits(t *testing.T) {
 	b[0] ^= 1
 	os.WriteFile(filepath.Join(dir, "u11"), b, 0o644)
 	os.Remove(filepath.Join(f.root, "data/draws.parquet"))
+	os.RemoveAll(filepath.Join(f.root, CacheDir))
 	if s := f.status(); !strings.Contains(s["draws"], "missing") {
 		t.Fatalf("status %v", s)
 	}
@@ -352,7 +355,7 @@ func TestStaleUnitsRemovedOnPublishAndByGC(t *testing.T) {
 	for fp := range first {
 		os.WriteFile(filepath.Join(f.root, UnitsDir, "draws", fp, ".u00.tmp-1"), []byte("half"), 0o644)
 	}
-	removed, err := f.engine("draws.rounds=11").GC(false)
+	removed, err := f.engine("draws.rounds=11").GC(false, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +366,7 @@ func TestStaleUnitsRemovedOnPublishAndByGC(t *testing.T) {
 		t.Fatalf("gc removed a current fingerprint: %v", dirs)
 	}
 	// gc with a third config keeps only the published fingerprint.
-	if _, err := f.engine("draws.rounds=12").GC(false); err != nil {
+	if _, err := f.engine("draws.rounds=12").GC(false, 0); err != nil {
 		t.Fatal(err)
 	}
 	if dirs := unitFiles(t, f.root); len(dirs) != 1 || firstKey(dirs) != firstKey(first) {

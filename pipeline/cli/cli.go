@@ -195,7 +195,7 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 		return e, nil
 	}
 
-	var force, wait bool
+	var force, wait, dryRun bool
 	var ex executorFlags
 	run := &cobra.Command{
 		Use:   "run [STAGE...]",
@@ -224,6 +224,14 @@ the run: nothing partial is published, finished units are kept for the next run.
 			if force {
 				ro.Force = args
 			}
+			if dryRun {
+				plan, err := e.DryRun(args, ro)
+				if err != nil {
+					return err
+				}
+				writePlan(io.Stdout, plan)
+				return nil
+			}
 			results, err := e.Run(cmd.Context(), args, ro)
 			writeTimings(io.Stdout, results)
 			return err
@@ -231,6 +239,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 	}
 	run.Flags().BoolVar(&force, "force", false, "rerun the named stages even if fresh (and what depends on them)")
 	run.Flags().BoolVar(&wait, "wait", false, "wait for another run holding data/ instead of failing")
+	run.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "print what would run, be restored from the run cache or be skipped, and why; change nothing")
 	ex.register(run)
 
 	status := &cobra.Command{
@@ -261,6 +270,9 @@ the run: nothing partial is published, finished units are kept for the next run.
 				switch {
 				case s.Fresh:
 					fmt.Fprintf(tw, "%s\tfresh\n", s.Stage)
+				case s.InCache:
+					allFresh = false
+					fmt.Fprintf(tw, "%s\tstale (in cache): %s\n", s.Stage, s.Reason)
 				case s.Units != nil:
 					allFresh = false
 					fmt.Fprintf(tw, "%s\tstale: %s; %s\n", s.Stage, s.Reason, s.Units)
@@ -270,6 +282,11 @@ the run: nothing partial is published, finished units are kept for the next run.
 				}
 			}
 			tw.Flush()
+			if len(want) == 0 {
+				if size := e.CacheSize(); size.Runs > 0 {
+					fmt.Fprintln(io.Stdout, size)
+				}
+			}
 			if !allFresh {
 				return exitError{1}
 			}
@@ -425,20 +442,26 @@ check a rerun against one with census verify --lock FILE.`,
 	}
 
 	var gcWait bool
+	var keepLast int
 	gc := &cobra.Command{
 		Use:   "gc",
-		Short: "Remove the units of fingerprints no longer current, and temporary unit files",
-		Long: `Remove what no run needs under data/units: for each stage, the units of every fingerprint
-other than the published one and the one the current configuration gives; the units of
-stages no longer in the pipeline; temporary files of interrupted runs. Artifacts are never
-touched. Takes data/.lock like a run.`,
+		Short: "Remove units and run-cache entries no current fingerprint needs",
+		Long: `Remove what no run needs under data/units and data/cache: for each stage, the units of
+every fingerprint other than the published one and the one the current configuration gives;
+the units of stages no longer in the pipeline; temporary files of interrupted runs; the run
+cache's records of other fingerprints (--keep-last N keeps the N most recent of each stage)
+and the objects no kept record names. Artifacts are never touched, and every current one
+stays restorable. Takes data/.lock like a run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := engine()
 			if err != nil {
 				return err
 			}
-			removed, err := e.GC(gcWait)
+			if keepLast < 0 {
+				return usageError{fmt.Errorf("--keep-last %d: want an integer ≥ 0", keepLast)}
+			}
+			removed, err := e.GC(gcWait, keepLast)
 			files, bytes := 0, int64(0)
 			for _, r := range removed {
 				fmt.Fprintf(io.Stdout, "removed  %s  (%d files, %d bytes)\n", r.Path, r.Files, r.Bytes)
@@ -453,6 +476,7 @@ touched. Takes data/.lock like a run.`,
 		},
 	}
 	gc.Flags().BoolVar(&gcWait, "wait", false, "wait for a run holding data/ instead of failing")
+	gc.Flags().IntVar(&keepLast, "keep-last", 0, "keep the run cache's N most recent other runs of each stage")
 
 	root.AddCommand(run, status, dag, show, verify, lock, countCommand(io), cite, gc, unitsCommand(io, g, engine))
 	return root
@@ -467,6 +491,23 @@ func exactArgs(n int, msg string) cobra.PositionalArgs {
 	}
 }
 
+// writePlan prints a dry run: one line per stage, its action, the reason
+// and, for a stage that would run, the time its last run took.
+func writePlan(w io.Writer, plan []pipeline.Planned) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "stage\twould\twhy\tlast run took")
+	for _, p := range plan {
+		took := ""
+		if p.Expected > 0 {
+			took = p.Expected.Round(10 * time.Millisecond).String()
+		} else if p.Action == "run" {
+			took = "never ran here"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Stage, p.Action, p.Reason, took)
+	}
+	tw.Flush()
+}
+
 // writeTimings prints the run's timing report: one line per stage, then
 // each stage's own measurements, one per line.
 func writeTimings(w io.Writer, results []pipeline.StageResult) {
@@ -476,6 +517,10 @@ func writeTimings(w io.Writer, results []pipeline.StageResult) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "stage\taction\twall\tcpu")
 	for _, r := range results {
+		if r.Restored {
+			fmt.Fprintf(tw, "%s\trestored from cache\t%.2fs\t\n", r.Stage, r.Wall.Seconds())
+			continue
+		}
 		if !r.Ran {
 			fmt.Fprintf(tw, "%s\tup to date\t\t\n", r.Stage)
 			continue

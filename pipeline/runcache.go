@@ -1,0 +1,254 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The run cache keeps every published output in a content-addressed store,
+// with, per stage, the fingerprints they were made under, so that a stage
+// whose configuration comes back to one it ran with before is restored
+// instead of run again (DVC's run cache). Objects are files named by their
+// SHA-256 under data/cache/objects; a run record, data/cache/runs/<stage>/
+// <fingerprint>.json, holds the stage's manifest record and artifact
+// entries. An object is hashed again before every restore: a damaged one is
+// removed and the stage runs.
+const CacheDir = "data/cache"
+
+// cacheRecord is what the cache keeps of one run of a stage.
+type cacheRecord struct {
+	Stage     string          `json:"stage"`
+	Record    StageRecord     `json:"record"`
+	Artifacts []ArtifactEntry `json:"artifacts"`
+}
+
+func (e *Engine) cacheObject(sum string) string {
+	return filepath.Join(e.opts.Root, filepath.FromSlash(CacheDir), "objects", sum)
+}
+
+func (e *Engine) cacheRun(stage, fingerprint string) string {
+	return filepath.Join(e.opts.Root, filepath.FromSlash(CacheDir), "runs", stage, fingerprint+".json")
+}
+
+// cacheStore keeps the outputs a stage just published under its
+// fingerprint. Objects are copies, not links, so that an artifact damaged
+// in place leaves the cache intact. A failure only costs the cache entry.
+func (e *Engine) cacheStore(stage string, rec StageRecord, entries []ArtifactEntry) {
+	for _, a := range entries {
+		obj := e.cacheObject(a.SHA256)
+		if _, err := os.Stat(obj); err == nil {
+			continue
+		}
+		if err := copyFile(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)), obj); err != nil {
+			e.log.Warn("cannot keep an artifact in the run cache", "stage", stage, "artifact", a.Path, "err", err)
+			return
+		}
+	}
+	data, _ := json.MarshalIndent(cacheRecord{Stage: stage, Record: rec, Artifacts: entries}, "", "  ")
+	if err := writeFileAtomic(e.cacheRun(stage, rec.Fingerprint), append(data, '\n')); err != nil {
+		e.log.Warn("cannot write a run cache record", "stage", stage, "err", err)
+	}
+}
+
+// cached returns the cache record of stage under fingerprint when it and
+// every object it names exist (they are hashed at restore).
+func (e *Engine) cached(stage, fingerprint string) (*cacheRecord, bool) {
+	if fingerprint == "" {
+		return nil, false
+	}
+	data, err := os.ReadFile(e.cacheRun(stage, fingerprint))
+	if err != nil {
+		return nil, false
+	}
+	var rec cacheRecord
+	if json.Unmarshal(data, &rec) != nil || rec.Stage != stage || rec.Record.Fingerprint != fingerprint {
+		return nil, false
+	}
+	for _, a := range rec.Artifacts {
+		if !safeRelPath(a.Path) || len(a.SHA256) != 64 {
+			return nil, false
+		}
+		if _, err := os.Stat(e.cacheObject(a.SHA256)); err != nil {
+			return nil, false
+		}
+	}
+	return &rec, true
+}
+
+// restore puts the cached outputs of rec in place, after hashing every
+// object; it changes nothing when one is damaged (that object is removed).
+func (e *Engine) restore(rec *cacheRecord) error {
+	for _, a := range rec.Artifacts {
+		obj := e.cacheObject(a.SHA256)
+		sum, _, err := hashFile(obj)
+		if err != nil {
+			return err
+		}
+		if sum != a.SHA256 {
+			os.Remove(obj)
+			return fmt.Errorf("run cache object for %s is damaged (SHA-256 %s, want %s): removed", a.Path, short(sum), short(a.SHA256))
+		}
+	}
+	for _, a := range rec.Artifacts {
+		dst := filepath.Join(e.opts.Root, filepath.FromSlash(a.Path))
+		tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-restore")
+		os.Remove(tmp)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := copyFile(e.cacheObject(a.SHA256), tmp); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, dst); err != nil {
+			os.Remove(tmp)
+			return err
+		}
+	}
+	return nil
+}
+
+// copyFile copies src to dst, atomically: dst is whole or absent.
+func copyFile(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp := dst + ".tmp-copy"
+	out, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := out.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// CacheSize is the run cache's size on disk.
+type CacheSize struct {
+	Runs, Objects int
+	Bytes         int64
+}
+
+func (c CacheSize) String() string {
+	return fmt.Sprintf("run cache: %d runs, %d objects, %.1f MB", c.Runs, c.Objects, float64(c.Bytes)/1e6)
+}
+
+// CacheSize measures the run cache.
+func (e *Engine) CacheSize() CacheSize {
+	var c CacheSize
+	base := filepath.Join(e.opts.Root, filepath.FromSlash(CacheDir))
+	filepath.WalkDir(base, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(base, path)
+		switch {
+		case strings.HasPrefix(rel, "objects"+string(filepath.Separator)):
+			c.Objects++
+			if info, err := d.Info(); err == nil {
+				c.Bytes += info.Size()
+			}
+		case strings.HasSuffix(rel, ".json"):
+			c.Runs++
+		}
+		return nil
+	})
+	return c
+}
+
+// gcCache removes the run records no current fingerprint needs (keep lists
+// the needed fingerprints per stage), except the keepLast most recent
+// others of each stage, then every object no remaining record names.
+func (e *Engine) gcCache(keep map[string]map[string]bool, keepLast int) ([]Removed, error) {
+	base := filepath.Join(e.opts.Root, filepath.FromSlash(CacheDir))
+	runsDir := filepath.Join(base, "runs")
+	stages, err := os.ReadDir(runsDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	var removed []Removed
+	needed := map[string]bool{}
+	for _, st := range stages {
+		entries, _ := os.ReadDir(filepath.Join(runsDir, st.Name()))
+		type run struct {
+			name string
+			mod  time.Time
+		}
+		var others []run
+		for _, en := range entries {
+			fp := strings.TrimSuffix(en.Name(), ".json")
+			info, err := en.Info()
+			if err != nil {
+				continue
+			}
+			if keep[st.Name()][fp] {
+				continue
+			}
+			others = append(others, run{en.Name(), info.ModTime()})
+		}
+		sort.Slice(others, func(i, j int) bool { return others[i].mod.After(others[j].mod) })
+		for i, r := range others {
+			if i < keepLast {
+				continue
+			}
+			path := filepath.Join(runsDir, st.Name(), r.name)
+			info, _ := os.Stat(path)
+			if err := os.Remove(path); err != nil {
+				return removed, err
+			}
+			removed = append(removed, Removed{Path: filepath.ToSlash(filepath.Join(CacheDir, "runs", st.Name(), r.name)), Files: 1, Bytes: info.Size()})
+		}
+		entries, _ = os.ReadDir(filepath.Join(runsDir, st.Name()))
+		for _, en := range entries {
+			data, err := os.ReadFile(filepath.Join(runsDir, st.Name(), en.Name()))
+			if err != nil {
+				continue
+			}
+			var rec cacheRecord
+			if json.Unmarshal(data, &rec) == nil {
+				for _, a := range rec.Artifacts {
+					needed[a.SHA256] = true
+				}
+			}
+		}
+	}
+	objects, _ := os.ReadDir(filepath.Join(base, "objects"))
+	for _, en := range objects {
+		if needed[en.Name()] {
+			continue
+		}
+		path := filepath.Join(base, "objects", en.Name())
+		info, err := os.Stat(path)
+		if err != nil {
+			continue
+		}
+		if err := os.Remove(path); err != nil {
+			return removed, err
+		}
+		removed = append(removed, Removed{Path: filepath.ToSlash(filepath.Join(CacheDir, "objects", en.Name())), Files: 1, Bytes: info.Size()})
+	}
+	return removed, nil
+}
