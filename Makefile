@@ -12,7 +12,7 @@ all: build
 	@CONFIG=$(CONFIG) ./paper/build.sh
 
 build:
-	$(GO) build -o $(CENSUS) ./pipeline/cmd/census
+	$(GO) build -buildvcs=auto -o $(CENSUS) ./pipeline/cmd/census # -buildvcs: the commit goes into the manifest (census cite)
 
 # Every package's tests run under the race detector (-short leaves out the
 # whole-pipeline runs, which the race detector makes ten times slower), then

@@ -511,7 +511,7 @@ func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked,
 	}
 	m.record(s.Name, StageRecord{
 		Version: s.Version, Fingerprint: c.fingerprint, Config: e.settings.canonical[s.Name],
-		Inputs: c.inputs, Outputs: outs,
+		Inputs: c.inputs, Outputs: outs, Code: buildCode(),
 	}, entries)
 	if err := m.write(e.opts.Root); err != nil {
 		return res, err

@@ -34,6 +34,17 @@ type StageRecord struct {
 	Config      json.RawMessage   `json:"config"`
 	Inputs      map[string]string `json:"inputs"`
 	Outputs     []string          `json:"outputs"`
+	// Code is the version control state of the binary that made the
+	// outputs, when it was built from a git checkout (absent otherwise).
+	// It is kept here, never in an artifact, so that the artifacts' bytes
+	// do not depend on the commit.
+	Code *CodeVersion `json:"code,omitempty"`
+}
+
+// CodeVersion is the commit a binary was built from, as Go records it.
+type CodeVersion struct {
+	Commit   string `json:"commit"`
+	Modified bool   `json:"modified"` // the tree had uncommitted changes
 }
 
 // ArtifactEntry is one artifact in the manifest.

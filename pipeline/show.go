@@ -1,13 +1,18 @@
 package pipeline
 
 import (
+	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -147,14 +152,91 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 			}
 		}
 	}
+	year := e.lastRunYear(a.Stage)
+	code := "the code's commit is unknown (the binary was not built from a git checkout)"
+	if c := m.Stages[a.Stage].Code; c != nil {
+		code = "code at git commit " + c.Commit
+		if c.Modified {
+			code += " with uncommitted changes"
+		}
+	}
+	url := ""
+	if u := gitRemote(e.opts.Root); u != "" {
+		url = "\n  url          = {" + u + "},"
+	}
 	fmt.Fprintf(w, `@misc{sudokucensus:%s:%s,
   title        = {{sudoku-census} artifact %s: %s},
   author       = {{The sudoku-census authors}},
-  howpublished = {File %s, produced by stage %s of the sudoku-census pipeline},
-  note         = {SHA-256 %s; fingerprint %s; %s},
+  year         = {%d},
+  howpublished = {File %s, produced by stage %s of the sudoku-census pipeline},%s
+  note         = {SHA-256 %s; fingerprint %s; %s; %s},
 }
-`, a.Name, short(a.SHA256), a.Path, bibEscape(doc), a.Path, a.Stage, a.SHA256, a.Fingerprint, m.Tool)
+`, a.Name, short(a.SHA256), a.Path, bibEscape(doc), year, a.Path, a.Stage, url, a.SHA256, a.Fingerprint, bibEscape(code), m.Tool)
 	return nil
+}
+
+// lastRunYear is the year of the stage's last run in the run log, or this
+// year when the log has none.
+func (e *Engine) lastRunYear(stage string) int {
+	year := time.Now().UTC().Year()
+	f, err := os.Open(filepath.Join(e.opts.Root, filepath.FromSlash(RunLogPath)))
+	if err != nil {
+		return year
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var line struct {
+			Stage, Action, Time string
+		}
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Stage == stage && line.Action == "ran" {
+			if t, err := time.Parse(time.RFC3339, line.Time); err == nil {
+				year = t.Year()
+			}
+		}
+	}
+	return year
+}
+
+// buildCode returns the commit this binary was built from, from the
+// version control information Go stamps into binaries built in a git
+// checkout; nil for test binaries and builds outside one.
+func buildCode() *CodeVersion {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return nil
+	}
+	var c CodeVersion
+	for _, st := range info.Settings {
+		switch st.Key {
+		case "vcs.revision":
+			c.Commit = st.Value
+		case "vcs.modified":
+			c.Modified = st.Value == "true"
+		}
+	}
+	if c.Commit == "" {
+		return nil
+	}
+	return &c
+}
+
+// gitRemote returns the URL of the project's git remote "origin", or of
+// its only remote; "" when git knows none (or is not installed).
+func gitRemote(root string) string {
+	out, err := exec.Command("git", "-C", root, "remote", "get-url", "origin").Output()
+	if err != nil {
+		names, err := exec.Command("git", "-C", root, "remote").Output()
+		fields := strings.Fields(string(names))
+		if err != nil || len(fields) != 1 {
+			return ""
+		}
+		if out, err = exec.Command("git", "-C", root, "remote", "get-url", fields[0]).Output(); err != nil {
+			return ""
+		}
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func bibEscape(s string) string {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,5 +65,27 @@ func TestLockAndVerifyLock(t *testing.T) {
 	os.WriteFile(lock, []byte(`{"nonsense": 1}`), 0o644)
 	if code, _, errs := census(t, root, "verify", "--lock", lock); code == 0 || !strings.Contains(errs, "is not a census lock") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("verify --lock with a bad file: exit %d, %q", code, errs)
+	}
+}
+
+func TestCiteNamesYearCodeAndRepository(t *testing.T) {
+	root := project(t)
+	if code, _, errs := census(t, root, "run"); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, _ := census(t, root, "cite", "gen")
+	if code != 0 || !strings.Contains(out, "year         = {") || !strings.Contains(out, "commit is unknown") || strings.Contains(out, "url") {
+		t.Fatalf("cite outside git: exit %d\n%s", code, out)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"remote", "add", "origin", "https://example.org/census.git"}} {
+		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	if code, out, _ := census(t, root, "cite", "gen"); code != 0 || !strings.Contains(out, "url          = {https://example.org/census.git},") {
+		t.Fatalf("cite in a git checkout with a remote: exit %d\n%s", code, out)
 	}
 }
