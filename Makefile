@@ -3,13 +3,18 @@
 GO      ?= go
 CENSUS  := bin/census
 CONFIG  ?= configs/default.yaml
-STAGES  := bands reduce classes exact shapes symmetry kilfoil knuth importance figures report
+STAGES  := bands reduce classes exact shapes symmetry kilfoil knuth importance figures report paper
 
-.PHONY: all build test bench status verify clean paper smoke $(STAGES)
+.PHONY: all build test bench status verify clean tex smoke $(STAGES)
 
+# The paper stage needs TeX: install-tex.sh installs it as root with
+# apt-get, and otherwise says how (the paper stage then skips itself).
 all: build
+	@./paper/install-tex.sh
 	$(CENSUS) run --config $(CONFIG)
-	@CONFIG=$(CONFIG) ./paper/build.sh
+
+tex:
+	./paper/install-tex.sh
 
 build:
 	$(GO) build -buildvcs=auto -o $(CENSUS) ./pipeline/cmd/census # -buildvcs: the commit goes into the manifest (census cite)
@@ -31,9 +36,6 @@ bench:
 # One target per stage: brings that stage (and what it needs) up to date.
 $(STAGES): build
 	$(CENSUS) run --config $(CONFIG) $@
-
-paper: report
-	@CONFIG=$(CONFIG) ./paper/build.sh
 
 status: build
 	$(CENSUS) status --config $(CONFIG)

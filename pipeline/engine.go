@@ -194,6 +194,7 @@ type checked struct {
 	reason      string
 	fingerprint string
 	inputs      map[string]string // input artifact name -> SHA-256
+	sources     map[string]string // source path -> SHA-256
 }
 
 // check decides whether s is fresh against the manifest. stale holds the
@@ -208,7 +209,11 @@ func (e *Engine) check(m *Manifest, s *Stage, stale map[string]string) checked {
 	if err != nil {
 		return checked{reason: err.Error()}
 	}
-	c := checked{inputs: inputs, fingerprint: e.fingerprint(s, inputs)}
+	sources, err := e.sourcesOf(s)
+	if err != nil {
+		return checked{reason: err.Error()}
+	}
+	c := checked{inputs: inputs, sources: sources, fingerprint: e.fingerprint(s, inputs, sources)}
 	rec, ok := m.Stages[s.Name]
 	if !ok {
 		c.reason = "never run"
@@ -269,6 +274,11 @@ func (e *Engine) check(m *Manifest, s *Stage, stale map[string]string) checked {
 			why = append(why, "input "+n+" changed")
 		}
 	}
+	for _, path := range s.Sources {
+		if rec.Sources[path] != sources[path] {
+			why = append(why, "source "+path+" changed")
+		}
+	}
 	if len(why) == 0 {
 		why = append(why, "fingerprint differs")
 	}
@@ -292,6 +302,23 @@ func inputsOf(m *Manifest, s *Stage) (map[string]string, error) {
 	return inputs, nil
 }
 
+// sourcesOf returns the SHA-256 of every source file of s, by path (nil
+// when it has none).
+func (e *Engine) sourcesOf(s *Stage) (map[string]string, error) {
+	var sources map[string]string
+	for _, path := range s.Sources {
+		sum, err := e.hash(path)
+		if err != nil {
+			return nil, errors.New("source " + path + " is missing")
+		}
+		if sources == nil {
+			sources = map[string]string{}
+		}
+		sources[path] = sum
+	}
+	return sources, nil
+}
+
 func orNone(s string) string {
 	if s == "" {
 		return "unset"
@@ -300,13 +327,14 @@ func orNone(s string) string {
 }
 
 // fingerprint hashes everything a stage's outputs depend on.
-func (e *Engine) fingerprint(s *Stage, inputs map[string]string) string {
+func (e *Engine) fingerprint(s *Stage, inputs, sources map[string]string) string {
 	doc, _ := json.Marshal(struct {
 		Stage   string            `json:"stage"`
 		Version int               `json:"version"`
 		Config  json.RawMessage   `json:"config"`
 		Inputs  map[string]string `json:"inputs"`
-	}{s.Name, s.Version, e.settings.canonical[s.Name], inputs})
+		Sources map[string]string `json:"sources,omitempty"`
+	}{s.Name, s.Version, e.settings.canonical[s.Name], inputs, sources})
 	sum := sha256.Sum256(doc)
 	return hex.EncodeToString(sum[:])
 }
@@ -343,6 +371,8 @@ type RunOptions struct {
 type StageResult struct {
 	Stage string `json:"stage"`
 	Ran   bool   `json:"ran"`
+	// Skipped says Run returned Skip: nothing was published.
+	Skipped bool `json:"skipped,omitempty"`
 	// Restored says the outputs came from the run cache: no stage code ran.
 	Restored bool          `json:"restored,omitempty"`
 	Reason   string        `json:"reason,omitempty"`
@@ -435,6 +465,12 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 		}
 		e.log.Info("running", "stage", s.Name, "reason", c.reason)
 		res, err := e.runStage(ctx, m, s, c, forced[s], ro)
+		if errors.Is(err, ErrSkipped) && ctx.Err() == nil {
+			e.log.Warn("stage "+s.Name+" "+err.Error(), "stage", s.Name)
+			stale[s.Name] = err.Error()
+			results = append(results, StageResult{Stage: s.Name, Skipped: true, Reason: err.Error()})
+			continue
+		}
 		if err != nil {
 			return results, fmt.Errorf("stage %s failed: %w", s.Name, err)
 		}
@@ -511,7 +547,7 @@ func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked,
 	}
 	m.record(s.Name, StageRecord{
 		Version: s.Version, Fingerprint: c.fingerprint, Config: e.settings.canonical[s.Name],
-		Inputs: c.inputs, Outputs: outs, Code: buildCode(),
+		Inputs: c.inputs, Outputs: outs, Sources: c.sources, Code: buildCode(),
 	}, entries)
 	if err := m.write(e.opts.Root); err != nil {
 		return res, err

@@ -34,6 +34,9 @@ type StageRecord struct {
 	Config      json.RawMessage   `json:"config"`
 	Inputs      map[string]string `json:"inputs"`
 	Outputs     []string          `json:"outputs"`
+	// Sources are the SHA-256 of the stage's hand-written source files
+	// (Stage.Sources), by path.
+	Sources map[string]string `json:"sources,omitempty"`
 	// Code is the version control state of the binary that made the
 	// outputs, when it was built from a git checkout (absent otherwise).
 	// It is kept here, never in an artifact, so that the artifacts' bytes

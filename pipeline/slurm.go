@@ -440,7 +440,12 @@ func (e *Engine) WorkUnits(ctx context.Context, w io.Writer, stage, fingerprint,
 	if err != nil {
 		return fmt.Errorf("stage %s: %w", stage, err)
 	}
-	c := checked{inputs: inputs, fingerprint: e.fingerprint(s, inputs)}
+	e.hashes = map[string]string{}
+	sources, err := e.sourcesOf(s)
+	if err != nil {
+		return fmt.Errorf("stage %s: %w", stage, err)
+	}
+	c := checked{inputs: inputs, sources: sources, fingerprint: e.fingerprint(s, inputs, sources)}
 	if c.fingerprint != fingerprint {
 		return fmt.Errorf("stage %s: the fingerprint here is %s but the submitting run's is %s: the configuration, the inputs or the program differ (use the same census binary and config, on a data directory every node shares)",
 			stage, short(c.fingerprint), short(fingerprint))

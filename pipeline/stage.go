@@ -45,6 +45,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sort"
@@ -89,12 +90,25 @@ type Stage struct {
 	// outputs with Table.Write or File.Write; the engine publishes them
 	// atomically only when Run returns nil.
 	Run func(p *Pass) error
+	// Sources lists files below the project root, written by hand, that
+	// Run reads besides its input artifacts (the paper's text): their
+	// SHA-256 enters the fingerprint, so editing one makes the stage stale.
+	Sources []string
 	// Units, when set, splits the stage's work into units that the engine
 	// computes (and keeps, and may send to a cluster) before Run, which
 	// merges their results with Pass.UnitResults. Nil for a stage that does
 	// all its work in Run.
 	Units *Units
 }
+
+// ErrSkipped, wrapped by Skip, is what a Run returns when a tool it needs
+// is missing and the user may do without its outputs (TeX for the paper):
+// the stage publishes nothing and stays stale, the run goes on with the
+// stages that do not depend on it, and `census run` still succeeds.
+var ErrSkipped = errors.New("skipped")
+
+// Skip returns an error that skips the stage, saying why in one line.
+func Skip(why string) error { return fmt.Errorf("%w: %s", ErrSkipped, why) }
 
 // Units is a stage's work split into a deterministic list of units. A
 // unit's result is a pure function of the pass (configuration, inputs,
@@ -222,6 +236,10 @@ func (p *Pass) provenance(artifact string) Provenance {
 // Context is cancelled when the run is interrupted (Ctrl-C, SIGTERM) and,
 // within Units.Compute, when another unit has failed.
 func (p *Pass) Context() context.Context { return p.ctx }
+
+// Root is the project root, for reading the stage's Sources; artifacts are
+// read with Table.Read and File.Read.
+func (p *Pass) Root() string { return p.root }
 
 // ConfigOf returns the pass's configuration as *T, the type the stage's
 // NewConfig returns.

@@ -3,7 +3,7 @@
 //
 // The folders below are of three kinds: one package per stage (bands,
 // reduce, classes, exact, shapes, symmetry, kilfoil, knuth, importance, figures,
-// report), the shared maths in maths/ (standard library only, no pipeline),
+// report, paper), the shared maths in maths/ (standard library only, no pipeline),
 // and shared/, the code several stages use that knows the pipeline.
 package stages
 
@@ -16,6 +16,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/importance"
 	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
+	"github.com/sudoku-census/sudoku-census/stages/paper"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
 	"github.com/sudoku-census/sudoku-census/stages/report"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
@@ -33,6 +34,7 @@ var All = []*pipeline.Stage{
 	kilfoil.Stage,
 	knuth.Stage,
 	importance.Stage,
-	figures.Stage, // figures and report stay last: they present the others
+	figures.Stage, // figures, report and paper stay last: they present the others
 	report.Stage,
+	paper.Stage,
 }

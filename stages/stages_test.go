@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -48,6 +49,16 @@ func runSmoke(t *testing.T, procs int) string {
 	return root
 }
 
+// requireTeX skips a test that needs every artifact of the smoke run, the
+// paper's PDF included, when TeX is not installed (the paper stage then
+// skips itself); CI installs it.
+func requireTeX(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("latexmk"); err != nil {
+		t.Skip("needs TeX for the paper stage (make tex installs it)")
+	}
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	for _, root := range smokeRoots.byProcs {
@@ -63,6 +74,7 @@ func TestByteIdenticalWhateverTheCores(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole smoke pipeline twice")
 	}
+	requireTeX(t)
 	one, two := runSmoke(t, 1), runSmoke(t, 2)
 	m, err := pipeline.ReadManifest(one)
 	if err != nil {
@@ -111,6 +123,7 @@ func TestGoldenVersions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole smoke pipeline")
 	}
+	requireTeX(t)
 	root := runSmoke(t, 2)
 	m, err := pipeline.ReadManifest(root)
 	if err != nil {
@@ -273,6 +286,7 @@ func TestSmokeLock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole smoke pipeline")
 	}
+	requireTeX(t)
 	root := runSmoke(t, 2)
 	e, err := pipeline.New(pipeline.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml"})
 	if err != nil {

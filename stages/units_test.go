@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 )
@@ -377,6 +378,7 @@ func TestSlurmSmokeMatchesLocal(t *testing.T) {
 	bin, config := buildCensus(t), smokeConfig(t)
 	local := runSmoke(t, 2)
 	root := t.TempDir()
+	pipelinetest.CopySources(t, root, All)
 	_, stderr := runCensus(t, bin, root, "run", "--config", config, "--executor", "slurm")
 	for _, stage := range []string{"exact", "knuth", "importance"} {
 		if !strings.Contains(stderr, `msg="submitted slurm array job" stage=`+stage+" ") {

@@ -517,6 +517,10 @@ func writeTimings(w io.Writer, results []pipeline.StageResult) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "stage\taction\twall\tcpu")
 	for _, r := range results {
+		if r.Skipped {
+			fmt.Fprintf(tw, "%s\tskipped\t\t\n", r.Stage)
+			continue
+		}
 		if r.Restored {
 			fmt.Fprintf(tw, "%s\trestored from cache\t%.2fs\t\n", r.Stage, r.Wall.Seconds())
 			continue

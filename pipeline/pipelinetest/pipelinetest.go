@@ -46,6 +46,7 @@ func Run(t testing.TB, o Options) string {
 	if o.Root == "" {
 		o.Root = t.TempDir()
 	}
+	CopySources(t, o.Root, o.Stages)
 	eng, err := pipeline.New(pipeline.Options{Root: o.Root, Stages: o.Stages, ConfigFile: configFile(t, o), Set: o.Set})
 	if err != nil {
 		t.Fatal(err)
@@ -147,4 +148,40 @@ func Closure(stages ...*pipeline.Stage) []*pipeline.Stage {
 		add(s)
 	}
 	return out
+}
+
+// CopySources copies the hand-written source files of the stages
+// (Stage.Sources, the paper's text) from the module's root into root, so
+// that a test's fresh project root can run them.
+func CopySources(t testing.TB, root string, stages []*pipeline.Stage) {
+	t.Helper()
+	module, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(module, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(module)
+		if parent == module {
+			t.Fatal("pipelinetest: no go.mod above the working directory")
+		}
+		module = parent
+	}
+	for _, s := range stages {
+		for _, src := range s.Sources {
+			data, err := os.ReadFile(filepath.Join(module, filepath.FromSlash(src)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst := filepath.Join(root, filepath.FromSlash(src))
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(dst, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

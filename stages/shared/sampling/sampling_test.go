@@ -365,6 +365,8 @@ func TestUnitsResume(t *testing.T) {
 		}
 		os.Remove(filepath.Join(root, path))
 	}
+	// No run cache either: it would restore the tables without running.
+	os.RemoveAll(filepath.Join(root, pipeline.CacheDir))
 	// 2x2: 30 blocks in 30 units; 3x3: 21 blocks in 21 units. Remove 3.
 	files, _ := filepath.Glob(filepath.Join(root, pipeline.UnitsDir, "samplingtest", "*", "*"))
 	var removed []string

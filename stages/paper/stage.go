@@ -1,0 +1,133 @@
+// Package paper is the stage that builds the paper, paper/main.pdf, from
+// its hand-written text (paper/main.tex, paper/references.bib: the stage's
+// sources) and the generated TeX and figures (the report and figures
+// stages' artifacts), with latexmk. The PDF is an artifact like the others:
+// in the manifest and the lock, checked by census verify. The same inputs
+// give the same bytes: the build runs in a fresh directory with
+// SOURCE_DATE_EPOCH=0 and FORCE_SOURCE_DATE=1, and main.tex empties the
+// PDF trailer ID.
+package paper
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/figures"
+	"github.com/sudoku-census/sudoku-census/stages/report"
+)
+
+// PDF is paper/main.pdf.
+var PDF = pipeline.NewFile("paper", "paper/main.pdf", "the paper, built with latexmk from paper/main.tex and the generated parts")
+
+// Sources are the paper's hand-written files.
+var Sources = []string{"paper/main.tex", "paper/references.bib"}
+
+// Stage builds the PDF.
+var Stage = &pipeline.Stage{
+	Name:     "paper",
+	Doc:      "builds paper/main.pdf with latexmk from the paper's text, the generated TeX and the figures",
+	Version:  1,
+	Requires: []*pipeline.Stage{report.Stage, figures.Stage},
+	Sources:  Sources,
+	Outputs:  []pipeline.Output{PDF.Output},
+	Run:      run,
+}
+
+// undefined matches the log lines of undefined references, citations and
+// control sequences: latexmk succeeds with them, the paper may not.
+var undefined = regexp.MustCompile(`(?i)undefined`)
+
+func run(p *pipeline.Pass) error {
+	latexmk, err := exec.LookPath("latexmk")
+	if err != nil {
+		why := "latexmk not found (install TeX with make tex, which runs paper/install-tex.sh)"
+		if os.Getenv("CI") == "true" {
+			return fmt.Errorf("%s; CI must build the paper", why)
+		}
+		return pipeline.Skip(why)
+	}
+	dir, err := os.MkdirTemp("", "census-paper-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	// The tree latexmk sees: paper/ with the text and generated/, and
+	// figures/ beside it, as in the repository.
+	put := func(rel string, data []byte) error {
+		path := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(path, data, 0o644)
+	}
+	for _, src := range Sources {
+		data, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(src)))
+		if err != nil {
+			return err
+		}
+		if err := put(src, data); err != nil {
+			return err
+		}
+	}
+	for _, st := range p.Stage.Requires {
+		for _, o := range st.Outputs {
+			if !strings.HasSuffix(o.Path, ".tex") && !strings.HasSuffix(o.Path, ".pdf") {
+				continue
+			}
+			data, err := pipeline.File{Output: o}.Read(p)
+			if err != nil {
+				return err
+			}
+			if err := put(o.Path, data); err != nil {
+				return err
+			}
+		}
+	}
+	cmd := exec.CommandContext(p.Context(), latexmk, "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "main.tex")
+	cmd.Dir = filepath.Join(dir, "paper")
+	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=0", "FORCE_SOURCE_DATE=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		if ctxErr := p.Context().Err(); ctxErr != nil {
+			return ctxErr
+		}
+		return fmt.Errorf("latexmk failed: %v: %s", err, firstError(out.String(), filepath.Join(cmd.Dir, "main.log")))
+	}
+	for _, log := range []string{"main.log", "main.blg"} {
+		data, _ := os.ReadFile(filepath.Join(cmd.Dir, log))
+		for _, line := range strings.Split(string(data), "\n") {
+			if undefined.MatchString(line) {
+				return fmt.Errorf("paper/%s: %s", log, strings.TrimSpace(line))
+			}
+		}
+	}
+	pdf, err := os.ReadFile(filepath.Join(cmd.Dir, "main.pdf"))
+	if err != nil {
+		return err
+	}
+	p.Report("pdf_bytes", len(pdf))
+	return PDF.Write(p, pdf)
+}
+
+// firstError returns the first LaTeX error of the log, or the end of
+// latexmk's output.
+func firstError(output, logPath string) string {
+	data, _ := os.ReadFile(logPath)
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "!") || strings.Contains(line, ".tex:") {
+			return strings.TrimSpace(line)
+		}
+	}
+	output = strings.TrimSpace(output)
+	if i := strings.LastIndex(output, "\n"); i >= 0 {
+		output = output[i+1:]
+	}
+	return output
+}

@@ -1,0 +1,86 @@
+package paper_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/stages/paper"
+)
+
+var smoke = pipelinetest.Options{Stages: pipelinetest.Closure(paper.Stage), Config: "../../configs/smoke.yaml",
+	Targets: []string{"report", "figures"}}
+
+// run runs the paper stage (forced) in root and returns its result.
+func run(t *testing.T, root string) (pipeline.StageResult, error) {
+	t.Helper()
+	e, err := pipeline.New(pipeline.Options{Root: root, Stages: smoke.Stages, ConfigFile: smoke.Config})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(context.Background(), []string{"paper"}, pipeline.RunOptions{Force: []string{"paper"}})
+	if len(res) == 0 {
+		return pipeline.StageResult{}, err
+	}
+	return res[len(res)-1], err
+}
+
+func TestPaperIsReproducibleWithMetadata(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the smoke pipeline and LaTeX")
+	}
+	if _, err := exec.LookPath("latexmk"); err != nil {
+		t.Skip("needs TeX (make tex)")
+	}
+	root := pipelinetest.Run(t, smoke)
+	if res, err := run(t, root); err != nil || !res.Ran {
+		t.Fatalf("paper: %+v, %v", res, err)
+	}
+	first, err := os.ReadFile(filepath.Join(root, "paper/main.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(first, []byte("%PDF")) {
+		t.Fatal("paper/main.pdf is not a PDF")
+	}
+	// The metadata sits in a compressed object stream: ask pdfinfo.
+	if _, err := exec.LookPath("pdfinfo"); err == nil {
+		info, err := exec.Command("pdfinfo", filepath.Join(root, "paper/main.pdf")).Output()
+		if err != nil || !bytes.Contains(info, []byte("A reproducible census of Sudoku grids")) ||
+			!bytes.Contains(info, []byte("The sudoku-census project")) || !bytes.Contains(info, []byte("1970")) {
+			t.Fatalf("metadata: %v\n%s", err, info)
+		}
+	}
+	if res, err := run(t, root); err != nil || !res.Ran {
+		t.Fatalf("paper again: %+v, %v", res, err)
+	}
+	again, _ := os.ReadFile(filepath.Join(root, "paper/main.pdf"))
+	if !bytes.Equal(first, again) {
+		t.Fatal("two builds of the paper differ")
+	}
+}
+
+func TestPaperWithoutTeX(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the smoke pipeline")
+	}
+	root := pipelinetest.Run(t, smoke)
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("CI", "")
+	res, err := run(t, root)
+	if err != nil || !res.Skipped || res.Ran {
+		t.Fatalf("without latexmk: %+v, %v; want the stage skipped and the run to succeed", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "paper/main.pdf")); err == nil {
+		t.Fatal("a skipped paper stage published a PDF")
+	}
+	t.Setenv("CI", "true")
+	if _, err := run(t, root); err == nil {
+		t.Fatal("under CI=true a missing latexmk did not fail the run")
+	}
+}
