@@ -24,35 +24,9 @@ type Planned struct {
 // run gives them the cached bytes; a stage that would run makes every
 // stage downstream of it run too, its new outputs being unknown.
 func (e *Engine) DryRun(targets []string, ro RunOptions) ([]Planned, error) {
-	want := map[*Stage]bool{}
-	if len(targets) == 0 {
-		for _, s := range e.order {
-			want[s] = true
-		}
-	}
-	var mark func(s *Stage)
-	mark = func(s *Stage) {
-		if !want[s] {
-			want[s] = true
-			for _, r := range s.Requires {
-				mark(r)
-			}
-		}
-	}
-	for _, name := range targets {
-		s, err := e.Stage(name)
-		if err != nil {
-			return nil, err
-		}
-		mark(s)
-	}
-	forced := map[*Stage]bool{}
-	for _, name := range ro.Force {
-		s, err := e.Stage(name)
-		if err != nil {
-			return nil, err
-		}
-		forced[s] = true
+	want, forced, err := e.selection(targets, ro.Force)
+	if err != nil {
+		return nil, err
 	}
 	m, err := ReadManifest(e.opts.Root)
 	if err != nil {
@@ -98,25 +72,39 @@ func (e *Engine) DryRun(targets []string, ro RunOptions) ([]Planned, error) {
 }
 
 // lastRunTimes reads the run log for the wall time of each stage's last
-// run; a missing or damaged log gives what it can.
+// run.
 func (e *Engine) lastRunTimes() map[string]time.Duration {
 	times := map[string]time.Duration{}
-	f, err := os.Open(filepath.Join(e.opts.Root, filepath.FromSlash(RunLogPath)))
+	e.eachRun(func(r runLogLine) {
+		if r.Action == "ran" {
+			times[r.Stage] = time.Duration(r.Wall * float64(time.Second))
+		}
+	})
+	return times
+}
+
+// runLogLine is what the engine reads back of a line of the run log.
+type runLogLine struct {
+	Time   string  `json:"time"`
+	Stage  string  `json:"stage"`
+	Action string  `json:"action"`
+	Wall   float64 `json:"wall_seconds"`
+}
+
+// eachRun calls f with every line of the run log, oldest first; a missing
+// log has none, and damaged lines are passed over.
+func (e *Engine) eachRun(f func(runLogLine)) {
+	file, err := os.Open(filepath.Join(e.opts.Root, filepath.FromSlash(RunLogPath)))
 	if err != nil {
-		return times
+		return
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
+	defer file.Close()
+	sc := bufio.NewScanner(file)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
-		var line struct {
-			Stage  string  `json:"stage"`
-			Action string  `json:"action"`
-			Wall   float64 `json:"wall_seconds"`
-		}
-		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Action == "ran" {
-			times[line.Stage] = time.Duration(line.Wall * float64(time.Second))
+		var line runLogLine
+		if json.Unmarshal(sc.Bytes(), &line) == nil {
+			f(line)
 		}
 	}
-	return times
 }

@@ -385,35 +385,9 @@ type StageResult struct {
 // running stale upstream stages first. It stops at the first failure; a
 // failed stage publishes nothing.
 func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]StageResult, error) {
-	want := map[*Stage]bool{}
-	if len(targets) == 0 {
-		for _, s := range e.order {
-			want[s] = true
-		}
-	}
-	var mark func(s *Stage)
-	mark = func(s *Stage) {
-		if !want[s] {
-			want[s] = true
-			for _, r := range s.Requires {
-				mark(r)
-			}
-		}
-	}
-	for _, name := range targets {
-		s, err := e.Stage(name)
-		if err != nil {
-			return nil, err
-		}
-		mark(s)
-	}
-	forced := map[*Stage]bool{}
-	for _, name := range ro.Force {
-		s, err := e.Stage(name)
-		if err != nil {
-			return nil, err
-		}
-		forced[s] = true
+	want, forced, err := e.selection(targets, ro.Force)
+	if err != nil {
+		return nil, err
 	}
 	release, err := lock(e.opts.Root, ro.Wait)
 	if err != nil {
@@ -478,6 +452,43 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 		results = append(results, res)
 	}
 	return results, nil
+}
+
+// selection returns the stages a run of targets brings up to date (all
+// when none are named; else the targets and everything upstream of them)
+// and the stages force names.
+func (e *Engine) selection(targets, force []string) (want, forced map[*Stage]bool, err error) {
+	want = map[*Stage]bool{}
+	if len(targets) == 0 {
+		for _, s := range e.order {
+			want[s] = true
+		}
+	}
+	var mark func(s *Stage)
+	mark = func(s *Stage) {
+		if !want[s] {
+			want[s] = true
+			for _, r := range s.Requires {
+				mark(r)
+			}
+		}
+	}
+	for _, name := range targets {
+		s, err := e.Stage(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		mark(s)
+	}
+	forced = map[*Stage]bool{}
+	for _, name := range force {
+		s, err := e.Stage(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		forced[s] = true
+	}
+	return want, forced, nil
 }
 
 // newPass is the pass of stage s with the inputs c found in manifest m.

@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -179,23 +177,11 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 // year when the log has none.
 func (e *Engine) lastRunYear(stage string) int {
 	year := time.Now().UTC().Year()
-	f, err := os.Open(filepath.Join(e.opts.Root, filepath.FromSlash(RunLogPath)))
-	if err != nil {
-		return year
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var line struct {
-			Stage, Action, Time string
+	e.eachRun(func(r runLogLine) {
+		if t, err := time.Parse(time.RFC3339, r.Time); err == nil && r.Stage == stage && r.Action == "ran" {
+			year = t.Year()
 		}
-		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Stage == stage && line.Action == "ran" {
-			if t, err := time.Parse(time.RFC3339, line.Time); err == nil {
-				year = t.Year()
-			}
-		}
-	}
+	})
 	return year
 }
 
