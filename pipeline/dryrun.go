@@ -55,7 +55,7 @@ func (e *Engine) DryRun(targets []string, ro RunOptions) ([]Planned, error) {
 		switch {
 		case c.fresh:
 		case !forced[s] && func() bool {
-			rec, ok := e.cached(s.Name, c.fingerprint)
+			rec, ok := e.cached(s, c.fingerprint)
 			if ok {
 				sim.record(s.Name, rec.Record, rec.Artifacts)
 			}
@@ -85,10 +85,11 @@ func (e *Engine) lastRunTimes() map[string]time.Duration {
 
 // runLogLine is what the engine reads back of a line of the run log.
 type runLogLine struct {
-	Time   string  `json:"time"`
-	Stage  string  `json:"stage"`
-	Action string  `json:"action"`
-	Wall   float64 `json:"wall_seconds"`
+	Time        string  `json:"time"`
+	Stage       string  `json:"stage"`
+	Action      string  `json:"action"`
+	Fingerprint string  `json:"fingerprint"`
+	Wall        float64 `json:"wall_seconds"`
 }
 
 // eachRun calls f with every line of the run log, oldest first; a missing

@@ -162,30 +162,39 @@ func (e *Engine) Status() ([]StageStatus, error) {
 	if err != nil {
 		return nil, err
 	}
+	var out []StageStatus
+	e.survey(m, func(s *Stage, c checked, inCache bool, sim *Manifest) {
+		st := StageStatus{Stage: s.Name, Fresh: c.fresh, Reason: c.reason, InCache: inCache}
+		if !c.fresh && !inCache && s.Units != nil && c.fingerprint != "" {
+			prog := e.unitProgress(sim, s, c)
+			st.Units = &prog
+		}
+		out = append(out, st)
+	})
+	return out, nil
+}
+
+// survey checks every stage against manifest m, in order, as a run would
+// find it: a stage the run would restore from the cache is not stale for
+// the stages downstream, which see its cached outputs in sim, a copy of m.
+// visit gets each stage's check and whether the cache holds it.
+func (e *Engine) survey(m *Manifest, visit func(s *Stage, c checked, inCache bool, sim *Manifest)) {
 	e.hashes = map[string]string{}
 	stale := map[string]string{}
-	// A stage the run would restore from the cache is not stale for the
-	// stages downstream: they see its cached outputs, as the run will.
 	sim := m.clone()
-	var out []StageStatus
 	for _, s := range e.order {
 		c := e.check(sim, s, stale)
-		st := StageStatus{Stage: s.Name, Fresh: c.fresh, Reason: c.reason}
+		inCache := false
 		if !c.fresh {
-			if rec, ok := e.cached(s.Name, c.fingerprint); ok {
-				st.InCache = true
+			if rec, ok := e.cached(s, c.fingerprint); ok {
+				inCache = true
 				sim.record(s.Name, rec.Record, rec.Artifacts)
 			} else {
 				stale[s.Name] = c.reason
 			}
 		}
-		if !c.fresh && !st.InCache && s.Units != nil && c.fingerprint != "" {
-			prog := e.unitProgress(m, s, c)
-			st.Units = &prog
-		}
-		out = append(out, st)
+		visit(s, c, inCache, sim)
 	}
-	return out, nil
 }
 
 // checked is the outcome of a freshness check.
@@ -195,6 +204,7 @@ type checked struct {
 	fingerprint string
 	inputs      map[string]string // input artifact name -> SHA-256
 	sources     map[string]string // source path -> SHA-256
+	upstream    string            // the stale upstream stage that makes it stale, if any
 }
 
 // check decides whether s is fresh against the manifest. stale holds the
@@ -202,7 +212,7 @@ type checked struct {
 func (e *Engine) check(m *Manifest, s *Stage, stale map[string]string) checked {
 	for _, r := range s.Requires {
 		if _, ok := stale[r.Name]; ok {
-			return checked{reason: "upstream stage " + r.Name + " is stale"}
+			return checked{reason: "upstream stage " + r.Name + " is stale", upstream: r.Name}
 		}
 	}
 	inputs, err := inputsOf(m, s)
@@ -401,6 +411,7 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 	}
 	e.hashes = map[string]string{}
 	stale := map[string]string{}
+	skipped := map[string]bool{} // stages skipped by this run
 	var results []StageResult
 	for _, s := range e.order {
 		if !want[s] {
@@ -422,8 +433,19 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 			e.appendRunLog(s, c, StageResult{Stage: s.Name})
 			continue
 		}
+		if c.fingerprint == "" {
+			// Its inputs cannot be known: an upstream stage was skipped,
+			// or a source file is missing.
+			if _, ok := skipped[c.upstream]; ok {
+				e.log.Warn("stage "+s.Name+" skipped: "+c.reason, "stage", s.Name)
+				skipped[s.Name] = true
+				results = append(results, StageResult{Stage: s.Name, Skipped: true, Reason: c.reason})
+				continue
+			}
+			return results, fmt.Errorf("stage %s cannot run: %s", s.Name, c.reason)
+		}
 		if !forced[s] {
-			if rec, ok := e.cached(s.Name, c.fingerprint); ok {
+			if rec, ok := e.cached(s, c.fingerprint); ok {
 				res, err := e.restoreStage(ctx, m, s, c, rec)
 				if err == nil {
 					e.log.Info("restored from cache", "stage", s.Name, "reason", c.reason)
@@ -442,6 +464,7 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 		if errors.Is(err, ErrSkipped) && ctx.Err() == nil {
 			e.log.Warn("stage "+s.Name+" "+err.Error(), "stage", s.Name)
 			stale[s.Name] = err.Error()
+			skipped[s.Name] = true
 			results = append(results, StageResult{Stage: s.Name, Skipped: true, Reason: err.Error()})
 			continue
 		}

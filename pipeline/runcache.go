@@ -58,22 +58,36 @@ func (e *Engine) cacheStore(stage string, rec StageRecord, entries []ArtifactEnt
 	}
 }
 
-// cached returns the cache record of stage under fingerprint when it and
-// every object it names exist (they are hashed at restore).
-func (e *Engine) cached(stage, fingerprint string) (*cacheRecord, bool) {
+// cached returns the cache record of stage s under fingerprint when it and
+// every object it names exist (they are hashed at restore). A record is
+// trusted only when it names exactly the stage's outputs, at their paths,
+// with well-formed digests: a damaged one is passed over.
+func (e *Engine) cached(s *Stage, fingerprint string) (*cacheRecord, bool) {
 	if fingerprint == "" {
 		return nil, false
 	}
-	data, err := os.ReadFile(e.cacheRun(stage, fingerprint))
+	data, err := os.ReadFile(e.cacheRun(s.Name, fingerprint))
 	if err != nil {
 		return nil, false
 	}
 	var rec cacheRecord
-	if json.Unmarshal(data, &rec) != nil || rec.Stage != stage || rec.Record.Fingerprint != fingerprint {
+	if json.Unmarshal(data, &rec) != nil || rec.Stage != s.Name || rec.Record.Fingerprint != fingerprint ||
+		len(rec.Artifacts) != len(s.Outputs) {
 		return nil, false
 	}
+	for _, sum := range rec.Record.Inputs {
+		if !isHexDigest(sum) {
+			return nil, false
+		}
+	}
+	outputs := map[string]string{} // name -> path, each taken once
+	for _, o := range s.Outputs {
+		outputs[o.Name] = o.Path
+	}
 	for _, a := range rec.Artifacts {
-		if !safeRelPath(a.Path) || len(a.SHA256) != 64 {
+		path, ok := outputs[a.Name]
+		delete(outputs, a.Name)
+		if !ok || a.Path != path || a.Stage != s.Name || a.Fingerprint != fingerprint || !isHexDigest(a.SHA256) {
 			return nil, false
 		}
 		if _, err := os.Stat(e.cacheObject(a.SHA256)); err != nil {
@@ -85,6 +99,8 @@ func (e *Engine) cached(stage, fingerprint string) (*cacheRecord, bool) {
 
 // restore puts the cached outputs of rec in place, after hashing every
 // object; it changes nothing when one is damaged (that object is removed).
+// Every output is copied beside its place first and renamed only when all
+// copies succeeded, so a failure leaves the old outputs as they were.
 func (e *Engine) restore(rec *cacheRecord) error {
 	for _, a := range rec.Artifacts {
 		obj := e.cacheObject(a.SHA256)
@@ -97,20 +113,27 @@ func (e *Engine) restore(rec *cacheRecord) error {
 			return fmt.Errorf("run cache object for %s is damaged (SHA-256 %s, want %s): removed", a.Path, short(sum), short(a.SHA256))
 		}
 	}
-	for _, a := range rec.Artifacts {
+	temps := make([]string, len(rec.Artifacts))
+	defer func() {
+		for _, tmp := range temps {
+			if tmp != "" {
+				os.Remove(tmp)
+			}
+		}
+	}()
+	for i, a := range rec.Artifacts {
 		dst := filepath.Join(e.opts.Root, filepath.FromSlash(a.Path))
 		tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-restore")
-		os.Remove(tmp)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
 		if err := copyFile(e.cacheObject(a.SHA256), tmp); err != nil {
 			return err
 		}
-		if err := os.Rename(tmp, dst); err != nil {
-			os.Remove(tmp)
+		temps[i] = tmp
+	}
+	for i, a := range rec.Artifacts {
+		if err := os.Rename(temps[i], filepath.Join(e.opts.Root, filepath.FromSlash(a.Path))); err != nil {
 			return err
 		}
+		temps[i] = ""
 	}
 	return nil
 }

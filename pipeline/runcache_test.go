@@ -147,3 +147,21 @@ func sha(data []byte) string {
 	s, _, _ := hashFile(f.Name())
 	return s
 }
+
+func TestSkipSkipsDownstreamAndTheRunSucceeds(t *testing.T) {
+	f, calls := countingFixture(t)
+	f.stages[1].Run = func(p *Pass) error { return Skip("a tool is missing") }
+	res, err := f.engine().Run(context.Background(), nil, RunOptions{})
+	if err != nil {
+		t.Fatalf("a skipped stage failed the run: %v", err)
+	}
+	if len(res) != 3 || !res[0].Ran || !res[1].Skipped || !res[2].Skipped || calls["total"].Load() != 0 {
+		t.Fatalf("results %+v, total ran %d times", res, calls["total"].Load())
+	}
+	if _, err := os.Stat(filepath.Join(f.root, "data/squares.parquet")); err == nil {
+		t.Fatal("a skipped stage published its output")
+	}
+	if s := f.status(); s["numbers"] != "fresh" || s["squares"] != "never run" || !strings.Contains(s["total"], "upstream stage squares is stale") {
+		t.Fatalf("status %v", s)
+	}
+}

@@ -110,6 +110,9 @@ func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
 		locked[a.Path] = a
 	}
 	for _, a := range l.Artifacts {
+		if !safeRelPath(a.Path) {
+			return nil, fmt.Errorf("the lock names %q, not a path below the project root", a.Path)
+		}
 		sum, _, err := hashFile(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
 		switch {
 		case err != nil:

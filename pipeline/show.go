@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -150,7 +151,7 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 			}
 		}
 	}
-	year := e.lastRunYear(a.Stage)
+	year := e.lastRunYear(a.Stage, a.Fingerprint)
 	code := "the code's commit is unknown (the binary was not built from a git checkout)"
 	if c := m.Stages[a.Stage].Code; c != nil {
 		code = "code at git commit " + c.Commit
@@ -173,12 +174,13 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 	return nil
 }
 
-// lastRunYear is the year of the stage's last run in the run log, or this
-// year when the log has none.
-func (e *Engine) lastRunYear(stage string) int {
+// lastRunYear is the year of the run that made the artifact (the stage's
+// last run under fingerprint in the run log), or this year when the log
+// has none.
+func (e *Engine) lastRunYear(stage, fingerprint string) int {
 	year := time.Now().UTC().Year()
 	e.eachRun(func(r runLogLine) {
-		if t, err := time.Parse(time.RFC3339, r.Time); err == nil && r.Stage == stage && r.Action == "ran" {
+		if t, err := time.Parse(time.RFC3339, r.Time); err == nil && r.Stage == stage && r.Action == "ran" && r.Fingerprint == fingerprint {
 			year = t.Year()
 		}
 	})
@@ -222,7 +224,27 @@ func gitRemote(root string) string {
 			return ""
 		}
 	}
-	return strings.TrimSpace(string(out))
+	return publicURL(strings.TrimSpace(string(out)))
+}
+
+// publicURL returns a remote as a URL fit to print: without the user
+// name and password an https remote may carry, and with an scp-style
+// remote (git@host:owner/repo) written as ssh://git@host/owner/repo.
+func publicURL(remote string) string {
+	if u, err := url.Parse(remote); err == nil && u.Scheme != "" && u.Host != "" {
+		if u.Scheme == "ssh" {
+			u.User = url.User(u.User.Username())
+		} else {
+			u.User = nil
+		}
+		return u.String()
+	}
+	if user, rest, ok := strings.Cut(remote, "@"); ok && !strings.Contains(user, "/") {
+		if host, path, ok := strings.Cut(rest, ":"); ok {
+			return "ssh://" + user + "@" + host + "/" + strings.TrimPrefix(path, "/")
+		}
+	}
+	return remote
 }
 
 func bibEscape(s string) string {

@@ -482,14 +482,8 @@ func (e *Engine) GC(wait bool, keepLast int) ([]Removed, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.hashes = map[string]string{}
 	keep := map[string]map[string]bool{}
-	stale := map[string]string{}
-	for _, s := range e.order {
-		c := e.check(m, s, stale)
-		if !c.fresh {
-			stale[s.Name] = c.reason
-		}
+	e.survey(m, func(s *Stage, c checked, _ bool, _ *Manifest) {
 		keep[s.Name] = map[string]bool{}
 		if rec, ok := m.Stages[s.Name]; ok {
 			keep[s.Name][rec.Fingerprint] = true
@@ -497,7 +491,7 @@ func (e *Engine) GC(wait bool, keepLast int) ([]Removed, error) {
 		if c.fingerprint != "" {
 			keep[s.Name][c.fingerprint] = true
 		}
-	}
+	})
 	removed, err := e.gcUnits(keep)
 	if err != nil {
 		return removed, err

@@ -239,7 +239,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 	}
 	run.Flags().BoolVar(&force, "force", false, "rerun the named stages even if fresh (and what depends on them)")
 	run.Flags().BoolVar(&wait, "wait", false, "wait for another run holding data/ instead of failing")
-	run.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "print what would run, be restored from the run cache or be skipped, and why; change nothing")
+	run.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "print what each stage would do (run, restore from the run cache, or nothing: up to date), and why; change nothing")
 	ex.register(run)
 
 	status := &cobra.Command{

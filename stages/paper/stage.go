@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/figures"
@@ -92,6 +93,9 @@ func run(p *pipeline.Pass) error {
 	cmd := exec.CommandContext(p.Context(), latexmk, "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "main.tex")
 	cmd.Dir = filepath.Join(dir, "paper")
 	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=0", "FORCE_SOURCE_DATE=1")
+	// On Ctrl-C latexmk is killed; do not wait for pdflatex, which may
+	// still hold the output pipe.
+	cmd.WaitDelay = time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
