@@ -41,16 +41,7 @@ func (e *Engine) DryRun(targets []string, ro RunOptions) ([]Planned, error) {
 		if !want[s] {
 			continue
 		}
-		c := e.check(sim, s, stale)
-		for _, r := range s.Requires {
-			if forced[r] {
-				forced[s] = true
-				c.reason = "upstream stage " + r.Name + " was forced"
-			}
-		}
-		if forced[s] && c.fresh {
-			c.fresh, c.reason = false, "forced"
-		}
+		c := e.checkForced(sim, s, stale, forced)
 		p := Planned{Stage: s.Name, Action: "up to date"}
 		switch {
 		case c.fresh:

@@ -417,16 +417,7 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 		if !want[s] {
 			continue
 		}
-		c := e.check(m, s, stale)
-		for _, r := range s.Requires {
-			if forced[r] {
-				forced[s] = true
-				c.reason = "upstream stage " + r.Name + " was forced"
-			}
-		}
-		if forced[s] && c.fresh {
-			c.fresh, c.reason = false, "forced"
-		}
+		c := e.checkForced(m, s, stale, forced)
 		if c.fresh {
 			e.log.Info("up to date", "stage", s.Name)
 			results = append(results, StageResult{Stage: s.Name})
@@ -475,6 +466,23 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 		results = append(results, res)
 	}
 	return results, nil
+}
+
+// checkForced is check for a run that forces the stages in forced: a
+// forced stage is stale, and so is every stage downstream of one (which
+// checkForced adds to forced).
+func (e *Engine) checkForced(m *Manifest, s *Stage, stale map[string]string, forced map[*Stage]bool) checked {
+	c := e.check(m, s, stale)
+	for _, r := range s.Requires {
+		if forced[r] {
+			forced[s] = true
+			c.reason = "upstream stage " + r.Name + " was forced"
+		}
+	}
+	if forced[s] && c.fresh {
+		c.fresh, c.reason = false, "forced"
+	}
+	return c
 }
 
 // selection returns the stages a run of targets brings up to date (all
