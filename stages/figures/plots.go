@@ -363,10 +363,10 @@ func ErrorWork(r *present.Results) (*plot.Plot, error) {
 }
 
 // Heuristic draws, for every box shape, the ratio of a count to
-// Kilfoil's heuristic: the exact count where one is known (a filled
-// circle), and each Monte Carlo estimate with its 95% interval where not
-// (open markers with error bars, spread sideways so they do not overlap).
-// A ratio of 1 is the heuristic itself.
+// Kilfoil's heuristic: the exact count where one is known, this pipeline's
+// or the literature's (a filled circle), and the most precise Monte Carlo
+// estimate with its 95% interval (an open square with error bars, beside
+// the circle). A ratio of 1 is the heuristic itself.
 func Heuristic(r *present.Results) (*plot.Plot, error) {
 	type column struct {
 		shape grid.Shape
@@ -374,8 +374,8 @@ func Heuristic(r *present.Results) (*plot.Plot, error) {
 	}
 	var cols []column
 	for _, h := range r.Heuristics {
-		_, exact := r.ExactGrids(h.Shape)
-		if exact || len(r.EstimatorsFor(h.Shape)) > 0 {
+		_, _, known := r.KnownGrids(h.Shape)
+		if _, ok := r.MostPrecise(h.Shape); known || ok {
 			cols = append(cols, column{h.Shape, new(big.Float).SetRat(h.Estimate)})
 		}
 	}
@@ -385,47 +385,40 @@ func Heuristic(r *present.Results) (*plot.Plot, error) {
 	p := newPlot("Counts relative to Kilfoil's heuristic", "grid (box shape)", "count / heuristic")
 	names := make([]string, len(cols))
 	var exactPts plotter.XYs
-	legendDone := map[string]bool{}
+	var mcPts, mcErr errPoints
 	ymin, ymax := 1.0, 1.0 // the heuristic line is always shown
 	for i, c := range cols {
 		names[i] = shapeLabel(c.shape)
-		if n, ok := r.ExactGrids(c.shape); ok {
+		if n, _, ok := r.KnownGrids(c.shape); ok {
 			q := new(big.Rat).Quo(new(big.Rat).SetInt(n), heuristicRat(r, c.shape))
 			y := ratFloat(q)
-			exactPts = append(exactPts, plotter.XY{X: float64(i), Y: y})
+			exactPts = append(exactPts, plotter.XY{X: float64(i) - 0.15, Y: y})
 			ymin, ymax = math.Min(ymin, y), math.Max(ymax, y)
-			continue
 		}
-		var es []present.Estimator // those that found a grid
-		for _, e := range r.EstimatorsFor(c.shape) {
-			if e.Estimate.Sign() > 0 {
-				es = append(es, e)
-			}
-		}
-		for j, e := range es {
+		if e, ok := r.MostPrecise(c.shape); ok {
 			// Ratios to the heuristic are near 1 even where the counts
 			// pass the float64 range.
 			ratio := func(x *big.Float) float64 { return present.Float64(new(big.Float).Quo(x, c.h)) }
 			y, lo, hi := ratio(e.Estimate), ratio(e.CILow), ratio(e.CIHigh)
-			x := float64(i) + 0.5*(float64(j)+0.5)/float64(len(es)) - 0.25
-			pt := plotter.XYs{{X: x, Y: y}}
-			s, err := plotter.NewScatter(pt)
-			if err != nil {
-				return nil, err
-			}
-			s.GlyphStyle = draw.GlyphStyle{Color: colour(j + 1), Radius: 2.5, Shape: draw.BoxGlyph{}}
-			bars, err := plotter.NewYErrorBars(errPoints{{x, y, y - lo, hi - y}})
-			if err != nil {
-				return nil, err
-			}
-			bars.LineStyle.Color = colour(j + 1)
-			p.Add(bars, s)
+			x := float64(i) + 0.15
+			mcPts = append(mcPts, [4]float64{x, y, 0, 0})
+			mcErr = append(mcErr, [4]float64{x, y, y - lo, hi - y})
 			ymin, ymax = math.Min(ymin, lo), math.Max(ymax, hi)
-			if !legendDone[e.Label()] {
-				p.Legend.Add(e.Label()+" (95% CI)", s)
-				legendDone[e.Label()] = true
-			}
 		}
+	}
+	if len(mcPts) > 0 {
+		s, err := plotter.NewScatter(mcPts)
+		if err != nil {
+			return nil, err
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: colour(1), Radius: 2.5, Shape: draw.BoxGlyph{}}
+		bars, err := plotter.NewYErrorBars(mcErr)
+		if err != nil {
+			return nil, err
+		}
+		bars.LineStyle.Color = colour(1)
+		p.Add(bars, s)
+		p.Legend.Add("Monte Carlo, most precise (95% CI)", s)
 	}
 	if len(exactPts) > 0 {
 		s, err := plotter.NewScatter(exactPts)
@@ -434,7 +427,7 @@ func Heuristic(r *present.Results) (*plot.Plot, error) {
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: colour(0), Radius: 3, Shape: draw.CircleGlyph{}}
 		p.Add(s)
-		p.Legend.Add("exact count", s)
+		p.Legend.Add("exact count (ours or published)", s)
 	}
 	if err := line(p, plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(cols)) - 0.5, Y: 1}}, grey, 0.8, []vg.Length{3, 2}, "heuristic"); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ package knuth
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -66,6 +67,10 @@ type Config struct {
 	SEOrder string `mapstructure:"se_order" json:"se_order"`
 	// SEBudget maps a shape to the number of partial grids se keeps per level.
 	SEBudget map[string]int `mapstructure:"se_budget" json:"se_budget"`
+	// Goals maps a shape to the relative 95% half-width whose time the run
+	// report projects for each variant (sampling.Projection); other shapes
+	// get sampling.DefaultGoal, ±1%.
+	Goals map[string]float64 `mapstructure:"goals" json:"goals"`
 }
 
 // DefaultConfig is the configuration without a config file.
@@ -112,22 +117,31 @@ func (c *Config) Validate() error {
 	if err := sampling.CheckShapeKeys("knuth.se_budget", c.SEBudget); err != nil {
 		return err
 	}
-	if slices.Contains(c.Variants, "hybrid") {
-		for _, s := range sampling.Shapes(c.Samples) {
-			k, ok := c.HybridK[s.String()]
-			if !ok || k < 0 || k > s.N()*s.N() {
-				return pipeline.Invalid("knuth.hybrid_k."+s.String(), k, fmt.Sprintf("an integer in [0, %d] for every shape in knuth.samples", s.N()*s.N()))
-			}
+	if err := sampling.CheckShapeKeys("knuth.goals", c.Goals); err != nil {
+		return err
+	}
+	for _, key := range slices.Sorted(maps.Keys(c.Goals)) {
+		if g := c.Goals[key]; !(g > 0 && g < 1) {
+			return pipeline.Invalid("knuth.goals."+key, g, "a relative half-width in (0, 1), such as 0.01 for ±1%")
 		}
 	}
 	if slices.Contains(c.Variants, "se") {
 		if o, err := walks.ParseOrder(c.SEOrder); err != nil || (o != walks.MRV && o != walks.Cover) {
 			return pipeline.Invalid("knuth.se_order", c.SEOrder, "mrv or cover")
 		}
-		for _, s := range sampling.Shapes(c.Samples) {
+	}
+	for _, r := range sampling.Runs(c.Samples, c.Variants) {
+		s := r.Shape
+		switch r.Variant {
+		case "hybrid":
+			k, ok := c.HybridK[s.String()]
+			if !ok || k < 0 || k > s.N()*s.N() {
+				return pipeline.Invalid("knuth.hybrid_k."+s.String(), k, fmt.Sprintf("an integer in [0, %d] for every shape the hybrid runs on", s.N()*s.N()))
+			}
+		case "se":
 			b, ok := c.SEBudget[s.String()]
 			if !ok || b < 1 || b > maxBudget {
-				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape in knuth.samples", maxBudget))
+				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se runs on", maxBudget))
 			}
 		}
 	}
@@ -154,7 +168,7 @@ func (c *Config) variant(name string, s grid.Shape) walks.Variant {
 var estimator = &sampling.Estimator[SummaryRow]{
 	Plan: func(p *pipeline.Pass) sampling.Plan {
 		cfg := pipeline.ConfigOf[Config](p)
-		return sampling.Plan{Stage: "knuth", BlockSize: cfg.BlockSize, Samples: cfg.Samples, Variants: cfg.Variants}
+		return sampling.Plan{Stage: "knuth", BlockSize: cfg.BlockSize, Samples: cfg.Samples, Variants: cfg.Variants, Goals: cfg.Goals}
 	},
 	NewSampler: func(p *pipeline.Pass, shape grid.Shape, name string) (montecarlo.Sampler, error) {
 		return walks.NewSampler(shape, pipeline.ConfigOf[Config](p).variant(name, shape))

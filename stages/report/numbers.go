@@ -3,10 +3,12 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"math"
 	"math/big"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/sudoku-census/sudoku-census/stages/classes"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
@@ -214,18 +216,17 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 			}
 		}
 	}
+	var firstBars []string // shapes whose only count is our estimate
 	for _, s := range r.AllShapes() {
-		if _, known := r.ExactGrids(s); known {
-			continue
-		}
-		best, ok := bestAny(r, s)
+		best, ok := r.MostPrecise(s)
 		if !ok {
 			continue
 		}
-		// The most precise estimate where no exact count is known, and
-		// whether its interval holds Kilfoil's heuristic.
+		// The most precise estimate of every shape, whether its interval
+		// holds the exact count (ours or the literature's) and Kilfoil's
+		// heuristic.
 		p := present.MacroName("mc", s.String())
-		m.comment(fmt.Sprintf("Most precise Monte Carlo estimate for %s boxes (no exact count)", s))
+		m.comment(fmt.Sprintf("Most precise Monte Carlo estimate for %s boxes", s))
 		m.flag(present.MacroName("have", "mc", s.String()))
 		m.text(p+"Estimator", `\texttt{`+present.TeXEscape(best.Label())+`}`)
 		m.num(p+"Samples", present.Int64(best.Samples))
@@ -233,6 +234,15 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 		m.num(p+"CILow", sciFloat(best.CILow, 4))
 		m.num(p+"CIHigh", sciFloat(best.CIHigh, 4))
 		m.num(p+"RelErrPercent", present.Percent(best.RelativeError, 2))
+		m.num(p+"HalfWidthPercent", present.Percent(montecarlo.Z95*best.RelativeError, 2))
+		if n, cite, known := r.KnownGrids(s); known {
+			m.flag(present.MacroName("have", "mc", s.String(), "known"))
+			m.num(p+"Known", present.Int(n))
+			m.text(p+"KnownCite", cite)
+			m.text(p+"Covers", map[bool]string{true: "contains", false: "misses"}[best.Covers(n)])
+		} else if s.R <= s.C {
+			firstBars = append(firstBars, fmt.Sprintf("$%d\\times%d$", s.R, s.C))
+		}
 		if h, ok := r.HeuristicFor(s); ok {
 			m.flag(present.MacroName("have", "mc", s.String(), "heuristic"))
 			hf := new(big.Float).SetRat(h.Estimate)
@@ -241,6 +251,13 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 			covers := best.CILow.Cmp(hf) <= 0 && hf.Cmp(best.CIHigh) <= 0
 			m.text(p+"HeuristicCovers", map[bool]string{true: "contains", false: "misses"}[covers])
 		}
+	}
+	// The shapes (one of each transposed pair) whose count nobody has
+	// published: the estimates the paper calls the first with an error bar.
+	if len(firstBars) > 0 {
+		m.comment("Box shapes with no published count, only our estimate")
+		m.flag("haveUnknownShapes")
+		m.text("UnknownShapes", joinEnglish(firstBars))
 	}
 	if m.err != nil {
 		return nil, m.err
@@ -281,4 +298,12 @@ func effTeX(e present.Estimator, sig int) string {
 		return present.Sci(e.EFF, sig)
 	}
 	return present.SciLog10(e.Log10EFF, sig)
+}
+
+// joinEnglish joins items as "a", "a and b" or "a, b and c".
+func joinEnglish(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

@@ -3,11 +3,11 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"math/big"
 	"strconv"
 	"strings"
 
-	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 
@@ -96,50 +96,44 @@ func EstimatorsTable(r *present.Results) []byte {
 		"RE (\\%)", "relvar$\\times$work", "RAT", "EFF"}, rows)
 }
 
-// ShapesTable lists every box shape with an exact count or a heuristic:
-// the exact count in full, Kilfoil's estimate, their ratio, and where no
-// exact count is known the best Monte Carlo estimate.
+// ShapesTable lists every box shape with a count, a heuristic or an
+// estimate: the exact count (this pipeline's in full; else the
+// literature's, cited, in scientific notation: 2×6 and 3×4 have 47 and 50
+// digits), Kilfoil's estimate, their ratio, the most precise Monte Carlo
+// estimate with the half-width of its 95% interval, and whether that
+// interval holds the count.
 func ShapesTable(r *present.Results) []byte {
 	var rows [][]string
 	for _, s := range r.AllShapes() {
-		exactCell, heurCell, ratioCell, mcCell := "--", "--", "--", "--"
-		n, haveExact := r.ExactGrids(s)
-		if haveExact {
+		exactCell, heurCell, ratioCell, mcCell, coverCell := "--", "--", "--", "--", "--"
+		n, cite, known := r.KnownGrids(s)
+		switch {
+		case known && cite == "":
 			exactCell = inMath(present.Int(n))
+		case known:
+			exactCell = inMath(present.SciInt(n, 6)) + `~\cite{` + cite + `}`
 		}
 		if h, ok := r.HeuristicFor(s); ok {
 			heurCell = inMath(present.SciRat(h.Estimate, 4))
-			if haveExact {
+			if known {
 				ratioCell = inMath(present.Decimal(new(big.Rat).Quo(new(big.Rat).SetInt(n), h.Estimate), 4))
 			}
 		}
-		if !haveExact {
-			if best, ok := bestAny(r, s); ok {
-				mcCell = inMath(sciFloat(best.Estimate, 3) + `\ (\pm ` + present.Percent(best.RelativeError*1.96, 1) + `\%)`)
+		if best, ok := r.MostPrecise(s); ok {
+			mcCell = inMath(sciFloat(best.Estimate, 3) + `\ (\pm ` + present.Percent(best.RelativeError*montecarlo.Z95, 2) + `\%)`)
+			if known {
+				coverCell = map[bool]string{true: "yes", false: "no"}[best.Covers(n)]
 			}
 		}
 		rows = append(rows, []string{fmt.Sprintf("%d×%d", s.R, s.C), fmt.Sprintf("%d×%d", s.N(), s.N()),
-			exactCell, heurCell, ratioCell, mcCell})
+			exactCell, heurCell, ratioCell, mcCell, coverCell})
 	}
 	for i := range rows {
 		for j := 0; j < 2; j++ {
 			rows[i][j] = present.TeXEscape(rows[i][j])
 		}
 	}
-	return table("llrrrr", []string{"boxes", "grid", "exact count", "heuristic", "exact/heuristic", "Monte Carlo (95\\%)"}, rows)
-}
-
-// bestAny returns the estimator on shape s, of any method, with the
-// smallest relative error.
-func bestAny(r *present.Results, s grid.Shape) (present.Estimator, bool) {
-	var best present.Estimator
-	found := false
-	for _, e := range r.EstimatorsFor(s) {
-		if e.Estimate.Sign() > 0 && (!found || e.RelativeError < best.RelativeError) {
-			best, found = e, true
-		}
-	}
-	return best, found
+	return table("llrrrrc", []string{"boxes", "grid", "exact count", "heuristic", "exact/heuristic", "Monte Carlo (95\\%)", "covers"}, rows)
 }
 
 // SymmetryTable lists, per box shape, the symmetry group's order and

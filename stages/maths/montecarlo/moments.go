@@ -84,8 +84,9 @@ func (m *Moments) Merge(o Moments) {
 	m.Work += o.Work
 }
 
-// z95 is the 0.975 quantile of the standard normal distribution.
-const z95 = 1.959963984540054
+// Z95 is the 0.975 quantile of the standard normal distribution: a 95%
+// interval is the estimate ± Z95 standard errors.
+const Z95 = 1.959963984540054
 
 // Stats are the summary statistics of a run.
 type Stats struct {
@@ -114,7 +115,7 @@ func (m Moments) Stats() Stats {
 		se = math.Sqrt(variance / float64(m.N))
 	}
 	s.Estimate, s.StdError = scaled(m.Mean), scaled(se)
-	s.CILow, s.CIHigh = scaled(math.Max(0, m.Mean-z95*se)), scaled(m.Mean+z95*se)
+	s.CILow, s.CIHigh = scaled(math.Max(0, m.Mean-Z95*se)), scaled(m.Mean+Z95*se)
 	if m.N > 0 {
 		s.NonzeroFraction = float64(m.Nonzero) / float64(m.N)
 		s.WorkPerSample = float64(m.Work) / float64(m.N)

@@ -115,7 +115,7 @@ func TestStatsSmall(t *testing.T) {
 		m.Add(One.MulInt(x), 1)
 	}
 	st := m.Stats()
-	want := map[string]float64{"estimate": 2, "std_error": math.Sqrt(4.0 / 3), "ci_high": 2 + z95*math.Sqrt(4.0/3)}
+	want := map[string]float64{"estimate": 2, "std_error": math.Sqrt(4.0 / 3), "ci_high": 2 + Z95*math.Sqrt(4.0/3)}
 	got := map[string]*big.Float{"estimate": st.Estimate, "std_error": st.StdError, "ci_high": st.CIHigh}
 	for k, w := range want {
 		if g, _ := got[k].Float64(); math.Abs(g-w) > 1e-14*w {

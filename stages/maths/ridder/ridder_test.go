@@ -149,7 +149,7 @@ func TestCoverage(t *testing.T) {
 	for _, name := range []string{"2x2", "2x3"} {
 		covered := 0
 		for seed := uint64(1); seed <= 100; seed++ {
-			if math.Abs(zscore(simulate(t, shapeOf(t, name), seed, 2000), exact[name])) <= 1.959963984540054 {
+			if math.Abs(zscore(simulate(t, shapeOf(t, name), seed, 2000), exact[name])) <= montecarlo.Z95 {
 				covered++
 			}
 		}

@@ -1,6 +1,7 @@
 package walks
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
@@ -20,6 +21,10 @@ type Variant struct {
 	// Budget, when > 0, makes the variant stochastic enumeration with that
 	// many nodes per level (see Enumerator); Order is then MRV or Cover.
 	Budget int
+	// Lookahead makes the stochastic enumeration keep nodes by look-ahead
+	// scores with exponent Alpha (see Lookahead); Order is then MRV.
+	Lookahead bool
+	Alpha     float64
 }
 
 // Sampler draws samples of a variant on one shape. Not safe for concurrent
@@ -33,11 +38,19 @@ type Variant struct {
 type Sampler struct {
 	walker  *Walker
 	enum    *Enumerator // stochastic enumeration, else nil
+	look    *Lookahead  // stochastic enumeration with look-ahead, else nil
 	variant Variant
 }
 
 // NewSampler returns a sampler of variant v on shape s.
 func NewSampler(s grid.Shape, v Variant) (*Sampler, error) {
+	if v.Lookahead {
+		if v.Order != MRV {
+			return nil, fmt.Errorf("walks: look-ahead enumeration needs order mrv, not %v", v.Order)
+		}
+		e, err := NewLookahead(s, v.Budget, v.Alpha)
+		return &Sampler{look: e, variant: v}, err
+	}
 	if v.Budget > 0 {
 		e, err := NewEnumerator(s, v.Order, v.Budget)
 		return &Sampler{enum: e, variant: v}, err
@@ -67,6 +80,10 @@ func (s *Sampler) StartBlock() error {
 func (s *Sampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64, error) {
 	if s.enum != nil {
 		x, work := s.enum.Sample(src)
+		return x, work, nil
+	}
+	if s.look != nil {
+		x, work := s.look.Sample(src)
 		return x, work, nil
 	}
 	x, work := s.walker.Walk(src, s.variant.HybridK)

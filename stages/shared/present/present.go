@@ -272,6 +272,26 @@ func (r *Results) EstimatorsFor(s grid.Shape) []Estimator {
 	return es
 }
 
+// MostPrecise returns the estimate of shape s, of any method and variant,
+// with the smallest relative error among those that found a grid: the one
+// the shapes table and the heuristic figure show.
+func (r *Results) MostPrecise(s grid.Shape) (Estimator, bool) {
+	var best Estimator
+	found := false
+	for _, e := range r.EstimatorsFor(s) {
+		if e.Estimate.Sign() > 0 && (!found || e.RelativeError < best.RelativeError) {
+			best, found = e, true
+		}
+	}
+	return best, found
+}
+
+// Covers reports whether e's 95% interval holds n.
+func (e Estimator) Covers(n *big.Int) bool {
+	x := new(big.Float).SetInt(n)
+	return e.CILow.Cmp(x) <= 0 && x.Cmp(e.CIHigh) <= 0
+}
+
 // AllShapes returns every box shape with an exact count, a heuristic or a
 // Monte Carlo estimate, ordered by sampling.ShapeLess.
 func (r *Results) AllShapes() []grid.Shape {

@@ -2,6 +2,7 @@ package sampling
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -21,6 +22,35 @@ type Plan struct {
 	// CheckSamples accepts them; see Count.
 	Samples  map[string]int64
 	Variants []string
+	// Goals maps a shape to the relative half-width of the 95% interval
+	// the run report projects the time for (see Projection); shapes
+	// without a key get DefaultGoal.
+	Goals map[string]float64
+}
+
+// DefaultGoal is the goal of a shape without a key in Plan.Goals: ±1%.
+const DefaultGoal = 0.01
+
+// goal returns the goal of shape s.
+func (plan Plan) goal(s grid.Shape) float64 {
+	if g, ok := plan.Goals[s.String()]; ok {
+		return g
+	}
+	return DefaultGoal
+}
+
+// Projection is the time a run would need, on this machine with every
+// core on it, to reach a relative 95% half-width h: from a run of N
+// samples that took CPU seconds over its timed samples and reached the
+// relative half-width w (1.96 × relative error), the half-width falls as
+// 1/√samples, so it is CPU·(N/timed)/cores · (w/h)². CPU time divided by
+// the cores, not wall time: the runs of one stage overlap in wall time.
+func Projection(tm Timing, samples int64, w, h float64, cores int) time.Duration {
+	if tm.Samples == 0 || h <= 0 || cores < 1 {
+		return 0
+	}
+	full := tm.CPU.Seconds() * float64(samples) / float64(tm.Samples) / float64(cores)
+	return time.Duration(full * (w / h) * (w / h) * float64(time.Second))
 }
 
 // spec returns the identity of the random streams of one shape and variant
@@ -88,7 +118,7 @@ func (e *Estimator[R]) Run(p *pipeline.Pass) error {
 		}
 		res := montecarlo.MergeBlocks(blocks)
 		tm := timings[runKey(spec)]
-		report(p, spec, res, tm)
+		report(p, spec, res, tm, plan.goal(shape))
 		rows = append(rows, e.Row(p, shape, variant, res, tm))
 		points = append(points, TraceRows(spec.Shape, variant, res.Trace)...)
 	}
@@ -99,9 +129,10 @@ func (e *Estimator[R]) Run(p *pipeline.Pass) error {
 }
 
 // report puts the timing of one shape and variant in the run report under
-// "<shape>/<variant>.", when this process computed any of its units, and
-// logs the run.
-func report(p *pipeline.Pass, spec montecarlo.Spec, res montecarlo.Result, tm Timing) {
+// "<shape>/<variant>.", when this process computed any of its units, with
+// the projected time to the goal half-width (Projection), and logs the
+// run.
+func report(p *pipeline.Pass, spec montecarlo.Spec, res montecarlo.Result, tm Timing, goal float64) {
 	st := res.Total.Stats()
 	if tm.Samples == 0 {
 		p.Log.Info("monte carlo run", "shape", spec.Shape, "variant", spec.Variant, "samples", res.Total.N,
@@ -116,7 +147,13 @@ func report(p *pipeline.Pass, spec montecarlo.Spec, res montecarlo.Result, tm Ti
 	if tm.Samples != res.Total.N {
 		p.Report(key+"timed_samples", tm.Samples)
 	}
+	halfWidth := montecarlo.Z95 * st.RelativeError
+	toGoal := Projection(tm, res.Total.N, halfWidth, goal, runtime.GOMAXPROCS(0))
+	p.Report(key+"half_width_95", halfWidth)
+	p.Report(key+"goal_half_width_95", goal)
+	p.Report(key+"seconds_to_goal", toGoal.Seconds())
 	p.Log.Info("monte carlo run", "shape", spec.Shape, "variant", spec.Variant, "samples", res.Total.N,
 		"timed_samples", tm.Samples, "units", tm.Units, "wall", tm.Wall.Round(time.Millisecond), "cpu", tm.CPU.Round(time.Millisecond),
-		"estimate", montecarlo.Decimal(st.Estimate), "relative_error", st.RelativeError)
+		"estimate", montecarlo.Decimal(st.Estimate), "half_width_95", fmt.Sprintf("±%.3g%%", 100*halfWidth),
+		"time_to_goal", fmt.Sprintf("±%.3g%% in %s", 100*goal, toGoal.Round(time.Second)))
 }

@@ -55,8 +55,9 @@ func CheckShapeKeys[V any](mapKey string, m map[string]V) error {
 // CheckSamples checks samples, the map under the dotted config key mapKey
 // from shapes to sample counts: it is not empty, every count is ≥ 1 and
 // every key is a shape in canonical form (see ShapeKey). With variants
-// non-nil a key may also be "RxC/variant", the count of one variant, when
-// the map has the key RxC and variant is listed; with variants nil such
+// non-nil a key may also be "RxC/variant", the count of one listed variant:
+// beside a key RxC it overrides that key for the variant; alone it makes
+// the variant one of those run on RxC (see Runs). With variants nil such
 // keys are rejected. The first bad key (in sorted order) gives a
 // *pipeline.ConfigError in one line.
 func CheckSamples(mapKey string, samples map[string]int64, variants []string) error {
@@ -79,10 +80,8 @@ func CheckSamples(mapKey string, samples map[string]int64, variants []string) er
 			}
 			return err
 		}
-		if per {
-			if _, ok := samples[shape]; !ok || !slices.Contains(variants, variant) {
-				return pipeline.Invalid(mapKey+"."+key, n, fmt.Sprintf("a RxC/variant key needs the shape key RxC and a variant among %s", strings.Join(variants, ", ")))
-			}
+		if per && !slices.Contains(variants, variant) {
+			return pipeline.Invalid(mapKey+"."+key, n, fmt.Sprintf("a RxC/variant key names a variant among %s", strings.Join(variants, ", ")))
 		}
 		if n < 1 {
 			return pipeline.Invalid(mapKey+"."+key, n, "an integer ≥ 1")
@@ -91,13 +90,15 @@ func CheckSamples(mapKey string, samples map[string]int64, variants []string) er
 	return nil
 }
 
-// Shapes returns the shapes of the keys of samples without "/", in the
-// order of CompareShapes. samples must have passed CheckSamples.
+// Shapes returns the shapes the keys of samples name (RxC or RxC/variant),
+// each once, in the order of CompareShapes. samples must have passed
+// CheckSamples.
 func Shapes(samples map[string]int64) []grid.Shape {
 	var out []grid.Shape
 	for key := range samples {
-		if !strings.Contains(key, "/") {
-			s, _ := grid.ParseShape(key)
+		shape, _, _ := strings.Cut(key, "/")
+		s, _ := grid.ParseShape(shape)
+		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
@@ -105,8 +106,31 @@ func Shapes(samples map[string]int64) []grid.Shape {
 	return out
 }
 
+// Run is one shape and variant of a Monte Carlo stage.
+type Run struct {
+	Shape   grid.Shape
+	Variant string
+}
+
+// Runs returns what a stage with these samples and variants runs: every
+// shape of Shapes in order, with each of variants, in order, that has a
+// key: RxC (every variant) or RxC/variant (that one). So {4x4: 1000} runs
+// every variant on 4×4, {5x5/se: 200} only se on 5×5.
+func Runs(samples map[string]int64, variants []string) []Run {
+	var out []Run
+	for _, s := range Shapes(samples) {
+		for _, v := range variants {
+			if Count(samples, s, v) > 0 {
+				out = append(out, Run{s, v})
+			}
+		}
+	}
+	return out
+}
+
 // Count returns the number of samples of variant on shape s: the value of
-// the key "RxC/variant" if samples has it, else that of "RxC".
+// the key "RxC/variant" if samples has it, else that of "RxC" (0 when
+// neither is there: the variant does not run on s).
 func Count(samples map[string]int64, s grid.Shape, variant string) int64 {
 	if n, ok := samples[s.String()+"/"+variant]; ok {
 		return n

@@ -86,14 +86,12 @@ func (plan Plan) runUnits(shape grid.Shape, variant string) []unit {
 	return out
 }
 
-// units returns every unit of the plan: shapes in the order of Shapes,
-// variants in the plan's order, blocks in order.
+// units returns every unit of the plan: its Runs in order, blocks in
+// order.
 func (plan Plan) units() []unit {
 	var out []unit
-	for _, shape := range Shapes(plan.Samples) {
-		for _, variant := range plan.Variants {
-			out = append(out, plan.runUnits(shape, variant)...)
-		}
+	for _, r := range Runs(plan.Samples, plan.Variants) {
+		out = append(out, plan.runUnits(r.Shape, r.Variant)...)
 	}
 	return out
 }
@@ -102,9 +100,9 @@ func (plan Plan) units() []unit {
 func (plan Plan) unitOf(id string) (unit, error) {
 	parts := strings.Split(id, ".")
 	if len(parts) == 3 {
-		if _, ok := plan.Samples[parts[0]]; ok && slices.Contains(plan.Variants, parts[1]) {
+		if slices.Contains(plan.Variants, parts[1]) {
 			shape, err := grid.ParseShape(parts[0])
-			if err == nil {
+			if err == nil && shape.String() == parts[0] && Count(plan.Samples, shape, parts[1]) > 0 {
 				for _, u := range plan.runUnits(shape, parts[1]) {
 					if u.id() == id {
 						return u, nil

@@ -1,0 +1,62 @@
+package present
+
+import (
+	"math/big"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+)
+
+// Published is a number of grids the literature gives for one box shape,
+// with its source: the yardstick the paper holds the Monte Carlo estimates
+// against where this pipeline has no exact count of its own. The
+// estimating stages never read it: only the figures, the report and the
+// tests do.
+type Published struct {
+	Shape grid.Shape
+	Grids *big.Int
+	// Cite is the BibTeX key of the source in paper/references.bib.
+	Cite string
+	// Source says who computed it and how, briefly.
+	Source string
+}
+
+// published lists the counts the literature gives, R ≤ C; the transposed
+// shape has the same count (transpose every grid).
+var published = []struct {
+	r, c         int
+	grids        string
+	cite, source string
+}{
+	{2, 2, "288", "OEISA107739", "OEIS A107739"},
+	{2, 3, "28200960", "OEISA107739", "OEIS A107739"},
+	{2, 4, "29136487207403520", "Russell2005", "Russell, 2005"},
+	{3, 3, "6670903752021072936960", "FelgenhauerJarvis2005", "Felgenhauer and Jarvis, 2005"},
+	{2, 5, "1903816047972624930994913280000", "Pettersen2005", "Pettersen, 2005: 355 classes of first bands, about 10 hours"},
+	{2, 6, "38296278920738107863746324732012492486187417600000", "Pettersen2006", "Pettersen, 2006: 63,199 classes of first bands, weeks of computing"},
+	{3, 4, "81171437193104932746936103027318645818654720000", "PettersenSilver2006", "Pettersen and Silver, 2006 (about 2,568 CPU-hours); recomputed by Silver in 2022"},
+}
+
+// PublishedGrids returns the literature's number of grids of shape s, if
+// it has one.
+func PublishedGrids(s grid.Shape) (Published, bool) {
+	for _, p := range published {
+		if (s.R == p.r && s.C == p.c) || (s.R == p.c && s.C == p.r) {
+			n, _ := new(big.Int).SetString(p.grids, 10)
+			return Published{Shape: s, Grids: n, Cite: p.cite, Source: p.source}, true
+		}
+	}
+	return Published{}, false
+}
+
+// KnownGrids returns the number of grids of shape s that the paper holds
+// estimates against: this pipeline's exact count (ExactGrids) if it has
+// one, else the literature's (cite is then its BibTeX key, else "").
+func (r *Results) KnownGrids(s grid.Shape) (n *big.Int, cite string, ok bool) {
+	if n, ok := r.ExactGrids(s); ok {
+		return n, "", true
+	}
+	if p, ok := PublishedGrids(s); ok {
+		return p.Grids, p.Cite, true
+	}
+	return nil, "", false
+}
