@@ -2,12 +2,16 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/bandpair"
+	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 )
 
 type row struct {
@@ -160,5 +164,140 @@ func TestCount(t *testing.T) {
 		if code != c.code || out.String() != c.out || !strings.Contains(errb.String(), c.err) || strings.Count(errb.String(), "\n") > 1 {
 			t.Errorf("count %q %v: exit %d, out %q, err %q; want %d, %q, %q", c.input+c.file, c.args, code, out.String(), errb.String(), c.code, c.out, c.err)
 		}
+	}
+}
+
+// runCount runs census count with input on standard input.
+func runCount(input string, args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := Main(stages(), append([]string{"count"}, args...), IO{Stdin: strings.NewReader(input), Stdout: &out, Stderr: &errb})
+	return code, out.String(), errb.String()
+}
+
+// interval reads "LOW to HIGH" after "95% interval " in the line of text
+// starting with prefix.
+func interval(t *testing.T, text, prefix string) (lo, hi *big.Float) {
+	t.Helper()
+	for _, line := range strings.Split(text, "\n") {
+		_, rest, ok := strings.Cut(line, prefix)
+		if !ok {
+			continue
+		}
+		_, rest, ok = strings.Cut(rest, "95% interval ")
+		if !ok {
+			break
+		}
+		var a, b string
+		if _, err := fmt.Sscanf(strings.NewReplacer("(", " ", ")", " ").Replace(rest), "%s to %s", &a, &b); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		lo, _, err1 := big.ParseFloat(a, 10, 100, big.ToNearestEven)
+		hi, _, err2 := big.ParseFloat(b, 10, 100, big.ToNearestEven)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%q: %v %v", line, err1, err2)
+		}
+		return lo, hi
+	}
+	t.Fatalf("no line %q with a 95%% interval in %q", prefix, text)
+	return nil, nil
+}
+
+// covers reports whether [lo, hi] holds x.
+func covers(lo, hi *big.Float, x *big.Int) bool {
+	f := new(big.Float).SetInt(x)
+	return lo.Cmp(f) <= 0 && f.Cmp(hi) <= 0
+}
+
+// TestCountEstimateEmpty9x9: the estimate covers the number of Sudoku grids
+// (Felgenhauer and Jarvis), and the count is refused in one line.
+func TestCountEstimateEmpty9x9(t *testing.T) {
+	empty := strings.Repeat(".", 81)
+	grids, _ := new(big.Int).SetString("6670903752021072936960", 10)
+	code, out, errs := runCount(empty, "--estimate")
+	if code != 0 || errs != "" {
+		t.Fatalf("count --estimate: exit %d, stderr %q", code, errs)
+	}
+	if lo, hi := interval(t, out, "estimate:"); !covers(lo, hi, grids) {
+		t.Errorf("count --estimate: interval %v to %v misses %v:\n%s", lo, hi, grids, out)
+	}
+	if !strings.Contains(out, "years (warm memo)") {
+		t.Errorf("count --estimate: no prediction in years:\n%s", out)
+	}
+	code, out, errs = runCount(empty)
+	if code != 1 || out != "" || strings.Count(errs, "\n") != 1 ||
+		!strings.Contains(errs, "not counted: predicted to take") || !strings.Contains(errs, "over --max-time 10m0s") ||
+		!strings.Contains(errs, "--force counts anyway") {
+		t.Fatalf("count: exit %d, out %q, err %q; want exit 1 and a one-line refusal", code, out, errs)
+	}
+	if lo, hi := interval(t, errs, "completions"); !covers(lo, hi, grids) {
+		t.Errorf("count: refusal's interval %v to %v misses %v: %s", lo, hi, grids, errs)
+	}
+}
+
+// TestCountFirstBand: a 9×9 grid with only its first band filled is
+// counted or refused as predicted, and the estimate covers the exact count
+// of the band-pair method.
+func TestCountFirstBand(t *testing.T) {
+	rows := [3]string{"123456789", "457189236", "689237145"}
+	band, err := sudoku.ParseBand(rows[0], rows[1], rows[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bp, err := bandpair.NewCounter(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, _, err := bp.Completions(band)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := new(big.Int).SetUint64(exact)
+	input := rows[0] + rows[1] + rows[2] + strings.Repeat(".", 54)
+	code, out, errs := runCount(input, "--estimate", "--seed", "5", "--samples", "100000")
+	if code != 0 || errs != "" {
+		t.Fatalf("count --estimate: exit %d, stderr %q", code, errs)
+	}
+	if lo, hi := interval(t, out, "estimate:"); !covers(lo, hi, want) {
+		t.Errorf("count --estimate: interval %v to %v misses %v:\n%s", lo, hi, want, out)
+	}
+	// A low --max-time keeps the test short whichever way it goes.
+	code, out, errs = runCount(input, "--max-time", "5s", "--seed", "5", "--samples", "100000")
+	switch {
+	case code == 0:
+		if out != want.String()+"\n" || errs != "" {
+			t.Errorf("count: out %q, err %q; want %s", out, errs, want)
+		}
+	case code == 1:
+		if out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "over --max-time 5s; about") {
+			t.Errorf("count: exit 1, out %q, err %q; want a one-line refusal", out, errs)
+		}
+		if lo, hi := interval(t, errs, "completions"); !covers(lo, hi, want) {
+			t.Errorf("count: refusal's interval %v to %v misses %v: %s", lo, hi, want, errs)
+		}
+	default:
+		t.Errorf("count: exit %d, out %q, err %q", code, out, errs)
+	}
+}
+
+func TestCountBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--samples", "0"}, `--samples "0": want an integer ≥ 1`},
+		{[]string{"--samples", "many"}, `--samples "many": want an integer ≥ 1`},
+		{[]string{"--seed", "-1"}, `--seed "-1": want an integer from 0 to 18446744073709551615`},
+		{[]string{"--max-time", "0s"}, `--max-time "0s": want a duration > 0`},
+		{[]string{"--max-time", "ten"}, `--max-time "ten": want a duration > 0`},
+		{[]string{"--estimate", "--force"}, "--estimate and --force"},
+	} {
+		code, out, errs := runCount("................", c.args...)
+		if code != 2 || out != "" || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("count %v: exit %d, out %q, err %q; want exit 2 and one line with %q", c.args, code, out, errs, c.want)
+		}
+	}
+	// --force counts small grids as before.
+	if code, out, _ := runCount("................", "--force"); code != 0 || out != "288\n" {
+		t.Errorf("count --force: exit %d, out %q; want 288", code, out)
 	}
 }

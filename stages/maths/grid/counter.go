@@ -45,6 +45,11 @@ type Counter struct {
 	// outer are the empty cells outside the tail, tail the empty cells
 	// inside it; the search keeps the cells still empty at depth d in
 	// outer[d:] (tail[d:]) by swapping the branching cell to position d.
+	// In outer the swap is a rotation, undone on return, so outer[d:]
+	// stays in row-major order: ties among the most constrained cells go
+	// to the first in reading order, and the search tree is a function of
+	// the grid alone (whatever the depth a parallel count cuts it at, and
+	// the same tree Probe samples).
 	outer, tail []int32
 	tailIndex   int     // the tail band or stack (see chooseTail); -1 for none
 	tailCells   []int32 // every cell of the tail, for the memo key
@@ -60,6 +65,17 @@ type Counter struct {
 	ctx     context.Context
 	nodes   uint32
 	stopErr error
+
+	// nodes counts the calls of searchOuter and searchTail: the work of
+	// the searches, which a time prediction divides by.
+	work Nodes
+}
+
+// Nodes counts the nodes of a counter's searches: the outer search, dead
+// ends and leaves (where the tail is counted) included, and the tail
+// searches run on memo misses.
+type Nodes struct {
+	Outer, Tail uint64
 }
 
 // stopCheckNodes is how often (in search nodes, a power of two) the search
@@ -273,6 +289,7 @@ func (c *Counter) searchOuter(d int) Uint128 {
 	if c.stopped() {
 		return Uint128{}
 	}
+	c.work.Outer++
 	if d == len(c.outer) {
 		return c.countTail()
 	}
@@ -283,8 +300,7 @@ func (c *Counter) searchOuter(d int) Uint128 {
 	if bestSet == 0 {
 		return Uint128{}
 	}
-	c.outer[d], c.outer[best] = c.outer[best], c.outer[d]
-	cell := int(c.outer[d])
+	cell := c.bringForward(d, best)
 	var total Uint128
 	for set := bestSet; set != 0; set &= set - 1 {
 		c.Place(cell, uint8(bits.TrailingZeros64(set)+1))
@@ -295,6 +311,7 @@ func (c *Counter) searchOuter(d int) Uint128 {
 			c.overflow = true
 		}
 	}
+	c.sendBack(d, best)
 	return total
 }
 
@@ -354,11 +371,33 @@ func (c *Counter) mostConstrained(cells []int32, d int) (int, uint64) {
 	return best, bestSet
 }
 
+// bringForward moves outer[best] to position d, shifting outer[d:best] one
+// place on, so outer[d+1:] keeps its order; it returns the moved cell. The
+// shift costs no more than the scan of mostConstrained that found best.
+func (c *Counter) bringForward(d, best int) int {
+	cell := c.outer[best]
+	copy(c.outer[d+1:best+1], c.outer[d:best])
+	c.outer[d] = cell
+	return int(cell)
+}
+
+// sendBack undoes bringForward(d, best).
+func (c *Counter) sendBack(d, best int) {
+	cell := c.outer[d]
+	copy(c.outer[d:best], c.outer[d+1:best+1])
+	c.outer[best] = cell
+}
+
+// Nodes is the number of search nodes the counter has visited since it was
+// made.
+func (c *Counter) Nodes() Nodes { return c.work }
+
 // searchTail counts the fillings of tail[d:], the other cells being fixed.
 func (c *Counter) searchTail(d int) Uint128 {
 	if c.stopped() {
 		return Uint128{}
 	}
+	c.work.Tail++
 	if d == len(c.tail)-1 {
 		// The last empty cell takes any of its candidates.
 		return Uint128{Lo: uint64(bits.OnesCount64(c.Candidates(int(c.tail[d]))))}

@@ -54,22 +54,33 @@ func CellName(cell, n int) string {
 // depend on workers. The count stops with ctx's error soon after ctx is
 // done.
 func (g Grid) Count(ctx context.Context, workers int) (*big.Int, error) {
+	count, _, err := g.CountNodes(ctx, workers)
+	return count, err
+}
+
+// CountNodes is Count that also returns the number of search nodes it
+// visited (see Counter.Nodes): of the outer search, for every number of
+// workers the same when the count finishes; of the tail searches, which
+// depend on the memo and hence on the workers. When ctx stops it, the count is nil, the
+// error ctx's, and the nodes those visited until then: a short count under
+// a deadline measures the counter's speed on this grid.
+func (g Grid) CountNodes(ctx context.Context, workers int) (*big.Int, Nodes, error) {
 	c, err := NewCounter(g.Shape)
 	if err != nil {
-		return nil, err
+		return nil, Nodes{}, err
 	}
 	c.SetContext(ctx)
 	if err := c.Load(g.Cells); err != nil {
-		return nil, err
+		return nil, Nodes{}, err
 	}
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	total, err := c.CountParallel(workers)
 	if err != nil {
-		return nil, err
+		return nil, c.work, err
 	}
-	return total.Big(), nil
+	return total.Big(), c.work, nil
 }
 
 // assignment is one branch of the cut search tree: cell gets value.
@@ -103,10 +114,15 @@ func (c *Counter) CountParallel(workers int) (Uint128, error) {
 	results := make([]Uint128, len(jobs))
 	errs := make([]error, len(jobs))
 	var nextJob atomic.Int64
+	var outerNodes, tailNodes atomic.Uint64
 	shared := newSharedMemo()
 	err := parallel.Run(min(workers, len(jobs)), func(int) error {
 		w := c.clone()
 		w.shared = shared
+		defer func() {
+			outerNodes.Add(w.work.Outer)
+			tailNodes.Add(w.work.Tail)
+		}()
 		for {
 			j := int(nextJob.Add(1) - 1)
 			if j >= len(jobs) {
@@ -125,6 +141,8 @@ func (c *Counter) CountParallel(workers int) (Uint128, error) {
 			}
 		}
 	})
+	c.work.Outer += outerNodes.Load()
+	c.work.Tail += tailNodes.Load()
 	if err != nil {
 		return Uint128{}, err
 	}
@@ -142,8 +160,11 @@ func (c *Counter) CountParallel(workers int) (Uint128, error) {
 }
 
 // expand appends to out the children of the node reached by job: one per
-// candidate of the outer cell with the fewest candidates. A dead node has
-// no children; a node with every outer cell filled is its own child.
+// candidate of the outer cell with the fewest candidates, chosen as
+// searchOuter chooses (the first in reading order, stopping at the first
+// with at most one), so the cut tree is the tree Count searches. A dead
+// node has no children; a node with every outer cell filled is its own
+// child (and is counted as a node by the worker that gets it).
 func (c *Counter) expand(job []assignment, out [][]assignment) [][]assignment {
 	for _, a := range job {
 		c.Place(int(a.cell), a.value)
@@ -161,11 +182,15 @@ func (c *Counter) expand(job []assignment, out [][]assignment) [][]assignment {
 		set := c.Candidates(int(cell))
 		if k := bits.OnesCount64(set); k < bestK {
 			best, bestK, bestSet = int(cell), k, set
+			if k <= 1 {
+				break
+			}
 		}
 	}
 	if best < 0 {
 		return append(out, job)
 	}
+	c.work.Outer++
 	for set := bestSet; set != 0; set &= set - 1 {
 		child := append(append(make([]assignment, 0, len(job)+1), job...),
 			assignment{int32(best), uint8(bits.TrailingZeros64(set) + 1)})

@@ -185,9 +185,23 @@ func isqrt(x int) int {
 // and column, and no count. Clashing givens give a count of 0 together with
 // an error wrapping ErrClash that names the two cells.
 func CountText(ctx context.Context, r io.Reader, box string, workers int) (Grid, *big.Int, error) {
-	data, err := io.ReadAll(r)
+	g, err := ReadText(r, box)
 	if err != nil {
 		return Grid{}, nil, err
+	}
+	count, err := g.Count(ctx, workers)
+	if errors.Is(err, ErrClash) {
+		return g, new(big.Int), err
+	}
+	return g, count, err
+}
+
+// ReadText reads a partial grid in text form from r, as CountText does,
+// without counting it.
+func ReadText(r io.Reader, box string) (Grid, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return Grid{}, err
 	}
 	text := string(data)
 	var shape Shape
@@ -198,17 +212,9 @@ func CountText(ctx context.Context, r io.Reader, box string, workers int) (Grid,
 		shape, err = ParseShape(strings.ToLower(strings.TrimSpace(box)))
 	}
 	if err != nil {
-		return Grid{}, nil, err
+		return Grid{}, err
 	}
-	g, err := Parse(text, shape)
-	if err != nil {
-		return Grid{}, nil, err
-	}
-	count, err := g.Count(ctx, workers)
-	if errors.Is(err, ErrClash) {
-		return g, new(big.Int), err
-	}
-	return g, count, err
+	return Parse(text, shape)
 }
 
 // String writes the grid in text form, one line per row.

@@ -37,6 +37,27 @@ func (v Value) Mul(w Value) Value {
 	return Value{Frac: f, Exp: e + v.Exp + w.Exp}
 }
 
+// Add returns v + w, rounded to float64 precision: the smaller term is
+// scaled to the larger one's exponent, so sums of any magnitude (Knuth's
+// tree-size estimator) neither overflow nor lose more than rounding.
+func (v Value) Add(w Value) Value {
+	if v.Frac == 0 {
+		return w
+	}
+	if w.Frac == 0 {
+		return v
+	}
+	fv, ev := math.Frexp(v.Frac)
+	fw, ew := math.Frexp(w.Frac)
+	ev += v.Exp
+	ew += w.Exp
+	if ev < ew {
+		fv, ev, fw, ew = fw, ew, fv, ev
+	}
+	f, e := math.Frexp(fv + math.Ldexp(fw, ew-ev))
+	return Value{Frac: f, Exp: e + ev}
+}
+
 // Div returns v/w for w ≠ 0.
 func (v Value) Div(w Value) Value {
 	f, e := math.Frexp(v.Frac / w.Frac)

@@ -17,6 +17,11 @@
 // grids down the tree at once. Sampler draws samples of any Variant for
 // package montecarlo's Run.
 //
-// The package imports the standard library and the maths packages grid and
-// montecarlo only.
+// EstimateCount estimates, by Knuth's walks down the exact counter's own
+// search tree (grid.Counter.Probe), the completions of a partial grid and
+// the size of the tree, and Calibrate and Predict turn the latter into the
+// time the exact count would take.
+//
+// The package imports the standard library and the maths packages grid,
+// montecarlo and parallel only.
 package walks
