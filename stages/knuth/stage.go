@@ -22,7 +22,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "knuth",
 	Doc:       "Knuth random-walk estimates of the number of grids per shape and variant",
-	Version:   2,
+	Version:   3,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
@@ -40,11 +40,12 @@ var Trace = pipeline.NewTable[sampling.TraceRow]("knuth_trace", "running estimat
 
 // SummaryRow is one estimator run.
 type SummaryRow struct {
-	Shape   string `parquet:"shape"`
-	Variant string `parquet:"variant"`
-	Order   string `parquet:"order"`    // cell order of the walk
-	HybridK int32  `parquet:"hybrid_k"` // cells the walk fills (N² for plain walks)
-	Budget  int32  `parquet:"budget"`   // partial grids kept per level (1 for walks: Knuth's is se with budget 1)
+	Shape   string  `parquet:"shape"`
+	Variant string  `parquet:"variant"`
+	Order   string  `parquet:"order"`    // cell order of the walk
+	HybridK int32   `parquet:"hybrid_k"` // cells the walk fills (N² for plain walks)
+	Budget  int32   `parquet:"budget"`   // partial grids kept per level (1 for walks: Knuth's is se with budget 1)
+	Alpha   float64 `parquet:"alpha"`    // look-ahead exponent (0 but for lookahead)
 	sampling.Columns
 }
 
@@ -65,8 +66,13 @@ type Config struct {
 	HybridK map[string]int `mapstructure:"hybrid_k" json:"hybrid_k"`
 	// SEOrder is the search order of stochastic enumeration (mrv or cover).
 	SEOrder string `mapstructure:"se_order" json:"se_order"`
-	// SEBudget maps a shape to the number of partial grids se keeps per level.
+	// SEBudget maps a shape to the number of partial grids se and
+	// lookahead keep per level.
 	SEBudget map[string]int `mapstructure:"se_budget" json:"se_budget"`
+	// LookaheadAlpha is the exponent α of the look-ahead scores
+	// (walks.Lookahead): 0 keeps children uniformly (with forward checking),
+	// larger values trust the product of candidate counts more.
+	LookaheadAlpha float64 `mapstructure:"lookahead_alpha" json:"lookahead_alpha"`
 	// Goals maps a shape to the relative 95% half-width whose time the run
 	// report projects for each variant (sampling.Projection); other shapes
 	// get sampling.DefaultGoal, ±1%.
@@ -76,17 +82,18 @@ type Config struct {
 // DefaultConfig is the configuration without a config file.
 func DefaultConfig() *Config {
 	return &Config{
-		BlockSize:   1000,
-		Variants:    []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se"},
-		HybridOrder: "cover",
-		Samples:     map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 100000, "3x3/se": 10000},
-		HybridK:     map[string]int{"2x2": 8, "2x3": 20, "3x3": 60},
-		SEOrder:     "mrv",
-		SEBudget:    map[string]int{"2x2": 10, "2x3": 10, "3x3": 30},
+		BlockSize:      1000,
+		Variants:       []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead"},
+		HybridOrder:    "cover",
+		Samples:        map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 100000, "3x3/se": 10000},
+		HybridK:        map[string]int{"2x2": 8, "2x3": 20, "3x3": 60},
+		SEOrder:        "mrv",
+		SEBudget:       map[string]int{"2x2": 10, "2x3": 10, "3x3": 30},
+		LookaheadAlpha: 0.25,
 	}
 }
 
-var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se"}
+var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead"}
 
 // maxBudget bounds se_budget: each kept partial grid holds a few KiB of
 // bookkeeping per worker.
@@ -125,6 +132,9 @@ func (c *Config) Validate() error {
 			return pipeline.Invalid("knuth.goals."+key, g, "a relative half-width in (0, 1), such as 0.01 for ±1%")
 		}
 	}
+	if slices.Contains(c.Variants, "lookahead") && !(c.LookaheadAlpha >= 0 && c.LookaheadAlpha <= walks.MaxAlpha) {
+		return pipeline.Invalid("knuth.lookahead_alpha", c.LookaheadAlpha, fmt.Sprintf("a number in [0, %g]", walks.MaxAlpha))
+	}
 	if slices.Contains(c.Variants, "se") {
 		if o, err := walks.ParseOrder(c.SEOrder); err != nil || (o != walks.MRV && o != walks.Cover) {
 			return pipeline.Invalid("knuth.se_order", c.SEOrder, "mrv or cover")
@@ -138,10 +148,10 @@ func (c *Config) Validate() error {
 			if !ok || k < 0 || k > s.N()*s.N() {
 				return pipeline.Invalid("knuth.hybrid_k."+s.String(), k, fmt.Sprintf("an integer in [0, %d] for every shape the hybrid runs on", s.N()*s.N()))
 			}
-		case "se":
+		case "se", "lookahead":
 			b, ok := c.SEBudget[s.String()]
 			if !ok || b < 1 || b > maxBudget {
-				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se runs on", maxBudget))
+				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se or lookahead runs on", maxBudget))
 			}
 		}
 	}
@@ -151,6 +161,9 @@ func (c *Config) Validate() error {
 // variant returns the named variant on shape s.
 func (c *Config) variant(name string, s grid.Shape) walks.Variant {
 	cells := s.N() * s.N()
+	if name == "lookahead" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], Lookahead: true, Alpha: c.LookaheadAlpha}
+	}
 	if name == "se" {
 		o, _ := walks.ParseOrder(c.SEOrder)
 		return walks.Variant{Name: name, Order: o, HybridK: cells, Budget: c.SEBudget[s.String()]}
@@ -177,7 +190,7 @@ var estimator = &sampling.Estimator[SummaryRow]{
 		v := pipeline.ConfigOf[Config](p).variant(name, shape)
 		return SummaryRow{
 			Shape: shape.String(), Variant: name, Order: v.Order.String(), HybridK: int32(v.HybridK),
-			Budget:  int32(max(1, v.Budget)),
+			Budget: int32(max(1, v.Budget)), Alpha: v.Alpha,
 			Columns: sampling.ColumnsOf(res.Total),
 		}
 	},

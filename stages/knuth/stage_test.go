@@ -13,9 +13,9 @@ import (
 var smoke = pipelinetest.Options{
 	Stages: pipelinetest.Closure(knuth.Stage),
 	Set: []string{
-		"knuth.samples={2x2: 2000, 2x3: 2000, 3x3: 2000, 4x4: 200}",
+		"knuth.samples={2x2: 2000, 2x3: 2000, 3x3: 2000, 4x4: 200, 2x5/se: 200, 2x6/se: 100}",
 		"knuth.hybrid_k={2x2: 8, 2x3: 18, 3x3: 60, 4x4: 220}",
-		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10, 4x4: 10}",
+		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10, 4x4: 10, 2x5: 10, 2x6: 10}",
 	},
 }
 
@@ -28,39 +28,64 @@ func TestStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 4*6 {
-		t.Fatalf("%d summary rows, want 24 (4 shapes × 6 variants)", len(rows))
+	// Shapes in table order (by side): every variant on those with a key
+	// RxC, only se on 2x5 and 2x6 (keys RxC/se alone).
+	if len(rows) != 4*7+2 {
+		t.Fatalf("%d summary rows, want 30 (4 shapes × 7 variants, 2x5/se and 2x6/se)", len(rows))
+	}
+	variants := []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead"}
+	var want [][2]string
+	for _, s := range []string{"2x2", "2x3", "3x3"} {
+		for _, v := range variants {
+			want = append(want, [2]string{s, v})
+		}
+	}
+	want = append(want, [2]string{"2x5", "se"}, [2]string{"2x6", "se"})
+	for _, v := range variants {
+		want = append(want, [2]string{"4x4", v})
 	}
 	for i, r := range rows {
-		if want := []string{"2x2", "2x3", "3x3", "4x4"}[i/6]; r.Shape != want {
-			t.Errorf("row %d: shape %s, want %s", i, r.Shape, want)
+		if [2]string{r.Shape, r.Variant} != want[i] {
+			t.Errorf("row %d: %s %s, want %s %s", i, r.Shape, r.Variant, want[i][0], want[i][1])
 		}
 		if r.Shape == "2x2" && (r.Estimate == "" || r.Samples != 2000 || r.Work <= 0) {
 			t.Errorf("row %+v", r)
 		}
-		if want := map[bool]int32{true: 10, false: 1}[r.Variant == "se"]; r.Budget != want {
+		se := r.Variant == "se" || r.Variant == "lookahead"
+		if want := map[bool]int32{true: 10, false: 1}[se]; r.Budget != want {
 			t.Errorf("%s %s: budget %d, want %d", r.Shape, r.Variant, r.Budget, want)
+		}
+		if want := map[bool]float64{true: 0.25, false: 0}[r.Variant == "lookahead"]; r.Alpha != want {
+			t.Errorf("%s %s: alpha %g, want %g", r.Shape, r.Variant, r.Alpha, want)
 		}
 	}
 	trace, err := knuth.Trace.Load(root)
-	if err != nil || len(trace) < 24*10 {
+	if err != nil || len(trace) < 30*10 {
 		t.Fatalf("%d trace rows, err %v", len(trace), err)
 	}
 }
 
 func TestConfigErrors(t *testing.T) {
 	for set, key := range map[string]string{
-		"knuth.block_size=0":                                      "knuth.block_size",
-		"knuth.variants=[mrv, dfs]":                               "knuth.variants",
-		"knuth.hybrid_order=spiral":                               "knuth.hybrid_order",
-		"knuth.samples={3y3: 10}":                                 "knuth.samples.3y3",
-		"knuth.samples={2x2: 0}":                                  "knuth.samples.2x2",
-		"knuth.samples={2x2: 5, 2x2/dfs: 3}":                      "knuth.samples.2x2/dfs",
-		"knuth.hybrid_k={2x2: 17}":                                "knuth.hybrid_k.2x2",
-		"knuth.se_order=random":                                   "knuth.se_order",
-		"knuth.se_budget={2x2: 0, 2x3: 10, 3x3: 10, 4x4: 10}":     "knuth.se_budget.2x2",
-		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10}":             "knuth.se_budget.4x4",
-		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10, 4x4: 10001}": "knuth.se_budget.4x4",
+		"knuth.block_size=0":                                                        "knuth.block_size",
+		"knuth.variants=[mrv, dfs]":                                                 "knuth.variants",
+		"knuth.hybrid_order=spiral":                                                 "knuth.hybrid_order",
+		"knuth.samples={3y3: 10}":                                                   "knuth.samples.3y3",
+		"knuth.samples={2x2: 0}":                                                    "knuth.samples.2x2",
+		"knuth.samples={2x2: 5, 2x2/dfs: 3}":                                        "knuth.samples.2x2/dfs",
+		"knuth.hybrid_k={2x2: 17}":                                                  "knuth.hybrid_k.2x2",
+		"knuth.se_order=random":                                                     "knuth.se_order",
+		"knuth.se_budget={2x2: 0, 2x3: 10, 3x3: 10, 4x4: 10}":                       "knuth.se_budget.2x2",
+		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10, 2x5: 10, 2x6: 10}":             "knuth.se_budget.4x4",
+		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10, 4x4: 10001, 2x5: 10, 2x6: 10}": "knuth.se_budget.4x4",
+		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10, 4x4: 10}":                      "knuth.se_budget.2x5",
+		"knuth.samples={2x2: 5, 5x5/lookahead: 2}":                                  "knuth.se_budget.5x5",
+		"knuth.samples={2x2: 5, 5x5/dfs: 2}":                                        "knuth.samples.5x5/dfs",
+		"knuth.lookahead_alpha=-0.5":                                                "knuth.lookahead_alpha",
+		"knuth.lookahead_alpha=17":                                                  "knuth.lookahead_alpha",
+		"knuth.goals={3x3: 0}":                                                      "knuth.goals.3x3",
+		"knuth.goals={3x3: 1.5}":                                                    "knuth.goals.3x3",
+		"knuth.goals={3x03: 0.01}":                                                  "knuth.goals.3x03",
 		// Shape keys are canonical: 03x3 beside 3x3 would run 3×3 twice.
 		"knuth.samples={2x2: 5, 3x3: 5, 03x3: 5}":                       "knuth.samples.03x3",
 		"knuth.samples={2x2: 5, 3x03: 5}":                               "knuth.samples.3x03",

@@ -87,7 +87,11 @@ func EstimatorsTable(r *present.Results) []byte {
 		if e.HasRatEff {
 			rat, eff = inMath(present.Fixed(e.RAT, 3)), inMath(effTeX(e, 2))
 		}
-		rows = append(rows, []string{present.TeXEscape(shape), `\texttt{` + present.TeXEscape(e.Label()) + `}`,
+		label := `\texttt{` + present.TeXEscape(e.Label()) + `}`
+		if e.Settings != "" {
+			label += ` (` + strings.ReplaceAll(present.TeXEscape(e.Settings), "α", `$\alpha$`) + `)`
+		}
+		rows = append(rows, []string{present.TeXEscape(shape), label,
 			inMath(present.Int64(e.Samples)), inMath(sciFloat(e.Estimate, 4)),
 			inMath("[" + sciFloat(e.CILow, 3) + ", " + sciFloat(e.CIHigh, 3) + "]"),
 			inMath(present.Percent(e.RelativeError, 2)), inMath(present.Sci(e.RelVarWork, 2)), rat, eff})

@@ -80,14 +80,18 @@ type Lookahead struct {
 	cells    int
 }
 
+// MaxAlpha bounds α: beyond it the scores are all but 0 or 1 and the
+// weights overflow.
+const MaxAlpha = 16.0
+
 // NewLookahead returns a look-ahead enumerator of budget ≥ 1 and α ≥ 0 on
 // shape s.
 func NewLookahead(s grid.Shape, budget int, alpha float64) (*Lookahead, error) {
 	if budget < 1 {
 		return nil, fmt.Errorf("walks: look-ahead budget %d, want ≥ 1", budget)
 	}
-	if !(alpha >= 0 && alpha <= 16) {
-		return nil, fmt.Errorf("walks: look-ahead exponent %v, want a number in [0, 16]", alpha)
+	if !(alpha >= 0 && alpha <= MaxAlpha) {
+		return nil, fmt.Errorf("walks: look-ahead exponent %v, want a number in [0, %g]", alpha, MaxAlpha)
 	}
 	w, err := NewWalker(s, MRV)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
@@ -47,6 +48,7 @@ func testVariants(s grid.Shape) []Variant {
 		{Name: "hybrid-random", Order: Random, HybridK: s.N() * s.N() / 2, Hybrid: true},
 		{Name: "se-cover", Order: Cover, HybridK: s.N() * s.N(), Budget: 4},
 		{Name: "se-mrv", Order: MRV, HybridK: s.N() * s.N(), Budget: 3},
+		{Name: "lookahead", Order: MRV, HybridK: s.N() * s.N(), Budget: 3, Lookahead: true, Alpha: 0.5},
 	}
 }
 
@@ -78,8 +80,8 @@ func TestUnbiased2x2(t *testing.T) {
 	}
 }
 
-// Stochastic enumeration is unbiased on 2×3 for budgets from 1 (Knuth's
-// walk) up: the mean of many samples is within 4 standard errors of
+// Stochastic enumeration, plain and with look-ahead, is unbiased on 2×3
+// for budgets from 1 (Knuth's walk) up: the mean of many samples is within 4 standard errors of
 // 28,200,960.
 func TestEnumeratorUnbiased2x3(t *testing.T) {
 	shape := mustShape(t, "2x3")
@@ -88,6 +90,13 @@ func TestEnumeratorUnbiased2x3(t *testing.T) {
 		{Name: "se5-mrv", Order: MRV, HybridK: 36, Budget: 5},
 		{Name: "se20-mrv", Order: MRV, HybridK: 36, Budget: 20},
 		{Name: "se5-cover", Order: Cover, HybridK: 36, Budget: 5},
+		// Look-ahead with uniform scores (forward checking only), the
+		// default α and scores trusted fully; budget 1 is a walk with
+		// forward checking.
+		{Name: "lookahead5-0", Order: MRV, HybridK: 36, Budget: 5, Lookahead: true},
+		{Name: "lookahead5-0.25", Order: MRV, HybridK: 36, Budget: 5, Lookahead: true, Alpha: 0.25},
+		{Name: "lookahead20-1", Order: MRV, HybridK: 36, Budget: 20, Lookahead: true, Alpha: 1},
+		{Name: "lookahead1-2", Order: MRV, HybridK: 36, Budget: 1, Lookahead: true, Alpha: 2},
 	} {
 		m := simulate(t, shape, v, 2, 50000)
 		z := zscore(t, m, "2x3")
@@ -310,5 +319,105 @@ func TestEnumeratorNoAllocation(t *testing.T) {
 	src := montecarlo.Spec{Seed: 6}.Source(0)
 	if a := testing.AllocsPerRun(20, func() { e.Sample(src) }); a != 0 {
 		t.Errorf("%v allocations per sample", a)
+	}
+}
+
+// With a budget above the width of the tree, look-ahead enumeration keeps
+// every child with probability 1 and so counts the grids exactly, whatever
+// α: every sample is 288 on 2×2.
+func TestLookaheadWideBudgetIsExact(t *testing.T) {
+	for _, alpha := range []float64{0, 1} {
+		s, err := NewSampler(mustShape(t, "2x2"), Variant{Order: MRV, HybridK: 16, Budget: 300, Lookahead: true, Alpha: alpha})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := montecarlo.Spec{Seed: 4}.Source(0)
+		for range 3 {
+			x, _, _ := s.Sample(src)
+			if x.Float().Cmp(exactFloat(t, "2x2")) != 0 {
+				t.Errorf("α = %g: sample %s, want 288", alpha, x.Float().Text('g', 20))
+			}
+		}
+	}
+}
+
+// inclusion gives probabilities in (0, 1] that sum to m, proportional to
+// the scores below the cap, with the largest scores capped first.
+func TestInclusion(t *testing.T) {
+	for _, c := range []struct {
+		a    []float64
+		m    int
+		want []float64
+	}{
+		{[]float64{1, 1, 1, 1}, 2, []float64{0.5, 0.5, 0.5, 0.5}},
+		{[]float64{1, 2, 3, 4}, 4, []float64{1, 1, 1, 1}},
+		{[]float64{100, 1, 1, 2}, 2, []float64{1, 0.25, 0.25, 0.5}},
+		{[]float64{100, 50, 1, 1}, 3, []float64{1, 1, 0.5, 0.5}},
+	} {
+		a := slices.Clone(c.a)
+		inclusion(a, c.m)
+		for j := range a {
+			if math.Abs(a[j]-c.want[j]) > 1e-12 {
+				t.Errorf("inclusion(%v, %d) = %v, want %v", c.a, c.m, a, c.want)
+				break
+			}
+		}
+	}
+}
+
+// Forward checking and scores: scoreChildren calls a child dead exactly
+// when placing it for real leaves a peer of its cell without a candidate,
+// and its change of Σ log|cand| is that of the placement (checked on a
+// partial 2×2 grid, cell by cell, symbol by symbol).
+func TestLookaheadScores(t *testing.T) {
+	e, err := NewLookahead(mustShape(t, "2x2"), 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := e.cur[0]
+	w.resetOrder()
+	for _, p := range []struct {
+		cell int
+		v    uint8
+	}{{0, 1}, {1, 2}, {2, 3}, {4, 3}, {5, 4}, {6, 1}} {
+		w.placed(p.cell, p.v)
+	}
+	sumLog := func(x *Walker) float64 {
+		h := 0.0
+		for _, c := range x.cand {
+			if c != 0 {
+				h += math.Log(float64(bits.OnesCount64(c)))
+			}
+		}
+		return h
+	}
+	deadSeen := false
+	for c := range 16 {
+		if w.cand[c] == 0 {
+			continue
+		}
+		dead, _ := e.scoreChildren(w, c)
+		for m := w.cand[c]; m != 0; m &= m - 1 {
+			v := uint8(bits.TrailingZeros64(m) + 1)
+			child := w.clone()
+			child.copyState(w)
+			child.placed(c, v)
+			empty := false
+			for _, p := range w.peers[c] {
+				if w.cand[p] != 0 && child.cand[p] == 0 {
+					empty = true
+				}
+			}
+			deadSeen = deadSeen || empty
+			if got := dead&(uint64(1)<<(v-1)) != 0; got != empty {
+				t.Errorf("cell %d symbol %d: dead %v, want %v", c, v, got, empty)
+			}
+			if !empty && math.Abs(sumLog(w)+e.delta[v-1]-sumLog(child)) > 1e-12 {
+				t.Errorf("cell %d symbol %d: Δ log = %g, want %g", c, v, e.delta[v-1], sumLog(child)-sumLog(w))
+			}
+		}
+	}
+	if !deadSeen {
+		t.Error("the test grid has no dead child: it checks nothing")
 	}
 }

@@ -1,6 +1,8 @@
 package present
 
 import (
+	"fmt"
+
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 )
@@ -16,6 +18,14 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 		e, err := estimator(method, knuth.Summary.Name, row.Shape, row.Variant, row.Columns)
 		if err != nil {
 			return err
+		}
+		switch row.Variant {
+		case "se":
+			e.Settings = fmt.Sprintf("B=%d", row.Budget)
+		case "lookahead":
+			e.Settings = fmt.Sprintf("B=%d, α=%g", row.Budget, row.Alpha)
+		case "hybrid":
+			e.Settings = fmt.Sprintf("k=%d", row.HybridK)
 		}
 		r.Estimators = append(r.Estimators, e)
 	}
