@@ -83,7 +83,7 @@ type Config struct {
 func DefaultConfig() *Config {
 	return &Config{
 		BlockSize:      1000,
-		Variants:       []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead"},
+		Variants:       []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse"},
 		HybridOrder:    "cover",
 		Samples:        map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 100000, "3x3/se": 10000},
 		HybridK:        map[string]int{"2x2": 8, "2x3": 20, "3x3": 60},
@@ -93,7 +93,7 @@ func DefaultConfig() *Config {
 	}
 }
 
-var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead"}
+var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse"}
 
 // maxBudget bounds se_budget: each kept partial grid holds a few KiB of
 // bookkeeping per worker.
@@ -148,11 +148,15 @@ func (c *Config) Validate() error {
 			if !ok || k < 0 || k > s.N()*s.N() {
 				return pipeline.Invalid("knuth.hybrid_k."+s.String(), k, fmt.Sprintf("an integer in [0, %d] for every shape the hybrid runs on", s.N()*s.N()))
 			}
-		case "se", "lookahead":
+		case "se", "lookahead", "bandse":
 			b, ok := c.SEBudget[s.String()]
 			if !ok || b < 1 || b > maxBudget {
-				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se or lookahead runs on", maxBudget))
+				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se, lookahead or bandse runs on", maxBudget))
 			}
+		}
+		if strings.HasPrefix(r.Variant, "band") && s.R > walks.MaxBandHeight {
+			return pipeline.Invalid("knuth.samples."+s.String()+"/"+r.Variant, sampling.Count(c.Samples, s, r.Variant),
+				fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", r.Variant, walks.MaxBandHeight))
 		}
 	}
 	return nil
@@ -161,6 +165,12 @@ func (c *Config) Validate() error {
 // variant returns the named variant on shape s.
 func (c *Config) variant(name string, s grid.Shape) walks.Variant {
 	cells := s.N() * s.N()
+	if name == "bandmrv" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, FirstBand: true}
+	}
+	if name == "bandse" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], FirstBand: true}
+	}
 	if name == "lookahead" {
 		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], Lookahead: true, Alpha: c.LookaheadAlpha}
 	}

@@ -13,7 +13,7 @@ import (
 var smoke = pipelinetest.Options{
 	Stages: pipelinetest.Closure(knuth.Stage),
 	Set: []string{
-		"knuth.samples={2x2: 2000, 2x3: 2000, 3x3: 2000, 4x4: 200, 2x5/se: 200, 2x6/se: 100}",
+		"knuth.samples={2x2: 2000, 2x3: 2000, 3x3: 2000, 4x4: 200, 4x4/bandmrv: 0, 4x4/bandse: 0, 2x5/se: 200, 2x5/bandse: 200, 2x6/se: 100}",
 		"knuth.hybrid_k={2x2: 8, 2x3: 18, 3x3: 60, 4x4: 220}",
 		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10, 4x4: 10, 2x5: 10, 2x6: 10}",
 	},
@@ -29,20 +29,21 @@ func TestStage(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Shapes in table order (by side): every variant on those with a key
-	// RxC, only se on 2x5 and 2x6 (keys RxC/se alone).
-	if len(rows) != 4*7+2 {
-		t.Fatalf("%d summary rows, want 30 (4 shapes × 7 variants, 2x5/se and 2x6/se)", len(rows))
-	}
-	variants := []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead"}
+	// RxC but the band variants on 4x4 (set to 0), only se and bandse on
+	// 2x5 and se on 2x6 (keys RxC/variant alone).
+	variants := []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse"}
 	var want [][2]string
 	for _, s := range []string{"2x2", "2x3", "3x3"} {
 		for _, v := range variants {
 			want = append(want, [2]string{s, v})
 		}
 	}
-	want = append(want, [2]string{"2x5", "se"}, [2]string{"2x6", "se"})
-	for _, v := range variants {
+	want = append(want, [2]string{"2x5", "se"}, [2]string{"2x5", "bandse"}, [2]string{"2x6", "se"})
+	for _, v := range variants[:7] {
 		want = append(want, [2]string{"4x4", v})
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("%d summary rows, want %d", len(rows), len(want))
 	}
 	for i, r := range rows {
 		if [2]string{r.Shape, r.Variant} != want[i] {
@@ -51,7 +52,7 @@ func TestStage(t *testing.T) {
 		if r.Shape == "2x2" && (r.Estimate == "" || r.Samples != 2000 || r.Work <= 0) {
 			t.Errorf("row %+v", r)
 		}
-		se := r.Variant == "se" || r.Variant == "lookahead"
+		se := r.Variant == "se" || r.Variant == "lookahead" || r.Variant == "bandse"
 		if want := map[bool]int32{true: 10, false: 1}[se]; r.Budget != want {
 			t.Errorf("%s %s: budget %d, want %d", r.Shape, r.Variant, r.Budget, want)
 		}
@@ -60,7 +61,7 @@ func TestStage(t *testing.T) {
 		}
 	}
 	trace, err := knuth.Trace.Load(root)
-	if err != nil || len(trace) < 30*10 {
+	if err != nil || len(trace) < len(want)*10 {
 		t.Fatalf("%d trace rows, err %v", len(trace), err)
 	}
 }

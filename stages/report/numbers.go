@@ -256,7 +256,7 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 	// published: the estimates the paper calls the first with an error bar.
 	if len(firstBars) > 0 {
 		m.comment("Box shapes with no published count, only our estimate")
-		m.flag("haveUnknownShapes")
+		m.flag(present.MacroName("have", "unknown", "shapes"))
 		m.text("UnknownShapes", joinEnglish(firstBars))
 	}
 	if m.err != nil {

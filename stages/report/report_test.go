@@ -97,6 +97,49 @@ func TestNumbers(t *testing.T) {
 	}
 }
 
+// Where only the literature has the count (2×6 here), the shapes table
+// cites it and says whether the estimate's interval holds it, and the
+// macros say so too; a shape nobody has counted (4×4) is named among the
+// first estimates with an error bar.
+func TestPublishedComparison(t *testing.T) {
+	r := published(t)
+	six := grid.Shape{R: 2, C: 6}
+	f := func(x float64) *big.Float { return big.NewFloat(x) }
+	r.Estimators = append(r.Estimators,
+		present.Estimator{Method: knuth.Stage.Name, Shape: six, Variant: "se", Settings: "B=30", Samples: 1000,
+			Estimate: f(3.85e49), StdError: f(0.02e49), CILow: f(3.81e49), CIHigh: f(3.89e49), RelativeError: 0.0052},
+		present.Estimator{Method: knuth.Stage.Name, Shape: six, Variant: "mrv", Samples: 1000,
+			Estimate: f(3.5e49), StdError: f(0.1e49), CILow: f(3.3e49), CIHigh: f(3.7e49), RelativeError: 0.029})
+	tex, err := Numbers(r, nil, []string{"shapes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`\newif\ifHaveMcTwoXSixKnown\HaveMcTwoXSixKnowntrue`,
+		`\newcommand{\McTwoXSixCovers}{contains}`, // the se estimate, the most precise
+		`\newcommand{\McTwoXSixKnownCite}{Pettersen2006}`,
+		`\newcommand{\McTwoXSixEstimator}{\texttt{knuth/se}}`,
+		`\newcommand{\UnknownShapes}{$4\times4$}`,
+		`\HaveUnknownShapestrue`,
+	} {
+		if !strings.Contains(string(tex), want) {
+			t.Errorf("numbers.tex lacks %s", want)
+		}
+	}
+	shapes := string(ShapesTable(r))
+	if !strings.Contains(shapes, `$3.82963\times 10^{49}$~\cite{Pettersen2006}`) || !strings.Contains(shapes, `(\pm 1.02\%)$ & yes`) {
+		t.Errorf("shapes table:\n%s", shapes)
+	}
+	// An interval that misses is reported as missing.
+	r.Estimators[len(r.Estimators)-2].CIHigh = f(3.82e49)
+	if shapes := string(ShapesTable(r)); !strings.Contains(shapes, `\%)$ & no`) {
+		t.Errorf("a missed count is not reported:\n%s", shapes)
+	}
+	if est := string(EstimatorsTable(r)); !strings.Contains(est, `\texttt{knuth/se} (B=30)`) {
+		t.Errorf("estimators table lacks the budget:\n%s", est)
+	}
+}
+
 func TestTables(t *testing.T) {
 	r := published(t)
 	r.Shapes = []present.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: big.NewInt(288)}}

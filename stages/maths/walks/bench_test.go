@@ -25,6 +25,10 @@ func BenchmarkSample(b *testing.B) {
 		{"4x4", Variant{Name: "se10mrv", Order: MRV, HybridK: 256, Budget: 10}},
 		{"4x4", Variant{Name: "se10cover", Order: Cover, HybridK: 256, Budget: 10}},
 		{"4x4", Variant{Name: "se100mrv", Order: MRV, HybridK: 256, Budget: 100}},
+		{"3x3", Variant{Name: "bandmrv", Order: MRV, HybridK: 81, FirstBand: true}},
+		{"3x3", Variant{Name: "bandse30", Order: MRV, HybridK: 81, Budget: 30, FirstBand: true}},
+		{"3x3", Variant{Name: "se30mrv", Order: MRV, HybridK: 81, Budget: 30}},
+		{"4x4", Variant{Name: "lookahead100", Order: MRV, HybridK: 256, Budget: 100, Lookahead: true, Alpha: 0.25}},
 	} {
 		b.Run(c.shape+"/"+c.v.Name, func(b *testing.B) {
 			s, err := NewSampler(mustShape(b, c.shape), c.v)

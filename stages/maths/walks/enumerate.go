@@ -47,6 +47,9 @@ import (
 type Enumerator struct {
 	// Budget is B, the most nodes kept per level.
 	Budget int
+	// First, when set, makes every sample start from a uniformly random
+	// first band (FirstBand) instead of the empty grid.
+	First *FirstBand
 
 	cur, next []*Walker // nodes of this level and the next (len Budget)
 	branchOn  []int     // constraint each current node branches on
@@ -79,10 +82,7 @@ func NewEnumerator(s grid.Shape, o Order, budget int) (*Enumerator, error) {
 	for i := range budget {
 		e.cur[i], e.next[i] = w.clone(), w.clone()
 	}
-	words := len(w.cand) + len(w.options)/2 + len(w.done)
-	for _, b := range w.bucket {
-		words += len(b)
-	}
+	words := len(w.cand) + len(w.options)/2 + len(w.done) + len(w.bucket)
 	e.copyCost = int64(words+7) / 8
 	return e, nil
 }
@@ -95,10 +95,7 @@ func (w *Walker) clone() *Walker {
 	c.cand = make([]uint64, len(w.cand))
 	c.options = make([]int32, len(w.options))
 	c.done = make([]uint64, len(w.done))
-	c.bucket = make([][]uint64, len(w.bucket))
-	for k := range c.bucket {
-		c.bucket[k] = make([]uint64, len(w.bucket[k]))
-	}
+	c.bucket = make([]uint64, len(w.bucket))
 	return &c
 }
 
@@ -107,9 +104,7 @@ func (w *Walker) copyState(src *Walker) {
 	copy(w.cand, src.cand)
 	copy(w.options, src.options)
 	copy(w.done, src.done)
-	for k, b := range src.bucket {
-		copy(w.bucket[k], b)
-	}
+	copy(w.bucket, src.bucket)
 }
 
 // take places option j of constraint i (see Walker.branch) in the
@@ -130,7 +125,20 @@ func (e *Enumerator) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 	live := 1
 	num, den := montecarlo.One, montecarlo.One
 	var work int64
-	for range e.cells {
+	levels := e.cells
+	if e.First != nil {
+		// The root is a uniformly random first band, weighted by the
+		// number of bands (see FirstBand); its cells count one unit of
+		// work each.
+		band := e.First.Draw(src)
+		for c, v := range band {
+			e.cur[0].placed(c, v)
+		}
+		num = e.First.Count()
+		levels -= len(band)
+		work += int64(len(band))
+	}
+	for range levels {
 		total := 0
 		for i, w := range e.cur[:live] {
 			w.work = 0

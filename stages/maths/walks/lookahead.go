@@ -117,10 +117,7 @@ func NewLookahead(s grid.Shape, budget int, alpha float64) (*Lookahead, error) {
 	for i := range budget {
 		e.cur[i], e.next[i] = w.clone(), w.clone()
 	}
-	words := len(w.cand) + len(w.options)/2 + len(w.done)
-	for _, b := range w.bucket {
-		words += len(b)
-	}
+	words := len(w.cand) + len(w.options)/2 + len(w.done) + len(w.bucket)
 	e.copyCost = int64(words+7) / 8
 	return e, nil
 }
@@ -288,9 +285,9 @@ func (e *Lookahead) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 // numbers of cells in its MRV buckets.
 func (e *Lookahead) bucketLogH(w *Walker) float64 {
 	h := 0.0
-	for k := 1; k < len(w.bucket); k++ {
+	for k := 1; k <= w.n; k++ {
 		n := 0
-		for _, word := range w.bucket[k] {
+		for _, word := range w.bucketOf(k) {
 			n += bits.OnesCount64(word)
 		}
 		h += float64(n) * e.logTab[k]

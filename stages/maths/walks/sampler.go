@@ -25,6 +25,10 @@ type Variant struct {
 	// scores with exponent Alpha (see Lookahead); Order is then MRV.
 	Lookahead bool
 	Alpha     float64
+	// FirstBand starts every walk or enumeration from a uniformly random
+	// first band (see FirstBand); Order is then MRV and the box height at
+	// most MaxBandHeight.
+	FirstBand bool
 }
 
 // Sampler draws samples of a variant on one shape. Not safe for concurrent
@@ -39,6 +43,7 @@ type Sampler struct {
 	walker  *Walker
 	enum    *Enumerator // stochastic enumeration, else nil
 	look    *Lookahead  // stochastic enumeration with look-ahead, else nil
+	first   *FirstBand  // walks from a uniform first band, else nil
 	variant Variant
 }
 
@@ -51,15 +56,28 @@ func NewSampler(s grid.Shape, v Variant) (*Sampler, error) {
 		e, err := NewLookahead(s, v.Budget, v.Alpha)
 		return &Sampler{look: e, variant: v}, err
 	}
+	var first *FirstBand
+	if v.FirstBand {
+		if v.Order != MRV || v.Hybrid {
+			return nil, fmt.Errorf("walks: a walk from a uniform first band needs order mrv and no hybrid count, not %v", v.Order)
+		}
+		var err error
+		if first, err = NewFirstBand(s); err != nil {
+			return nil, err
+		}
+	}
 	if v.Budget > 0 {
 		e, err := NewEnumerator(s, v.Order, v.Budget)
+		if e != nil {
+			e.First = first
+		}
 		return &Sampler{enum: e, variant: v}, err
 	}
 	w, err := NewWalker(s, v.Order)
 	if err != nil {
 		return nil, err
 	}
-	return &Sampler{walker: w, variant: v}, nil
+	return &Sampler{walker: w, first: first, variant: v}, nil
 }
 
 // StartBlock gives the hybrid a fresh exact counter, whose completion memo
@@ -84,6 +102,10 @@ func (s *Sampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64, error) {
 	}
 	if s.look != nil {
 		x, work := s.look.Sample(src)
+		return x, work, nil
+	}
+	if s.first != nil {
+		x, work := s.walker.WalkFromBand(src, s.first, s.variant.HybridK)
 		return x, work, nil
 	}
 	x, work := s.walker.Walk(src, s.variant.HybridK)

@@ -79,10 +79,14 @@ type Walker struct {
 	Steps int
 
 	n, cells int
-	perm     []int32    // Random: the cell order, built step by step
-	cand     []uint64   // MRV, Cover: candidates of each empty cell (0 when filled)
-	options  []int32    // MRV, Cover: options of each constraint
-	bucket   [][]uint64 // MRV, Cover: bucket[k] = open constraints with k options
+	perm     []int32  // Random: the cell order, built step by step
+	cand     []uint64 // MRV, Cover: candidates of each empty cell (0 when filled)
+	options  []int32  // MRV, Cover: options of each constraint
+	// MRV, Cover: bucket[k·words : (k+1)·words] is the bit set of the open
+	// constraints with k options (one flat slice: a drop is two word
+	// updates without a second indirection).
+	bucket   []uint64
+	words    int
 	peers    [][]int32  // cells sharing a unit with each cell
 	units    [][3]int32 // row, N+column, 2N+box of each cell
 	unitCell [][]int32  // cells of each unit
@@ -105,12 +109,9 @@ func NewWalker(s grid.Shape, o Order) (*Walker, error) {
 	w := &Walker{
 		Board: b, Order: o, Trail: make([]uint8, cells), n: n, cells: cells,
 		perm: make([]int32, cells), cand: make([]uint64, cells),
-		options: make([]int32, constraints), bucket: make([][]uint64, n+1),
+		options: make([]int32, constraints), bucket: make([]uint64, (n+1)*((constraints+63)/64)), words: (constraints + 63) / 64,
 		peers: make([][]int32, cells), units: make([][3]int32, cells), unitCell: make([][]int32, 3*n),
 		done: make([]uint64, 3*n),
-	}
-	for k := range w.bucket {
-		w.bucket[k] = make([]uint64, (constraints+63)/64)
 	}
 	for c := range cells {
 		r, k := c/n, c%n
@@ -153,10 +154,8 @@ func (w *Walker) resetOrder() {
 		for i := range w.options {
 			w.options[i] = int32(w.n)
 		}
-		for _, b := range w.bucket {
-			clear(b)
-		}
-		all := w.bucket[w.n]
+		clear(w.bucket)
+		all := w.bucketOf(w.n)
 		for i := range all {
 			all[i] = ^uint64(0)
 		}
@@ -167,20 +166,24 @@ func (w *Walker) resetOrder() {
 	}
 }
 
+// bucketOf returns bucket k: the open constraints with k options.
+func (w *Walker) bucketOf(k int) []uint64 { return w.bucket[k*w.words : (k+1)*w.words] }
+
 // drop moves open constraint i down one bucket.
 func (w *Walker) drop(i int) {
-	k := w.options[i]
-	w.options[i] = k - 1
-	bit := uint64(1) << (i % 64)
-	w.bucket[k][i/64] &^= bit
-	w.bucket[k-1][i/64] |= bit
+	k := int(w.options[i])
+	w.options[i] = int32(k - 1)
+	bit := uint64(1) << (uint(i) % 64)
+	at := k*w.words + int(uint(i)/64)
+	w.bucket[at] &^= bit
+	w.bucket[at-w.words] |= bit
 	w.work++
 }
 
 // close removes constraint i from the buckets: its cell is filled or its
 // symbol placed.
 func (w *Walker) close(i int) {
-	w.bucket[w.options[i]][i/64] &^= 1 << (i % 64)
+	w.bucket[int(w.options[i])*w.words+int(uint(i)/64)] &^= 1 << (uint(i) % 64)
 	w.work++
 }
 
@@ -226,12 +229,11 @@ func (w *Walker) placed(c int, v uint8) {
 // mostConstrained returns the open constraint with the fewest options, the
 // lowest index among ties, and its number of options.
 func (w *Walker) mostConstrained() (best, k int) {
-	for k, b := range w.bucket {
-		for wi, word := range b {
-			w.work++
-			if word != 0 {
-				return wi*64 + bits.TrailingZeros64(word), k
-			}
+	for at, word := range w.bucket {
+		w.work++
+		if word != 0 {
+			k, wi := at/w.words, at%w.words
+			return wi*64 + bits.TrailingZeros64(word), k
 		}
 	}
 	panic("walks: no open constraint")
@@ -246,10 +248,33 @@ func (w *Walker) mostConstrained() (best, k int) {
 // operations (bucket words examined, option counts moved, constraints
 // closed), which grow with the grid like the time a walk takes.
 func (w *Walker) Walk(src *rand.ChaCha8, fill int) (montecarlo.Value, int64) {
-	b := w.Board
 	w.reset()
-	prod := montecarlo.One
-	for step := 0; step < fill; step++ {
+	return w.walkFrom(src, 0, fill, montecarlo.One)
+}
+
+// WalkFromBand is Walk after a uniformly random first band drawn by f
+// (which the walker's order must be MRV or Cover to take up): the band's
+// R·N cells are given, the walk makes the placements up to fill, and the
+// product starts from the number of bands (see FirstBand). The band's
+// cells count one unit of work each.
+func (w *Walker) WalkFromBand(src *rand.ChaCha8, f *FirstBand, fill int) (montecarlo.Value, int64) {
+	w.reset()
+	cells := f.Draw(src)
+	for c, v := range cells {
+		w.Board.Place(c, v)
+		w.placed(c, v)
+		w.Trail[c] = 1
+	}
+	w.Steps = len(cells)
+	w.work += int64(len(cells))
+	return w.walkFrom(src, len(cells), fill, f.Count())
+}
+
+// walkFrom makes placements start … fill−1 of a walk by the walker's order
+// and returns prod times their numbers of options (0 at a dead end).
+func (w *Walker) walkFrom(src *rand.ChaCha8, start, fill int, prod montecarlo.Value) (montecarlo.Value, int64) {
+	b := w.Board
+	for step := start; step < fill; step++ {
 		var k int
 		switch w.Order {
 		case RowMajor:

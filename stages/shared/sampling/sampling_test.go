@@ -66,7 +66,8 @@ func TestCheckSamplesCanonicalKeys(t *testing.T) {
 		{map[string]int64{"3x3": 10, "03x3/mrv": 10}, "knuth.samples.03x3/mrv"},
 		{map[string]int64{"3x3": 10, "3x3/dfs": 10}, "knuth.samples.3x3/dfs"},
 		{map[string]int64{"3x3/mrv": 10}, ""}, // mrv alone on 3×3
-		{map[string]int64{"3x3/mrv": 0}, "knuth.samples.3x3/mrv"},
+		{map[string]int64{"3x3/mrv": -1}, "knuth.samples.3x3/mrv"},
+		{map[string]int64{"3x3": 5, "3x3/mrv": 0}, ""}, // every variant but mrv
 		{map[string]int64{"3y3": 10}, "knuth.samples.3y3"},
 		{map[string]int64{"6x7": 10}, "knuth.samples.6x7"},
 		{map[string]int64{"2x2": 0}, "knuth.samples.2x2"},
@@ -471,15 +472,15 @@ func TestRunPanicFailsStage(t *testing.T) {
 }
 
 // A RxC/variant key alone runs that variant only; beside RxC it overrides
-// the count of one variant. Runs lists shapes in table order, variants in
+// the count of one variant, and 0 leaves the variant out. Runs lists shapes in table order, variants in
 // the configured order.
 func TestRuns(t *testing.T) {
-	samples := map[string]int64{"5x5/se": 7, "3x3": 10, "3x3/mrv": 20, "2x5/mrv": 3, "2x5/se": 4}
+	samples := map[string]int64{"5x5/se": 7, "3x3": 10, "3x3/mrv": 20, "2x5/mrv": 3, "2x5/se": 4, "3x3/cover": 0}
 	var got []string
 	for _, r := range Runs(samples, []string{"se", "mrv", "cover"}) {
 		got = append(got, fmt.Sprintf("%s/%s:%d", r.Shape, r.Variant, Count(samples, r.Shape, r.Variant)))
 	}
-	want := []string{"3x3/se:10", "3x3/mrv:20", "3x3/cover:10", "2x5/se:4", "2x5/mrv:3", "5x5/se:7"}
+	want := []string{"3x3/se:10", "3x3/mrv:20", "2x5/se:4", "2x5/mrv:3", "5x5/se:7"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Runs = %v, want %v", got, want)
 	}

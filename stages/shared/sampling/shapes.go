@@ -56,8 +56,9 @@ func CheckShapeKeys[V any](mapKey string, m map[string]V) error {
 // from shapes to sample counts: it is not empty, every count is ≥ 1 and
 // every key is a shape in canonical form (see ShapeKey). With variants
 // non-nil a key may also be "RxC/variant", the count of one listed variant:
-// beside a key RxC it overrides that key for the variant; alone it makes
-// the variant one of those run on RxC (see Runs). With variants nil such
+// beside a key RxC it overrides that key for the variant (0: the variant
+// does not run on RxC); alone it makes the variant one of those run on RxC
+// (see Runs). With variants nil such
 // keys are rejected. The first bad key (in sorted order) gives a
 // *pipeline.ConfigError in one line.
 func CheckSamples(mapKey string, samples map[string]int64, variants []string) error {
@@ -83,8 +84,8 @@ func CheckSamples(mapKey string, samples map[string]int64, variants []string) er
 		if per && !slices.Contains(variants, variant) {
 			return pipeline.Invalid(mapKey+"."+key, n, fmt.Sprintf("a RxC/variant key names a variant among %s", strings.Join(variants, ", ")))
 		}
-		if n < 1 {
-			return pipeline.Invalid(mapKey+"."+key, n, "an integer ≥ 1")
+		if n < 1 && !(per && n == 0) {
+			return pipeline.Invalid(mapKey+"."+key, n, "an integer ≥ 1 (a RxC/variant key may be 0: the variant does not run on RxC)")
 		}
 	}
 	return nil
