@@ -103,7 +103,8 @@ func EstimatorsTable(r *present.Results) []byte {
 // ShapesTable lists every box shape with a count, a heuristic or an
 // estimate: the exact count (this pipeline's in full; else the
 // literature's, cited, in scientific notation: 2×6 and 3×4 have 47 and 50
-// digits), Kilfoil's estimate, their ratio, the most precise Monte Carlo
+// digits), Kilfoil's estimate, their ratio (where no count is known, the
+// estimate's, ± its 95% half-width), the most precise Monte Carlo
 // estimate with the half-width of its 95% interval, and whether that
 // interval holds the count.
 func ShapesTable(r *present.Results) []byte {
@@ -117,13 +118,20 @@ func ShapesTable(r *present.Results) []byte {
 		case known:
 			exactCell = inMath(present.SciInt(n, 6)) + `~\cite{` + cite + `}`
 		}
+		best, haveMC := r.MostPrecise(s)
 		if h, ok := r.HeuristicFor(s); ok {
 			heurCell = inMath(present.SciRat(h.Estimate, 4))
-			if known {
+			switch {
+			case known:
 				ratioCell = inMath(present.Decimal(new(big.Rat).Quo(new(big.Rat).SetInt(n), h.Estimate), 4))
+			case haveMC:
+				// No count: the estimate's ratio, with its 95% half-width.
+				hf := new(big.Float).SetRat(h.Estimate)
+				ratio := present.Float64(new(big.Float).Quo(best.Estimate, hf))
+				ratioCell = inMath(present.Fixed(ratio, 3) + `\pm` + present.Fixed(ratio*best.RelativeError*montecarlo.Z95, 3))
 			}
 		}
-		if best, ok := r.MostPrecise(s); ok {
+		if haveMC {
 			mcCell = inMath(sciFloat(best.Estimate, 3) + `\ (\pm ` + present.Percent(best.RelativeError*montecarlo.Z95, 2) + `\%)`)
 			if known {
 				coverCell = map[bool]string{true: "yes", false: "no"}[best.Covers(n)]
@@ -137,7 +145,7 @@ func ShapesTable(r *present.Results) []byte {
 			rows[i][j] = present.TeXEscape(rows[i][j])
 		}
 	}
-	return table("llrrrrc", []string{"boxes", "grid", "exact count", "heuristic", "exact/heuristic", "Monte Carlo (95\\%)", "covers"}, rows)
+	return table("llrrrrc", []string{"boxes", "grid", "exact count", "heuristic", "count/heuristic", "Monte Carlo (95\\%)", "covers"}, rows)
 }
 
 // SymmetryTable lists, per box shape, the symmetry group's order and
