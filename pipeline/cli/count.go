@@ -98,33 +98,36 @@ they depend on --seed and --samples only.`,
 			// the counter and the probes stop and the command exits non-zero.
 			ctx := cmd.Context()
 			workers := runtime.GOMAXPROCS(0)
-			clash := func(err error) error {
-				fmt.Fprintln(io.Stdout, "0")
-				fmt.Fprintf(io.Stderr, "census: %s: the givens clash: %v\n", name, err)
-				return nil
+			// failed says whether a counting error ends the command, and
+			// with what: a cancelled context, clashing givens (count 0 and a
+			// message, exit 0) or a plain error; not when err is nil and the
+			// context is live.
+			failed := func(err error) (bool, error) {
+				switch {
+				case ctx.Err() != nil:
+					return true, ctx.Err()
+				case errors.Is(err, grid.ErrClash):
+					fmt.Fprintln(io.Stdout, "0")
+					fmt.Fprintf(io.Stderr, "census: %s: the givens clash: %v\n", name, err)
+					return true, nil
+				case err != nil:
+					return true, fmt.Errorf("%s: %w", name, err)
+				}
+				return false, nil
 			}
 			if force {
 				count, err := g.Count(ctx, workers)
-				switch {
-				case ctx.Err() != nil:
-					return ctx.Err()
-				case errors.Is(err, grid.ErrClash):
-					return clash(err)
-				case err != nil:
-					return fmt.Errorf("%s: %w", name, err)
+				if done, err := failed(err); done {
+					return err
 				}
 				fmt.Fprintln(io.Stdout, count.String())
 				return nil
 			}
 			cal, err := walks.Calibrate(ctx, g, workers, min(calibration, maxTime))
-			switch {
-			case ctx.Err() != nil:
-				return ctx.Err()
-			case errors.Is(err, grid.ErrClash):
-				return clash(err)
-			case err != nil:
-				return fmt.Errorf("%s: %w", name, err)
-			case cal.Count != nil && !estimate:
+			if done, err := failed(err); done {
+				return err
+			}
+			if cal.Count != nil && !estimate {
 				fmt.Fprintln(io.Stdout, cal.Count.String())
 				return nil
 			}
@@ -145,11 +148,8 @@ they depend on --seed and --samples only.`,
 					name, humanSeconds(pred.Warm), humanSeconds(pred.Cold), maxTime, completionsText(est.Completions))
 			}
 			count, err := g.Count(ctx, workers)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+			if done, err := failed(err); done {
+				return err
 			}
 			fmt.Fprintln(io.Stdout, count.String())
 			return nil

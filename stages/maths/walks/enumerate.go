@@ -167,13 +167,8 @@ func (e *Enumerator) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 		}
 		for j := range m {
 			i := e.parent[j]
-			if j+1 < m && e.parent[j+1] == i {
-				e.next[j].copyState(e.cur[i])
-				work += e.copyCost
-			} else {
-				e.next[j], e.cur[i] = e.cur[i], e.next[j]
-			}
-			w := e.next[j]
+			w, cost := adopt(e.next, e.cur, j, i, j+1 == m || e.parent[j+1] != i, e.copyCost)
+			work += cost
 			w.work = 0
 			w.take(e.branchOn[i], e.choice[j])
 			work += w.work
@@ -182,4 +177,17 @@ func (e *Enumerator) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 		live = m
 	}
 	return num.MulInt(uint64(live)).Div(den), work
+}
+
+// adopt makes next[t] the node of a kept child of cur[i] and returns it
+// with the work it took: a copy of the parent's state (copyCost), or, for
+// the parent's last kept child, the parent's own walker, swapped in for
+// free. The caller then makes the child's placement on it.
+func adopt(next, cur []*Walker, t, i int, last bool, copyCost int64) (*Walker, int64) {
+	if last {
+		next[t], cur[i] = cur[i], next[t]
+		return next[t], 0
+	}
+	next[t].copyState(cur[i])
+	return next[t], copyCost
 }

@@ -241,14 +241,8 @@ func (e *Lookahead) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 		maxW := 0.0
 		for t, j := range e.keep {
 			i := int(e.parent[j])
-			// The last kept child of a parent takes over its walker.
-			if t+1 < kept && e.parent[e.keep[t+1]] == int32(i) {
-				e.next[t].copyState(e.cur[i])
-				work += e.copyCost
-			} else {
-				e.next[t], e.cur[i] = e.cur[i], e.next[t]
-			}
-			w := e.next[t]
+			w, cost := adopt(e.next, e.cur, t, i, t+1 == kept || e.parent[e.keep[t+1]] != int32(i), e.copyCost)
+			work += cost
 			w.work = 0
 			w.placed(e.branchOn[i], e.symbol[j])
 			work += w.work
