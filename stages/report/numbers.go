@@ -235,6 +235,7 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 		m.num(p+"CIHigh", sciFloat(best.CIHigh, 4))
 		m.num(p+"RelErrPercent", present.Percent(best.RelativeError, 2))
 		m.num(p+"HalfWidthPercent", present.Percent(montecarlo.Z95*best.RelativeError, 2))
+		m.num(p+"RelVar", present.Sci(best.RelVar, 2))
 		if n, cite, known := r.KnownGrids(s); known {
 			m.flag(present.MacroName("have", "mc", s.String(), "known"))
 			m.num(p+"Known", present.Int(n))
