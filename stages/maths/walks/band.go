@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
-	"github.com/sudoku-census/sudoku-census/stages/maths/heuristic"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
 
@@ -21,8 +20,8 @@ import (
 //
 //	E[b·Ŵ] = Σ_bands (1/b)·b·completions(band) = number of grids,
 //
-// so the estimator is unbiased. b comes from heuristic.BandCount, an exact
-// count of bands (combinatorics, not the answer). What it buys: the
+// so the estimator is unbiased. b is the exact number of bands, from the
+// closed form below (combinatorics, not the answer). What it buys: the
 // walk's own way of filling the first band weighs each band by the inverse
 // of its probability, a product of branching factors that varies from band
 // to band; here that factor is the constant b, and only the spread of the
@@ -65,11 +64,7 @@ func NewFirstBand(s grid.Shape) (*FirstBand, error) {
 	if s.R < 1 || s.R > MaxBandHeight || s.C < 1 || s.N() > grid.MaxN {
 		return nil, fmt.Errorf("walks: uniform first bands need box height 1 ≤ R ≤ %d, not %s (count the transposed shape C×R: same number of grids)", MaxBandHeight, s)
 	}
-	b, err := heuristic.BandCount(s)
-	if err != nil {
-		return nil, err
-	}
-	f := &FirstBand{shape: s, n: s.N(), r: s.R, c: s.C, count: montecarlo.ValueOfInt(b),
+	f := &FirstBand{shape: s, n: s.N(), r: s.R, c: s.C,
 		row: make([][]int, s.R), sigma: make([]uint8, s.N()), types: make([][]uint8, s.R), seg: make([]uint8, s.C), cells: make([]uint8, s.R*s.N())}
 	for j := range f.row {
 		f.row[j] = make([]int, f.n)
@@ -77,6 +72,10 @@ func NewFirstBand(s grid.Shape) (*FirstBand, error) {
 	for t := range f.types {
 		f.types[t] = make([]uint8, s.C)
 	}
+	// b = N!·(C!)^(R(R−1))·M with M = 1 for R ≤ 2 and the Franel number
+	// Σₐ C(C,a)³ for R = 3 (the test checks it against package heuristic's
+	// general count).
+	m := big.NewInt(1)
 	if s.R == 3 {
 		var sum uint64
 		for a := 0; a <= s.C; a++ {
@@ -84,7 +83,13 @@ func NewFirstBand(s grid.Shape) (*FirstBand, error) {
 			sum += k * k * k
 			f.franel = append(f.franel, sum)
 		}
+		m.SetUint64(sum)
 	}
+	cFact := new(big.Int).MulRange(1, int64(s.C))
+	b := new(big.Int).MulRange(1, int64(s.N()))
+	b.Mul(b, new(big.Int).Exp(cFact, big.NewInt(int64(s.R*(s.R-1))), nil))
+	b.Mul(b, m)
+	f.count = montecarlo.ValueOfInt(b)
 	return f, nil
 }
 
