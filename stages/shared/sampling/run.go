@@ -2,6 +2,7 @@ package sampling
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"time"
 
@@ -39,18 +40,18 @@ func (plan Plan) goal(s grid.Shape) float64 {
 	return DefaultGoal
 }
 
-// Projection is the time a run would need, on this machine with every
-// core on it, to reach a relative 95% half-width h: from a run of N
+// Projection is the time in seconds a run would need, on this machine with
+// every core on it, to reach a relative 95% half-width h: from a run of N
 // samples that took CPU seconds over its timed samples and reached the
 // relative half-width w (1.96 × relative error), the half-width falls as
 // 1/√samples, so it is CPU·(N/timed)/cores · (w/h)². CPU time divided by
 // the cores, not wall time: the runs of one stage overlap in wall time.
-func Projection(tm Timing, samples int64, w, h float64, cores int) time.Duration {
+func Projection(tm Timing, samples int64, w, h float64, cores int) (seconds float64) {
 	if tm.Samples == 0 || h <= 0 || cores < 1 {
 		return 0
 	}
 	full := tm.CPU.Seconds() * float64(samples) / float64(tm.Samples) / float64(cores)
-	return time.Duration(full * (w / h) * (w / h) * float64(time.Second))
+	return full * (w / h) * (w / h)
 }
 
 // spec returns the identity of the random streams of one shape and variant
@@ -148,12 +149,16 @@ func report(p *pipeline.Pass, spec montecarlo.Spec, res montecarlo.Result, tm Ti
 		p.Report(key+"timed_samples", tm.Samples)
 	}
 	halfWidth := montecarlo.Z95 * st.RelativeError
-	toGoal := Projection(tm, res.Total.N, halfWidth, goal, runtime.GOMAXPROCS(0))
-	p.Report(key+"half_width_95", halfWidth)
 	p.Report(key+"goal_half_width_95", goal)
-	p.Report(key+"seconds_to_goal", toGoal.Seconds())
+	toGoal := "never: no sample found a grid"
+	if !math.IsInf(halfWidth, 0) && !math.IsNaN(halfWidth) {
+		seconds := Projection(tm, res.Total.N, halfWidth, goal, runtime.GOMAXPROCS(0))
+		p.Report(key+"half_width_95", halfWidth)
+		p.Report(key+"seconds_to_goal", seconds)
+		toGoal = fmt.Sprintf("%.3g s", seconds)
+	}
 	p.Log.Info("monte carlo run", "shape", spec.Shape, "variant", spec.Variant, "samples", res.Total.N,
 		"timed_samples", tm.Samples, "units", tm.Units, "wall", tm.Wall.Round(time.Millisecond), "cpu", tm.CPU.Round(time.Millisecond),
 		"estimate", montecarlo.Decimal(st.Estimate), "half_width_95", fmt.Sprintf("±%.3g%%", 100*halfWidth),
-		"time_to_goal", fmt.Sprintf("±%.3g%% in %s", 100*goal, toGoal.Round(time.Second)))
+		"time_to_goal", fmt.Sprintf("±%.3g%%: %s", 100*goal, toGoal))
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -483,5 +484,19 @@ func TestRuns(t *testing.T) {
 	want := []string{"3x3/se:10", "3x3/mrv:20", "2x5/se:4", "2x5/mrv:3", "5x5/se:7"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Runs = %v, want %v", got, want)
+	}
+}
+
+// The projection scales the CPU time to all samples, divides by the cores
+// and by the squared ratio of half-widths: 10 CPU-s for half of 1,000
+// samples at ±2% make 20 CPU-s for all, 10 s on 2 cores, and ±1% takes 4×
+// as long.
+func TestProjection(t *testing.T) {
+	tm := Timing{CPU: 10 * time.Second, Samples: 500}
+	if got := Projection(tm, 1000, 0.02, 0.01, 2); math.Abs(got-40) > 1e-9 {
+		t.Errorf("projection %g s, want 40", got)
+	}
+	if got := Projection(Timing{}, 1000, 0.02, 0.01, 2); got != 0 {
+		t.Errorf("untimed run: %g, want 0", got)
 	}
 }
