@@ -165,10 +165,10 @@ func pad(a *plot.Axis, min, max, frac float64) {
 	a.Min, a.Max = min-d, max+d
 }
 
-// shapeLabel names a box shape by its grid and boxes, on two lines:
-// "9×9" over "(3×3 boxes)".
+// shapeLabel names a box shape by its boxes and its grid, on two lines
+// narrow enough for the 16 shapes up to 5×5 side by side.
 func shapeLabel(s grid.Shape) string {
-	return fmt.Sprintf("%d×%d\n(%d×%d boxes)", s.N(), s.N(), s.R, s.C)
+	return fmt.Sprintf("%d×%d\n%d×%d", s.R, s.C, s.N(), s.N())
 }
 
 // ratFloat and intFloat convert exact values for plotting only: drawn
@@ -382,7 +382,7 @@ func Heuristic(r *present.Results) (*plot.Plot, error) {
 	if len(cols) == 0 {
 		return nil, fmt.Errorf("heuristic: %w: no shape with both a heuristic and a count", errNoData)
 	}
-	p := newPlot("Counts relative to Kilfoil's heuristic", "grid (box shape)", "count / heuristic")
+	p := newPlot("Counts relative to Kilfoil's heuristic", "boxes, grid", "count / heuristic")
 	names := make([]string, len(cols))
 	var exactPts plotter.XYs
 	var mcPts, mcErr errPoints
