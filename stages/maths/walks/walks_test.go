@@ -86,6 +86,9 @@ func TestUnbiased2x2(t *testing.T) {
 // for budgets from 1 (Knuth's walk) up: the mean of many samples is within 4 standard errors of
 // 28,200,960.
 func TestEnumeratorUnbiased2x3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("500,000 samples; the full pass runs it")
+	}
 	shape := mustShape(t, "2x3")
 	for _, v := range []Variant{
 		{Name: "se1-mrv", Order: MRV, HybridK: 36, Budget: 1},
@@ -114,6 +117,9 @@ func TestEnumeratorUnbiased2x3(t *testing.T) {
 // The 95% intervals of independent runs cover the exact count about 95% of
 // the time; fewer than 85 of 100 would mean the standard error is wrong.
 func TestCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100 seeds per variant; the full pass runs it")
+	}
 	for _, c := range []struct {
 		shape   string
 		samples int64
