@@ -22,7 +22,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "knuth",
 	Doc:       "Knuth random-walk estimates of the number of grids per shape and variant",
-	Version:   3,
+	Version:   4,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
@@ -117,6 +117,9 @@ func (c *Config) Validate() error {
 	}
 	if err := sampling.CheckSamples("knuth.samples", c.Samples, c.Variants); err != nil {
 		return err
+	}
+	if len(sampling.Runs(c.Samples, c.Variants)) == 0 {
+		return pipeline.Invalid("knuth.samples", c.Samples, "at least one shape and listed variant with a sample count ≥ 1")
 	}
 	if err := sampling.CheckShapeKeys("knuth.hybrid_k", c.HybridK); err != nil {
 		return err

@@ -87,6 +87,8 @@ func TestConfigErrors(t *testing.T) {
 		"knuth.goals={3x3: 0}":                                                      "knuth.goals.3x3",
 		"knuth.goals={3x3: 1.5}":                                                    "knuth.goals.3x3",
 		"knuth.goals={3x03: 0.01}":                                                  "knuth.goals.3x03",
+		"knuth.samples={2x2: 5, 4x4: 5}":                                            "knuth.samples.4x4/bandmrv",
+		"knuth.samples={3x3/mrv: 0}":                                                "knuth.samples",
 		// Shape keys are canonical: 03x3 beside 3x3 would run 3×3 twice.
 		"knuth.samples={2x2: 5, 3x3: 5, 03x3: 5}":                       "knuth.samples.03x3",
 		"knuth.samples={2x2: 5, 3x03: 5}":                               "knuth.samples.3x03",

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"math"
 	"math/big"
 	"sort"
@@ -17,6 +16,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 	"github.com/sudoku-census/sudoku-census/stages/symmetry"
@@ -241,7 +241,8 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 			m.num(p+"Known", present.Int(n))
 			m.text(p+"KnownCite", cite)
 			m.text(p+"Covers", map[bool]string{true: "contains", false: "misses"}[best.Covers(n)])
-		} else if s.R <= s.C {
+		} else if _, both := r.MostPrecise(grid.Shape{R: s.C, C: s.R}); s.R <= s.C || !both {
+			// One of a transposed pair: they have the same count.
 			firstBars = append(firstBars, fmt.Sprintf("$%d\\times%d$", s.R, s.C))
 		}
 		if h, ok := r.HeuristicFor(s); ok {

@@ -3,11 +3,11 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"math/big"
 	"strconv"
 	"strings"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 

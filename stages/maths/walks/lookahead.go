@@ -100,10 +100,13 @@ func NewLookahead(s grid.Shape, budget int, alpha float64) (*Lookahead, error) {
 	n := s.N()
 	e := &Lookahead{
 		Budget: budget, Alpha: alpha,
-		cur: make([]*Walker, budget), next: make([]*Walker, budget),
-		weight: make([]float64, budget), nextW: make([]float64, budget),
-		logH: make([]float64, budget), nextH: make([]float64, budget),
-		branchOn: make([]int, budget),
+		// One node more than the budget: rounding can make the inclusion
+		// probabilities sum to a hair over m, and systematic sampling then
+		// keep m + 1 children (truncating would bias the estimate).
+		cur: make([]*Walker, budget+1), next: make([]*Walker, budget+1),
+		weight: make([]float64, budget+1), nextW: make([]float64, budget+1),
+		logH: make([]float64, budget+1), nextH: make([]float64, budget+1),
+		branchOn: make([]int, budget+1),
 		parent:   make([]int32, 0, budget*n), symbol: make([]uint8, 0, budget*n),
 		keep: make([]int32, 0, budget), order: make([]int32, 0, budget*n), prob: make([]float64, 0, budget*n), childH: make([]float64, 0, budget*n),
 		logTab: make([]float64, n+1), logRatio: make([]float64, n+1), delta: make([]float64, n), shape: s, cells: w.cells,
@@ -114,7 +117,7 @@ func NewLookahead(s grid.Shape, budget int, alpha float64) (*Lookahead, error) {
 			e.logRatio[k] = math.Log(float64(k-1) / float64(k))
 		}
 	}
-	for i := range budget {
+	for i := range budget + 1 {
 		e.cur[i], e.next[i] = w.clone(), w.clone()
 	}
 	words := len(w.cand) + len(w.options)/2 + len(w.done) + len(w.bucket)
@@ -209,11 +212,17 @@ func (e *Lookahead) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 		}
 		m := min(e.Budget, total)
 		for j := range total {
+			if !scored {
+				e.prob = append(e.prob, 1) // every child kept
+				continue
+			}
 			// The floor keeps every viable child's probability positive
 			// (an underflow to 0 would bias the estimate).
 			e.prob = append(e.prob, max(minScore, e.weight[e.parent[j]]*math.Exp(e.Alpha*(e.childH[j]-maxH))))
 		}
-		inclusion(e.prob, m)
+		if scored {
+			inclusion(e.prob, m)
+		}
 		// Systematic sampling: the points u, u+1, …, u+m−1 on the running
 		// sum of the inclusion probabilities; a child's interval is at most
 		// 1 long, so it holds at most one point. The children are taken in
@@ -289,15 +298,20 @@ func (e *Lookahead) bucketLogH(w *Walker) float64 {
 	return h
 }
 
-// minScore is the least score of a viable child, relative to the level's
-// best.
+// minScore is the least score of a viable child (scores are at most 1:
+// weights are renormalised to at most 1 and exp(α·(h − max h)) ≤ 1).
 const minScore = 1e-200
 
 // inclusion turns the scores a (> 0) into inclusion probabilities for a
-// sample of m ≤ len(a) items: π = min(1, λ·a) with λ such that Σπ = m.
-// Items whose λ·a reaches 1 are capped at 1 (marked −1 meanwhile) and λ is
-// recomputed for the rest until none does; at most m items are capped,
-// since the capped ones' λ·a sum to at most m.
+// sample of about m ≤ len(a) items: π = min(1, λ·a) with λ such that
+// Σπ = m. Items whose λ·a passes 1 are capped at 1 (marked −1 meanwhile)
+// and λ is recomputed for the rest until none does. Every π is > 0: an
+// item is capped only when λ·a ≥ 1 + capSlack, so the capped ones, whose
+// λ·a sum to at most the rest r, number fewer than r, and λ stays
+// positive for the items left. (Capping at exactly 1 could, by rounding,
+// cap r items while tiny ones remain, and leave those λ = 0: subtrees
+// never counted.) Σπ may miss m by rounding; systematic sampling keeps
+// each item with probability π all the same.
 func inclusion(a []float64, m int) {
 	for {
 		rest, sum := m, 0.0
@@ -311,7 +325,7 @@ func inclusion(a []float64, m int) {
 		lambda := float64(rest) / sum
 		capped := false
 		for j, x := range a {
-			if x >= 0 && lambda*x >= 1 {
+			if x >= 0 && lambda*x >= 1+capSlack {
 				a[j] = -1
 				capped = true
 			}
@@ -321,10 +335,14 @@ func inclusion(a []float64, m int) {
 				if x < 0 {
 					a[j] = 1
 				} else {
-					a[j] = lambda * x
+					a[j] = min(1, lambda*x)
 				}
 			}
 			return
 		}
 	}
 }
+
+// capSlack is how far past 1 λ·a must be for inclusion to cap an item:
+// far above rounding, far below any effect on the variance.
+const capSlack = 1e-9

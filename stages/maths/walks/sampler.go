@@ -50,6 +50,9 @@ type Sampler struct {
 // NewSampler returns a sampler of variant v on shape s.
 func NewSampler(s grid.Shape, v Variant) (*Sampler, error) {
 	if v.Lookahead {
+		if v.FirstBand || v.Hybrid {
+			return nil, fmt.Errorf("walks: look-ahead enumeration starts from the empty grid and counts nothing exactly")
+		}
 		if v.Order != MRV {
 			return nil, fmt.Errorf("walks: look-ahead enumeration needs order mrv, not %v", v.Order)
 		}

@@ -365,9 +365,18 @@ func TestInclusion(t *testing.T) {
 		{[]float64{1, 2, 3, 4}, 4, []float64{1, 1, 1, 1}},
 		{[]float64{100, 1, 1, 2}, 2, []float64{1, 0.25, 0.25, 0.5}},
 		{[]float64{100, 50, 1, 1}, 3, []float64{1, 1, 0.5, 0.5}},
+		// Scores far below the rest's rounding keep a positive
+		// probability: capping the large ones must not leave them λ = 0.
+		{[]float64{1, 1, 1e-17}, 2, []float64{1, 1, 0}},
+		{[]float64{1, 1e-17}, 1, []float64{1, 0}},
 	} {
 		a := slices.Clone(c.a)
 		inclusion(a, c.m)
+		for j := range a {
+			if !(a[j] > 0 && a[j] <= 1) {
+				t.Errorf("inclusion(%v, %d) = %v: π[%d] outside (0, 1]", c.a, c.m, a, j)
+			}
+		}
 		for j := range a {
 			if math.Abs(a[j]-c.want[j]) > 1e-12 {
 				t.Errorf("inclusion(%v, %d) = %v, want %v", c.a, c.m, a, c.want)

@@ -20,7 +20,7 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 			return err
 		}
 		switch row.Variant {
-		case "se":
+		case "se", "bandse":
 			e.Settings = fmt.Sprintf("B=%d", row.Budget)
 		case "lookahead":
 			e.Settings = fmt.Sprintf("B=%d, α=%g", row.Budget, row.Alpha)
