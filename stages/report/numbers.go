@@ -211,8 +211,7 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 				dev := new(big.Float).Quo(new(big.Float).Sub(best.Estimate, ex), ex)
 				d, _ := dev.Float64()
 				m.num(p+"DeviationPercent", present.Percent(math.Abs(d), 2)) // |estimate − N|/N
-				covers := best.CILow.Cmp(ex) <= 0 && ex.Cmp(best.CIHigh) <= 0
-				m.text(p+"Covers", map[bool]string{true: "contains", false: "misses"}[covers])
+				m.text(p+"Covers", map[bool]string{true: "contains", false: "misses"}[best.Holds(ex)])
 			}
 		}
 	}
@@ -250,8 +249,7 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 			hf := new(big.Float).SetRat(h.Estimate)
 			m.num(p+"Heuristic", present.SciRat(h.Estimate, 4))
 			m.num(p+"HeuristicRatio", present.Fixed(present.Float64(new(big.Float).Quo(best.Estimate, hf)), 3))
-			covers := best.CILow.Cmp(hf) <= 0 && hf.Cmp(best.CIHigh) <= 0
-			m.text(p+"HeuristicCovers", map[bool]string{true: "contains", false: "misses"}[covers])
+			m.text(p+"HeuristicCovers", map[bool]string{true: "contains", false: "misses"}[best.Holds(hf)])
 		}
 	}
 	// The shapes (one of each transposed pair) whose count nobody has

@@ -287,9 +287,11 @@ func (r *Results) MostPrecise(s grid.Shape) (Estimator, bool) {
 	return best, found
 }
 
-// Covers reports whether e's 95% interval holds n.
-func (e Estimator) Covers(n *big.Int) bool {
-	x := new(big.Float).SetInt(n)
+// Covers reports whether e's 95% interval holds the count n.
+func (e Estimator) Covers(n *big.Int) bool { return e.Holds(new(big.Float).SetInt(n)) }
+
+// Holds reports whether e's 95% interval holds x.
+func (e Estimator) Holds(x *big.Float) bool {
 	return e.CILow.Cmp(x) <= 0 && x.Cmp(e.CIHigh) <= 0
 }
 
