@@ -335,6 +335,46 @@ func TestSignalsStopCountAndExact(t *testing.T) {
 	}
 }
 
+// TestShapes2x6RunsAsUnits checks that 2x6 is refused without
+// shapes.max_cpu_hours ≥ 71, and with it runs as 63,199 units of one orbit
+// each: a run stopped by SIGINT once a few are done exits within a second,
+// keeps them and publishes nothing, and status counts them.
+func TestShapes2x6RunsAsUnits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs bin/census")
+	}
+	bin, config := buildCensus(t), smokeConfig(t)
+	root := t.TempDir()
+	runCensus(t, bin, root, "run", "--config", config, "exact")
+	args := []string{"run", "--config", config, "--set", "shapes.shapes=[2x6]", "--set", "shapes.check=[]",
+		"--set", "shapes.orbits_per_unit=1"}
+	refused := startCensus(t, bin, root, append(args, "shapes")...)
+	if code := refused.wait(time.Minute); code == 0 || !strings.Contains(refused.stderr.String(), "set shapes.max_cpu_hours to at least 71") {
+		t.Errorf("2x6 without shapes.max_cpu_hours: exit %d, stderr:\n%s", code, refused.stderr.String())
+	}
+	p := startCensus(t, bin, root, append(args, "--set", "shapes.max_cpu_hours=71", "shapes")...)
+	for deadline := time.Now().Add(2 * time.Minute); unitFiles(root, "shapes") < 3; {
+		if time.Now().After(deadline) || !p.running() {
+			t.Fatalf("fewer than 3 units of 2x6 after 2 minutes; stderr:\n%s", p.stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t0 := time.Now()
+	p.cmd.Process.Signal(syscall.SIGINT)
+	if code, took := p.wait(10*time.Second), time.Since(t0); code != 128+int(syscall.SIGINT) || took > time.Second {
+		t.Fatalf("exit %d after %v, want %d within a second; stderr:\n%s", code, took, 128+int(syscall.SIGINT), p.stderr.String())
+	}
+	if published(t, root, "shapes") {
+		t.Error("an interrupted 2x6 run was published")
+	}
+	kept := unitFiles(root, "shapes")
+	status := startCensus(t, bin, root, append([]string{"status", "--config", config}, append(args[3:len(args)], "--set", "shapes.max_cpu_hours=71", "shapes")...)...)
+	status.wait(time.Minute)
+	if want := fmt.Sprintf("%d/63199 units done", kept); !strings.Contains(status.stdout.String(), want) {
+		t.Errorf("status does not say %q:\n%s%s", want, status.stdout.String(), status.stderr.String())
+	}
+}
+
 // slurmProblem says why Slurm cannot be used, or "". (pipeline/cli's tests
 // check the same way; their helper is not exported.)
 func slurmProblem() string {

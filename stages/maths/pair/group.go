@@ -16,11 +16,6 @@ const MaxC = 6
 // maxN is the largest side, 2·MaxC.
 const maxN = 2 * MaxC
 
-// MaxListC is the largest c for which Orbits lists the orbits: it walks every
-// pattern multiset (589,392 for c = 5), which for c = 6 (2,284,361,552) is
-// out of reach.
-const MaxListC = 5
-
 // ErrOverflow is returned when a count does not fit its 64-bit word.
 var ErrOverflow = errors.New("pair: count exceeds 2^64")
 

@@ -4,8 +4,7 @@ package pair
 
 import (
 	"context"
-	"fmt"
-	"math/big"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -23,26 +22,25 @@ func threadCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// TestProject2x6 measures E(T) on a fixed-seed sample of c = 6 orbits and
-// projects the CPU time of the whole 2×6 count. It runs only when
-// PAIR_PROJECT_SAMPLES is set (the number of orbits to sample, e.g. 40):
+// TestProject2x6 measures E(T) on a fixed-seed uniform sample of the c = 6
+// orbits (with replacement) and projects the CPU time of the whole 2×6 count
+// and of a work unit of 32 orbits (the default shapes.orbits_per_unit). It
+// runs only when PAIR_PROJECT_SAMPLES is set (the number of orbits to
+// sample, e.g. 60; PAIR_PROJECT_SEED picks the sample):
 //
-//	PAIR_PROJECT_SAMPLES=40 go test -run TestProject2x6 -v -timeout 1h ./stages/maths/pair
+//	PAIR_PROJECT_SAMPLES=60 go test -run TestProject2x6 -v -timeout 2h ./stages/maths/pair
 //
-// SampleOrbits draws an orbit O with probability W(O)/NumTuples, so the
-// uniform mean over orbits of the time t is estimated by the ratio
-// Σ t/W / Σ 1/W, and the projection is that mean times NumOrbits(6). The
-// time is the CPU time of the thread doing the count (the goroutine is
-// locked to it), which other load on the machine inflates less than the
-// wall time.
+// The time is the CPU time of the thread doing the count (the goroutine is
+// locked to it), which other load on the machine inflates less than the wall
+// time. The ± is 1.96 standard errors of the mean.
 func TestProject2x6(t *testing.T) {
 	env := os.Getenv("PAIR_PROJECT_SAMPLES")
 	if env == "" {
 		t.Skip("set PAIR_PROJECT_SAMPLES to run")
 	}
 	k, err := strconv.Atoi(env)
-	if err != nil || k < 1 {
-		t.Fatalf("PAIR_PROJECT_SAMPLES=%q", env)
+	if err != nil || k < 2 {
+		t.Fatalf("PAIR_PROJECT_SAMPLES=%q: want an integer ≥ 2", env)
 	}
 	seed := uint64(1)
 	if s := os.Getenv("PAIR_PROJECT_SEED"); s != "" {
@@ -50,18 +48,11 @@ func TestProject2x6(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	orbits, err := SampleOrbits(6, k, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	numOrbits, err := NumOrbits(context.Background(), 6)
-	if err != nil {
-		t.Fatal(err)
-	}
+	orbits := sampleOrbits(t, 6, k, seed)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var s stackCounter
-	var sumTW, sumW, sumT, sumWall float64
+	var sum, sumSq, sumWall float64
 	for j, o := range orbits {
 		wall := time.Now()
 		cpu := threadCPU()
@@ -71,16 +62,16 @@ func TestProject2x6(t *testing.T) {
 		}
 		dt := (threadCPU() - cpu).Seconds()
 		dw := time.Since(wall).Seconds()
-		w := float64(o.Weight)
-		sumTW += dt / w
-		sumW += 1 / w
-		sumT += dt
+		sum += dt
+		sumSq += dt * dt
 		sumWall += dw
 		t.Logf("%2d %s W=%d E=%d cpu %.2fs wall %.2fs", j, o, o.Weight, e, dt, dw)
 	}
-	mean := sumTW / sumW
-	n, _ := new(big.Float).SetInt(numOrbits).Float64()
-	t.Logf("%d samples (seed %d): raw mean %.2f s cpu (%.2f s wall); weight-corrected mean %.2f s cpu per orbit",
-		k, seed, sumT/float64(k), sumWall/float64(k), mean)
-	t.Log(fmt.Sprintf("projection: %v orbits × %.2f s = %.0f CPU-hours", numOrbits, mean, n*mean/3600))
+	n := float64(k)
+	mean := sum / n
+	half := 1.96 * math.Sqrt((sumSq/n-mean*mean)/(n-1))
+	const orbits6, perUnit = 63199, 32
+	t.Logf("%d samples (seed %d): %.2f ± %.2f CPU-seconds per orbit (%.2f s wall)", k, seed, mean, half, sumWall/n)
+	t.Logf("projection: a unit of %d orbits %.0f ± %.0f CPU-seconds; %d orbits %.0f ± %.0f CPU-hours",
+		perUnit, perUnit*mean, perUnit*half, orbits6, orbits6*mean/3600, orbits6*half/3600)
 }
