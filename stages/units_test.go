@@ -336,7 +336,7 @@ func TestSignalsStopCountAndExact(t *testing.T) {
 }
 
 // TestShapes2x6RunsAsUnits checks that 2x6 is refused without
-// shapes.max_cpu_hours ≥ 71, and with it runs as 63,199 units of one orbit
+// shapes.max_cpu_hours ≥ 79, and with it runs as 63,199 units of one orbit
 // each: a run stopped by SIGINT once a few are done exits within a second,
 // keeps them and publishes nothing, and status counts them.
 func TestShapes2x6RunsAsUnits(t *testing.T) {
@@ -349,10 +349,10 @@ func TestShapes2x6RunsAsUnits(t *testing.T) {
 	args := []string{"run", "--config", config, "--set", "shapes.shapes=[2x6]", "--set", "shapes.check=[]",
 		"--set", "shapes.orbits_per_unit=1"}
 	refused := startCensus(t, bin, root, append(args, "shapes")...)
-	if code := refused.wait(time.Minute); code == 0 || !strings.Contains(refused.stderr.String(), "set shapes.max_cpu_hours to at least 71") {
+	if code := refused.wait(time.Minute); code == 0 || !strings.Contains(refused.stderr.String(), "set shapes.max_cpu_hours to at least 79") {
 		t.Errorf("2x6 without shapes.max_cpu_hours: exit %d, stderr:\n%s", code, refused.stderr.String())
 	}
-	p := startCensus(t, bin, root, append(args, "--set", "shapes.max_cpu_hours=71", "shapes")...)
+	p := startCensus(t, bin, root, append(args, "--set", "shapes.max_cpu_hours=79", "shapes")...)
 	for deadline := time.Now().Add(2 * time.Minute); unitFiles(root, "shapes") < 3; {
 		if time.Now().After(deadline) || !p.running() {
 			t.Fatalf("fewer than 3 units of 2x6 after 2 minutes; stderr:\n%s", p.stderr.String())
@@ -368,7 +368,7 @@ func TestShapes2x6RunsAsUnits(t *testing.T) {
 		t.Error("an interrupted 2x6 run was published")
 	}
 	kept := unitFiles(root, "shapes")
-	status := startCensus(t, bin, root, append([]string{"status", "--config", config}, append(args[3:len(args)], "--set", "shapes.max_cpu_hours=71", "shapes")...)...)
+	status := startCensus(t, bin, root, append([]string{"status", "--config", config}, append(args[3:len(args)], "--set", "shapes.max_cpu_hours=79", "shapes")...)...)
 	status.wait(time.Minute)
 	if want := fmt.Sprintf("%d/63199 units done", kept); !strings.Contains(status.stdout.String(), want) {
 		t.Errorf("status does not say %q:\n%s%s", want, status.stdout.String(), status.stderr.String())

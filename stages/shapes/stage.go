@@ -90,13 +90,14 @@ const (
 
 // projectedCPUHours is the cost of the pair method per box width c beyond
 // what counts in seconds. For c = 6 it is 63,199 orbits times a mean of
-// 4.07 CPU-seconds per orbit, measured on a random sample of 40 orbits
-// (pair's TestProject2x6, 2026-11-23, this project's 2-core machine):
-// about 71 CPU-hours, ±20%.
-var projectedCPUHours = map[int]float64{6: 71}
+// 4.50 ± 0.80 CPU-seconds per orbit (95%), measured on a uniform sample of
+// 210 orbits (pair's TestProject2x6 with seeds 1 and 2, 60 and 150 orbits,
+// 2026-11-24, this project's 2-core machine): 79 ± 14 CPU-hours, or
+// 144 CPU-seconds per unit of 32 orbits.
+var projectedCPUHours = map[int]float64{6: 79}
 
 // supported says which shapes the stage counts, for error messages.
-const supported = "2xC or Cx2 with C ≤ 6 (pair method; 2x6/6x2 need about 71 CPU-hours and shapes.max_cpu_hours ≥ 71) and 3x3 (from the exact stage)"
+const supported = "2xC or Cx2 with C ≤ 6 (pair method; 2x6/6x2 need about 79 CPU-hours and shapes.max_cpu_hours ≥ 79) and 3x3 (from the exact stage)"
 
 // pairWidth returns c for a shape with 2-row or 2-column boxes of width c,
 // or 0.
@@ -174,13 +175,32 @@ func (c *Config) widths() (counted, checked []int) {
 func batchID(c, first int) string { return fmt.Sprintf("pair-c%d-%07d", c, first) }
 func checkID(c int) string        { return fmt.Sprintf("multisets-c%d", c) }
 
-// orbitLists memoises pair.Orbits per width within a process: listing the
-// 2x5 orbits takes seconds, and every unit of a width needs the list.
+// orbitLists memoises the orbit list per width within a process: listing
+// the 2x6 orbits takes seconds, and every unit of a width needs the list.
 var orbitLists sync.Map // c → func() ([]pair.Orbit, error)
 
+// orbitsOf returns pair.Orbits(c), after checking that it has as many
+// orbits as Burnside's lemma counts (the unit ids come from that number)
+// and that their weights add up to every tuple of row sets.
 func orbitsOf(p *pipeline.Pass, c int) ([]pair.Orbit, error) {
 	f, _ := orbitLists.LoadOrStore(c, sync.OnceValues(func() ([]pair.Orbit, error) {
-		return pair.Orbits(p.Context(), c)
+		orbits, err := pair.Orbits(p.Context(), c)
+		if err != nil {
+			return nil, err
+		}
+		n, err := pair.NumOrbits(p.Context(), c)
+		if err != nil {
+			return nil, err
+		}
+		weight := new(big.Int)
+		for _, o := range orbits {
+			weight.Add(weight, new(big.Int).SetUint64(o.Weight))
+		}
+		if int64(len(orbits)) != n.Int64() || weight.Cmp(pair.NumTuples(c)) != 0 {
+			return nil, fmt.Errorf("2x%d: %d orbits listed of weight %v; Burnside's lemma gives %v orbits, and there are %v tuples",
+				c, len(orbits), weight, n, pair.NumTuples(c))
+		}
+		return orbits, nil
 	}))
 	orbits, err := f.(func() ([]pair.Orbit, error))()
 	if err != nil {

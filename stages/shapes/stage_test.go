@@ -115,7 +115,7 @@ func TestConfigErrors(t *testing.T) {
 	// 2x6 with its cost accepted, but not the multiset check, which would
 	// walk 2.3·10⁹ multisets.
 	wide := small
-	wide.Set = []string{"exact.crosscheck=none", "shapes.shapes=2x6", "shapes.max_cpu_hours=71", "shapes.check=[]"}
+	wide.Set = []string{"exact.crosscheck=none", "shapes.shapes=2x6", "shapes.max_cpu_hours=79", "shapes.check=[]"}
 	if err := pipelinetest.Rejects(t, wide, "shapes.check=2x6", "shapes.check"); err == nil || !strings.Contains(err.Error(), "width ≤ 5") {
 		t.Errorf("--set shapes.check=2x6: %v", err)
 	}
