@@ -65,3 +65,33 @@ func TestOrbitRepsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestAgrees2x6 checks E on some 2×6 orbit representatives: the first (six
+// patterns 0 and six all-ones, E = L(6)²) and four drawn at random by pair's
+// TestProject2x6 among those whose count takes under half a second there (a
+// 2×6 count has no independent check of its own; these show the two stack
+// counters agree at c = 6, where pair's states use all 60 bits of its key).
+func TestAgrees2x6(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds per stack count")
+	}
+	ctx := context.Background()
+	for _, s := range []string{"6:0000000000003f3f3f3f3f3f", "6:000001030c1c2f31363a3f3f", "6:000001060b132d363b3c3d3e",
+		"6:000001060b0d30373b3d3e3e", "6:000000030d152a363b3c3f3f"} {
+		o, err := pair.ParseOrbit(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := pair.Stacks(ctx, 6, o.Rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Stacks(ctx, 6, o.Rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("orbit %s: pairindep E = %d, pair E = %d", o, got, want)
+		}
+	}
+}

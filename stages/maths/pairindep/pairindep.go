@@ -1,6 +1,7 @@
 // Package pairindep is a second, independent count of the Sudoku grids
 // whose boxes have 2 rows and c columns, for c ≤ 5, meant to check package
-// pair: it shares no code with it and organises every step differently. It
+// pair: it shares no code with it and organises every step differently. Its
+// stack count E(T) also reaches c = 6, to check pair's on 2×6 orbits. It
 // uses only the standard library.
 //
 // Both rest on the pair method (see package pair for the derivation):
@@ -49,9 +50,13 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 )
 
-// MaxC is the widest box counted: a state packs c symbol sets of 2c bits
-// into 64 bits.
+// MaxC is the widest box Count counts: for c = 6 it would walk
+// 2,284,361,552 multisets.
 const MaxC = 5
+
+// MaxStacksC is the widest box Stacks counts: a state packs c symbol sets of
+// 2c bits into two words.
+const MaxStacksC = 6
 
 // ErrOverflow is returned when a stack count exceeds 64 bits (it does not
 // for c ≤ MaxC; the check keeps results exact).
@@ -419,10 +424,10 @@ func leastImage(pats []uint8, perms [][]uint8) uint64 {
 }
 
 // Stacks returns E(T) for the multiset T given by patterns (2c patterns,
-// any order, every bit set in exactly c of them).
+// any order, every bit set in exactly c of them), 1 ≤ c ≤ MaxStacksC.
 func Stacks(ctx context.Context, c int, patterns []uint8) (uint64, error) {
-	if err := checkC(c); err != nil {
-		return 0, err
+	if c < 1 || c > MaxStacksC {
+		return 0, fmt.Errorf("pairindep: Stacks: c = %d: want 1 ≤ c ≤ %d", c, MaxStacksC)
 	}
 	if len(patterns) != 2*c {
 		return 0, fmt.Errorf("pairindep: %d patterns for c = %d", len(patterns), c)
@@ -443,8 +448,9 @@ func Stacks(ctx context.Context, c int, patterns []uint8) (uint64, error) {
 }
 
 // stacks counts the stacks of a valid multiset row by row: the state after
-// some rows is the sorted list of the symbol sets of the c columns, packed
-// 2c bits each into a word.
+// some rows is the sorted list of the symbol sets of the c columns, the
+// first c-1 packed 2c bits each into one word (60 bits for c = 6) and the
+// last in a second.
 func stacks(ctx context.Context, c int, patterns []uint8) (uint64, error) {
 	n := 2 * c
 	// Row 2i is the upper row of band i (the symbols with bit i set), row
@@ -459,25 +465,25 @@ func stacks(ctx context.Context, c int, patterns []uint8) (uint64, error) {
 	order := rowOrder(c, rowSyms)
 	width := uint(n)
 	field := uint64(1)<<width - 1
-	cur := map[uint64]uint64{0: 1}
+	cur := map[[2]uint64]uint64{{}: 1}
 	cols := make([]uint64, c)
 	taken := make([]bool, c)
-	var next map[uint64]uint64
+	var next map[[2]uint64]uint64
 	overflow := false
 	var assign func(k int, w uint64)
 	var row []int
 	assign = func(k int, w uint64) {
 		if k == len(row) {
-			var sorted [MaxC]uint64
+			var sorted [MaxStacksC]uint64
 			copy(sorted[:], cols)
 			for a := 1; a < c; a++ { // insertion sort, increasing
 				for b := a; b > 0 && sorted[b] < sorted[b-1]; b-- {
 					sorted[b], sorted[b-1] = sorted[b-1], sorted[b]
 				}
 			}
-			var key uint64
-			for _, s := range sorted[:c] {
-				key = key<<width | s
+			key := [2]uint64{1: sorted[c-1]}
+			for _, s := range sorted[:c-1] {
+				key[0] = key[0]<<width | s
 			}
 			sum, carry := bits.Add64(next[key], w, 0)
 			if carry != 0 {
@@ -519,7 +525,7 @@ func stacks(ctx context.Context, c int, patterns []uint8) (uint64, error) {
 	steps := 0
 	for _, r := range order {
 		row = rowSyms[r]
-		next = make(map[uint64]uint64, 2*len(cur))
+		next = make(map[[2]uint64]uint64, 2*len(cur))
 		for key, w := range cur {
 			steps++
 			if steps%1024 == 0 {
@@ -527,9 +533,10 @@ func stacks(ctx context.Context, c int, patterns []uint8) (uint64, error) {
 					return 0, err
 				}
 			}
-			for j := c - 1; j >= 0; j-- {
-				cols[j] = key & field
-				key >>= width
+			cols[c-1] = key[1]
+			for j := c - 2; j >= 0; j-- {
+				cols[j] = key[0] & field
+				key[0] >>= width
 			}
 			assign(0, w)
 		}

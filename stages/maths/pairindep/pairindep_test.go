@@ -216,12 +216,20 @@ func TestLeastImage(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	ctx := context.Background()
-	for _, c := range []int{-1, 0, 6, 100} {
+	for _, c := range []int{-1, 0, MaxC + 1, 100} {
 		if _, err := Count(ctx, c, 1); err == nil {
 			t.Errorf("Count(%d) accepted", c)
 		}
-		if _, err := Stacks(ctx, c, make([]uint8, max(0, 2*c))); err == nil {
-			t.Errorf("Stacks(%d) accepted", c)
+	}
+	for _, c := range []int{-1, 0, MaxStacksC + 1, 100} {
+		// Every pattern 0 except, for c > 0, the last c all-ones: valid
+		// but for c.
+		pats := make([]uint8, max(0, 2*c))
+		for x := max(0, c); x < len(pats); x++ {
+			pats[x] = uint8(1<<min(c, 8) - 1)
+		}
+		if _, err := Stacks(ctx, c, pats); err == nil || !strings.Contains(err.Error(), "want 1 ≤ c ≤") {
+			t.Errorf("Stacks(%d): %v", c, err)
 		}
 	}
 	for _, pats := range [][]uint8{{0, 1, 2}, {0, 1, 2, 4}, {0, 0, 3, 7}, {1, 1, 2, 3}} {
