@@ -116,7 +116,7 @@ func Sum(ctx context.Context, orbits []Orbit, workers int) (*big.Int, error) {
 // Count returns the number of Sudoku grids with boxes of 2 rows × c columns
 // (the same as c rows × 2 columns), 1 ≤ c ≤ MaxC: Sum over Orbits(c).
 // For c = 1, …, 5 it is 2; 288; 28,200,960; 29,136,487,207,403,520 and
-// 1,903,816,047,972,624,930,994,913,280,000; c = 6 takes some 70 CPU-hours.
+// 1,903,816,047,972,624,930,994,913,280,000; c = 6 takes about 79 CPU-hours.
 func Count(ctx context.Context, c, workers int) (*big.Int, error) {
 	orbits, err := Orbits(ctx, c)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // MaxC is the widest box the package handles: patterns are bytes, rows and
-// symbols fit 16-bit masks, the memo keys hold c masks of n bits in 128 bits,
+// symbols fit 16-bit masks, the stack counter keys its states by c-1 masks of n bits in 60 bits,
 // and E(T) fits 64 bits (checked: an overflow is an error, never wrapped).
 const MaxC = 6
 

@@ -59,7 +59,7 @@ const MaxC = 5
 const MaxStacksC = 6
 
 // ErrOverflow is returned when a stack count exceeds 64 bits (it does not
-// for c ≤ MaxC; the check keeps results exact).
+// for c ≤ MaxStacksC; the check keeps results exact).
 var ErrOverflow = errors.New("pairindep: stack count exceeds 2^64")
 
 func checkC(c int) error {
