@@ -6,6 +6,8 @@
 // each is checked by a computation that shares no counting code with it
 // (package pairindep, and backtracking up to side 6), and any disagreement
 // fails the stage. The classic 3×3 count is taken from the exact stage.
+// Every count the literature also gives (package literature) must equal it,
+// or the stage fails; for 2×6 that is the only check.
 package shapes
 
 import (
@@ -23,13 +25,14 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/pairindep"
+	"github.com/sudoku-census/sudoku-census/stages/shared/literature"
 )
 
 // Stage writes data/shapes.parquet.
 var Stage = &pipeline.Stage{
 	Name:      "shapes",
 	Doc:       "the number of grids for each configured box shape RxC, by two independent computations",
-	Version:   2,
+	Version:   3,
 	Requires:  []*pipeline.Stage{exact.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Outputs:   []pipeline.Output{Table.Output},
@@ -84,6 +87,7 @@ const (
 	methodMultisets = "multisets: the same sum over every pattern multiset, stacks counted row by row (package pairindep)"
 	methodBacktrack = "backtracking: every grid counted cell by cell"
 	methodExact     = "exact stage: band-pair method over the 44 classes of first bands"
+	methodPublished = "published: "
 	// backtrackMaxSide is the largest side also counted by backtracking.
 	backtrackMaxSide = 6
 )
@@ -310,8 +314,16 @@ func run(p *pipeline.Pass) error {
 	for _, text := range cfg.Shapes {
 		s, _ := grid.ParseShape(text) // Validate has accepted it
 		if s == (grid.Shape{R: 3, C: 3}) {
+			checked := []string{"exact stage: backtracking of the classes chosen by exact.crosscheck"}
+			agrees, err := againstLiterature(s, nine)
+			if err != nil {
+				return fmt.Errorf("box shape %s: %w", s, err)
+			}
+			if agrees != "" {
+				checked = append(checked, agrees)
+			}
 			rows = append(rows, Row{Rows: 3, Cols: 3, Grids: nine.String(), Method: methodExact,
-				CheckedBy: "exact stage: backtracking of the classes chosen by exact.crosscheck"})
+				CheckedBy: strings.Join(checked, "; ")})
 			continue
 		}
 		row, err := checkedRow(p, s, found, slices.Contains(cfg.Check, text))
@@ -355,8 +367,26 @@ func checkedRow(p *pipeline.Pass, s grid.Shape, found counts, multisets bool) (R
 		}
 		agreed = append(agreed, methodBacktrack)
 	}
+	if agrees, err := againstLiterature(s, count); err != nil {
+		return Row{}, err
+	} else if agrees != "" {
+		agreed = append(agreed, agrees)
+	}
 	return Row{Rows: int32(s.R), Cols: int32(s.C), Grids: count.String(), Method: methodPair,
 		CheckedBy: strings.Join(agreed, "; ")}, nil
+}
+
+// againstLiterature compares a count with the literature's, if it has one:
+// an error if they differ, else the checked_by entry naming the source.
+func againstLiterature(s grid.Shape, count *big.Int) (string, error) {
+	pub, ok := literature.Grids(s)
+	if !ok {
+		return "", nil
+	}
+	if pub.Grids.Cmp(count) != 0 {
+		return "", fmt.Errorf("counted %v grids, the literature (%s) %v", count, pub.Source, pub.Grids)
+	}
+	return methodPublished + pub.Source, nil
 }
 
 // exactTotal reads the 9×9 count of the exact stage.

@@ -40,6 +40,9 @@ func TestStage(t *testing.T) {
 		if want := known[[2]int32{r.Rows, r.Cols}]; r.Grids != want || r.Method == "" {
 			t.Errorf("%dx%d: %s grids by %q, want %s", r.Rows, r.Cols, r.Grids, r.Method, want)
 		}
+		if published := strings.Contains(r.CheckedBy, "published: "); published != (r.Rows*r.Cols > 2) {
+			t.Errorf("%dx%d: checked by %q; the literature has every shape but 2x1", r.Rows, r.Cols, r.CheckedBy)
+		}
 		side := r.Rows * r.Cols
 		switch {
 		case r.Rows == 3 && r.Cols == 3:

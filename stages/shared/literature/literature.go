@@ -1,4 +1,9 @@
-package present
+// Package literature holds the numbers of grids that the literature gives,
+// with their sources: the yardstick the exact counts are checked against
+// (the shapes stage compares each count it makes with the published one)
+// and the estimates held against where this pipeline has no exact count of
+// its own. The estimating stages never read it.
+package literature
 
 import (
 	"math/big"
@@ -6,12 +11,9 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
-// Published is a number of grids the literature gives for one box shape,
-// with its source: the yardstick the paper holds the Monte Carlo estimates
-// against where this pipeline has no exact count of its own. The
-// estimating stages never read it: only the figures, the report and the
-// tests do.
-type Published struct {
+// Count is a number of grids the literature gives for one box shape, with
+// its source.
+type Count struct {
 	Shape grid.Shape
 	Grids *big.Int
 	// Cite is the BibTeX key of the source in paper/references.bib.
@@ -36,27 +38,14 @@ var published = []struct {
 	{3, 4, "81171437193104932746936103027318645818654720000", "PettersenSilver2006", "Pettersen and Silver, 2006 (about 2,568 CPU-hours); recomputed by Silver in 2022"},
 }
 
-// PublishedGrids returns the literature's number of grids of shape s, if
-// it has one.
-func PublishedGrids(s grid.Shape) (Published, bool) {
+// Grids returns the literature's number of grids of shape s, if it has
+// one.
+func Grids(s grid.Shape) (Count, bool) {
 	for _, p := range published {
 		if (s.R == p.r && s.C == p.c) || (s.R == p.c && s.C == p.r) {
 			n, _ := new(big.Int).SetString(p.grids, 10)
-			return Published{Shape: s, Grids: n, Cite: p.cite, Source: p.source}, true
+			return Count{Shape: s, Grids: n, Cite: p.cite, Source: p.source}, true
 		}
 	}
-	return Published{}, false
-}
-
-// KnownGrids returns the number of grids of shape s that the paper holds
-// estimates against: this pipeline's exact count (ExactGrids) if it has
-// one, else the literature's (cite is then its BibTeX key, else "").
-func (r *Results) KnownGrids(s grid.Shape) (n *big.Int, cite string, ok bool) {
-	if n, ok := r.ExactGrids(s); ok {
-		return n, "", true
-	}
-	if p, ok := PublishedGrids(s); ok {
-		return p.Grids, p.Cite, true
-	}
-	return nil, "", false
+	return Count{}, false
 }
