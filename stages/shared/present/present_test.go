@@ -109,4 +109,3 @@ func TestAllShapes(t *testing.T) {
 		}
 	}
 }
-
