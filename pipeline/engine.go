@@ -48,7 +48,9 @@ type Engine struct {
 	byName   map[string]*Stage
 	settings *settings
 	log      *slog.Logger
-	hashes   map[string]string // path -> SHA-256, valid within one call
+	hashes   map[string]string            // path -> SHA-256, valid within one call
+	tools    map[string]map[string]string // stage -> Stage.Tools(), once per process
+	toolsMu  sync.Mutex
 }
 
 // New checks the stage graph and loads the configuration.
@@ -204,6 +206,7 @@ type checked struct {
 	fingerprint string
 	inputs      map[string]string // input artifact name -> SHA-256
 	sources     map[string]string // source path -> SHA-256
+	tools       map[string]string // external program -> version
 	upstream    string            // the stale upstream stage that makes it stale, if any
 }
 
@@ -223,7 +226,8 @@ func (e *Engine) check(m *Manifest, s *Stage, stale map[string]string) checked {
 	if err != nil {
 		return checked{reason: err.Error()}
 	}
-	c := checked{inputs: inputs, sources: sources, fingerprint: e.fingerprint(s, inputs, sources)}
+	tools := e.toolsOf(s)
+	c := checked{inputs: inputs, sources: sources, tools: tools, fingerprint: e.fingerprint(s, inputs, sources, tools)}
 	rec, ok := m.Stages[s.Name]
 	if !ok {
 		c.reason = "never run"
@@ -254,32 +258,12 @@ func (e *Engine) check(m *Manifest, s *Stage, stale map[string]string) checked {
 		why = append(why, fmt.Sprintf("code version %d -> %d", rec.Version, s.Version))
 	}
 	was, now := flatten(rec.Config), flatten(e.settings.canonical[s.Name])
-	var keys []string
-	for k := range was {
-		keys = append(keys, k)
-	}
-	for k := range now {
-		if _, ok := was[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range unionKeys(was, now) {
 		if was[k] != now[k] {
 			why = append(why, fmt.Sprintf("config %s changed (%s -> %s)", k, orNone(was[k]), orNone(now[k])))
 		}
 	}
-	var names []string
-	for n := range inputs {
-		names = append(names, n)
-	}
-	for n := range rec.Inputs {
-		if _, ok := inputs[n]; !ok {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range unionKeys(inputs, rec.Inputs) {
 		if rec.Inputs[n] != inputs[n] {
 			why = append(why, "input "+n+" changed")
 		}
@@ -287,6 +271,11 @@ func (e *Engine) check(m *Manifest, s *Stage, stale map[string]string) checked {
 	for _, path := range s.Sources {
 		if rec.Sources[path] != sources[path] {
 			why = append(why, "source "+path+" changed")
+		}
+	}
+	for _, name := range unionKeys(rec.Tools, tools) {
+		if rec.Tools[name] != tools[name] {
+			why = append(why, fmt.Sprintf("tool %s changed (%s -> %s)", name, orNone(rec.Tools[name]), orNone(tools[name])))
 		}
 	}
 	if len(why) == 0 {
@@ -329,6 +318,40 @@ func (e *Engine) sourcesOf(s *Stage) (map[string]string, error) {
 	return sources, nil
 }
 
+// toolsOf returns s.Tools(), called once per stage and process: a program's
+// version does not change while the engine runs.
+func (e *Engine) toolsOf(s *Stage) map[string]string {
+	if s.Tools == nil {
+		return nil
+	}
+	e.toolsMu.Lock()
+	defer e.toolsMu.Unlock()
+	if t, ok := e.tools[s.Name]; ok {
+		return t
+	}
+	if e.tools == nil {
+		e.tools = map[string]map[string]string{}
+	}
+	t := s.Tools()
+	e.tools[s.Name] = t
+	return t
+}
+
+// unionKeys returns the keys of a and b, each once, sorted.
+func unionKeys(a, b map[string]string) []string {
+	var out []string
+	for k := range a {
+		out = append(out, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func orNone(s string) string {
 	if s == "" {
 		return "unset"
@@ -337,14 +360,15 @@ func orNone(s string) string {
 }
 
 // fingerprint hashes everything a stage's outputs depend on.
-func (e *Engine) fingerprint(s *Stage, inputs, sources map[string]string) string {
+func (e *Engine) fingerprint(s *Stage, inputs, sources, tools map[string]string) string {
 	doc, _ := json.Marshal(struct {
 		Stage   string            `json:"stage"`
 		Version int               `json:"version"`
 		Config  json.RawMessage   `json:"config"`
 		Inputs  map[string]string `json:"inputs"`
 		Sources map[string]string `json:"sources,omitempty"`
-	}{s.Name, s.Version, e.settings.canonical[s.Name], inputs, sources})
+		Tools   map[string]string `json:"tools,omitempty"`
+	}{s.Name, s.Version, e.settings.canonical[s.Name], inputs, sources, tools})
 	sum := sha256.Sum256(doc)
 	return hex.EncodeToString(sum[:])
 }
@@ -589,7 +613,7 @@ func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked,
 	}
 	m.record(s.Name, StageRecord{
 		Version: s.Version, Fingerprint: c.fingerprint, Config: e.settings.canonical[s.Name],
-		Inputs: c.inputs, Outputs: outs, Sources: c.sources, Code: buildCode(),
+		Inputs: c.inputs, Outputs: outs, Sources: c.sources, Tools: c.tools, Code: buildCode(),
 	}, entries)
 	if err := m.write(e.opts.Root); err != nil {
 		return res, err

@@ -243,6 +243,30 @@ func TestCodeVersionMakesStale(t *testing.T) {
 	}
 }
 
+// TestToolVersionMakesStale: another version of a program a stage calls
+// (Stage.Tools) makes it stale, with the versions in the reason; the
+// manifest records them; a stage without Tools keeps its fingerprint.
+func TestToolVersionMakesStale(t *testing.T) {
+	f := newFixture(t, "")
+	version := "1.0"
+	f.stages[2].Tools = func() map[string]string { return map[string]string{"tex": version} }
+	f.run(RunOptions{}, nil)
+	if s := f.status(); s["total"] != "fresh" {
+		t.Fatalf("status after the run %v", s)
+	}
+	m, err := ReadManifest(f.root)
+	if err != nil || m.Stages["total"].Tools["tex"] != "1.0" || m.Stages["squares"].Tools != nil {
+		t.Fatalf("manifest records tools %v and %v (%v)", m.Stages["total"].Tools, m.Stages["squares"].Tools, err)
+	}
+	version = "2.0"
+	if s := f.status(); s["total"] != "tool tex changed (1.0 -> 2.0)" || s["squares"] != "fresh" {
+		t.Fatalf("status after the tool changed %v", s)
+	}
+	if ran := f.run(RunOptions{}, nil); !equal(ran, []string{"total"}) {
+		t.Fatalf("after the tool changed the run ran %v", ran)
+	}
+}
+
 func TestDamagedArtifactIsStaleFlaggedAndRebuilt(t *testing.T) {
 	for _, damage := range []string{"flip", "truncate", "delete"} {
 		t.Run(damage, func(t *testing.T) {

@@ -37,6 +37,9 @@ type StageRecord struct {
 	// Sources are the SHA-256 of the stage's hand-written source files
 	// (Stage.Sources), by path.
 	Sources map[string]string `json:"sources,omitempty"`
+	// Tools are the versions of the external programs the stage calls
+	// (Stage.Tools), by name.
+	Tools map[string]string `json:"tools,omitempty"`
 	// Code is the version control state of the binary that made the
 	// outputs, when it was built from a git checkout (absent otherwise).
 	// It is kept here, never in an artifact, so that the artifacts' bytes

@@ -445,7 +445,8 @@ func (e *Engine) WorkUnits(ctx context.Context, w io.Writer, stage, fingerprint,
 	if err != nil {
 		return fmt.Errorf("stage %s: %w", stage, err)
 	}
-	c := checked{inputs: inputs, sources: sources, fingerprint: e.fingerprint(s, inputs, sources)}
+	tools := e.toolsOf(s)
+	c := checked{inputs: inputs, sources: sources, tools: tools, fingerprint: e.fingerprint(s, inputs, sources, tools)}
 	if c.fingerprint != fingerprint {
 		return fmt.Errorf("stage %s: the fingerprint here is %s but the submitting run's is %s: the configuration, the inputs or the program differ (use the same census binary and config, on a data directory every node shares)",
 			stage, short(c.fingerprint), short(fingerprint))

@@ -94,6 +94,12 @@ type Stage struct {
 	// Run reads besides its input artifacts (the paper's text): their
 	// SHA-256 enters the fingerprint, so editing one makes the stage stale.
 	Sources []string
+	// Tools, when set, returns the versions of the external programs Run
+	// calls, by name (e.g. the first line of `pdflatex --version`): they
+	// enter the fingerprint, so another version of a program makes the
+	// stage stale, as the outputs' bytes may change with it. The engine
+	// calls it once per process.
+	Tools func() map[string]string
 	// Units, when set, splits the stage's work into units that the engine
 	// computes (and keeps, and may send to a cluster) before Run, which
 	// merges their results with Pass.UnitResults. Nil for a stage that does

@@ -5,7 +5,8 @@
 // in the manifest and the lock, checked by census verify. The same inputs
 // give the same bytes: the build runs in a fresh directory with
 // SOURCE_DATE_EPOCH=0 and FORCE_SOURCE_DATE=1, and main.tex empties the
-// PDF trailer ID.
+// PDF trailer ID. The versions of latexmk, pdflatex and bibtex enter the
+// stage's fingerprint (Stage.Tools), so another TeX rebuilds the PDF.
 package paper
 
 import (
@@ -36,8 +37,33 @@ var Stage = &pipeline.Stage{
 	Version:  1,
 	Requires: []*pipeline.Stage{report.Stage, figures.Stage},
 	Sources:  Sources,
+	Tools:    texVersions,
 	Outputs:  []pipeline.Output{PDF.Output},
 	Run:      run,
+}
+
+// texPrograms are the programs whose versions make the PDF's bytes: latexmk
+// and the two it runs.
+var texPrograms = []string{"latexmk", "pdflatex", "bibtex"}
+
+// texVersions returns the first line of `--version` of each of texPrograms
+// ("absent" for one not found), or nil without latexmk, when the stage
+// skips itself.
+func texVersions() map[string]string {
+	if _, err := exec.LookPath("latexmk"); err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, prog := range texPrograms {
+		b, err := exec.Command(prog, "--version").Output()
+		if err != nil {
+			out[prog] = "absent"
+			continue
+		}
+		line, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+		out[prog] = strings.TrimSpace(line)
+	}
+	return out
 }
 
 // undefined matches the log lines of undefined references, citations and

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -47,6 +48,17 @@ func TestPaperIsReproducibleWithMetadata(t *testing.T) {
 	}
 	if !bytes.HasPrefix(first, []byte("%PDF")) {
 		t.Fatal("paper/main.pdf is not a PDF")
+	}
+	// The TeX programs' versions are in the fingerprint and the manifest.
+	m, err := pipeline.ReadManifest(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := m.Stages["paper"].Tools
+	for prog, want := range map[string]string{"latexmk": "Latexmk", "pdflatex": "pdfTeX", "bibtex": "BibTeX"} {
+		if !strings.Contains(tools[prog], want) {
+			t.Errorf("manifest: paper's tool %s is %q, want a version line naming %s", prog, tools[prog], want)
+		}
 	}
 	// The metadata sits in a compressed object stream: ask pdfinfo.
 	if _, err := exec.LookPath("pdfinfo"); err == nil {
