@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -274,6 +275,23 @@ func TestKillNineThenResume(t *testing.T) {
 	sameArtifacts(t, whole, root)
 }
 
+// stopWithinASecond sends sig to the running process and fails t unless
+// it exits with the signal's code within a second.
+func (p *censusProc) stopWithinASecond(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	if !p.running() {
+		t.Fatalf("%v ended before the signal: %s\n%s", p.cmd.Args, p.stdout.String(), p.stderr.String())
+	}
+	t0 := time.Now()
+	p.cmd.Process.Signal(sig)
+	code := p.wait(10 * time.Second)
+	took := time.Since(t0)
+	t.Logf("exit %d %v after %v", code, sig, took.Round(time.Millisecond))
+	if code != 128+int(sig) || took > time.Second {
+		t.Fatalf("exit %d after %v, want %d within a second; stderr:\n%s", code, took, 128+int(sig), p.stderr.String())
+	}
+}
+
 // TestSignalsStopCountAndExact sends SIGINT and SIGTERM to `census count`
 // on an empty 9×9 grid and to `census run --force exact` while it
 // recounts classes by backtracking: each exits within a second, with the
@@ -289,26 +307,12 @@ func TestSignalsStopCountAndExact(t *testing.T) {
 	if err := os.WriteFile(empty, []byte(strings.Repeat(".", 81)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stop := func(t *testing.T, p *censusProc, sig syscall.Signal) {
-		t.Helper()
-		if !p.running() {
-			t.Fatalf("%v ended before the signal: %s\n%s", p.cmd.Args, p.stdout.String(), p.stderr.String())
-		}
-		t0 := time.Now()
-		p.cmd.Process.Signal(sig)
-		code := p.wait(10 * time.Second)
-		took := time.Since(t0)
-		t.Logf("exit %d %v after %v", code, sig, took.Round(time.Millisecond))
-		if code != 128+int(sig) || took > time.Second {
-			t.Fatalf("exit %d after %v, want %d within a second; stderr:\n%s", code, took, 128+int(sig), p.stderr.String())
-		}
-	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]
 		t.Run("count/"+name, func(t *testing.T) {
 			p := startCensus(t, bin, root, "count", empty)
 			time.Sleep(500 * time.Millisecond)
-			stop(t, p, sig)
+			p.stopWithinASecond(t, sig)
 			if p.stdout.Len() != 0 {
 				t.Errorf("an interrupted count printed %q", p.stdout.String())
 			}
@@ -324,7 +328,7 @@ func TestSignalsStopCountAndExact(t *testing.T) {
 				time.Sleep(5 * time.Millisecond)
 			}
 			time.Sleep(300 * time.Millisecond)
-			stop(t, p, sig)
+			p.stopWithinASecond(t, sig)
 			if published(t, root, "exact") {
 				t.Error("an interrupted exact run was published")
 			}
@@ -346,29 +350,28 @@ func TestShapes2x6RunsAsUnits(t *testing.T) {
 	bin, config := buildCensus(t), smokeConfig(t)
 	root := t.TempDir()
 	runCensus(t, bin, root, "run", "--config", config, "exact")
-	args := []string{"run", "--config", config, "--set", "shapes.shapes=[2x6]", "--set", "shapes.check=[]",
-		"--set", "shapes.orbits_per_unit=1"}
-	refused := startCensus(t, bin, root, append(args, "shapes")...)
+	sets := []string{"--set", "shapes.shapes=[2x6]", "--set", "shapes.check=[]", "--set", "shapes.orbits_per_unit=1"}
+	command := func(verb string, extra ...string) []string {
+		return slices.Concat([]string{verb, "--config", config}, sets, extra, []string{"shapes"})
+	}
+	refused := startCensus(t, bin, root, command("run")...)
 	if code := refused.wait(time.Minute); code == 0 || !strings.Contains(refused.stderr.String(), "set shapes.max_cpu_hours to at least 79") {
 		t.Errorf("2x6 without shapes.max_cpu_hours: exit %d, stderr:\n%s", code, refused.stderr.String())
 	}
-	p := startCensus(t, bin, root, append(args, "--set", "shapes.max_cpu_hours=79", "shapes")...)
+	sets = append(sets, "--set", "shapes.max_cpu_hours=79")
+	p := startCensus(t, bin, root, command("run")...)
 	for deadline := time.Now().Add(2 * time.Minute); unitFiles(root, "shapes") < 3; {
 		if time.Now().After(deadline) || !p.running() {
 			t.Fatalf("fewer than 3 units of 2x6 after 2 minutes; stderr:\n%s", p.stderr.String())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	t0 := time.Now()
-	p.cmd.Process.Signal(syscall.SIGINT)
-	if code, took := p.wait(10*time.Second), time.Since(t0); code != 128+int(syscall.SIGINT) || took > time.Second {
-		t.Fatalf("exit %d after %v, want %d within a second; stderr:\n%s", code, took, 128+int(syscall.SIGINT), p.stderr.String())
-	}
+	p.stopWithinASecond(t, syscall.SIGINT)
 	if published(t, root, "shapes") {
 		t.Error("an interrupted 2x6 run was published")
 	}
 	kept := unitFiles(root, "shapes")
-	status := startCensus(t, bin, root, append([]string{"status", "--config", config}, append(args[3:len(args)], "--set", "shapes.max_cpu_hours=79", "shapes")...)...)
+	status := startCensus(t, bin, root, command("status")...)
 	status.wait(time.Minute)
 	if want := fmt.Sprintf("%d/63199 units done", kept); !strings.Contains(status.stdout.String(), want) {
 		t.Errorf("status does not say %q:\n%s%s", want, status.stdout.String(), status.stderr.String())
