@@ -144,6 +144,11 @@ type Units struct {
 	// Workers is how many units one process computes at once: 0 means
 	// GOMAXPROCS, 1 suits units that use every core themselves.
 	Workers int
+	// Bundle, when set, keeps the results of the long units it Holds in a
+	// file committed with the repository (see Bundle); such a stage should
+	// compute one unit at a time (Workers 1), so that each unit's CPU time
+	// is measured alone.
+	Bundle *Bundle
 }
 
 func (s *Stage) String() string { return s.Name }

@@ -274,7 +274,10 @@ func (e *Engine) prepareUnits(ctx context.Context, p *Pass, fresh bool, order fu
 		}
 	}
 	p.units = u
-	missing := u.scan(p.Log)
+	missing, err := e.fromBundle(p, u, u.scan(p.Log))
+	if err != nil {
+		return err
+	}
 	executor := e.settings.executor.Name
 	p.Report("units.total", len(ids))
 	p.Report("units.reused", len(ids)-len(missing))
@@ -322,9 +325,13 @@ func (e *Engine) computeLocal(ctx context.Context, p *Pass, u *unitSet, missing 
 				}
 				i := missing[k]
 				id := u.ids[i]
+				cpu0 := ProcessCPU()
 				result, took, err := e.computeUnit(cctx, p, id)
 				if err == nil {
 					err = writeUnit(u.dir, u.fingerprint, id, result, took)
+				}
+				if b := p.Stage.Units.Bundle; err == nil && b != nil && b.Holds(id) {
+					err = addToBundle(e.opts.Root, b, []BundleRow{newBundleRow(b, id, result, ProcessCPU()-cpu0)})
 				}
 				if err != nil {
 					cancel(fmt.Errorf("unit %s: %w", id, err))
@@ -418,8 +425,14 @@ func (e *Engine) unitProgress(m *Manifest, s *Stage, c checked) (prog UnitProgre
 		prog.Total = -1
 		return prog
 	}
+	var bundled map[string]BundleRow
+	if b := s.Units.Bundle; b != nil {
+		if bundled, err = ReadBundle(e.opts.Root, b, ids); err != nil {
+			e.log.Warn("cannot read the bundle", "stage", s.Name, "err", err)
+		}
+	}
 	for _, id := range ids {
-		if names[id] {
+		if _, ok := bundled[id]; names[id] || ok {
 			prog.Done++
 		}
 	}

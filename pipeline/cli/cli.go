@@ -329,13 +329,41 @@ the run: nothing partial is published, finished units are kept for the next run.
 	show.Flags().IntVar(&rows, "rows", 10, "how many rows to print")
 
 	var lockFile string
+	var recompute int
+	var recomputeSeed uint64
 	verify := &cobra.Command{
 		Use:   "verify [ARTIFACT...]",
-		Short: "Re-hash artifacts (default: all) against data/manifest.json, or against a lock with --lock; exit 1 on any mismatch",
+		Short: "Re-hash artifacts (default: all) against data/manifest.json, against a lock with --lock, or recompute bundled units with --recompute K; exit 1 on any mismatch",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := engine()
 			if err != nil {
 				return err
+			}
+			if cmd.Flags().Changed("recompute") {
+				if len(args) > 0 || lockFile != "" {
+					return usageError{errors.New("verify --recompute recomputes units of the committed bundles: name no artifacts and no --lock")}
+				}
+				if recompute < 1 {
+					return usageError{fmt.Errorf("--recompute %d: want the number of units to recompute per bundle, an integer ≥ 1", recompute)}
+				}
+				if !cmd.Flags().Changed("seed") {
+					recomputeSeed = uint64(time.Now().UnixNano())
+				}
+				fmt.Fprintf(io.Stdout, "recomputing %d units of every bundle, seed %d (repeat with --seed %d)\n", recompute, recomputeSeed, recomputeSeed)
+				reports, err := e.RecomputeBundles(cmd.Context(), recompute, recomputeSeed, func(line string) { fmt.Fprintln(io.Stdout, line) })
+				for _, r := range reports {
+					for _, what := range r.Rechecks {
+						fmt.Fprintf(io.Stdout, "second computation: %s\n", what)
+					}
+					fmt.Fprintf(io.Stdout, "%s: %d units recomputed, each equal byte for byte (%d of %d units in the bundle)\n", r.Bundle, len(r.Checked), r.Units, r.Total)
+				}
+				if err != nil {
+					return err
+				}
+				if len(reports) == 0 {
+					fmt.Fprintln(io.Stdout, "no committed bundle to recompute")
+				}
+				return nil
 			}
 			if lockFile != "" {
 				if len(args) > 0 {
@@ -396,6 +424,8 @@ the run: nothing partial is published, finished units are kept for the next run.
 		},
 	}
 	verify.Flags().StringVar(&lockFile, "lock", "", "compare with this lock file (census lock) instead of the manifest")
+	verify.Flags().IntVar(&recompute, "recompute", 0, "recompute this many randomly drawn units of every committed bundle (data/bundles) and compare them byte for byte")
+	verify.Flags().Uint64Var(&recomputeSeed, "seed", 0, "seed of --recompute's draw (default: from the clock, printed)")
 
 	var lockOut string
 	lock := &cobra.Command{

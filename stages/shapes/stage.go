@@ -32,14 +32,15 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "shapes",
 	Doc:       "the number of grids for each configured box shape RxC, by two independent computations",
-	Version:   3,
+	Version:   4,
 	Requires:  []*pipeline.Stage{exact.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Outputs:   []pipeline.Output{Table.Output},
 	Run:       run,
 	// Units: batches of pattern orbits of the pair method, and one unit per
-	// independent check. Each unit uses every core itself.
-	Units: &pipeline.Units{List: listUnits, Compute: computeUnit, Workers: 1},
+	// independent check. Each unit uses every core itself. The 2x6 units
+	// are kept in a committed bundle (see bundle.go).
+	Units: &pipeline.Units{List: listUnits, Compute: computeUnit, Workers: 1, Bundle: bundle6},
 }
 
 // Table is data/shapes.parquet.
@@ -134,15 +135,13 @@ func (c *Config) Validate() error {
 			return pipeline.Invalid("shapes.shapes", strconv.Quote(text), "each box shape once")
 		}
 		seen[s] = true
-		if cost := projectedCPUHours[w]; cost > c.MaxCPUHours {
-			return pipeline.Invalid("shapes.shapes", strconv.Quote(text), fmt.Sprintf(
-				"shapes whose projected cost is within shapes.max_cpu_hours = %g: %s needs about %.0f CPU-hours; set shapes.max_cpu_hours to at least %.0f to run it",
-				c.MaxCPUHours, text, cost, cost))
-		}
 	}
 	for _, text := range c.Check {
 		s, err := grid.ParseShape(text)
-		if w := pairWidth(s); err != nil || !seen[s] || w == 0 || w > pairindep.MaxC {
+		if err == nil && !seen[s] {
+			continue // a check of a shape not counted is no check: ignored
+		}
+		if w := pairWidth(s); err != nil || w == 0 || w > pairindep.MaxC {
 			return pipeline.Invalid("shapes.check", strconv.Quote(text), fmt.Sprintf(
 				"shapes of shapes.shapes with 2-row or 2-column boxes of width ≤ %d (the multiset method walks every pattern multiset, 2,284,361,552 for width 6)", pairindep.MaxC))
 		}
@@ -155,17 +154,19 @@ func (c *Config) Validate() error {
 
 // widths returns the box widths c of the configured pair shapes, each once
 // (2xC and Cx2 share one count), ascending; and those the multiset method
-// checks.
+// checks (the widths of shapes.check's shapes that shapes.shapes counts).
 func (c *Config) widths() (counted, checked []int) {
+	seen := map[grid.Shape]bool{}
 	for _, text := range c.Shapes {
 		s, _ := grid.ParseShape(text)
+		seen[s] = true
 		if w := pairWidth(s); w > 0 && !slices.Contains(counted, w) {
 			counted = append(counted, w)
 		}
 	}
 	for _, text := range c.Check {
 		s, _ := grid.ParseShape(text)
-		if w := pairWidth(s); !slices.Contains(checked, w) {
+		if w := pairWidth(s); seen[s] && !slices.Contains(checked, w) {
 			checked = append(checked, w)
 		}
 	}
@@ -179,16 +180,17 @@ func (c *Config) widths() (counted, checked []int) {
 func batchID(c, first int) string { return fmt.Sprintf("pair-c%d-%07d", c, first) }
 func checkID(c int) string        { return fmt.Sprintf("multisets-c%d", c) }
 
-// orbitLists memoises the orbit list per width within a process: listing
-// the 2x6 orbits takes seconds, and every unit of a width needs the list.
-var orbitLists sync.Map // c → func() ([]pair.Orbit, error)
+// plans memoises the kernel's plan per width within a process: planning
+// the 2x6 orbits takes seconds, and every unit of a width needs it (and
+// shares its cache of half tables).
+var plans sync.Map // c → func() (*pair.Plan, error)
 
-// orbitsOf returns pair.Orbits(c), after checking that it has as many
+// planOf returns pair.NewPlan(c), after checking that it has as many
 // orbits as Burnside's lemma counts (the unit ids come from that number)
 // and that their weights add up to every tuple of row sets.
-func orbitsOf(p *pipeline.Pass, c int) ([]pair.Orbit, error) {
-	f, _ := orbitLists.LoadOrStore(c, sync.OnceValues(func() ([]pair.Orbit, error) {
-		orbits, err := pair.Orbits(p.Context(), c)
+func planOf(p *pipeline.Pass, c int) (*pair.Plan, error) {
+	f, _ := plans.LoadOrStore(c, sync.OnceValues(func() (*pair.Plan, error) {
+		plan, err := pair.NewPlan(p.Context(), c, runtime.GOMAXPROCS(0), pair.DefaultCacheBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -197,20 +199,20 @@ func orbitsOf(p *pipeline.Pass, c int) ([]pair.Orbit, error) {
 			return nil, err
 		}
 		weight := new(big.Int)
-		for _, o := range orbits {
+		for _, o := range plan.Orbits {
 			weight.Add(weight, new(big.Int).SetUint64(o.Weight))
 		}
-		if int64(len(orbits)) != n.Int64() || weight.Cmp(pair.NumTuples(c)) != 0 {
+		if int64(len(plan.Orbits)) != n.Int64() || weight.Cmp(pair.NumTuples(c)) != 0 {
 			return nil, fmt.Errorf("2x%d: %d orbits listed of weight %v; Burnside's lemma gives %v orbits, and there are %v tuples",
-				c, len(orbits), weight, n, pair.NumTuples(c))
+				c, len(plan.Orbits), weight, n, pair.NumTuples(c))
 		}
-		return orbits, nil
+		return plan, nil
 	}))
-	orbits, err := f.(func() ([]pair.Orbit, error))()
+	plan, err := f.(func() (*pair.Plan, error))()
 	if err != nil {
-		orbitLists.Delete(c) // a cancelled listing is not the list
+		plans.Delete(c) // a cancelled plan is not the plan
 	}
-	return orbits, err
+	return plan, err
 }
 
 func listUnits(p *pipeline.Pass) ([]string, error) {
@@ -218,6 +220,14 @@ func listUnits(p *pipeline.Pass) ([]string, error) {
 	counted, checked := cfg.widths()
 	var ids []string
 	for _, c := range counted {
+		if c == bundleWidth {
+			more, err := bundleUnitIDs(p)
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, more...)
+			continue
+		}
 		n, err := pair.NumOrbits(p.Context(), c)
 		if err != nil {
 			return nil, err
@@ -250,17 +260,20 @@ func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 		}
 		return []byte(n.String()), nil
 	}
-	if _, err := fmt.Sscanf(id, "pair-c%d-%d", &c, &first); err != nil {
-		return nil, fmt.Errorf("unit %q: want pair-c<c>-<first orbit> or multisets-c<c>", id)
+	if u, ok := bundleUnit(id); ok {
+		return computeBundleUnit(p, u)
 	}
-	orbits, err := orbitsOf(p, c)
+	if _, err := fmt.Sscanf(id, "pair-c%d-%d", &c, &first); err != nil {
+		return nil, fmt.Errorf("unit %q: want pair-c<c>-<first orbit>, %s<unit> or multisets-c<c>", id, bundlePrefix)
+	}
+	plan, err := planOf(p, c)
 	if err != nil {
 		return nil, err
 	}
-	if first < 0 || first >= len(orbits) {
-		return nil, fmt.Errorf("unit %q: 2x%d has %d orbits", id, c, len(orbits))
+	if first < 0 || first >= len(plan.Orbits) {
+		return nil, fmt.Errorf("unit %q: 2x%d has %d orbits", id, c, len(plan.Orbits))
 	}
-	sum, err := pair.Sum(p.Context(), orbits[first:min(first+cfg.OrbitsPerUnit, len(orbits))], workers)
+	sum, err := plan.Sum(p.Context(), first, min(first+cfg.OrbitsPerUnit, len(plan.Orbits)), workers)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +302,9 @@ func mergeUnits(p *pipeline.Pass) (counts, error) {
 			out.multisets[c] = n
 			continue
 		}
-		if _, err := fmt.Sscanf(id, "pair-c%d-%d", &c, &first); err != nil {
+		if _, ok := bundleUnit(id); ok {
+			c = bundleWidth
+		} else if _, err := fmt.Sscanf(id, "pair-c%d-%d", &c, &first); err != nil {
 			return out, fmt.Errorf("unit %q: unknown", id)
 		}
 		if out.pair[c] == nil {

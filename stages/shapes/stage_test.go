@@ -105,7 +105,6 @@ func TestConfigErrors(t *testing.T) {
 		{"shapes.shapes=2x2,banana", "shapes.shapes", `value "banana"`},
 		{"shapes.shapes=2x2,02x2", "shapes.shapes", `value "02x2"`},
 		{"shapes.shapes=2x2,2x2", "shapes.shapes", `value "2x2" is not allowed: each box shape once`},
-		{"shapes.shapes=2x6", "shapes.shapes", `shapes.max_cpu_hours`},
 		{"shapes.check=3x3", "shapes.check", `value "3x3"`},
 		{"shapes.orbits_per_unit=0", "shapes.orbits_per_unit", `value 0`},
 		{"shapes.max_cpu_hours=-1", "shapes.max_cpu_hours", `value -1`},

@@ -46,7 +46,8 @@ func term(w, e uint64) *big.Int {
 	return t.Mul(t, new(big.Int).SetUint64(w))
 }
 
-// StackCounts returns E(rep) for each orbit, computed by workers goroutines
+// StackCounts returns E(rep) for each orbit by the full layer DP (Stacks),
+// the split-and-join kernel's reference, computed by workers goroutines
 // (at least one) taking the orbits in turn; out[j] belongs to orbits[j].
 func StackCounts(ctx context.Context, orbits []Orbit, workers int) ([]uint64, error) {
 	for _, o := range orbits {
@@ -99,8 +100,9 @@ func StackCounts(ctx context.Context, orbits []Orbit, workers int) ([]uint64, er
 	return out, nil
 }
 
-// Sum returns Σ W·E(rep)² over the orbits, adding the terms in list order
-// (so the result is the same for any number of workers).
+// Sum returns Σ W·E(rep)² over the orbits by the full layer DP, adding the
+// terms in list order (so the result is the same for any number of
+// workers).
 func Sum(ctx context.Context, orbits []Orbit, workers int) (*big.Int, error) {
 	es, err := StackCounts(ctx, orbits, workers)
 	if err != nil {
@@ -114,13 +116,20 @@ func Sum(ctx context.Context, orbits []Orbit, workers int) (*big.Int, error) {
 }
 
 // Count returns the number of Sudoku grids with boxes of 2 rows × c columns
-// (the same as c rows × 2 columns), 1 ≤ c ≤ MaxC: Sum over Orbits(c).
-// For c = 1, …, 5 it is 2; 288; 28,200,960; 29,136,487,207,403,520 and
-// 1,903,816,047,972,624,930,994,913,280,000; c = 6 takes about 79 CPU-hours.
+// (the same as c rows × 2 columns), 1 ≤ c ≤ MaxC, by the split-and-join
+// kernel: the Plan's Sum over every orbit, keeping up to DefaultCacheBytes
+// of half tables. For c = 1, …, 5 it is 2; 288; 28,200,960;
+// 29,136,487,207,403,520 and 1,903,816,047,972,624,930,994,913,280,000;
+// c = 6 takes hours (the shapes stage runs it as units).
 func Count(ctx context.Context, c, workers int) (*big.Int, error) {
-	orbits, err := Orbits(ctx, c)
+	p, err := NewPlan(ctx, c, workers, DefaultCacheBytes)
 	if err != nil {
 		return nil, err
 	}
-	return Sum(ctx, orbits, workers)
+	return p.Sum(ctx, 0, len(p.Orbits), workers)
 }
+
+// DefaultCacheBytes is the memory Count lets a plan keep in half tables:
+// the 1,618 tables of c = 6 take about 50 GB in all, and the plan's order
+// needs about a tenth of that to build each table about once.
+const DefaultCacheBytes = 6 << 30

@@ -83,16 +83,42 @@
 // 60 bits for c ≤ 6, and the layers are kept in open-addressing hash tables.
 //
 // For c = 5 the largest layer holds a few thousand states and E(T) takes
-// about 2 ms; the whole 2×5 count (listing the 355 orbits, 355 stack
-// counts) takes under a second on two cores. For c = 6 the largest layers
-// hold 0.1 to 4 million states and E(T) takes under a millisecond to 32 s,
-// about 79 CPU-hours for the 63,199 orbits of 2×6 (see TestProject2x6).
+// about 2 ms. For c = 6 the largest layers hold 0.1 to 12 million states and
+// E(T) by the full DP takes under a millisecond to 32 s, about 79 CPU-hours
+// for the 63,199 orbits of 2×6 (see TestProject2x6): Stacks, StackCounts
+// and Sum keep that DP as the reference.
+//
+// # Split and join
+//
+// Count and the shapes stage use a faster kernel (halves.go, plan.go). Cut
+// T's symbols, in the DP's order, into a first half H_A of c symbols and a
+// second half H_B. With G_A(M) the number of ways to give H_A's symbols
+// their (labelled) columns that leave the columns with row sets M, G_B the
+// same for H_B from the empty state, os(M) = c!/Π(multiplicities of M)! the
+// number of labellings of M, and Mᶜ the complement of every set of M,
+//
+//	E(T) = Σ_M G_A(M) · G_B(Mᶜ) / os(M),
+//
+// since a stack is a pair of partial colourings with complementary columns
+// and the labellings of M share G_A(M) equally (the division is exact, and
+// checked). An element g of B_c permutes the rows by some ρ_g and maps the
+// table of H to that of g(H): G_{g(H)}(ρ_g(M)) = G_H(M). So one table per
+// canonical half serves every half of its class, and the 2 × 63,199 halves
+// of c = 6 fall into 1,618 classes: the kernel builds each class's table
+// once (sorted by state), maps one table's states into the other's frame
+// through ρ_{g_B}∘ρ_{g_A}⁻¹, complements them, sorts them and merges the two
+// lists. The tables of c = 6 take about 50 GB in all; the Plan orders the
+// orbits by their half with the larger table, largest first, so that a
+// cache of a tenth of that builds each table about once.
 //
 // # Work units
 //
 // Orbits lists the orbits in a fixed order, each with its representative
 // (serialisable by Orbit.String and ParseOrbit) and weight; Term computes
-// W·E² for one orbit, Sum for a list of orbits and Count for all of them,
-// adding the terms in list order so the result does not depend on the number
-// of workers.
+// W·E² for one orbit and Sum for a list of orbits by the full DP. NewPlan
+// puts the orbits in the kernel's order, and Plan.Sum adds the terms of a
+// range of it; both add in list order, so the result does not depend on the
+// number of workers. KernelVersion names the plan's split and order: a work
+// unit is a range of the plan, so a unit computed under another version is
+// another unit.
 package pair

@@ -132,35 +132,11 @@ func sortSmall(a []uint8) {
 }
 
 // canonical returns the least member of the orbit of T (patterns, any
-// order), as a sorted list, comparing sorted lists lexicographically. The
-// least member contains the pattern 0 (else shifting some member to 0 would
-// give a smaller one), so the group element maps some p ∈ T to 0, i.e.
-// m = π(p), and the image of T is π(T ⊕ p): c!·(distinct members) candidates
-// instead of c!·2^c.
+// order), as a sorted list, comparing sorted lists lexicographically (see
+// canonicalWith).
 func canonical(c int, patterns []uint8) []uint8 {
-	g := groupFor(c)
-	n := len(patterns)
-	best := make([]uint8, n)
-	img := make([]uint8, n)
-	first := true
-	var seen uint64
-	for _, p := range patterns {
-		if seen>>p&1 == 1 {
-			continue
-		}
-		seen |= 1 << p
-		for _, t := range g.perms {
-			for j, q := range patterns {
-				img[j] = t[q^p]
-			}
-			sortSmall(img)
-			if first || slices.Compare(img, best) < 0 {
-				copy(best, img)
-				first = false
-			}
-		}
-	}
-	return best
+	least, _ := canonicalWith(c, patterns)
+	return least
 }
 
 // stabiliser returns the number of elements of B_c that map T (sorted) onto

@@ -39,8 +39,23 @@ type stackCounter struct {
 
 // count computes E(T) for valid patterns.
 func (s *stackCounter) count(ctx context.Context, c int, patterns []uint8) (uint64, error) {
+	symbolsOf := s.load(c, patterns)
+	if err := s.run(ctx, symbolOrder(c, len(patterns), symbolsOf[:2*c])); err != nil {
+		return 0, err
+	}
+	// The one final state has every row in every column.
+	var e uint64
+	for _, sl := range s.cur.slots {
+		e += sl.v
+	}
+	return e, nil
+}
+
+// load gives the counter the rows of the symbols x = 0, …, len(patterns)-1
+// (at most 2c: a whole multiset T or part of one) and returns the set of
+// symbols in each row.
+func (s *stackCounter) load(c int, patterns []uint8) (symbolsOf [maxN]uint16) {
 	s.c, s.n = c, 2*c
-	var symbolsOf [maxN]uint16 // symbols in each row
 	for x, p := range patterns {
 		for i := range c {
 			r := 2 * i
@@ -51,7 +66,15 @@ func (s *stackCounter) count(ctx context.Context, c int, patterns []uint8) (uint
 			symbolsOf[r] |= 1 << x
 		}
 	}
-	order := symbolOrder(c, symbolsOf[:2*c])
+	return symbolsOf
+}
+
+// run places the loaded symbols in the given order, starting from the empty
+// state (no row in any column), and leaves the last layer in s.cur: for
+// each state, the number of ways to give the placed symbols their columns
+// (the columns labelled) that reach it.
+func (s *stackCounter) run(ctx context.Context, order []int) error {
+	c := s.c
 	s.overflow = false
 	s.cur.reset(1)
 	s.cur.add(0, 1)
@@ -67,7 +90,7 @@ func (s *stackCounter) count(ctx context.Context, c int, patterns []uint8) (uint
 			steps++
 			if steps&1023 == 0 {
 				if err := ctx.Err(); err != nil {
-					return 0, err
+					return err
 				}
 			}
 			s.expand(sl.k, sl.v)
@@ -76,19 +99,14 @@ func (s *stackCounter) count(ctx context.Context, c int, patterns []uint8) (uint
 			s.overflow = true
 		}
 		if s.overflow {
-			return 0, ErrOverflow
+			return ErrOverflow
 		}
 		for i := range c {
 			s.placed[bits.TrailingZeros16(s.bandRow[i])]++
 		}
 		s.cur, s.next = s.next, s.cur
 	}
-	// The one final state has every row in every column.
-	var e uint64
-	for _, sl := range s.cur.slots {
-		e += sl.v
-	}
-	return e, nil
+	return ctx.Err()
 }
 
 // expand adds to s.next the states reached from state k (count v) by
@@ -195,21 +213,19 @@ func sortColumns(a []uint16) {
 	}
 }
 
-// symbolOrder returns the order in which the DP places the symbols. The
-// number of states after a set S of symbols is placed is roughly the number
-// of ways to give each partly filled row r (some but not all of its c
-// symbols in S) its d_S(r) columns, Π_r C(c, d_S(r)); the order minimises
-// the sum of that product over the n prefixes, by a dynamic programme over
-// the 2^n subsets (ties go to the lower symbol, so the order is
-// deterministic). symbolsOf[r] is the set of symbols in row r.
-func symbolOrder(c int, symbolsOf []uint16) []int {
-	n := 2 * c
+// symbolOrder returns the order in which the DP places the k symbols
+// 0, …, k-1 (k ≤ 2c). The number of states after a set S of symbols is
+// placed is roughly the number of ways to give each partly filled row r
+// (some but not all of its c symbols in S) its d_S(r) columns,
+// Π_r C(c, d_S(r)); the order minimises the sum of that product over the k
+// prefixes, by a dynamic programme over the 2^k subsets (ties go to the
+// lower symbol, so the order is deterministic). symbolsOf[r] is the set of
+// symbols in row r.
+func symbolOrder(c, k int, symbolsOf []uint16) []int {
+	n := k
 	var binom [MaxC + 1]uint64
 	for d := range c + 1 {
-		binom[d] = 1
-		for i := range d {
-			binom[d] = binom[d] * uint64(c-i) / uint64(i+1)
-		}
+		binom[d] = binomial(c, d)
 	}
 	size := 1 << n
 	best := make([]uint64, size)

@@ -1,0 +1,372 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// BundlesDir holds the committed result bundles, relative to the project
+// root.
+const BundlesDir = "data/bundles"
+
+// A Bundle keeps the results of a stage's long units in a small Parquet
+// file committed with the repository (BundlesDir/<Name>.parquet), so that a
+// computation of many CPU-hours survives any one machine: a run on a fresh
+// clone takes the bundle's units instead of computing them, computes only
+// the missing ones, and adds each one it finishes to the file. A bundled
+// unit's result must be a pure function of its id and the Kernel alone,
+// whatever the stage's configuration, and be UTF-8 text.
+//
+// Each row carries the SHA-256 of the unit's bytes (see bundleSum); a file
+// with a row whose hash does not check, a duplicated unit, a unit the stage
+// does not list, or one of another kernel fails the run with a one-line
+// error naming the unit: a damaged bundle is never used. Nothing but a
+// recomputation shows a result edited together with its hash: `census
+// verify --recompute K` recomputes a seeded sample of units and compares
+// them byte for byte.
+type Bundle struct {
+	// Name names the file, BundlesDir/<Name>.parquet.
+	Name string
+	// Kernel names the code that computes the units (with its version);
+	// a row of another kernel fails the run.
+	Kernel string
+	// Holds reports whether the unit id belongs in the bundle.
+	Holds func(id string) bool
+	// Work describes what a unit covers, for the row's work column.
+	Work func(id string) string
+	// Recheck, when set, checks a recomputed unit by a second computation
+	// (one that shares no code with Compute) and returns what it checked;
+	// verify --recompute calls it with a seed for any sampling.
+	Recheck func(p *Pass, id string, result []byte, seed uint64) (string, error)
+}
+
+// Path is the bundle's file below the project root.
+func (b *Bundle) Path() string { return filepath.Join(BundlesDir, b.Name+".parquet") }
+
+// BundleRow is one unit of a bundle.
+type BundleRow struct {
+	Unit string `parquet:"unit"`
+	// Work says what the unit covers (for a reader of the file).
+	Work string `parquet:"work"`
+	// Result is the unit's result (for the pair kernel, a decimal sum).
+	Result string `parquet:"result"`
+	Kernel string `parquet:"kernel"`
+	// CPUSeconds is the process CPU time while the unit was computed (the
+	// units of a bundled stage run one at a time, each on every core).
+	CPUSeconds float64 `parquet:"cpu_seconds"`
+	// PeakRSSBytes is the process's peak resident memory when the unit
+	// finished.
+	PeakRSSBytes int64 `parquet:"peak_rss_bytes"`
+	// SHA256 is bundleSum of the row, in hexadecimal.
+	SHA256 string `parquet:"sha256"`
+}
+
+const bundleDomain = "sudoku-census/bundle/v1"
+
+// bundleSum hashes what a unit's result is a function of and the result:
+// SHA-256(domain ‖ str(kernel) ‖ str(unit) ‖ str(result)), str being the
+// length as 8 bytes little-endian, then the bytes.
+func bundleSum(kernel, unit, result string) string {
+	h := sha256.New()
+	var n [8]byte
+	for _, s := range []string{bundleDomain, kernel, unit, result} {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		io.WriteString(h, s)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// maxBundleBytes bounds a bundle file read into memory.
+const maxBundleBytes = 64 << 20
+
+// ReadBundle reads and checks a bundle of the stage: every row's hash, no
+// unit twice, every unit one the bundle Holds and, when ids is not nil, one
+// of ids; and every row of b's kernel. It returns the rows by unit; a
+// missing file is an empty bundle.
+func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, error) {
+	path := filepath.Join(root, b.Path())
+	data, err := readLimited(path, maxBundleBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]BundleRow{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bundle %s: %w", b.Path(), err)
+	}
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, fmt.Errorf("bundle %s: %w", b.Path(), err)
+	}
+	rows := make([]BundleRow, pf.NumRows())
+	var start int64
+	for _, g := range pf.RowGroups() {
+		if err := readRowGroup(g, rows[start:start+g.NumRows()]); err != nil {
+			return nil, fmt.Errorf("bundle %s: %w", b.Path(), err)
+		}
+		start += g.NumRows()
+	}
+	var listed map[string]bool
+	if ids != nil {
+		listed = make(map[string]bool, len(ids))
+		for _, id := range ids {
+			listed[id] = true
+		}
+	}
+	out := make(map[string]BundleRow, len(rows))
+	for _, r := range rows {
+		switch {
+		case out[r.Unit].Unit != "":
+			return nil, fmt.Errorf("bundle %s: unit %q appears twice", b.Path(), r.Unit)
+		case r.SHA256 != bundleSum(r.Kernel, r.Unit, r.Result):
+			return nil, fmt.Errorf("bundle %s: unit %q: its bytes do not match its SHA-256 %s (damaged or edited)", b.Path(), r.Unit, r.SHA256)
+		case !b.Holds(r.Unit) || listed != nil && !listed[r.Unit]:
+			return nil, fmt.Errorf("bundle %s: unit %q is not a unit of this bundle", b.Path(), r.Unit)
+		case r.Kernel != b.Kernel:
+			return nil, fmt.Errorf("bundle %s: unit %q was computed by kernel %q, not %q: recompute it (remove its row)", b.Path(), r.Unit, r.Kernel, b.Kernel)
+		}
+		out[r.Unit] = r
+	}
+	return out, nil
+}
+
+// readLimited reads a whole file of at most limit bytes.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes", limit)
+	}
+	return data, nil
+}
+
+// addToBundle adds rows to the bundle file, under an exclusive flock on
+// BundlesDir/.<name>.lock so that processes computing units at once (Slurm
+// tasks) lose none; the file is replaced atomically, sorted by unit.
+func addToBundle(root string, b *Bundle, add []BundleRow) error {
+	dir := filepath.Join(root, BundlesDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	lf, err := os.OpenFile(filepath.Join(dir, "."+b.Name+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return err
+	}
+	defer lf.Close()
+	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+		return err
+	}
+	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
+	have, err := ReadBundle(root, b, nil)
+	if err != nil {
+		return err
+	}
+	for _, r := range add {
+		have[r.Unit] = r
+	}
+	rows := make([]BundleRow, 0, len(have))
+	for _, r := range have {
+		rows = append(rows, r)
+	}
+	slices.SortFunc(rows, func(x, y BundleRow) int { return cmpString(x.Unit, y.Unit) })
+	return writeBundle(root, b, rows)
+}
+
+// writeBundle replaces the bundle's file by rows, atomically.
+func writeBundle(root string, b *Bundle, rows []BundleRow) error {
+	dir := filepath.Join(root, BundlesDir)
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[BundleRow](&buf,
+		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
+		parquet.CreatedBy(toolName, toolRelease, ""))
+	if _, err := w.Write(rows); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+b.Name+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(buf.Bytes())
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), filepath.Join(root, b.Path()))
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("bundle %s: %w", b.Path(), err)
+	}
+	return nil
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// newBundleRow is the row of a unit just computed.
+func newBundleRow(b *Bundle, id string, result []byte, cpu time.Duration) BundleRow {
+	r := BundleRow{Unit: id, Result: string(result), Kernel: b.Kernel,
+		CPUSeconds: cpu.Seconds(), PeakRSSBytes: peakRSS()}
+	if b.Work != nil {
+		r.Work = b.Work(id)
+	}
+	r.SHA256 = bundleSum(r.Kernel, r.Unit, r.Result)
+	return r
+}
+
+// peakRSS is the process's peak resident set size in bytes (0 if unknown).
+func peakRSS() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Maxrss * 1024 // kilobytes on Linux
+}
+
+// fromBundle fills the missing units of u that the stage's bundle holds and
+// returns the indices still missing.
+func (e *Engine) fromBundle(p *Pass, u *unitSet, missing []int) ([]int, error) {
+	b := p.Stage.Units.Bundle
+	if b == nil {
+		return missing, nil
+	}
+	rows, err := ReadBundle(e.opts.Root, b, u.ids)
+	if err != nil {
+		return nil, err
+	}
+	var still []int
+	for _, i := range missing {
+		if r, ok := rows[u.ids[i]]; ok {
+			u.results[i] = []byte(r.Result)
+			continue
+		}
+		still = append(still, i)
+	}
+	if n := len(missing) - len(still); n > 0 {
+		p.Log.Info("units taken from the bundle", "bundle", b.Path(), "units", n)
+		p.Report("units.bundled", n)
+	}
+	return still, nil
+}
+
+// RecomputeReport is what verify --recompute found for one bundle.
+type RecomputeReport struct {
+	Stage, Bundle string
+	Units, Total  int      // units in the bundle, units the stage lists
+	Checked       []string // the units recomputed, each equal
+	Rechecks      []string // what the second computations checked
+}
+
+// RecomputeBundles recomputes k units drawn (without replacement, by a PCG
+// seeded with seed) from every stage's bundle present on disk, with the
+// current configuration, and compares each result byte for byte with the
+// bundle's; then runs the bundle's Recheck on each. It returns an error
+// naming the unit at the first mismatch.
+func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, log func(string)) ([]RecomputeReport, error) {
+	m, err := ReadManifest(e.opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	// A unit may read its stage's inputs: give it the pass a run would.
+	passes := map[*Stage]*Pass{}
+	e.survey(m, func(s *Stage, c checked, _ bool, sim *Manifest) {
+		if s.Units != nil && s.Units.Bundle != nil {
+			passes[s] = e.newPass(ctx, sim, s, c)
+		}
+	})
+	var reports []RecomputeReport
+	for _, s := range e.order {
+		if s.Units == nil || s.Units.Bundle == nil {
+			continue
+		}
+		b := s.Units.Bundle
+		if _, err := os.Stat(filepath.Join(e.opts.Root, b.Path())); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		p := passes[s]
+		ids, err := listUnits(p)
+		if err != nil {
+			return reports, err
+		}
+		rows, err := ReadBundle(e.opts.Root, b, nil)
+		if err != nil {
+			return reports, err
+		}
+		rep := RecomputeReport{Stage: s.Name, Bundle: b.Path(), Units: len(rows), Total: len(ids)}
+		var have []string
+		for _, id := range ids {
+			if _, ok := rows[id]; ok {
+				have = append(have, id)
+			}
+		}
+		if len(have) != len(rows) {
+			// The configuration lists fewer units than the bundle holds
+			// (say 2x6 left out of shapes.shapes): draw from the bundle.
+			have = have[:0]
+			for id := range rows {
+				have = append(have, id)
+			}
+			slices.Sort(have)
+		}
+		rng := rand.New(rand.NewPCG(seed, 0xb0d1e))
+		rng.Shuffle(len(have), func(i, j int) { have[i], have[j] = have[j], have[i] })
+		for _, id := range have[:min(k, len(have))] {
+			log(fmt.Sprintf("%s: recomputing unit %s", b.Path(), id))
+			result, _, err := e.computeUnit(ctx, p, id)
+			if err != nil {
+				return reports, fmt.Errorf("bundle %s: unit %s: %w", b.Path(), id, err)
+			}
+			if string(result) != rows[id].Result {
+				return reports, fmt.Errorf("bundle %s: unit %s: recomputed %q, the bundle holds %q", b.Path(), id, result, rows[id].Result)
+			}
+			rep.Checked = append(rep.Checked, id)
+			if b.Recheck != nil {
+				what, err := b.Recheck(p.forUnit(ctx, id), id, result, seed)
+				if err != nil {
+					return reports, fmt.Errorf("bundle %s: unit %s: second computation: %w", b.Path(), id, err)
+				}
+				rep.Rechecks = append(rep.Rechecks, what)
+			}
+		}
+		reports = append(reports, rep)
+	}
+	return reports, nil
+}

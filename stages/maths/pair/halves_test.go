@@ -1,0 +1,200 @@
+package pair
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// applyElement returns the sorted image of pats under e.
+func applyElement(c int, pats []uint8, e element) []uint8 {
+	t := groupFor(c).perms[e.perm]
+	out := make([]uint8, len(pats))
+	for j, p := range pats {
+		out[j] = t[p] ^ e.mask
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestCanonicalWith checks that the element maps the multiset onto its
+// canonical form, for whole multisets and halves of every size.
+func TestCanonicalWith(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for c := 1; c <= MaxC; c++ {
+		for range 20 {
+			pats := randomMultiset(rng, c)
+			rng.Shuffle(len(pats), func(i, j int) { pats[i], pats[j] = pats[j], pats[i] })
+			k := 1 + rng.IntN(len(pats))
+			for _, h := range [][]uint8{pats, pats[:k]} {
+				least, g := canonicalWith(c, h)
+				if img := applyElement(c, h, g); !slices.Equal(img, least) {
+					t.Errorf("c=%d: %v ↦ %v under %v, canonical form %v", c, h, img, g, least)
+				}
+			}
+		}
+	}
+}
+
+// tableMap returns the half table's states as a map from sorted column
+// sets to G/os.
+func tableMap(h *halfTable) map[[MaxC]uint16]uint64 {
+	out := map[[MaxC]uint16]uint64{}
+	for i, k := range h.keys {
+		var cls [MaxC]uint16
+		unpackKey(k, h.c, 2*h.c, &h.deg, &cls)
+		out[cls] = h.vals[i]
+	}
+	return out
+}
+
+// TestHalfTableImage checks G_{g(H)}(ρ_g(M)) = G_H(M) on random halves and
+// group elements: the relation that lets one canonical table serve a whole
+// class of halves.
+func TestHalfTableImage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var s stackCounter
+	for c := 2; c <= 5; c++ {
+		g := groupFor(c)
+		for range 10 {
+			pats := randomMultiset(rng, c)
+			rng.Shuffle(len(pats), func(i, j int) { pats[i], pats[j] = pats[j], pats[i] })
+			half := slices.Clone(pats[:1+rng.IntN(len(pats)-1)])
+			e := element{perm: rng.IntN(len(g.perms)), mask: uint8(rng.IntN(1 << c))}
+			h, err := buildHalf(context.Background(), &s, c, half)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := buildHalf(context.Background(), &s, c, applyElement(c, half, e))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rho := e.rows(c)
+			want := map[[MaxC]uint16]uint64{}
+			for cls, v := range tableMap(h) {
+				var out [MaxC]uint16
+				for j := range c {
+					for r := range 2 * c {
+						if cls[j]>>r&1 == 1 {
+							out[j] |= 1 << rho[r]
+						}
+					}
+				}
+				sortColumns(out[:c])
+				want[out] = v
+			}
+			got := tableMap(img)
+			if len(got) != len(want) {
+				t.Fatalf("c=%d half %v under %v: %d states, want %d", c, half, e, len(got), len(want))
+			}
+			for cls, v := range want {
+				if got[cls] != v {
+					t.Errorf("c=%d half %v under %v: state %v has %d, want %d", c, half, e, cls, got[cls], v)
+				}
+			}
+		}
+	}
+}
+
+// joinAt computes E(rep) by splitting at k and joining the canonical
+// tables of the two parts, as the plan does.
+func joinAt(t *testing.T, c int, rep []uint8, k int) uint64 {
+	t.Helper()
+	var s stackCounter
+	var j joiner
+	first, second := split(c, rep, k)
+	ca, ga := canonicalWith(c, first)
+	cb, gb := canonicalWith(c, second)
+	a, err := buildHalf(context.Background(), &s, c, ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := buildHalf(context.Background(), &s, c, cb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aToB := ga.rows(c).inverse(c).then(gb.rows(c), c)
+	e, err := j.join(a, b, aToB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := j.join(b, a, aToB.inverse(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back != e {
+		t.Errorf("c=%d %x split at %d: joining from A gives %d, from B %d", c, rep, k, e, back)
+	}
+	return e
+}
+
+// TestJoinEqualsStacks checks the split-and-join E against the full layer
+// DP on every orbit for c ≤ 5 at every split point, and on sampled c = 6
+// orbits at the plan's split and another (the full pass only: the c = 6
+// full DPs take seconds each).
+func TestJoinEqualsStacks(t *testing.T) {
+	check := func(o Orbit, ks ...int) {
+		var s stackCounter
+		want, err := s.count(context.Background(), o.C, o.Rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range ks {
+			if got := joinAt(t, o.C, o.Rep, k); got != want {
+				t.Errorf("%s split at %d: join gives E = %d, the full DP %d", o, k, got, want)
+			}
+		}
+	}
+	for c := 1; c <= 5; c++ {
+		orbits, err := Orbits(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range orbits {
+			ks := make([]int, 0, 2*c+1)
+			for k := range 2*c + 1 {
+				ks = append(ks, k)
+			}
+			check(o, ks...)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	for _, o := range append(sampleOrbits(t, 6, 3, 11), mustParse(t, slowOrbit6)) {
+		check(o, 6, 5)
+	}
+}
+
+func mustParse(t *testing.T, s string) Orbit {
+	o, err := ParseOrbit(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// TestPlanCounts checks the kernel's totals against the literature for
+// c ≤ 5, with a cache too small to keep any table (so every table is
+// rebuilt when needed again) and with one that keeps them all.
+func TestPlanCounts(t *testing.T) {
+	for c := 1; c <= 5; c++ {
+		for _, budget := range []int64{0, 1 << 30} {
+			p, err := NewPlan(context.Background(), c, 2, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.Sum(context.Background(), 0, len(p.Orbits), 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != known[c] {
+				t.Errorf("c=%d budget %d: plan sum %v, want %s", c, budget, got, known[c])
+			}
+			if budget > 0 && p.TablesBuilt() != int64(p.NumHalves()) {
+				t.Errorf("c=%d: %d tables built for %d halves", c, p.TablesBuilt(), p.NumHalves())
+			}
+		}
+	}
+}

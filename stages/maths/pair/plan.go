@@ -1,0 +1,329 @@
+package pair
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"math/bits"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
+)
+
+// KernelVersion names the split-and-join kernel's definition of its work:
+// the split of each orbit (the first c symbols of the stack DP's order),
+// the canonical halves and the join order. A result computed under another
+// version belongs to other units and is never mixed with these.
+const KernelVersion = 1
+
+// A Plan is the orbits of c in the order the split-and-join kernel takes
+// them (see halves.go): each orbit's two halves are mapped to their
+// canonical forms, numbered in lexicographic order, and the orbits are
+// sorted so that consecutive orbits share half tables and a bounded cache
+// holds what is needed again (see NewPlan). The order is a pure function
+// of c.
+type Plan struct {
+	C int
+	// Orbits in join order.
+	Orbits  []Orbit
+	entries []planEntry
+	// halves[id] is a canonical half; table computes it.
+	halves [][]uint8
+	cache  *halfCache
+}
+
+// planEntry says how to join an orbit: the classes of its halves (a the
+// leading one) and the map from a's frame to b's.
+type planEntry struct {
+	a, b int32
+	aToB rowPerm
+}
+
+// NewPlan lists the orbits of c (checked against Burnside's count by the
+// caller as for Orbits) and orders them for the kernel, using workers
+// goroutines; cacheBytes bounds the memory of the half tables kept between
+// orbits (least recently used out first; a table in use is kept until its
+// join ends).
+func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, error) {
+	orbits, err := Orbits(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	type halvesOf struct {
+		h  [2][]uint8
+		g  [2]element
+		id [2]int32
+	}
+	per := make([]halvesOf, len(orbits))
+	err = eachIndex(ctx, len(orbits), workers, func(_, i int) error {
+		first, second := split(c, orbits[i].Rep, c)
+		for k, h := range [][]uint8{first, second} {
+			per[i].h[k], per[i].g[k] = canonicalWith(c, h)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var halves [][]uint8
+	for i := range per {
+		halves = append(halves, per[i].h[0], per[i].h[1])
+	}
+	slices.SortFunc(halves, slices.Compare)
+	halves = slices.CompactFunc(halves, func(x, y []uint8) bool { return slices.Equal(x, y) })
+	for i := range per {
+		for k := range 2 {
+			id, _ := slices.BinarySearchFunc(halves, per[i].h[k], slices.Compare)
+			per[i].id[k] = int32(id)
+		}
+	}
+	// Each orbit is led by its half with the larger table (by stateBound,
+	// then class number), and the orbits go by leading class, largest
+	// first: once a class has led, no later orbit needs it, and the
+	// smaller tables that follow it are the ones worth keeping. With a
+	// cache of a tenth of all tables, about 1.04 builds per class
+	// (simulated on c = 6); by lower class number instead, 3.6.
+	bound := make([]uint64, len(halves))
+	for id, h := range halves {
+		bound[id] = stateBound(c, h)
+	}
+	ahead := func(x, y int32) bool { return bound[x] > bound[y] || bound[x] == bound[y] && x < y }
+	order := make([]int, len(orbits))
+	for i := range order {
+		order[i] = i
+		if ahead(per[i].id[1], per[i].id[0]) {
+			per[i].h[0], per[i].h[1] = per[i].h[1], per[i].h[0]
+			per[i].g[0], per[i].g[1] = per[i].g[1], per[i].g[0]
+			per[i].id[0], per[i].id[1] = per[i].id[1], per[i].id[0]
+		}
+	}
+	slices.SortFunc(order, func(x, y int) int {
+		for k := range 2 {
+			a, b := per[x].id[k], per[y].id[k]
+			switch {
+			case a == b:
+				continue
+			case ahead(a, b):
+				return -1
+			default:
+				return 1
+			}
+		}
+		return x - y // the orbit list is sorted by representative
+	})
+	p := &Plan{C: c, halves: halves, cache: newHalfCache(cacheBytes)}
+	for _, i := range order {
+		h := per[i]
+		p.Orbits = append(p.Orbits, orbits[i])
+		p.entries = append(p.entries, planEntry{a: h.id[0], b: h.id[1],
+			aToB: h.g[0].rows(c).inverse(c).then(h.g[1].rows(c), c)})
+	}
+	return p, nil
+}
+
+// stateBound is Π_r C(c, d(r)) over the rows r, d(r) being the number of
+// the half's symbols in row r: roughly how many states its table has (the
+// ways to give each row's symbols their columns), in integers so that the
+// plan's order is exact.
+func stateBound(c int, half []uint8) uint64 {
+	var s stackCounter
+	symbolsOf := s.load(c, half)
+	b := uint64(1)
+	for r := range 2 * c {
+		b = satMul(b, binomial(c, bits.OnesCount16(symbolsOf[r])))
+	}
+	return b
+}
+
+// binomial returns C(n, k) for small n.
+func binomial(n, k int) uint64 {
+	b := uint64(1)
+	for i := range k {
+		b = b * uint64(n-i) / uint64(i+1)
+	}
+	return b
+}
+
+// NumHalves returns the number of distinct canonical halves of the plan's
+// orbits (1,618 for c = 6).
+func (p *Plan) NumHalves() int { return len(p.halves) }
+
+// TablesBuilt returns how many half tables the plan has computed so far
+// (more than NumHalves when the cache had to drop some).
+func (p *Plan) TablesBuilt() int64 { return p.cache.built.Load() }
+
+// A planWorker is one goroutine's scratch.
+type planWorker struct {
+	s stackCounter
+	j joiner
+}
+
+// stacks returns E(rep) of the plan's orbit i by joining its half tables.
+func (p *Plan) stacks(ctx context.Context, w *planWorker, i int) (uint64, error) {
+	e := p.entries[i]
+	a, err := p.cache.get(ctx, e.a, func() (*halfTable, error) { return buildHalf(ctx, &w.s, p.C, p.halves[e.a]) })
+	if err != nil {
+		return 0, err
+	}
+	b, err := p.cache.get(ctx, e.b, func() (*halfTable, error) { return buildHalf(ctx, &w.s, p.C, p.halves[e.b]) })
+	if err != nil {
+		return 0, err
+	}
+	// Walk the smaller table.
+	if len(b.keys) < len(a.keys) {
+		return w.j.join(b, a, e.aToB.inverse(p.C))
+	}
+	return w.j.join(a, b, e.aToB)
+}
+
+// StackCounts returns E(rep) for the plan's orbits lo, …, hi-1, computed by
+// workers goroutines taking the orbits in turn; out[j] is orbit lo+j's.
+func (p *Plan) StackCounts(ctx context.Context, lo, hi, workers int) ([]uint64, error) {
+	if lo < 0 || hi > len(p.Orbits) || lo > hi {
+		return nil, fmt.Errorf("pair: orbits %d to %d of a plan of %d", lo, hi, len(p.Orbits))
+	}
+	out := make([]uint64, hi-lo)
+	workers = max(1, min(workers, hi-lo))
+	scratch := make([]planWorker, workers)
+	err := eachIndex(ctx, hi-lo, workers, func(w, j int) error {
+		if testHook != nil {
+			testHook(lo + j)
+		}
+		e, err := p.stacks(ctx, &scratch[w], lo+j)
+		out[j] = e
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Sum returns Σ W·E(rep)² over the plan's orbits lo, …, hi-1, adding the
+// terms in plan order.
+func (p *Plan) Sum(ctx context.Context, lo, hi, workers int) (*big.Int, error) {
+	es, err := p.StackCounts(ctx, lo, hi, workers)
+	if err != nil {
+		return nil, err
+	}
+	total := new(big.Int)
+	for j, e := range es {
+		total.Add(total, term(p.Orbits[lo+j].Weight, e))
+	}
+	return total, nil
+}
+
+// eachIndex calls fn(w, i) for i = 0, …, n-1 on workers goroutines (w is
+// the goroutine's number), which take the indices in turn; it stops at the
+// first error or panic, or when ctx is cancelled, and returns it.
+func eachIndex(ctx context.Context, n, workers int, fn func(w, i int) error) error {
+	var next atomic.Int64
+	var stop atomic.Bool
+	err := parallel.Run(min(max(1, workers), max(1, n)), func(w int) (err error) {
+		defer func() {
+			if err != nil {
+				stop.Store(true)
+			}
+		}()
+		for !stop.Load() {
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				return nil
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := fn(w, i); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// halfCache keeps half tables by class up to a byte budget. Each missing
+// table is computed once even when several goroutines ask for it at once.
+type halfCache struct {
+	mu      sync.Mutex
+	budget  int64
+	used    int64
+	tick    uint64
+	entries map[int32]*cacheEntry
+	built   atomic.Int64
+}
+
+type cacheEntry struct {
+	ready chan struct{}
+	table *halfTable
+	err   error
+	last  uint64
+}
+
+func newHalfCache(budget int64) *halfCache {
+	return &halfCache{budget: budget, entries: map[int32]*cacheEntry{}}
+}
+
+// get returns the table of class id, computing it with build if absent.
+func (h *halfCache) get(ctx context.Context, id int32, build func() (*halfTable, error)) (*halfTable, error) {
+	h.mu.Lock()
+	h.tick++
+	if e, ok := h.entries[id]; ok {
+		e.last = h.tick
+		h.mu.Unlock()
+		select {
+		case <-e.ready:
+			if e.err != nil {
+				return nil, e.err
+			}
+			return e.table, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	e := &cacheEntry{ready: make(chan struct{}), last: h.tick}
+	h.entries[id] = e
+	h.mu.Unlock()
+
+	t, err := build()
+	h.built.Add(1)
+	h.mu.Lock()
+	if err != nil {
+		delete(h.entries, id) // a later call tries again (after a cancellation, say)
+	} else {
+		h.used += t.bytes()
+		h.evict(id)
+	}
+	e.table, e.err = t, err
+	h.mu.Unlock()
+	close(e.ready)
+	return t, err
+}
+
+// evict drops the least recently used finished tables but keep while the
+// cache is over budget. Callers still holding a dropped table keep it
+// until they finish with it.
+func (h *halfCache) evict(keep int32) {
+	for h.used > h.budget {
+		var old int32 = -1
+		var oldest uint64
+		for id, e := range h.entries {
+			if id == keep || e.table == nil {
+				continue
+			}
+			if old < 0 || e.last < oldest {
+				old, oldest = id, e.last
+			}
+		}
+		if old < 0 {
+			return
+		}
+		h.used -= h.entries[old].table.bytes()
+		delete(h.entries, old)
+	}
+}

@@ -1,0 +1,123 @@
+package shapes
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairindep"
+)
+
+// The 2x6 count runs as units of bundleOrbits consecutive orbits of the
+// kernel's plan, whose results are kept in the committed bundle
+// data/bundles/shapes-2x6.parquet: a run takes the bundle's units and
+// computes only the missing ones. The unit size is fixed (not
+// shapes.orbits_per_unit), so a unit's result depends on its id alone.
+const (
+	bundleWidth  = 6
+	bundleOrbits = 32
+)
+
+// bundlePrefix starts every bundled unit id; it names the kernel version,
+// so units of another version are other units.
+var bundlePrefix = fmt.Sprintf("pair6-k%d-", pair.KernelVersion)
+
+var bundle6 = &pipeline.Bundle{
+	Name:   "shapes-2x6",
+	Kernel: fmt.Sprintf("pair split-and-join kernel v%d", pair.KernelVersion),
+	Holds:  func(id string) bool { _, ok := bundleUnit(id); return ok },
+	Work: func(id string) string {
+		u, _ := bundleUnit(id)
+		return fmt.Sprintf("2x6 orbits %d-%d of the kernel's plan", u*bundleOrbits, (u+1)*bundleOrbits-1)
+	},
+	Recheck: recheckUnit,
+}
+
+// bundleUnits is the number of 2x6 units: the 63,199 orbits in units of 32.
+const bundleUnits = (63199 + bundleOrbits - 1) / bundleOrbits
+
+// projectedUnitCPUHours is the measured mean CPU time of a 2x6 unit; see
+// the package documentation.
+const projectedUnitCPUHours = 2.0 / bundleUnits
+
+func bundleID(u int) string { return fmt.Sprintf("%s%05d", bundlePrefix, u) }
+
+// bundleUnit returns the unit number of a bundled unit id.
+func bundleUnit(id string) (int, bool) {
+	rest, ok := strings.CutPrefix(id, bundlePrefix)
+	if !ok || len(rest) != 5 {
+		return 0, false
+	}
+	u, err := strconv.Atoi(rest)
+	return u, err == nil && u >= 0 && u < bundleUnits
+}
+
+// bundleUnitIDs lists the 2x6 units, after checking that the units the
+// bundle lacks are within shapes.max_cpu_hours.
+func bundleUnitIDs(p *pipeline.Pass) ([]string, error) {
+	ids := make([]string, bundleUnits)
+	for u := range ids {
+		ids[u] = bundleID(u)
+	}
+	have, err := pipeline.ReadBundle(p.Root(), bundle6, ids)
+	if err != nil {
+		return nil, err
+	}
+	cfg := pipeline.ConfigOf[Config](p)
+	if cost := float64(bundleUnits-len(have)) * projectedUnitCPUHours; cost > cfg.MaxCPUHours {
+		return nil, pipeline.Invalid("shapes.max_cpu_hours", cfg.MaxCPUHours, fmt.Sprintf(
+			"at least %.1f to count 2x6: %s holds %d of its %d units, and the other %d need about %.1f CPU-hours",
+			cost, bundle6.Path(), len(have), bundleUnits, bundleUnits-len(have), cost))
+	}
+	return ids, nil
+}
+
+// computeBundleUnit computes the sum of 2x6 unit u.
+func computeBundleUnit(p *pipeline.Pass, u int) ([]byte, error) {
+	plan, err := planOf(p, bundleWidth)
+	if err != nil {
+		return nil, err
+	}
+	if len(plan.Orbits) != 63199 {
+		return nil, fmt.Errorf("2x6: %d orbits, want 63199", len(plan.Orbits))
+	}
+	lo, hi := u*bundleOrbits, min((u+1)*bundleOrbits, len(plan.Orbits))
+	sum, err := plan.Sum(p.Context(), lo, hi, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return nil, err
+	}
+	return []byte(sum.String()), nil
+}
+
+// recheckUnit recomputes the stack count of one orbit of the unit, drawn
+// by the seed, by pairindep's row-by-row count (no code shared with the
+// kernel) and compares it with the kernel's.
+func recheckUnit(p *pipeline.Pass, id string, _ []byte, seed uint64) (string, error) {
+	u, ok := bundleUnit(id)
+	if !ok {
+		return "", fmt.Errorf("unit %q is not a 2x6 unit", id)
+	}
+	plan, err := planOf(p, bundleWidth)
+	if err != nil {
+		return "", err
+	}
+	lo, hi := u*bundleOrbits, min((u+1)*bundleOrbits, len(plan.Orbits))
+	j := lo + rand.New(rand.NewPCG(seed, uint64(u))).IntN(hi-lo)
+	es, err := plan.StackCounts(p.Context(), j, j+1, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return "", err
+	}
+	o := plan.Orbits[j]
+	other, err := pairindep.Stacks(p.Context(), o.C, o.Rep)
+	if err != nil {
+		return "", err
+	}
+	if other != es[0] {
+		return "", fmt.Errorf("orbit %s: the kernel gives E = %d, pairindep's row-by-row count %d", o, es[0], other)
+	}
+	return fmt.Sprintf("orbit %s: E = %d by the kernel and by pairindep", o, other), nil
+}
