@@ -262,7 +262,9 @@ func peakRSS() int64 {
 }
 
 // fromBundle fills the missing units of u that the stage's bundle holds and
-// returns the indices still missing.
+// returns the indices still missing. A unit found in its unit file but not
+// in the bundle (its process stopped between the two writes) goes into the
+// bundle, with its compute time as its CPU time.
 func (e *Engine) fromBundle(p *Pass, u *unitSet, missing []int) ([]int, error) {
 	b := p.Stage.Units.Bundle
 	if b == nil {
@@ -271,6 +273,17 @@ func (e *Engine) fromBundle(p *Pass, u *unitSet, missing []int) ([]int, error) {
 	rows, err := ReadBundle(e.opts.Root, b, u.ids)
 	if err != nil {
 		return nil, err
+	}
+	var stray []BundleRow
+	for i, id := range u.ids {
+		if _, ok := rows[id]; !ok && u.results[i] != nil && b.Holds(id) {
+			stray = append(stray, newBundleRow(b, id, u.results[i], u.took[i]))
+		}
+	}
+	if len(stray) > 0 {
+		if err := addToBundle(e.opts.Root, b, stray); err != nil {
+			return nil, err
+		}
 	}
 	var still []int
 	for _, i := range missing {

@@ -55,11 +55,12 @@ var figures = []*figure{
 	newFigure("heuristic", "exact counts and Monte Carlo estimates divided by Kilfoil's heuristic, per box shape", single(Heuristic)),
 	newFigure("classes", "completions per band against class size for the equivalence classes of first bands", single(Classes)),
 	newFigure("funnel", "first-band classes left after each reduction step, log scale", single(Funnel)),
+	newFigure("unit_times", "CPU time of each committed 2×6 work unit against its place in the plan, log scale", single(UnitTimes)),
 }
 
 // Row is one figure the stage drew: a row of Index.
 type Row struct {
-	Figure string `parquet:"figure"` // name: convergence, error_work, heuristic, classes, funnel
+	Figure string `parquet:"figure"` // name: convergence, error_work, heuristic, classes, funnel, unit_times
 	PDF    string `parquet:"pdf"`    // path of the PDF below the project root, figures/<figure>.pdf
 	PNG    string `parquet:"png"`    // path of the PNG, figures/<figure>.png
 	Drawn  bool   `parquet:"drawn"`  // drawn from data; false: drawn as a one-line notice
@@ -74,7 +75,7 @@ var Index = pipeline.NewTable[Row]("figures", "one row per figure: its PDF and P
 var Stage = &pipeline.Stage{
 	Name:     "figures",
 	Doc:      "draws the paper's figures (PDF and PNG) from the counts and estimates, and lists them",
-	Version:  10,
+	Version:  11,
 	Requires: present.Requires(),
 	Outputs: func() []pipeline.Output {
 		var outs []pipeline.Output

@@ -3,6 +3,7 @@ package figures
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image/png"
 	"math"
 	"math/big"
@@ -77,6 +78,9 @@ func fixture(t testing.TB) *present.Results {
 	}
 	r.Estimators = append(r.Estimators, present.Estimator{Method: importance.Stage.Name, Shape: grid.Shape{R: 4, C: 4},
 		Variant: "row", Samples: 1000, Estimate: bf(6.1e98), StdError: bf(0.3e98), CILow: bf(5.5e98), CIHigh: bf(6.7e98)})
+	for u := range 200 {
+		r.Units2x6 = append(r.Units2x6, present.UnitCost{Unit: fmt.Sprintf("pair6-k1-%05d", u), CPUSeconds: 600 * math.Exp(-float64(u)/30) * (0.5 + rng.Float64())})
+	}
 	return r
 }
 

@@ -524,3 +524,32 @@ func Funnel(r *present.Results) (*plot.Plot, error) {
 	p.X.Min, p.X.Max = 1, maxCount*30 // room for the printed count
 	return p, nil
 }
+
+// UnitTimes plots the CPU time of each committed 2×6 unit against its place
+// in the kernel's plan (log scale): the plan puts the largest half tables
+// first, so the cost falls along it.
+func UnitTimes(r *present.Results) (*plot.Plot, error) {
+	if len(r.Units2x6) == 0 {
+		return nil, fmt.Errorf("unit_times: %w: this run did not count 2×6", errNoData)
+	}
+	p := newPlot("CPU time of each 2×6 work unit (32 orbits)", "unit, in the plan's order", "CPU seconds (log scale)")
+	logAxis(&p.Y)
+	pts := make(plotter.XYs, len(r.Units2x6))
+	lo, hi := math.Inf(1), 0.0
+	for i, u := range r.Units2x6 {
+		v := math.Max(u.CPUSeconds, 0.01) // a log axis has no 0
+		pts[i] = plotter.XY{X: float64(i), Y: v}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle.Color = colour(0)
+	sc.GlyphStyle.Radius = vg.Points(1.2)
+	sc.GlyphStyle.Shape = draw.CircleGlyph{}
+	p.Add(sc)
+	p.X.Min, p.X.Max = 0, float64(len(pts))
+	p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
+	return p, nil
+}

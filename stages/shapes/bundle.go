@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -91,6 +92,56 @@ func computeBundleUnit(p *pipeline.Pass, u int) ([]byte, error) {
 		return nil, err
 	}
 	return []byte(sum.String()), nil
+}
+
+// UnitsTable is data/shapes_units.parquet: the committed record of how the
+// 2x6 count was computed, one row per unit (none when the configuration
+// leaves 2x6 out), in unit order.
+var UnitsTable = pipeline.NewTable[UnitRow]("shapes_units", "one row per 2x6 unit of the bundle: what it covers, its CPU time and the peak memory of its process")
+
+// UnitRow is one 2x6 unit as the bundle records it.
+type UnitRow struct {
+	Unit         string  `parquet:"unit"`
+	Work         string  `parquet:"work"`
+	Sum          string  `parquet:"sum"`
+	Kernel       string  `parquet:"kernel"`
+	CPUSeconds   float64 `parquet:"cpu_seconds"`
+	PeakRSSBytes int64   `parquet:"peak_rss_bytes"`
+	SHA256       string  `parquet:"sha256"`
+}
+
+// writeBundledUnits writes UnitsTable from the bundle, which by now holds
+// every 2x6 unit the run used (each unit computed goes in as it finishes).
+func writeBundledUnits(p *pipeline.Pass) error {
+	var rows []UnitRow
+	cfg := pipeline.ConfigOf[Config](p)
+	if counted, _ := cfg.widths(); slices.Contains(counted, bundleWidth) {
+		ids := make([]string, bundleUnits)
+		for u := range ids {
+			ids[u] = bundleID(u)
+		}
+		have, err := pipeline.ReadBundle(p.Root(), bundle6, ids)
+		if err != nil {
+			return err
+		}
+		results, err := p.UnitResults()
+		if err != nil {
+			return err
+		}
+		byID := map[string][]byte{}
+		for i, id := range p.UnitIDs() {
+			byID[id] = results[i]
+		}
+		for _, id := range ids {
+			r, ok := have[id]
+			if !ok || r.Result != string(byID[id]) {
+				return fmt.Errorf("2x6 unit %s: the bundle %s does not hold the result the run used", id, bundle6.Path())
+			}
+			rows = append(rows, UnitRow{Unit: r.Unit, Work: r.Work, Sum: r.Result, Kernel: r.Kernel,
+				CPUSeconds: r.CPUSeconds, PeakRSSBytes: r.PeakRSSBytes, SHA256: r.SHA256})
+		}
+	}
+	return UnitsTable.Write(p, rows)
 }
 
 // recheckUnit recomputes the stack count of one orbit of the unit, drawn

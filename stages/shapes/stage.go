@@ -35,7 +35,7 @@ var Stage = &pipeline.Stage{
 	Version:   4,
 	Requires:  []*pipeline.Stage{exact.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
-	Outputs:   []pipeline.Output{Table.Output},
+	Outputs:   []pipeline.Output{Table.Output, UnitsTable.Output},
 	Run:       run,
 	// Units: batches of pattern orbits of the pair method, and one unit per
 	// independent check. Each unit uses every core itself. The 2x6 units
@@ -348,7 +348,10 @@ func run(p *pipeline.Pass) error {
 		p.Log.Info("counted grids", "shape", s.String(), "grids", row.Grids, "checked_by", row.CheckedBy)
 		rows = append(rows, row)
 	}
-	return Table.Write(p, rows)
+	if err := Table.Write(p, rows); err != nil {
+		return err
+	}
+	return writeBundledUnits(p)
 }
 
 // checkedRow is the row of a pair shape, after every check configured for

@@ -32,6 +32,11 @@ type Plan struct {
 	// halves[id] is a canonical half; table computes it.
 	halves [][]uint8
 	cache  *halfCache
+	// scratch keeps the workers' DP tables between calls: for c = 6 they
+	// grow to hundreds of MB each, and new ones per unit would be garbage
+	// the collector must catch up with.
+	scratchMu sync.Mutex
+	scratch   []*planWorker
 }
 
 // planEntry says how to join an orbit: the classes of its halves (a the
@@ -186,12 +191,26 @@ func (p *Plan) StackCounts(ctx context.Context, lo, hi, workers int) ([]uint64, 
 	}
 	out := make([]uint64, hi-lo)
 	workers = max(1, min(workers, hi-lo))
-	scratch := make([]planWorker, workers)
+	scratch := make([]*planWorker, workers)
+	p.scratchMu.Lock()
+	for w := range scratch {
+		if n := len(p.scratch); n > 0 {
+			scratch[w], p.scratch = p.scratch[n-1], p.scratch[:n-1]
+		} else {
+			scratch[w] = new(planWorker)
+		}
+	}
+	p.scratchMu.Unlock()
+	defer func() {
+		p.scratchMu.Lock()
+		p.scratch = append(p.scratch, scratch...)
+		p.scratchMu.Unlock()
+	}()
 	err := eachIndex(ctx, hi-lo, workers, func(w, j int) error {
 		if testHook != nil {
 			testHook(lo + j)
 		}
-		e, err := p.stacks(ctx, &scratch[w], lo+j)
+		e, err := p.stacks(ctx, scratch[w], lo+j)
 		out[j] = e
 		return err
 	})

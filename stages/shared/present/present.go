@@ -133,6 +133,9 @@ type Results struct {
 	Classes []Class
 	Total   *Total
 	Shapes  []ShapeCount
+	// Units2x6 is the committed 2×6 computation, unit by unit (empty when
+	// the run leaves 2×6 out).
+	Units2x6 []UnitCost
 	// Symmetry holds the essentially different grids per shape, and
 	// SymmetryClasses the conjugacy classes that fix at least one grid.
 	Symmetry        []EssentiallyDifferent

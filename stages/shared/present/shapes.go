@@ -19,5 +19,20 @@ func readShapes(p *pipeline.Pass, r *Results) error {
 		}
 		r.Shapes = append(r.Shapes, ShapeCount{Shape: grid.Shape{R: int(row.Rows), C: int(row.Cols)}, Grids: n, Method: row.Method})
 	}
+	units, err := shapes.UnitsTable.Read(p)
+	if err != nil {
+		return err
+	}
+	for _, u := range units {
+		r.Units2x6 = append(r.Units2x6, UnitCost{Unit: u.Unit, CPUSeconds: u.CPUSeconds, PeakRSSBytes: u.PeakRSSBytes, Kernel: u.Kernel})
+	}
 	return nil
+}
+
+// UnitCost is what one committed 2×6 unit cost.
+type UnitCost struct {
+	Unit         string
+	Kernel       string
+	CPUSeconds   float64
+	PeakRSSBytes int64
 }
