@@ -149,6 +149,23 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 		}
 	}
 
+	if len(r.Units2x6) > 0 {
+		m.comment("The committed 2x6 computation (data/shapes_units.parquet)")
+		m.flag("HaveTwoXSixRun")
+		var cpu, most float64
+		var rss int64
+		for _, u := range r.Units2x6 {
+			cpu += u.CPUSeconds
+			most = math.Max(most, u.CPUSeconds)
+			rss = max(rss, u.PeakRSSBytes)
+		}
+		m.num("TwoXSixUnits", present.Int64(int64(len(r.Units2x6))))
+		m.text("TwoXSixKernel", r.Units2x6[0].Kernel)
+		m.num("TwoXSixCPUHours", strconv.FormatFloat(cpu/3600, 'f', 2, 64))
+		m.num("TwoXSixLongestUnitMinutes", strconv.FormatFloat(most/60, 'f', 1, 64))
+		m.num("TwoXSixPeakGiB", strconv.FormatFloat(float64(rss)/(1<<30), 'f', 1, 64))
+	}
+
 	if len(r.Symmetry) > 0 {
 		m.comment(fmt.Sprintf("Essentially different grids (stage %s)", symmetry.Stage.Name))
 		m.flag("HaveSymmetry")

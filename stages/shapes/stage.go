@@ -363,6 +363,11 @@ func checkedRow(p *pipeline.Pass, s grid.Shape, found counts, multisets bool) (R
 		return Row{}, fmt.Errorf("no pair-method units for width %d", c)
 	}
 	var agreed []string
+	if c == bundleWidth {
+		// No second computation of the whole sum reaches c = 6: the
+		// row names where it was made, then the literature it must equal.
+		agreed = append(agreed, fmt.Sprintf("counted here: %s, %d units of %d orbits (%s)", bundle6.Kernel, bundleUnits, bundleOrbits, bundle6.Path()))
+	}
 	if multisets {
 		other := found.multisets[c]
 		if other == nil {
