@@ -197,6 +197,9 @@ func addToBundle(root string, b *Bundle, add []BundleRow) error {
 // writeBundle replaces the bundle's file by rows, atomically.
 func writeBundle(root string, b *Bundle, rows []BundleRow) error {
 	dir := filepath.Join(root, BundlesDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	w := parquet.NewGenericWriter[BundleRow](&buf,
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
@@ -267,10 +270,11 @@ func peakRSS() int64 {
 // bundle, with its compute time as its CPU time.
 func (e *Engine) fromBundle(p *Pass, u *unitSet, missing []int) ([]int, error) {
 	b := p.Stage.Units.Bundle
-	if b == nil {
-		return missing, nil
+	ids := bundledIDs(b, u.ids)
+	if len(ids) == 0 {
+		return missing, nil // this configuration uses none of the bundle
 	}
-	rows, err := ReadBundle(e.opts.Root, b, u.ids)
+	rows, err := ReadBundle(e.opts.Root, b, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -298,6 +302,20 @@ func (e *Engine) fromBundle(p *Pass, u *unitSet, missing []int) ([]int, error) {
 		p.Report("units.bundled", n)
 	}
 	return still, nil
+}
+
+// bundledIDs returns the ids that the bundle b (possibly nil) holds.
+func bundledIDs(b *Bundle, ids []string) []string {
+	if b == nil {
+		return nil
+	}
+	var out []string
+	for _, id := range ids {
+		if b.Holds(id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // RecomputeReport is what verify --recompute found for one bundle.

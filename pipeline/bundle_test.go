@@ -131,6 +131,20 @@ func listOf(rows map[string]BundleRow) []BundleRow {
 	return out
 }
 
+// TestBundleUnused checks that a configuration listing none of the
+// bundle's units runs as if there were no bundle, even a damaged one.
+func TestBundleUnused(t *testing.T) {
+	f, toy, b := bundledToy(t)
+	b.Holds = func(id string) bool { return strings.HasPrefix(id, "v") }
+	if err := writeBundle(f.root, b, []BundleRow{{Unit: "v1", Result: "x", Kernel: "toy v1", SHA256: "bad"}}); err != nil {
+		t.Fatal(err)
+	}
+	f.run(RunOptions{}, nil)
+	if n := toy.calls.Load(); n != 20 {
+		t.Errorf("computed %d units, want 20", n)
+	}
+}
+
 // TestRecomputeBundles checks that verify --recompute passes on a good
 // bundle and names the unit whose result was edited with its hash.
 func TestRecomputeBundles(t *testing.T) {

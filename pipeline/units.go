@@ -426,8 +426,8 @@ func (e *Engine) unitProgress(m *Manifest, s *Stage, c checked) (prog UnitProgre
 		return prog
 	}
 	var bundled map[string]BundleRow
-	if b := s.Units.Bundle; b != nil {
-		if bundled, err = ReadBundle(e.opts.Root, b, ids); err != nil {
+	if mine := bundledIDs(s.Units.Bundle, ids); len(mine) > 0 {
+		if bundled, err = ReadBundle(e.opts.Root, s.Units.Bundle, mine); err != nil {
 			e.log.Warn("cannot read the bundle", "stage", s.Name, "err", err)
 		}
 	}
