@@ -3,6 +3,10 @@
 GO      ?= go
 CENSUS  := bin/census
 CONFIG  ?= configs/default.yaml
+# make all then recomputes RECOMPUTE units of every committed result bundle
+# (data/bundles), drawn at random among those that took at most 30 CPU-s,
+# and compares them byte for byte; 0 skips it (the smoke run does).
+RECOMPUTE ?= 1
 STAGES  := bands reduce classes exact shapes symmetry kilfoil knuth importance figures report paper
 
 .PHONY: all build test bench status verify clean tex smoke $(STAGES)
@@ -12,6 +16,9 @@ STAGES  := bands reduce classes exact shapes symmetry kilfoil knuth importance f
 all: build
 	@./paper/install-tex.sh
 	$(CENSUS) run --config $(CONFIG)
+ifneq ($(RECOMPUTE),0)
+	$(CENSUS) verify --config $(CONFIG) --recompute $(RECOMPUTE) --max-unit-cpu 30s
+endif
 
 tex:
 	./paper/install-tex.sh
@@ -45,7 +52,7 @@ verify: build
 
 # The whole chain with the small configuration, as CI runs it.
 smoke:
-	$(MAKE) all CONFIG=configs/smoke.yaml
+	$(MAKE) all CONFIG=configs/smoke.yaml RECOMPUTE=0
 
 clean:
 	rm -rf bin data paper/generated

@@ -329,9 +329,11 @@ type RecomputeReport struct {
 // RecomputeBundles recomputes k units drawn (without replacement, by a PCG
 // seeded with seed) from every stage's bundle present on disk, with the
 // current configuration, and compares each result byte for byte with the
-// bundle's; then runs the bundle's Recheck on each. It returns an error
-// naming the unit at the first mismatch.
-func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, log func(string)) ([]RecomputeReport, error) {
+// bundle's; then runs the bundle's Recheck on each. maxCPU, when positive,
+// draws only among the units that took at most that long (a quick check
+// for `make all`). It returns an error naming the unit at the first
+// mismatch.
+func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCPU time.Duration, log func(string)) ([]RecomputeReport, error) {
 	m, err := ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
@@ -376,6 +378,9 @@ func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, log f
 				have = append(have, id)
 			}
 			slices.Sort(have)
+		}
+		if maxCPU > 0 {
+			have = slices.DeleteFunc(have, func(id string) bool { return rows[id].CPUSeconds > maxCPU.Seconds() })
 		}
 		rng := rand.New(rand.NewPCG(seed, 0xb0d1e))
 		rng.Shuffle(len(have), func(i, j int) { have[i], have[j] = have[j], have[i] })

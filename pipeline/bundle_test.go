@@ -151,7 +151,7 @@ func TestRecomputeBundles(t *testing.T) {
 	f, _, b := bundledToy(t)
 	f.run(RunOptions{}, nil)
 	var lines []string
-	reps, err := f.engine().RecomputeBundles(context.Background(), 20, 1, func(s string) { lines = append(lines, s) })
+	reps, err := f.engine().RecomputeBundles(context.Background(), 20, 1, 0, func(s string) { lines = append(lines, s) })
 	if err != nil || len(reps) != 1 || len(reps[0].Checked) != 20 || reps[0].Units != 20 {
 		t.Fatalf("recompute of a good bundle: %+v, %v", reps, err)
 	}
@@ -163,7 +163,7 @@ func TestRecomputeBundles(t *testing.T) {
 	if err := writeBundle(f.root, b, listOf(rows)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.engine().RecomputeBundles(context.Background(), 20, 1, func(string) {})
+	_, err = f.engine().RecomputeBundles(context.Background(), 20, 1, 0, func(string) {})
 	if err == nil || !strings.Contains(err.Error(), "unit u05: recomputed") {
 		t.Errorf("recompute of a forged unit: %v", err)
 	}

@@ -331,6 +331,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 	var lockFile string
 	var recompute int
 	var recomputeSeed uint64
+	var recomputeMaxCPU time.Duration
 	verify := &cobra.Command{
 		Use:   "verify [ARTIFACT...]",
 		Short: "Re-hash artifacts (default: all) against data/manifest.json, against a lock with --lock, or recompute bundled units with --recompute K; exit 1 on any mismatch",
@@ -350,7 +351,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 					recomputeSeed = uint64(time.Now().UnixNano())
 				}
 				fmt.Fprintf(io.Stdout, "recomputing %d units of every bundle, seed %d (repeat with --seed %d)\n", recompute, recomputeSeed, recomputeSeed)
-				reports, err := e.RecomputeBundles(cmd.Context(), recompute, recomputeSeed, func(line string) { fmt.Fprintln(io.Stdout, line) })
+				reports, err := e.RecomputeBundles(cmd.Context(), recompute, recomputeSeed, recomputeMaxCPU, func(line string) { fmt.Fprintln(io.Stdout, line) })
 				for _, r := range reports {
 					for _, what := range r.Rechecks {
 						fmt.Fprintf(io.Stdout, "second computation: %s\n", what)
@@ -426,6 +427,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 	verify.Flags().StringVar(&lockFile, "lock", "", "compare with this lock file (census lock) instead of the manifest")
 	verify.Flags().IntVar(&recompute, "recompute", 0, "recompute this many randomly drawn units of every committed bundle (data/bundles) and compare them byte for byte")
 	verify.Flags().Uint64Var(&recomputeSeed, "seed", 0, "seed of --recompute's draw (default: from the clock, printed)")
+	verify.Flags().DurationVar(&recomputeMaxCPU, "max-unit-cpu", 0, "draw --recompute's units only among those whose recorded CPU time is at most this (e.g. 30s; default: all)")
 
 	var lockOut string
 	lock := &cobra.Command{
