@@ -277,8 +277,12 @@ func (j *joiner) join(a, b *halfTable, aToB rowPerm) (uint64, error) {
 			img[x] = m.complementOf(cls[x])
 		}
 		sortColumns(img[:c])
-		// G_A(M)/os(M) · os(M) = G_A(M) ≤ (c!)^c < 2^64 for c ≤ 6.
-		j.probes = append(j.probes, slot{packKey(c, &img), a.vals[i] * labellings(c, &cls)})
+		// G_A(M) = (G_A(M)/os(M))·os(M) ≤ (c!)^c < 2^64 for c ≤ 6.
+		hi, g := bits.Mul64(a.vals[i], labellings(c, &cls))
+		if hi != 0 {
+			return 0, ErrOverflow
+		}
+		j.probes = append(j.probes, slot{packKey(c, &img), g})
 	}
 	probes, spare := radixSortSlots(j.probes, j.tmp)
 	j.probes, j.tmp = probes[:0], spare
