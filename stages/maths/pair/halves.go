@@ -211,8 +211,9 @@ func buildHalf(ctx context.Context, s *stackCounter, c int, half []uint8) (*half
 	h.keys = make([]key, len(entries))
 	h.vals = make([]uint64, len(entries))
 	var cls [MaxC]uint16
+	u := newUnpacker(c, &h.deg)
 	for i, e := range entries {
-		unpackKey(e.k, c, 2*c, &h.deg, &cls)
+		u.unpack(e.k, &cls)
 		os := labellings(c, &cls)
 		if e.v%os != 0 {
 			return nil, fmt.Errorf("pair: half %x: state %#x has %d colourings, not a multiple of its %d labellings", half, e.k, e.v, os)
@@ -271,8 +272,9 @@ func (j *joiner) join(a, b *halfTable, aToB rowPerm) (uint64, error) {
 	m := newSetMap(aToB, c)
 	j.probes = j.probes[:0]
 	var cls, img [MaxC]uint16
+	u := newUnpacker(c, &a.deg)
 	for i, k := range a.keys {
-		unpackKey(k, c, 2*c, &a.deg, &cls)
+		u.unpack(k, &cls)
 		for x := range c {
 			img[x] = m.complementOf(cls[x])
 		}

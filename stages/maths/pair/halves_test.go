@@ -41,9 +41,10 @@ func TestCanonicalWith(t *testing.T) {
 // sets to G/os.
 func tableMap(h *halfTable) map[[MaxC]uint16]uint64 {
 	out := map[[MaxC]uint16]uint64{}
+	u := newUnpacker(h.c, &h.deg)
 	for i, k := range h.keys {
 		var cls [MaxC]uint16
-		unpackKey(k, h.c, 2*h.c, &h.deg, &cls)
+		u.unpack(k, &cls)
 		out[cls] = h.vals[i]
 	}
 	return out
@@ -195,6 +196,35 @@ func TestPlanCounts(t *testing.T) {
 			if budget > 0 && p.TablesBuilt() != int64(p.NumHalves()) {
 				t.Errorf("c=%d: %d tables built for %d halves", c, p.TablesBuilt(), p.NumHalves())
 			}
+		}
+	}
+}
+
+// TestSortColumnsSix checks the sorting network on every 0-1 input (which
+// suffices for a comparator network) and on random ones.
+func TestSortColumnsSix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for x := range 1 << 6 {
+		var a [6]uint16
+		for i := range a {
+			a[i] = uint16(x >> i & 1)
+		}
+		want := a
+		slices.Sort(want[:])
+		sortColumns(a[:])
+		if a != want {
+			t.Fatalf("sortColumns(%06b) = %v", x, a)
+		}
+	}
+	for range 1000 {
+		var a [6]uint16
+		for i := range a {
+			a[i] = uint16(rng.IntN(4096))
+		}
+		want := a
+		slices.Sort(want[:])
+		if sortColumns(a[:]); a != want {
+			t.Fatalf("sortColumns = %v, want %v", a, want)
 		}
 	}
 }

@@ -76,3 +76,26 @@ func BenchmarkBuildHalf6(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkJoin6 joins the table of one c = 6 half of about half a million
+// states with itself (as if it were its own complement's), walking every
+// state.
+func BenchmarkJoin6(b *testing.B) {
+	var s stackCounter
+	h, err := buildHalf(context.Background(), &s, 6, []uint8{0x00, 0x00, 0x03, 0x07, 0x0f, 0x19})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var id rowPerm
+	for r := range id {
+		id[r] = int8(r)
+	}
+	var j joiner
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := j.join(h, h, id); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(h.keys)), "ns/state")
+}

@@ -35,6 +35,8 @@ type stackCounter struct {
 	bandRow [MaxC]uint16 // row of the current symbol in each band
 	placed  [maxN]int    // symbols placed so far in each row
 	weight  uint64       // the state's count times the equal-column factorial
+	// unpacker restores the current layer's keys (from placed)
+	unpacker unpacker
 }
 
 // count computes E(T) for valid patterns.
@@ -82,6 +84,7 @@ func (s *stackCounter) run(ctx context.Context, order []int) error {
 	steps := 0
 	for _, x := range order {
 		s.bandRow = s.row[x]
+		s.unpacker = newUnpacker(c, &s.placed)
 		s.next.reset(s.cur.len)
 		for _, sl := range s.cur.slots {
 			if sl.v == 0 {
@@ -117,7 +120,7 @@ func (s *stackCounter) run(ctx context.Context, order []int) error {
 // increasing order and the count multiplied by the run length's factorial.
 func (s *stackCounter) expand(k key, v uint64) {
 	c := s.c
-	unpackKey(k, c, s.n, &s.placed, &s.cls)
+	s.unpacker.unpack(k, &s.cls)
 	mult := uint64(1)
 	run := uint64(1)
 	for j := range c {
@@ -200,8 +203,30 @@ func (s *stackCounter) expand(k key, v uint64) {
 	}
 }
 
-// sortColumns sorts at most MaxC row sets in place.
+// sortColumns sorts at most MaxC row sets in place: six (c = 6, where the
+// time goes) by a sorting network of twelve compare-exchanges, fewer by
+// insertion.
 func sortColumns(a []uint16) {
+	if len(a) == 6 {
+		a := (*[6]uint16)(a)
+		cx := func(i, j int) {
+			x, y := a[i], a[j]
+			a[i], a[j] = min(x, y), max(x, y)
+		}
+		cx(0, 5)
+		cx(1, 3)
+		cx(2, 4)
+		cx(1, 2)
+		cx(3, 4)
+		cx(0, 3)
+		cx(2, 5)
+		cx(0, 1)
+		cx(2, 3)
+		cx(4, 5)
+		cx(1, 2)
+		cx(3, 4)
+		return
+	}
 	for i := 1; i < len(a); i++ {
 		v := a[i]
 		j := i
@@ -284,23 +309,45 @@ func packKey(c int, cls *[MaxC]uint16) key {
 	return k
 }
 
-// unpackKey fills cls from k, given the rows' placed-symbol counts d.
-func unpackKey(k key, c, n int, d *[maxN]int, cls *[MaxC]uint16) {
-	var seen [maxN]int
-	for j := range c - 1 {
+// unpacker restores a key's last column from the rows' placed-symbol
+// counts d: row r is in it when the other columns hold r d(r)-1 times. It
+// keeps d-1 as three bit planes over the rows, so that unpack counts the
+// other columns' rows with a bit-sliced adder instead of row by row.
+type unpacker struct {
+	c            int
+	used         uint16 // rows with d(r) ≥ 1
+	need0, need1 uint16 // bits 0 and 1 of d(r)-1, by row
+	need2        uint16 // bit 2
+}
+
+func newUnpacker(c int, d *[maxN]int) unpacker {
+	u := unpacker{c: c}
+	for r := range 2 * c {
+		if d[r] == 0 {
+			continue
+		}
+		u.used |= 1 << r
+		need := d[r] - 1 // at most c-1 ≤ 5: three bits
+		u.need0 |= uint16(need&1) << r
+		u.need1 |= uint16(need>>1&1) << r
+		u.need2 |= uint16(need>>2&1) << r
+	}
+	return u
+}
+
+// unpack fills cls from k.
+func (u *unpacker) unpack(k key, cls *[MaxC]uint16) {
+	var s0, s1, s2 uint16 // the count of each row among the first c-1 columns
+	for j := range u.c - 1 {
 		m := uint16(k >> (12 * j) & 0xfff)
 		cls[j] = m
-		for ; m != 0; m &= m - 1 {
-			seen[bits.TrailingZeros16(m)]++
-		}
+		c0 := s0 & m
+		s0 ^= m
+		c1 := s1 & c0
+		s1 ^= c0
+		s2 ^= c1
 	}
-	var last uint16
-	for r := range n {
-		if d[r]-seen[r] == 1 {
-			last |= 1 << r
-		}
-	}
-	cls[c-1] = last
+	cls[u.c-1] = u.used &^ (s0 ^ u.need0) &^ (s1 ^ u.need1) &^ (s2 ^ u.need2)
 }
 
 // table is an open-addressing hash map from states to counts with linear
