@@ -2,8 +2,10 @@ package shapes
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,8 +84,17 @@ func bundleUnitIDs(p *pipeline.Pass) ([]string, error) {
 	return ids, nil
 }
 
+// memoryLimit is the Go heap limit a 2x6 computation sets unless the user
+// set one (GOMEMLIMIT): the half tables (pair.DefaultCacheBytes) and the
+// workers' DP tables are garbage at a high rate, and without a limit the
+// collector lets the heap reach twice what is live.
+const memoryLimit = 2 * pair.DefaultCacheBytes
+
 // computeBundleUnit computes the sum of 2x6 unit u.
 func computeBundleUnit(p *pipeline.Pass, u int) ([]byte, error) {
+	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	plan, err := planOf(p, bundleWidth)
 	if err != nil {
 		return nil, err
