@@ -1,6 +1,9 @@
 package shapes_test
 
 import (
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -123,5 +126,16 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if err := shapes.Stage.NewConfig().Validate(); err != nil {
 		t.Errorf("default config: %v", err)
+	}
+	// Overriding shapes.shapes alone works: the default checks of shapes it
+	// leaves out are ignored.
+	empty := filepath.Join(t.TempDir(), "empty.yaml")
+	if err := os.WriteFile(empty, []byte("# defaults\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range []string{"shapes.shapes=[2x5]", "shapes.shapes=[3x3]", "shapes.shapes=[2x6]", "shapes.shapes=[6x2, 3x3]"} {
+		if _, err := pipeline.New(pipeline.Options{Root: t.TempDir(), Stages: small.Stages, ConfigFile: empty, Set: []string{set}}); err != nil {
+			t.Errorf("--set %s alone: %v", set, err)
+		}
 	}
 }
