@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sort"
 )
 
 // # Split and join
@@ -291,8 +292,16 @@ func (j *joiner) join(a, b *halfTable, aToB rowPerm) (uint64, error) {
 	var hi, lo uint64
 	q := 0
 	for _, p := range probes {
-		for q < len(b.keys) && b.keys[q] < p.k {
-			q++
+		if q < len(b.keys) && b.keys[q] < p.k {
+			// Gallop, then search: a small table's probes skip most of a
+			// large one's keys.
+			step := 1
+			for q+step < len(b.keys) && b.keys[q+step] < p.k {
+				q += step
+				step *= 2
+			}
+			end := min(q+step+1, len(b.keys))
+			q += sort.Search(end-q, func(i int) bool { return b.keys[q+i] >= p.k })
 		}
 		if q == len(b.keys) {
 			break

@@ -208,23 +208,20 @@ func (s *stackCounter) expand(k key, v uint64) {
 // insertion.
 func sortColumns(a []uint16) {
 	if len(a) == 6 {
-		a := (*[6]uint16)(a)
-		cx := func(i, j int) {
-			x, y := a[i], a[j]
-			a[i], a[j] = min(x, y), max(x, y)
-		}
-		cx(0, 5)
-		cx(1, 3)
-		cx(2, 4)
-		cx(1, 2)
-		cx(3, 4)
-		cx(0, 3)
-		cx(2, 5)
-		cx(0, 1)
-		cx(2, 3)
-		cx(4, 5)
-		cx(1, 2)
-		cx(3, 4)
+		a0, a1, a2, a3, a4, a5 := a[0], a[1], a[2], a[3], a[4], a[5]
+		a0, a5 = min(a0, a5), max(a0, a5)
+		a1, a3 = min(a1, a3), max(a1, a3)
+		a2, a4 = min(a2, a4), max(a2, a4)
+		a1, a2 = min(a1, a2), max(a1, a2)
+		a3, a4 = min(a3, a4), max(a3, a4)
+		a0, a3 = min(a0, a3), max(a0, a3)
+		a2, a5 = min(a2, a5), max(a2, a5)
+		a0, a1 = min(a0, a1), max(a0, a1)
+		a2, a3 = min(a2, a3), max(a2, a3)
+		a4, a5 = min(a4, a5), max(a4, a5)
+		a1, a2 = min(a1, a2), max(a1, a2)
+		a3, a4 = min(a3, a4), max(a3, a4)
+		a[0], a[1], a[2], a[3], a[4], a[5] = a0, a1, a2, a3, a4, a5
 		return
 	}
 	for i := 1; i < len(a); i++ {
