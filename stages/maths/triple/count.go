@@ -1,0 +1,206 @@
+package triple
+
+import (
+	"context"
+	"math/big"
+	"math/bits"
+)
+
+// split is one way to complete a band of the first stack: the row sets of
+// the band in the second stack (S) and in the third (B), each as the three
+// rows' symbol sets (row v of the first stack holds A_v; its symbols go to
+// rows v+1 and v+2 of the second stack, the rest of the third).
+type split struct {
+	S, B [3]uint16
+}
+
+// splitsOf lists the splits of a band whose first-stack rows are a: for
+// each row v a set X_v ⊂ A_v goes to row v+1 (mod 3) of the second stack
+// and A_v − X_v to row v+2; the rows of the second stack then hold C
+// symbols each exactly when the X_v have equal sizes k, which gives
+// Σ_k C(C,k)³ splits. The third stack's rows are what is left:
+// B_w = all − A_w − S_w, and the split X ↦ A − X exchanges S and B.
+func (s *shape) splitsOf(a [3]uint16) []split {
+	var out []split
+	subsets := func(m uint16, k int) []uint16 {
+		var r []uint16
+		for x := m; ; x = (x - 1) & m {
+			if bits.OnesCount16(x) == k {
+				r = append(r, x)
+			}
+			if x == 0 {
+				break
+			}
+		}
+		return r
+	}
+	for k := 0; k <= s.c; k++ {
+		for _, x0 := range subsets(a[0], k) {
+			for _, x1 := range subsets(a[1], k) {
+				for _, x2 := range subsets(a[2], k) {
+					x := [3]uint16{x0, x1, x2}
+					var sp split
+					for w := range 3 {
+						sp.S[w] = x[(w+2)%3] | (a[(w+1)%3] &^ x[(w+1)%3])
+					}
+					for w := range 3 {
+						sp.B[w] = s.all &^ (a[w] | sp.S[w])
+					}
+					out = append(out, sp)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Completions returns F(g) = Σ E(σ₂)·E(σ₃) over the pairs of second and
+// third stacks (σ₂, σ₃) whose rows complete the rows of g's representative
+// (as 128-bit hi, lo), computed from the tables; if part ≥ 0 only the terms
+// whose band-0 split is the part-th of the half list are added (a sub-unit;
+// see Parts), and the result is then not doubled.
+func (t *Tables) Completions(ctx context.Context, g Gangster, part int) (hi, lo uint64, err error) {
+	s := t.s
+	c := t.C
+	bands := t.bands(g.Base, g.Key)
+	sp := make([][]split, c)
+	for i := range c {
+		sp[i] = s.splitsOf(bands[i])
+	}
+	half := halfSplits(sp[0])
+	if part >= 0 {
+		half = half[part : part+1]
+	}
+	p := len(s.parts)
+	n := len(sp[2%c])
+	x3, y3 := make([]int32, n), make([]int32, n)
+	x4, y4 := make([]int32, n), make([]int32, n)
+	var r2, r3 relabel
+	for bi, s0 := range half {
+		if bi&7 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, 0, err
+			}
+		}
+		for _, s1 := range sp[1] {
+			b2 := s.normalise(&s0.S, &s1.S, &r2)
+			b3 := s.normalise(&s0.B, &s1.B, &r3)
+			e2, e3 := t.E[b2], t.E[b3]
+			switch c {
+			case 2:
+				h, l := bits.Mul64(uint64(e2[0]), uint64(e3[0]))
+				var carry uint64
+				lo, carry = bits.Add64(lo, l, 0)
+				hi += h + carry
+			case 3:
+				for _, q := range sp[2] {
+					a := uint64(e2[s.index(r2.mask(q.S[0]), r2.mask(q.S[1]))])
+					b := uint64(e3[s.index(r3.mask(q.B[0]), r3.mask(q.B[1]))])
+					h, l := bits.Mul64(a, b)
+					var carry uint64
+					lo, carry = bits.Add64(lo, l, 0)
+					hi += h + carry
+				}
+			case 4:
+				for k, q := range sp[2] {
+					x3[k] = int32(s.index(r2.mask(q.S[0]), r2.mask(q.S[1])) * p)
+					y3[k] = int32(s.index(r3.mask(q.B[0]), r3.mask(q.B[1])) * p)
+				}
+				for k, q := range sp[3] {
+					x4[k] = int32(s.index(r2.mask(q.S[0]), r2.mask(q.S[1])))
+					y4[k] = int32(s.index(r3.mask(q.B[0]), r3.mask(q.B[1])))
+				}
+				h, l := inner4(e2, e3, x3, y3, x4, y4)
+				var carry uint64
+				lo, carry = bits.Add64(lo, l, 0)
+				hi += h + carry
+			}
+		}
+	}
+	if part < 0 {
+		hi = hi<<1 | lo>>63
+		lo <<= 1
+	}
+	return hi, lo, nil
+}
+
+// inner4 returns Σ_{k,j} e2[x3[k]+x4[j]]·e3[y3[k]+y4[j]] (128-bit): each
+// product is below 2^64 and the row sums are carried.
+func inner4(e2, e3 []uint32, x3, y3, x4, y4 []int32) (hi, lo uint64) {
+	y4 = y4[:len(x4)]
+	for k := range x3 {
+		row2 := e2[x3[k]:]
+		row3 := e3[y3[k]:]
+		var rhi, rlo uint64
+		for j, x := range x4 {
+			prod := uint64(row2[x]) * uint64(row3[y4[j]])
+			var carry uint64
+			rlo, carry = bits.Add64(rlo, prod, 0)
+			rhi += carry
+		}
+		var carry uint64
+		lo, carry = bits.Add64(lo, rlo, 0)
+		hi += rhi + carry
+	}
+	return hi, lo
+}
+
+// halfSplits returns one split of each pair {X, A − X} of band 0 (the one
+// whose second-stack rows compare lower with its third-stack rows):
+// exchanging the second and third stacks maps the terms of one onto those
+// of the other, so F is twice the sum over these.
+func halfSplits(sp []split) []split {
+	var out []split
+	for _, q := range sp {
+		if q.S[0] < q.B[0] || (q.S[0] == q.B[0] && q.S[1] < q.B[1]) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// PlainPart returns the pairs that Tables.Completions(g, part) covers, each
+// once: band 0's part-th split of the half list with every split of band 1.
+func (t *Tables) PlainPart(g Gangster, part int) []PairRep {
+	bands := t.bands(g.Base, g.Key)
+	sp0 := t.s.splitsOf(bands[0])
+	var half []int
+	for i, q := range sp0 {
+		if q.S[0] < q.B[0] || (q.S[0] == q.B[0] && q.S[1] < q.B[1]) {
+			half = append(half, i)
+		}
+	}
+	n1 := len(t.s.splitsOf(bands[1]))
+	out := make([]PairRep, n1)
+	for j := range out {
+		out[j] = PairRep{B0: int16(half[part]), B1: int16(j), Mult: 1}
+	}
+	return out
+}
+
+// Parts returns the number of sub-units of a gangster: F(C)/2, the band-0
+// splits of the plain kernel's half list, and the slices of a plan
+// (Plan.Part).
+func (t *Tables) Parts() int { return t.s.splits / 2 }
+
+// Count returns the number of Sudoku grids with boxes of 3 rows × c
+// columns: Σ over the gangsters of Weight · E · F.
+func Count(ctx context.Context, c int) (*big.Int, *Tables, error) {
+	t, err := BuildTables(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	total := new(big.Int)
+	for _, g := range t.Gangsters {
+		hi, lo, err := t.Completions(ctx, g, -1)
+		if err != nil {
+			return nil, nil, err
+		}
+		f := new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64)
+		f.Or(f, new(big.Int).SetUint64(lo))
+		f.Mul(f, new(big.Int).SetUint64(g.Weight))
+		f.Mul(f, new(big.Int).SetUint64(g.E))
+		total.Add(total, f)
+	}
+	return total, t, nil
+}
