@@ -51,7 +51,14 @@ var figures = []*figure{
 			h, paint, err := Convergence(r)
 			return figWidth, h, paint, err
 		}),
-	newFigure("error_work", "relative standard error against work, log-log, every 9×9 estimator, with a 1/√n slope", single(ErrorWork)),
+	newFigure("error_work", "relative standard error against work, log-log, every 9×9 estimator, with a 1/√n slope",
+		func(r *present.Results) (vg.Length, vg.Length, func(draw.Canvas), error) {
+			p, err := ErrorWork(r)
+			if err != nil {
+				return 0, 0, nil, err
+			}
+			return figWidth, figHeight, legendBeside(p, 1.45*vg.Inch), nil
+		}),
 	newFigure("heuristic", "exact counts and Monte Carlo estimates divided by Kilfoil's heuristic, per box shape", single(Heuristic)),
 	newFigure("classes", "completions per band against class size for the equivalence classes of first bands", single(Classes)),
 	newFigure("funnel", "first-band classes left after each reduction step, log scale", single(Funnel)),
@@ -75,7 +82,7 @@ var Index = pipeline.NewTable[Row]("figures", "one row per figure: its PDF and P
 var Stage = &pipeline.Stage{
 	Name:     "figures",
 	Doc:      "draws the paper's figures (PDF and PNG) from the counts and estimates, and lists them",
-	Version:  11,
+	Version:  12,
 	Requires: present.Requires(),
 	Outputs: func() []pipeline.Output {
 		var outs []pipeline.Output

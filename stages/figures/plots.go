@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
 
@@ -22,11 +23,20 @@ import (
 const (
 	figWidth  = 6.2 * vg.Inch
 	figHeight = 3.4 * vg.Inch
-	panelH    = 2.3 * vg.Inch
 	fontSize  = vg.Length(9) // points
 )
 
-// palette is the Okabe–Ito colour-blind-safe palette.
+// The convergence figure's panels: convergenceCols to a row, each
+// panelH high, so that the ten 9×9 estimators of the default run take four
+// rows (7.4 in) and the figure fits a page of 9.7 in with its caption.
+const (
+	convergenceCols = 3
+	panelH          = 1.85 * vg.Inch
+)
+
+// palette is the Okabe–Ito colour-blind-safe palette (without its
+// yellow, too pale on white), then three darker colours of Paul Tol's
+// muted scheme, so that ten lines get ten colours.
 var palette = []color.Color{
 	color.RGBA{0, 114, 178, 255},   // blue
 	color.RGBA{213, 94, 0, 255},    // vermillion
@@ -35,11 +45,27 @@ var palette = []color.Color{
 	color.RGBA{230, 159, 0, 255},   // orange
 	color.RGBA{86, 180, 233, 255},  // sky blue
 	color.RGBA{0, 0, 0, 255},       // black
+	color.RGBA{136, 34, 85, 255},   // wine
+	color.RGBA{153, 153, 51, 255},  // olive
+	color.RGBA{51, 34, 136, 255},   // indigo
 }
 
 var grey = color.Gray{Y: 110}
 
 func colour(i int) color.Color { return palette[i%len(palette)] }
+
+// dashPatterns are the line styles that, with the colours, tell the
+// lines of one plot apart in grey print too: solid, dashed, dotted,
+// dash-dotted. Line i takes dashes(i); lines with the same colour
+// (i and i+len(palette)) get different patterns, since 10 mod 4 ≠ 0.
+var dashPatterns = [][]vg.Length{
+	nil,
+	{vg.Points(5), vg.Points(2.5)},
+	{vg.Points(1.2), vg.Points(1.8)},
+	{vg.Points(6), vg.Points(2), vg.Points(1.2), vg.Points(2)},
+}
+
+func dashes(i int) []vg.Length { return dashPatterns[i%len(dashPatterns)] }
 
 // newPlot returns a plot with the paper's font sizes and axis labels.
 func newPlot(title, x, y string) *plot.Plot {
@@ -250,10 +276,7 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 	}
 	k = math.Min(k, 1)
 
-	cols := 1
-	if len(runs) > 1 {
-		cols = 2
-	}
+	cols := min(len(runs), convergenceCols)
 	rows := (len(runs) + cols - 1) / cols
 	grid := make([][]*plot.Plot, rows)
 	for i := range grid {
@@ -274,10 +297,12 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 			return 0, nil, err
 		}
 		if rn.est.Estimate.Sign() == 0 {
-			// Say so, or the panel looks merely empty.
+			// Say so, or the panel looks merely empty: no interval, only
+			// the bound on the chance of a success (see NoSuccess).
 			note, err := plotter.NewLabels(plotter.XYLabels{
-				XYs:    plotter.XYs{{X: math.Sqrt(est[0].X * est[len(est)-1].X), Y: ex * (1 - k/2)}},
-				Labels: []string{fmt.Sprintf("every one of %s walks failed: estimate 0", present.Group(strconv.FormatInt(rn.est.Samples, 10), ","))},
+				XYs: plotter.XYs{{X: math.Sqrt(est[0].X * est[len(est)-1].X), Y: ex * (1 - k/2)}},
+				Labels: []string{fmt.Sprintf("no successful walk\nin %s samples\n(success chance < %s)",
+					present.Group(strconv.FormatInt(rn.est.Samples, 10), ","), present.Sci(montecarlo.NoSuccessUpper95(rn.est.Samples), 2))},
 			})
 			if err != nil {
 				return 0, nil, err
@@ -286,17 +311,17 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 			note.TextStyle[0].XAlign = draw.XCenter
 			p.Add(note)
 		}
-		if err := line(p, est, c, 1.2, nil, "estimate"); err != nil {
+		// No legend in the small panels: the caption says what the
+		// line, the band and the dashed line are.
+		if err := line(p, est, c, 1.2, nil, ""); err != nil {
 			return 0, nil, err
 		}
 		first, last := est[0].X, est[len(est)-1].X
-		if err := line(p, plotter.XYs{{X: first, Y: ex}, {X: last, Y: ex}}, color.Black, 0.8, []vg.Length{3, 2}, "exact"); err != nil {
+		if err := line(p, plotter.XYs{{X: first, Y: ex}, {X: last, Y: ex}}, color.Black, 0.8, []vg.Length{3, 2}, ""); err != nil {
 			return 0, nil, err
 		}
 		p.X.Min, p.X.Max = first, last
 		p.Y.Min, p.Y.Max = ex*(1-k), ex*(1+k)
-		p.Legend.Top = true
-		p.Legend.Left = false
 		grid[i/cols][i%cols] = p
 	}
 	height := vg.Length(rows) * panelH
@@ -344,7 +369,8 @@ func ErrorWork(r *present.Results) (*plot.Plot, error) {
 			anchor = xys[len(xys)-1]
 		}
 		minX, maxX = math.Min(minX, xys[0].X), math.Max(maxX, xys[len(xys)-1].X)
-		if err := line(p, xys, colour(i), 1.2, nil, rn.est.Label()); err != nil {
+		// A colour and a dash pattern of its own: ten lines cross.
+		if err := line(p, xys, colour(i), 1.2, dashes(i), rn.est.Label()); err != nil {
 			return nil, err
 		}
 	}
@@ -356,10 +382,26 @@ func ErrorWork(r *present.Results) (*plot.Plot, error) {
 	if err := line(p, plotter.XYs{ref(minX), ref(maxX)}, grey, 0.8, []vg.Length{3, 2}, "slope -1/2"); err != nil {
 		return nil, err
 	}
-	// The lines fall from top left to bottom right: the bottom left is free.
-	p.Legend.Top = false
+	// The legend goes beside the plot (legendBeside): ten lines leave no
+	// corner free.
+	p.Legend.Top = true
 	p.Legend.Left = true
+	p.Legend.ThumbnailWidth = vg.Points(24) // long enough to show the dashes
 	return p, nil
+}
+
+// legendBeside draws p with its legend to the right of the plot, in a
+// column legendW wide, instead of over the data.
+func legendBeside(p *plot.Plot, legendW vg.Length) func(draw.Canvas) {
+	leg := p.Legend
+	p.Legend = plot.NewLegend()
+	return func(dc draw.Canvas) {
+		p.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
+		// Start the legend level with the top of the data area, below
+		// the title.
+		title := p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding
+		leg.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-legendW+vg.Points(6), 0, 0, -title-vg.Points(4)))
+	}
 }
 
 // Heuristic draws, for every box shape, the ratio of a count to

@@ -188,9 +188,21 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 	if len(r.Estimators) > 0 {
 		m.comment(fmt.Sprintf("Monte Carlo estimators (stages %s and %s)", knuth.Stage.Name, importance.Stage.Name))
 		methods := map[string]bool{}
+		var noSuccess, zeroVariance []string // runs, in words
 		for _, e := range r.Estimators {
 			methods[e.Method] = true
 			p := present.MacroName(e.Method, e.Shape.String(), e.Variant)
+			run := fmt.Sprintf(`\texttt{%s} on $%d\times%d$`, present.TeXEscape(e.Label()), e.Shape.R, e.Shape.C)
+			if e.NoSuccess() {
+				// No interval: the bound on the chance of a success.
+				m.flag(present.MacroName("have", "no", "success") + p)
+				m.num(p+"NoSuccessBound", present.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2))
+				noSuccess = append(noSuccess, run)
+			}
+			if e.ZeroVariance() {
+				m.flag(present.MacroName("have", "zero", "variance") + p)
+				zeroVariance = append(zeroVariance, run)
+			}
 			m.num(p+"Samples", present.Int64(e.Samples))
 			m.num(p+"Estimate", sciFloat(e.Estimate, 4))
 			m.num(p+"CILow", sciFloat(e.CILow, 4))
@@ -201,6 +213,14 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 				m.num(p+"Rat", present.Fixed(e.RAT, 3))
 				m.num(p+"Eff", effTeX(e, 3))
 			}
+		}
+		if len(noSuccess) > 0 {
+			m.flag("HaveNoSuccess")
+			m.text("NoSuccessRuns", joinEnglish(noSuccess))
+		}
+		if len(zeroVariance) > 0 {
+			m.flag("HaveZeroVariance")
+			m.text("ZeroVarianceRuns", joinEnglish(zeroVariance))
 		}
 		names := make([]string, 0, len(methods))
 		for name := range methods {
@@ -257,6 +277,9 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 			m.num(p+"Known", present.Int(n))
 			m.text(p+"KnownCite", cite)
 			m.text(p+"Covers", map[bool]string{true: "contains", false: "misses"}[best.Covers(n)])
+			if z, ok := best.Z(n); ok {
+				m.num(p+"Z", present.Fixed(z, 2))
+			}
 		} else if _, both := r.MostPrecise(grid.Shape{R: s.C, C: s.R}); s.R <= s.C || !both {
 			// One of a transposed pair: they have the same count.
 			firstBars = append(firstBars, fmt.Sprintf("$%d\\times%d$", s.R, s.C))

@@ -127,16 +127,63 @@ func TestPublishedComparison(t *testing.T) {
 		}
 	}
 	shapes := string(ShapesTable(r))
-	if !strings.Contains(shapes, `$3.82963\times 10^{49}$~\cite{Pettersen2006}`) || !strings.Contains(shapes, `(\pm 1.02\%)$ & yes`) {
+	if !strings.Contains(shapes, `$3.82963\times 10^{49}$~\cite{Pettersen2006}`) || !strings.Contains(shapes, `(\pm 1.02\%)$ & $1.02$ & yes`) {
 		t.Errorf("shapes table:\n%s", shapes)
 	}
 	// An interval that misses is reported as missing.
 	r.Estimators[len(r.Estimators)-2].CIHigh = f(3.82e49)
-	if shapes := string(ShapesTable(r)); !strings.Contains(shapes, `\%)$ & no`) {
+	if shapes := string(ShapesTable(r)); !strings.Contains(shapes, `\%)$ & $1.02$ & no`) {
 		t.Errorf("a missed count is not reported:\n%s", shapes)
 	}
-	if est := string(EstimatorsTable(r)); !strings.Contains(est, `\texttt{knuth/se} (B=30)`) {
-		t.Errorf("estimators table lacks the budget:\n%s", est)
+	est := string(EstimatorsTable(r))
+	for _, want := range []string{`\texttt{knuth/se} (B=30)`,
+		// Rows by box shape, with the count and its source.
+		`\multicolumn{9}{l}{\emph{$2\times6$ boxes, $12\times12$ grid}: $3.82963\times 10^{49}$ grids~\cite{Pettersen2006}}`,
+		`\multicolumn{9}{l}{\emph{$4\times4$ boxes, $16\times16$ grid}: no count known}`,
+		// z = (3.5e49 − 3.8296e49)/0.1e49.
+		`$[3.30\times 10^{49}, 3.70\times 10^{49}]$ & $2.90$ & $-3.30$ &`} {
+		if !strings.Contains(est, want) {
+			t.Errorf("estimators table lacks %s:\n%s", want, est)
+		}
+	}
+}
+
+// A run with no successful sample is reported as such, with the bound on
+// its chance of success, never as the interval [0, 0]; a run whose samples
+// were all equal is marked and explained.
+func TestNoSuccessAndZeroVariance(t *testing.T) {
+	r := published(t)
+	four := grid.Shape{R: 2, C: 2}
+	r.Estimators = append(r.Estimators,
+		present.Estimator{Method: knuth.Stage.Name, Shape: present.Classic, Variant: "random", Samples: 2000,
+			Estimate: new(big.Float), StdError: new(big.Float), CILow: new(big.Float), CIHigh: new(big.Float)},
+		present.Estimator{Method: knuth.Stage.Name, Shape: four, Variant: "hybrid", Samples: 2000, Estimate: big.NewFloat(288),
+			StdError: new(big.Float), CILow: big.NewFloat(288), CIHigh: big.NewFloat(288)})
+	est := string(EstimatorsTable(r))
+	// 1 − 0.025^(1/2000) = 1.843…e-3.
+	if !strings.Contains(est, `\texttt{knuth/random} & $2{,}000$ & \multicolumn{4}{l}{no success; $p<1.8\times 10^{-3}$} & --`) {
+		t.Errorf("the failed run is not reported as such:\n%s", est)
+	}
+	if strings.Contains(est, `[0, 0]`) {
+		t.Errorf("an interval [0, 0] is reported:\n%s", est)
+	}
+	if !strings.Contains(est, `\texttt{knuth/hybrid}$^\dagger$ & $2{,}000$ & $2.880\times 10^{2}$`) || !strings.Contains(est, `$^\dagger$Every sample was the same number`) {
+		t.Errorf("the zero-variance run is not marked and explained:\n%s", est)
+	}
+	tex, err := Numbers(r, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`\newif\ifHaveNoSuccessKnuthThreeXThreeRandom\HaveNoSuccessKnuthThreeXThreeRandomtrue`,
+		`\newcommand{\KnuthThreeXThreeRandomNoSuccessBound}{\ensuremath{1.8\times 10^{-3}}}`,
+		`\newcommand{\NoSuccessRuns}{\texttt{knuth/random} on $3\times3$}`,
+		`\newif\ifHaveZeroVarianceKnuthTwoXTwoHybrid\HaveZeroVarianceKnuthTwoXTwoHybridtrue`,
+		`\newcommand{\ZeroVarianceRuns}{\texttt{knuth/hybrid} on $2\times2$}`,
+	} {
+		if !strings.Contains(string(tex), want) {
+			t.Errorf("numbers.tex lacks %s", want)
+		}
 	}
 }
 

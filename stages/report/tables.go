@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
@@ -71,52 +72,117 @@ func ClassesTable(r *present.Results) []byte {
 	return table("rrrrrc", []string{"class", "reduced bands", "first bands", "second bands", "completions", "checked"}, rows)
 }
 
-// EstimatorsTable compares the Monte Carlo estimators shape by shape:
-// estimate with its 95% interval, relative error, relative variance ×
-// work per sample, and for importance sampling RAT and EFF.
+// EstimatorsTable compares the Monte Carlo estimators shape by shape.
+// Each shape opens with a line naming its boxes and grid (two shapes share
+// a side: 2×6 and 3×4) and its exact count where one is known; each
+// estimator has its estimate with its 95% interval, relative error, the
+// z-score against the count, relative variance × work per sample, and for
+// importance sampling RAT and EFF (per cell visited). A run with no
+// successful sample gets, instead of the estimate 0 and the interval
+// [0, 0], the upper bound on its chance of success; a run whose samples
+// were all equal is marked and explained below the table.
 func EstimatorsTable(r *present.Results) []byte {
+	const cols = 9
 	var rows [][]string
-	var last string
-	for _, e := range r.Estimators {
-		shape := fmt.Sprintf("%d×%d", e.Shape.N(), e.Shape.N())
-		if last != "" && shape != last {
-			rows = append(rows, nil)
-		}
-		last = shape
-		rat, eff := "--", "--"
-		if e.HasRatEff {
-			rat, eff = inMath(present.Fixed(e.RAT, 3)), inMath(effTeX(e, 2))
+	var last grid.Shape
+	zeroVariance := false
+	for i, e := range r.Estimators {
+		if i == 0 || e.Shape != last {
+			if i > 0 {
+				rows = append(rows, nil)
+			}
+			rows = append(rows, []string{multicolumn(cols, "l", shapeHeading(r, e.Shape))})
+			last = e.Shape
 		}
 		label := `\texttt{` + present.TeXEscape(e.Label()) + `}`
 		if e.Settings != "" {
 			label += ` (` + strings.ReplaceAll(present.TeXEscape(e.Settings), "α", `$\alpha$`) + `)`
 		}
-		rows = append(rows, []string{present.TeXEscape(shape), label,
-			inMath(present.Int64(e.Samples)), inMath(sciFloat(e.Estimate, 4)),
+		if e.ZeroVariance() {
+			label += `$^\dagger$`
+			zeroVariance = true
+		}
+		rat, eff := "--", "--"
+		if e.HasRatEff && !e.NoSuccess() {
+			rat, eff = inMath(present.Fixed(e.RAT, 3)), inMath(effTeX(e, 2))
+		}
+		samples := inMath(present.Int64(e.Samples))
+		if e.NoSuccess() {
+			rows = append(rows, []string{label, samples,
+				multicolumn(4, "l", `no success; $p<`+present.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2)+`$`), "--", rat, eff})
+			continue
+		}
+		z := "--"
+		if n, _, known := r.KnownGrids(e.Shape); known {
+			if v, ok := e.Z(n); ok {
+				z = inMath(present.Fixed(v, 2))
+			}
+		}
+		rows = append(rows, []string{label, samples, inMath(sciFloat(e.Estimate, 4)),
 			inMath("[" + sciFloat(e.CILow, 3) + ", " + sciFloat(e.CIHigh, 3) + "]"),
-			inMath(present.Percent(e.RelativeError, 2)), inMath(present.Sci(e.RelVarWork, 2)), rat, eff})
+			inMath(present.Percent(e.RelativeError, 2)), z, inMath(present.Sci(e.RelVarWork, 2)), rat, eff})
 	}
-	return table("llrrrrrrr", []string{"grid", "estimator", "samples", "estimate", "95\\% interval",
-		"RE (\\%)", "relvar$\\times$work", "RAT", "EFF"}, rows)
+	out := table("lrrrrrrrr", []string{"estimator", "samples", "estimate", "95\\% interval",
+		"RE (\\%)", "$z$", "relvar$\\times$work", "RAT", "EFF (cell$^{-1}$)"}, rows)
+	if zeroVariance {
+		out = append(out, `\par\smallskip\parbox{0.95\linewidth}{\raggedright $^\dagger$Every sample was the same number, `+
+			`so the interval has zero width: the row checks the arithmetic, not the Monte Carlo method.}`+"\n"...)
+	}
+	return out
+}
+
+// multicolumn spans n columns of a table row with text, aligned align.
+func multicolumn(n int, align, text string) string {
+	return fmt.Sprintf(`\multicolumn{%d}{%s}{%s}`, n, align, text)
+}
+
+// shapeHeading names shape s by its boxes and its grid, with its exact
+// count where known: "$3\times3$ boxes, $9\times9$ grid: 6.671×10^21
+// grids [cite]".
+func shapeHeading(r *present.Results, s grid.Shape) string {
+	h := fmt.Sprintf(`\emph{$%d\times%d$ boxes, $%d\times%d$ grid}`, s.R, s.C, s.N(), s.N())
+	n, _, known := r.KnownGrids(s)
+	if !known {
+		return h + `: no count known`
+	}
+	h += `: ` + exactTeX(n) + ` grids`
+	if cite := present.PublishedCite(s); cite != "" {
+		h += `~\cite{` + cite + `}`
+	}
+	return h
+}
+
+// fullDigits is the longest exact count the shapes table prints in full;
+// longer ones (2×5 and up) are printed to 6 digits, and in full in the
+// text.
+const fullDigits = 22
+
+// exactTeX prints an exact count in full up to fullDigits digits, else to
+// 6 significant digits.
+func exactTeX(n *big.Int) string {
+	if len(n.String()) <= fullDigits {
+		return inMath(present.Int(n))
+	}
+	return inMath(present.SciInt(n, 6))
 }
 
 // ShapesTable lists every box shape with a count, a heuristic or an
-// estimate: the exact count (this pipeline's in full; else the
-// literature's, cited, in scientific notation: 2×6 and 3×4 have 47 and 50
-// digits), Kilfoil's estimate, their ratio (where no count is known, the
-// estimate's, ± its 95% half-width), the most precise Monte Carlo
-// estimate with the half-width of its 95% interval, and whether that
+// estimate: the exact count (in full up to fullDigits digits, with the
+// published source it agrees with, or that gives it), Kilfoil's estimate,
+// their ratio (where no count is known, the estimate's, ± its 95%
+// half-width), the most precise Monte Carlo estimate with the half-width
+// of its 95% interval, its z-score against the count and whether its
 // interval holds the count.
 func ShapesTable(r *present.Results) []byte {
 	var rows [][]string
 	for _, s := range r.AllShapes() {
-		exactCell, heurCell, ratioCell, mcCell, coverCell := "--", "--", "--", "--", "--"
-		n, cite, known := r.KnownGrids(s)
-		switch {
-		case known && cite == "":
-			exactCell = inMath(present.Int(n))
-		case known:
-			exactCell = inMath(present.SciInt(n, 6)) + `~\cite{` + cite + `}`
+		exactCell, heurCell, ratioCell, mcCell, zCell, coverCell := "--", "--", "--", "--", "--", "--"
+		n, _, known := r.KnownGrids(s)
+		if known {
+			exactCell = exactTeX(n)
+			if cite := present.PublishedCite(s); cite != "" {
+				exactCell += `~\cite{` + cite + `}`
+			}
 		}
 		best, haveMC := r.MostPrecise(s)
 		if h, ok := r.HeuristicFor(s); ok {
@@ -135,17 +201,20 @@ func ShapesTable(r *present.Results) []byte {
 			mcCell = inMath(sciFloat(best.Estimate, 3) + `\ (\pm ` + present.Percent(best.RelativeError*montecarlo.Z95, 2) + `\%)`)
 			if known {
 				coverCell = map[bool]string{true: "yes", false: "no"}[best.Covers(n)]
+				if z, ok := best.Z(n); ok {
+					zCell = inMath(present.Fixed(z, 2))
+				}
 			}
 		}
 		rows = append(rows, []string{fmt.Sprintf("%d×%d", s.R, s.C), fmt.Sprintf("%d×%d", s.N(), s.N()),
-			exactCell, heurCell, ratioCell, mcCell, coverCell})
+			exactCell, heurCell, ratioCell, mcCell, zCell, coverCell})
 	}
 	for i := range rows {
 		for j := 0; j < 2; j++ {
 			rows[i][j] = present.TeXEscape(rows[i][j])
 		}
 	}
-	return table("llrrrrc", []string{"boxes", "grid", "exact count", "heuristic", "count/heuristic", "Monte Carlo (95\\%)", "covers"}, rows)
+	return table("llrrrrrc", []string{"boxes", "grid", "exact count", "heuristic", "count/heuristic", "Monte Carlo (95\\%)", "$z$", "covers"}, rows)
 }
 
 // SymmetryTable lists, per box shape, the symmetry group's order and

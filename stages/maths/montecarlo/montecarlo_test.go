@@ -434,3 +434,22 @@ func TestMergeBlocksIsRun(t *testing.T) {
 		t.Errorf("MergeBlocks differs from Run")
 	}
 }
+
+// With no success in n samples, the bound p solves (1−p)^n = 0.025: exact
+// for n = 1 (0.975) and n = 2 (1 − √0.025), and near 3.689/n for large n.
+func TestNoSuccessUpper95(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want float64
+	}{{1, 0.975}, {2, 1 - math.Sqrt(0.025)}, {1_000_000, -math.Log(0.025) / 1e6}} {
+		if got := NoSuccessUpper95(c.n); math.Abs(got-c.want) > 1e-5*c.want {
+			t.Errorf("NoSuccessUpper95(%d) = %g, want %g", c.n, got, c.want)
+		}
+	}
+	if p := NoSuccessUpper95(2000); math.Abs(math.Pow(1-p, 2000)-0.025) > 1e-12 {
+		t.Errorf("n = 2000: (1−p)^n = %g, want 0.025", math.Pow(1-p, 2000))
+	}
+	if !math.IsNaN(NoSuccessUpper95(0)) {
+		t.Error("n = 0 gives a bound")
+	}
+}
