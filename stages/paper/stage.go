@@ -27,14 +27,15 @@ import (
 // PDF is paper/main.pdf.
 var PDF = pipeline.NewFile("paper", "paper/main.pdf", "the paper, built with latexmk from paper/main.tex and the generated parts")
 
-// Sources are the paper's hand-written files.
-var Sources = []string{"paper/main.tex", "paper/references.bib"}
+// Sources are the paper's hand-written files, and the citation metadata
+// whose version and date it prints (release.go).
+var Sources = []string{"paper/main.tex", "paper/references.bib", CitationFile}
 
 // Stage builds the PDF.
 var Stage = &pipeline.Stage{
 	Name:     "paper",
 	Doc:      "builds paper/main.pdf with latexmk from the paper's text, the generated TeX and the figures",
-	Version:  1,
+	Version:  2,
 	Requires: []*pipeline.Stage{report.Stage, figures.Stage},
 	Sources:  Sources,
 	Tools:    texVersions,
@@ -63,6 +64,7 @@ func texVersions() map[string]string {
 		line, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
 		out[prog] = strings.TrimSpace(line)
 	}
+	out["go"] = goVersion()
 	return out
 }
 
@@ -115,6 +117,9 @@ func run(p *pipeline.Pass) error {
 				return err
 			}
 		}
+	}
+	if err := writeRelease(p.Root(), dir, p.Stage.Tools()); err != nil {
+		return err
 	}
 	cmd := exec.CommandContext(p.Context(), latexmk, "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "main.tex")
 	cmd.Dir = filepath.Join(dir, "paper")

@@ -278,12 +278,20 @@ func (r *Results) EstimatorsFor(s grid.Shape) []Estimator {
 
 // MostPrecise returns the estimate of shape s, of any method and variant,
 // with the smallest relative error among those that found a grid: the one
-// the shapes table and the heuristic figure show.
+// the shapes table and the heuristic figure show. A run whose samples were
+// all equal (ZeroVariance: the 4×4 hybrid) is taken only when there is no
+// other, since its zero error is no Monte Carlo result.
 func (r *Results) MostPrecise(s grid.Shape) (Estimator, bool) {
 	var best Estimator
 	found := false
+	better := func(e Estimator) bool {
+		if !found || best.ZeroVariance() != e.ZeroVariance() {
+			return !found || best.ZeroVariance()
+		}
+		return e.RelativeError < best.RelativeError
+	}
 	for _, e := range r.EstimatorsFor(s) {
-		if e.Estimate.Sign() > 0 && (!found || e.RelativeError < best.RelativeError) {
+		if e.Estimate.Sign() > 0 && better(e) {
 			best, found = e, true
 		}
 	}

@@ -1,6 +1,7 @@
 package present
 
 import (
+	"math"
 	"math/big"
 	"testing"
 
@@ -107,5 +108,42 @@ func TestAllShapes(t *testing.T) {
 			t.Errorf("AllShapes = %v, want %v", got, want)
 			break
 		}
+	}
+}
+
+// MostPrecise passes over a run whose samples were all equal (its zero
+// error is no Monte Carlo result) unless it is the only one, and never
+// takes a run that found no grid.
+func TestMostPreciseSkipsZeroVariance(t *testing.T) {
+	s := grid.Shape{R: 2, C: 2}
+	f := big.NewFloat
+	hybrid := Estimator{Shape: s, Method: "knuth", Variant: "hybrid", Samples: 10, Estimate: f(288), StdError: f(0), CILow: f(288), CIHigh: f(288)}
+	mrv := Estimator{Shape: s, Method: "knuth", Variant: "mrv", Samples: 10, Estimate: f(290), StdError: f(3), RelativeError: 0.01}
+	se := Estimator{Shape: s, Method: "knuth", Variant: "se", Samples: 10, Estimate: f(287), StdError: f(1), RelativeError: 0.003}
+	failed := Estimator{Shape: s, Method: "knuth", Variant: "random", Samples: 10, Estimate: f(0), StdError: f(0)}
+	for _, c := range []struct {
+		runs []Estimator
+		want string
+	}{
+		{[]Estimator{hybrid, mrv, se}, "se"},
+		{[]Estimator{se, hybrid, mrv}, "se"},
+		{[]Estimator{mrv, hybrid}, "mrv"},
+		{[]Estimator{failed, hybrid}, "hybrid"},
+		{[]Estimator{failed}, ""},
+	} {
+		r := &Results{Estimators: c.runs}
+		got, ok := r.MostPrecise(s)
+		if (c.want == "") == ok || (ok && got.Variant != c.want) {
+			t.Errorf("%v: got %q (%v), want %q", c.runs, got.Variant, ok, c.want)
+		}
+	}
+	if !hybrid.ZeroVariance() || mrv.ZeroVariance() || failed.ZeroVariance() || !failed.NoSuccess() || mrv.NoSuccess() {
+		t.Error("ZeroVariance or NoSuccess misjudges a run")
+	}
+	if z, ok := mrv.Z(big.NewInt(288)); !ok || math.Abs(z-2.0/3) > 1e-12 {
+		t.Errorf("z of 290 ± 3 against 288 = %v, %v; want 2/3", z, ok)
+	}
+	if _, ok := hybrid.Z(big.NewInt(288)); ok {
+		t.Error("a zero-variance run has a z-score")
 	}
 }
