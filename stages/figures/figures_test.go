@@ -2,9 +2,11 @@ package figures
 
 import (
 	"bytes"
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"image/png"
+	"io"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -229,5 +231,63 @@ func TestNiceTicks(t *testing.T) {
 		if labels[i] != want[i] {
 			t.Errorf("label %d = %q, want %q", i, labels[i], want[i])
 		}
+	}
+}
+
+// A trace point with an infinite interval (one sample) must not put an
+// infinite coordinate into the PDF, which viewers reject ("Unknown
+// operator 'Inf'").
+func TestNoInfiniteCoordinates(t *testing.T) {
+	r := fixture(t)
+	// A fourth 9×9 run leaves two empty tiles in the convergence
+	// figure's second row.
+	for _, e := range r.EstimatorsFor(present.Classic)[:1] {
+		e.Variant = "copy"
+		r.Estimators = append(r.Estimators, e)
+		for _, tp := range r.Trace(e.Method, e.Shape, "sequential") {
+			tp.Variant = "copy"
+			r.Traces = append(r.Traces, tp)
+		}
+	}
+	for i := range r.Traces {
+		if r.Traces[i].Samples == 1 {
+			r.Traces[i].CIHigh = new(big.Float).SetInf(false)
+			r.Traces[i].CILow = new(big.Float).SetInf(true)
+		}
+	}
+	for _, f := range figures {
+		enc, _, err := render(f, r)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		for _, stream := range pdfStreams(t, enc.PDF) {
+			if bytes.Contains(stream, []byte("Inf")) || bytes.Contains(stream, []byte("NaN")) {
+				t.Errorf("%s: a content stream holds a non-finite number", f.name)
+			}
+		}
+	}
+}
+
+// pdfStreams returns the decompressed streams of a PDF (those that
+// inflate; fonts and images may not).
+func pdfStreams(t *testing.T, pdf []byte) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for rest := pdf; ; {
+		i := bytes.Index(rest, []byte("stream\n"))
+		if i < 0 {
+			return out
+		}
+		rest = rest[i+len("stream\n"):]
+		j := bytes.Index(rest, []byte("endstream"))
+		if j < 0 {
+			return out
+		}
+		if zr, err := zlib.NewReader(bytes.NewReader(rest[:j])); err == nil {
+			if data, err := io.ReadAll(zr); err == nil || len(data) > 0 {
+				out = append(out, data)
+			}
+		}
+		rest = rest[j:]
 	}
 }

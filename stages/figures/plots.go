@@ -285,12 +285,18 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 	for i, rn := range runs {
 		p := newPlot(rn.est.Label(), "samples", "estimate (10"+superscript(21)+" grids)")
 		logAxis(&p.X)
+		// Values far off the axis (an interval of +Inf after one sample)
+		// are pulled to just beyond it: the plot clips them, but an
+		// infinite coordinate would reach the PDF.
+		clamp := func(x *big.Float) float64 {
+			return math.Max(-ex*k, math.Min(present.Float64(x)/unit, ex*(2+k)))
+		}
 		var est, lo, hi plotter.XYs
 		for _, t := range rn.trace {
 			x := float64(t.Samples)
-			est = append(est, plotter.XY{X: x, Y: present.Float64(t.Estimate) / unit})
-			lo = append(lo, plotter.XY{X: x, Y: present.Float64(t.CILow) / unit})
-			hi = append(hi, plotter.XY{X: x, Y: present.Float64(t.CIHigh) / unit})
+			est = append(est, plotter.XY{X: x, Y: clamp(t.Estimate)})
+			lo = append(lo, plotter.XY{X: x, Y: clamp(t.CILow)})
+			hi = append(hi, plotter.XY{X: x, Y: clamp(t.CIHigh)})
 		}
 		c := colour(i)
 		if err := band(p, lo, hi, c); err != nil {
@@ -328,7 +334,19 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 	return height, func(dc draw.Canvas) {
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(10), PadY: vg.Points(10),
 			PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(4)}
-		canvases := plot.Align(grid, tiles, dc)
+		// plot.Align lays out a nil tile at infinite coordinates: align
+		// a copy in which the empty tiles of the last row stand in for
+		// the first plot, and draw only the real ones.
+		layout := make([][]*plot.Plot, rows)
+		for i := range grid {
+			layout[i] = make([]*plot.Plot, cols)
+			for j, p := range grid[i] {
+				if layout[i][j] = p; p == nil {
+					layout[i][j] = grid[0][0]
+				}
+			}
+		}
+		canvases := plot.Align(layout, tiles, dc)
 		for i := range grid {
 			for j, p := range grid[i] {
 				if p != nil {

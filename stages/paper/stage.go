@@ -137,6 +137,11 @@ func run(p *pipeline.Pass) error {
 	}
 	for _, log := range []string{"main.log", "main.blg"} {
 		data, _ := os.ReadFile(filepath.Join(cmd.Dir, log))
+		if log == "main.log" {
+			if err := layoutError(string(data)); err != nil {
+				return err
+			}
+		}
 		for _, line := range strings.Split(string(data), "\n") {
 			if undefined.MatchString(line) {
 				return fmt.Errorf("paper/%s: %s", log, strings.TrimSpace(line))

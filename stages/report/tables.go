@@ -125,8 +125,12 @@ func EstimatorsTable(r *present.Results) []byte {
 	out := table("lrrrrrrrr", []string{"estimator", "samples", "estimate", "95\\% interval",
 		"RE (\\%)", "$z$", "relvar$\\times$work", "RAT", "EFF (cell$^{-1}$)"}, rows)
 	if zeroVariance {
-		out = append(out, `\par\smallskip\parbox{0.95\linewidth}{\raggedright $^\dagger$Every sample was the same number, `+
-			`so the interval has zero width: the row checks the arithmetic, not the Monte Carlo method.}`+"\n"...)
+		// The note is the tabular's last row, so that the file stays one
+		// tabular that the paper may scale to the text width.
+		note := multicolumn(cols, "l", `$^\dagger$Every sample was the same number, so the interval has zero width: `+
+			`the row checks the arithmetic, not the Monte Carlo method.`) + " \\\\\n"
+		end := []byte("\\end{tabular}\n")
+		out = append(append(bytes.TrimSuffix(out, end), note...), end...)
 	}
 	return out
 }
