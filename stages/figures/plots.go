@@ -315,7 +315,7 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 			}
 			note.TextStyle[0].Font.Size = fontSize - 1
 			note.TextStyle[0].XAlign = draw.XCenter
-			p.Add(note)
+			p.Add(unpadded{note})
 		}
 		// No legend in the small panels: the caption says what the
 		// line, the band and the dashed line are.
@@ -334,19 +334,7 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 	return height, func(dc draw.Canvas) {
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(10), PadY: vg.Points(10),
 			PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(4)}
-		// plot.Align lays out a nil tile at infinite coordinates: align
-		// a copy in which the empty tiles of the last row stand in for
-		// the first plot, and draw only the real ones.
-		layout := make([][]*plot.Plot, rows)
-		for i := range grid {
-			layout[i] = make([]*plot.Plot, cols)
-			for j, p := range grid[i] {
-				if layout[i][j] = p; p == nil {
-					layout[i][j] = grid[0][0]
-				}
-			}
-		}
-		canvases := plot.Align(layout, tiles, dc)
+		canvases := plot.Align(grid, tiles, dc)
 		for i := range grid {
 			for j, p := range grid[i] {
 				if p != nil {
@@ -356,6 +344,13 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 		}
 	}, nil
 }
+
+// unpadded is labels that do not widen the plot's margins to fit: a note
+// wider than a narrow panel's data area would otherwise leave the panel no
+// width at all (and infinite coordinates in the PDF).
+type unpadded struct{ *plotter.Labels }
+
+func (unpadded) GlyphBoxes(*plot.Plot) []plot.GlyphBox { return nil }
 
 // ErrorWork draws the relative error of each 9×9 run (standard error over
 // estimate) against the work spent so far, on log-log axes, with a line
