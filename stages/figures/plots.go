@@ -306,9 +306,10 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 			// Say so, or the panel looks merely empty: no interval, only
 			// the bound on the chance of a success (see NoSuccess).
 			note, err := plotter.NewLabels(plotter.XYLabels{
-				XYs: plotter.XYs{{X: math.Sqrt(est[0].X * est[len(est)-1].X), Y: ex * (1 - k/2)}},
+				XYs: plotter.XYs{{X: math.Sqrt(est[0].X * est[len(est)-1].X), Y: ex * (1 + k/2)}},
 				Labels: []string{fmt.Sprintf("no successful walk\nin %s samples\n(success chance < %s)",
-					present.Group(strconv.FormatInt(rn.est.Samples, 10), ","), present.Sci(montecarlo.NoSuccessUpper95(rn.est.Samples), 2))},
+					present.Group(strconv.FormatInt(rn.est.Samples, 10), ","),
+					strconv.FormatFloat(montecarlo.NoSuccessUpper95(rn.est.Samples), 'g', 2, 64))},
 			})
 			if err != nil {
 				return 0, nil, err

@@ -1,6 +1,6 @@
 // Package paper is the stage that builds the paper, paper/main.pdf, from
-// its hand-written text (paper/main.tex, paper/references.bib: the stage's
-// sources) and the generated TeX and figures (the report and figures
+// its hand-written text (paper/main.tex, paper/references.bib and CITATION.cff,
+// the stage's sources; release.go) and the generated TeX and figures (the report and figures
 // stages' artifacts), with latexmk. The PDF is an artifact like the others:
 // in the manifest and the lock, checked by census verify. The same inputs
 // give the same bytes: the build runs in a fresh directory with

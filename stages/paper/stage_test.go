@@ -3,6 +3,7 @@ package paper_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/stages/figures"
 	"github.com/sudoku-census/sudoku-census/stages/paper"
 )
 
@@ -55,7 +57,7 @@ func TestPaperIsReproducibleWithMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	tools := m.Stages["paper"].Tools
-	for prog, want := range map[string]string{"latexmk": "Latexmk", "pdflatex": "pdfTeX", "bibtex": "BibTeX"} {
+	for prog, want := range map[string]string{"latexmk": "Latexmk", "pdflatex": "pdfTeX", "bibtex": "BibTeX", "go": "go1."} {
 		if !strings.Contains(tools[prog], want) {
 			t.Errorf("manifest: paper's tool %s is %q, want a version line naming %s", prog, tools[prog], want)
 		}
@@ -68,6 +70,7 @@ func TestPaperIsReproducibleWithMetadata(t *testing.T) {
 			t.Fatalf("metadata: %v\n%s", err, info)
 		}
 	}
+	checkText(t, root)
 	if res, err := run(t, root); err != nil || !res.Ran {
 		t.Fatalf("paper again: %+v, %v", res, err)
 	}
@@ -94,5 +97,54 @@ func TestPaperWithoutTeX(t *testing.T) {
 	t.Setenv("CI", "true")
 	if _, err := run(t, root); err == nil {
 		t.Fatal("under CI=true a missing latexmk did not fail the run")
+	}
+}
+
+// checkText reads the built paper's text with pdftotext: every figure the
+// figures stage drew from data has its caption ("Figure N:"; a figure too
+// tall for its page lost its caption once, and the stage now also fails
+// on content beyond the text area), the title page carries the release
+// from CITATION.cff, and no estimate is shown with the interval [0, 0].
+func checkText(t *testing.T, root string) {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Log("pdftotext not found (poppler-utils): the paper's text is not checked")
+		return
+	}
+	out, err := exec.Command("pdftotext", filepath.Join(root, "paper/main.pdf"), "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	text := string(out)
+	index, err := figures.Index.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn := 0
+	for _, f := range index {
+		if f.Drawn {
+			drawn++
+		}
+	}
+	if drawn == 0 {
+		t.Fatal("the smoke run drew no figure")
+	}
+	for n := 1; n <= drawn; n++ {
+		if !strings.Contains(text, fmt.Sprintf("Figure %d:", n)) {
+			t.Errorf("the paper's text lacks the caption \"Figure %d:\" (%d figures drawn)", n, drawn)
+		}
+	}
+	if strings.Contains(text, fmt.Sprintf("Figure %d:", drawn+1)) {
+		t.Errorf("the paper has more than the %d figures drawn", drawn)
+	}
+	rel, err := paper.ReadRelease(filepath.Join(root, paper.CitationFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Version " + rel.Version + ", " + rel.Date.Format("2 January 2006"); !strings.Contains(text, want) {
+		t.Errorf("the title page lacks %q", want)
+	}
+	if strings.Contains(text, "[0, 0]") {
+		t.Error("the paper shows an interval [0, 0]")
 	}
 }
