@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -80,14 +81,19 @@ func releaseMacros(rel Release, tools map[string]string) []byte {
 	def := func(name, value string) { fmt.Fprintf(&b, "\\newcommand{\\%s}{%s}\n", name, value) }
 	def("ReleaseVersion", present.TeXEscape(rel.Version))
 	def("ReleaseDate", rel.Date.Format("2 January 2006"))
-	def("GoVersion", present.TeXEscape(tools["go"]))
-	for _, t := range []struct{ macro, prog string }{
-		{"LatexmkVersion", "latexmk"}, {"PdfTeXVersion", "pdflatex"}, {"BibTeXVersion", "bibtex"},
-	} {
-		def(t.macro, present.TeXEscape(tools[t.prog]))
+	def("GoVersion", present.TeXEscape(strings.TrimPrefix(tools["go"], "go")))
+	latexmk := tools["latexmk"]
+	if m := latexmkVersion.FindStringSubmatch(latexmk); m != nil {
+		latexmk = "Latexmk " + m[1] // not "Latexmk, John Collins, 7 Jan. 2023. Version 4.79"
 	}
+	def("LatexmkVersion", present.TeXEscape(latexmk))
+	def("PdfTeXVersion", present.TeXEscape(tools["pdflatex"]))
+	def("BibTeXVersion", present.TeXEscape(tools["bibtex"]))
 	return b.Bytes()
 }
+
+// latexmkVersion finds the version number in latexmk's version line.
+var latexmkVersion = regexp.MustCompile(`Version ([0-9][0-9.a-z]*)`)
 
 // writeRelease reads CitationFile below root and writes the release macros
 // into the build tree dir.

@@ -247,9 +247,10 @@ func TestReadRelease(t *testing.T) {
 	if err != nil || rel.Version != "1.2.3" || !rel.Date.Equal(time.Date(2026, 1, 31, 0, 0, 0, 0, time.UTC)) {
 		t.Errorf("unquoted date: %+v, %v", rel, err)
 	}
-	tex := string(releaseMacros(rel, map[string]string{"go": "go1.26.8", "pdflatex": "pdfTeX 3.14", "bibtex": "BibTeX 0.99d", "latexmk": "Latexmk 4.77"}))
+	tex := string(releaseMacros(rel, map[string]string{"go": "go1.26.8", "pdflatex": "pdfTeX 3.14", "bibtex": "BibTeX 0.99d",
+		"latexmk": "Latexmk, John Collins, 7 Jan. 2023. Version 4.79"}))
 	for _, want := range []string{`\newcommand{\ReleaseVersion}{1.2.3}`, `\newcommand{\ReleaseDate}{31 January 2026}`,
-		`\newcommand{\GoVersion}{go1.26.8}`, `\newcommand{\PdfTeXVersion}{pdfTeX 3.14}`} {
+		`\newcommand{\GoVersion}{1.26.8}`, `\newcommand{\PdfTeXVersion}{pdfTeX 3.14}`, `\newcommand{\LatexmkVersion}{Latexmk 4.79}`} {
 		if !strings.Contains(tex, want) {
 			t.Errorf("release.tex lacks %s:\n%s", want, tex)
 		}

@@ -192,7 +192,7 @@ func Numbers(r *present.Results, figureNames, tableNames []string) ([]byte, erro
 		for _, e := range r.Estimators {
 			methods[e.Method] = true
 			p := present.MacroName(e.Method, e.Shape.String(), e.Variant)
-			run := fmt.Sprintf(`\texttt{%s} on $%d\times%d$`, present.TeXEscape(e.Label()), e.Shape.R, e.Shape.C)
+			run := fmt.Sprintf(`\texttt{%s} ($%d\times%d$ boxes)`, present.TeXEscape(e.Label()), e.Shape.R, e.Shape.C)
 			if e.NoSuccess() {
 				// No interval: the bound on the chance of a success.
 				m.flag(present.MacroName("have", "no", "success") + p)

@@ -177,9 +177,9 @@ func TestNoSuccessAndZeroVariance(t *testing.T) {
 	for _, want := range []string{
 		`\newif\ifHaveNoSuccessKnuthThreeXThreeRandom\HaveNoSuccessKnuthThreeXThreeRandomtrue`,
 		`\newcommand{\KnuthThreeXThreeRandomNoSuccessBound}{\ensuremath{1.8\times 10^{-3}}}`,
-		`\newcommand{\NoSuccessRuns}{\texttt{knuth/random} on $3\times3$}`,
+		`\newcommand{\NoSuccessRuns}{\texttt{knuth/random} ($3\times3$ boxes)}`,
 		`\newif\ifHaveZeroVarianceKnuthTwoXTwoHybrid\HaveZeroVarianceKnuthTwoXTwoHybridtrue`,
-		`\newcommand{\ZeroVarianceRuns}{\texttt{knuth/hybrid} on $2\times2$}`,
+		`\newcommand{\ZeroVarianceRuns}{\texttt{knuth/hybrid} ($2\times2$ boxes)}`,
 	} {
 		if !strings.Contains(string(tex), want) {
 			t.Errorf("numbers.tex lacks %s", want)
