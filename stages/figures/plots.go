@@ -401,6 +401,7 @@ func ErrorWork(r *present.Results) (*plot.Plot, error) {
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.Legend.ThumbnailWidth = vg.Points(24) // long enough to show the dashes
+	p.Legend.Padding = vg.Points(2.5)       // eleven entries, each legible
 	return p, nil
 }
 
