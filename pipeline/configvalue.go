@@ -3,7 +3,6 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"reflect"
@@ -20,7 +19,7 @@ import (
 // Nothing is coerced (no 1.5 → 1, 1e30 → −2⁶³, true → 1, empty → 0), and a
 // refusal shows the value exactly as written.
 
-// MaxConfigBytes bounds the config file: a configuration is a few KiB of
+// MaxConfigBytes (1 MiB) bounds the config file: a configuration is a few KiB of
 // YAML, and the file is read through this limit so that a wrong path
 // (/dev/zero, a data file) fails at once instead of filling memory.
 const MaxConfigBytes = 1 << 20
@@ -28,20 +27,12 @@ const MaxConfigBytes = 1 << 20
 // readConfigFile reads and parses the YAML config file, refusing one that
 // is too large, empty, or whose document is not a mapping of keys.
 func readConfigFile(path string) (*yaml.Node, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("config file %s: %w", path, unwrapPathError(err))
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("config file %s: is a directory, not a YAML file", path)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	data, err := readLimited(path, MaxConfigBytes)
 	if err != nil {
 		return nil, fmt.Errorf("config file %s: %w", path, unwrapPathError(err))
-	}
-	if len(data) > MaxConfigBytes {
-		return nil, fmt.Errorf("config file %s: larger than %d bytes, the most a config file may be (it is a few KiB of YAML)", path, MaxConfigBytes)
 	}
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, fmt.Errorf("config file %s is empty: write the keys to change (a file holding only comments keeps every default)", path)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -80,11 +79,14 @@ func (e *Engine) WriteLock(path string) error {
 	return writeFileAtomic(path, l.Encode())
 }
 
+// maxLockBytes bounds a lock file: a few hundred bytes per artifact.
+const maxLockBytes = 16 << 20
+
 // ReadLock reads a lock file, with a one-line error when it is not one.
 func ReadLock(path string) (*RunLock, error) {
-	data, err := os.ReadFile(path)
+	data, err := readLimited(path, maxLockBytes)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		return nil, fmt.Errorf("lock %s: %w", path, unwrapPathError(err))
 	}
 	var l RunLock
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -431,7 +431,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 				}
 				l, err := pipeline.ReadLock(lockFile)
 				if err != nil {
-					return err
+					return usageError{err}
 				}
 				diffs, err := e.CompareLock(l)
 				if err != nil {
