@@ -3,7 +3,9 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -107,6 +109,7 @@ func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
 		return nil, err
 	}
 	var diffs []string
+	seen := map[string]bool{}
 	locked := map[string]LockedArtifact{}
 	for _, a := range l.Artifacts {
 		locked[a.Path] = a
@@ -115,13 +118,29 @@ func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
 		if !safeRelPath(a.Path) {
 			return nil, fmt.Errorf("the lock names %q, not a path below the project root", a.Path)
 		}
-		sum, _, err := hashFile(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
+		if seen[a.Path] {
+			diffs = append(diffs, fmt.Sprintf("%s: listed twice in the lock", a.Path))
+			continue
+		}
+		seen[a.Path] = true
+		sum, size, err := hashFile(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
 		switch {
-		case err != nil:
+		case errors.Is(err, fs.ErrNotExist):
 			diffs = append(diffs, fmt.Sprintf("%s: missing (the lock has SHA-256 %s)", a.Path, short(a.SHA256)))
+		case err != nil:
+			diffs = append(diffs, fmt.Sprintf("%s: unreadable: %s (the lock has SHA-256 %s)", a.Path, oneLine(unwrapPathError(err).Error()), short(a.SHA256)))
 		case sum != a.SHA256:
 			diffs = append(diffs, fmt.Sprintf("%s: SHA-256 %s, the lock has %s", a.Path, short(sum), short(a.SHA256)))
+		case size != a.Size:
+			diffs = append(diffs, fmt.Sprintf("%s: %d bytes, the lock says %d", a.Path, size, a.Size))
 		}
+	}
+	stagesSeen := map[string]bool{}
+	for _, s := range l.Stages {
+		if stagesSeen[s.Stage] {
+			diffs = append(diffs, fmt.Sprintf("stage %s: listed twice in the lock", s.Stage))
+		}
+		stagesSeen[s.Stage] = true
 	}
 	for _, a := range m.Artifacts {
 		if _, ok := locked[a.Path]; !ok {

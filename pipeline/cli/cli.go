@@ -377,7 +377,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 				return usageError{fmt.Errorf("--rows %d: want the number of rows to print, an integer ≥ 0", rows)}
 			}
 			if err := e.Show(io.Stdout, args[0], rows); err != nil {
-				return usageError{err}
+				return unknownIsUsage(err)
 			}
 			return nil
 		},
@@ -526,7 +526,7 @@ check a rerun against one with census verify --lock FILE.`,
 				return err
 			}
 			if err := e.Cite(io.Stdout, args[0]); err != nil {
-				return usageError{err}
+				return unknownIsUsage(err)
 			}
 			return nil
 		},
@@ -571,6 +571,15 @@ stays restorable. Takes data/.lock like a run.`,
 
 	root.AddCommand(run, status, dag, show, verify, lock, countCommand(io), cite, gc, unitsCommand(io, g, engine))
 	return root
+}
+
+// unknownIsUsage makes an unknown artifact's name bad usage (exit 2); any
+// other error (a damaged manifest or artifact) is a failed check (exit 1).
+func unknownIsUsage(err error) error {
+	if errors.Is(err, pipeline.ErrUnknownArtifact) {
+		return usageError{err}
+	}
+	return err
 }
 
 func exactArgs(n int, msg string) cobra.PositionalArgs {
