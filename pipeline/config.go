@@ -222,6 +222,13 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 			}
 			field.Set(v)
 		}
+		if ok && n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if v := resolveAlias(n.Content[i+1]); v.Kind == yaml.ScalarNode {
+					written[l.key+"."+strings.ToLower(n.Content[i].Value)] = shownValue(v)
+				}
+			}
+		}
 		if more := entries[l.key]; len(more) > 0 {
 			m := reflect.MakeMap(l.typ)
 			if !field.IsNil() {
@@ -244,13 +251,6 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 				m.SetMapIndex(reflect.ValueOf(name), v)
 			}
 			field.Set(m)
-		}
-		if ok && n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if v := resolveAlias(n.Content[i+1]); v.Kind == yaml.ScalarNode {
-					written[l.key+"."+strings.ToLower(n.Content[i].Value)] = shownValue(v)
-				}
-			}
 		}
 		return nil
 	}

@@ -179,7 +179,8 @@ func TestUnitsRerunReusesFinishedUnits(t *testing.T) {
 		t.Fatalf("status %v", s)
 	}
 	st, _ := f.engine().Status()
-	if st[1].Units == nil || st[1].Units.String() != "19/20 units done" {
+	// The damaged unit is not done: status checks each file as a run does.
+	if st[1].Units == nil || st[1].Units.String() != "18/20 units done" {
 		t.Fatalf("status units %+v", st[1].Units)
 	}
 	res, err := f.engine().Run(context.Background(), nil, RunOptions{})

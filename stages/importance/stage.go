@@ -70,8 +70,8 @@ func DefaultConfig() *Config {
 
 // Validate checks every key.
 func (c *Config) Validate() error {
-	if c.BlockSize < 1 {
-		return pipeline.Invalid("importance.block_size", c.BlockSize, "an integer ≥ 1")
+	if err := sampling.CheckBlocks("importance", c.BlockSize, c.Samples); err != nil {
+		return err
 	}
 	return sampling.CheckSamples("importance.samples", c.Samples, nil)
 }

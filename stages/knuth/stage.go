@@ -101,8 +101,8 @@ const maxBudget = 10000
 
 // Validate checks every key.
 func (c *Config) Validate() error {
-	if c.BlockSize < 1 {
-		return pipeline.Invalid("knuth.block_size", c.BlockSize, "an integer ≥ 1")
+	if err := sampling.CheckBlocks("knuth", c.BlockSize, c.Samples); err != nil {
+		return err
 	}
 	if len(c.Variants) == 0 {
 		return pipeline.Invalid("knuth.variants", c.Variants, "a non-empty list of "+strings.Join(variantNames, ", "))

@@ -107,12 +107,15 @@ type Result struct {
 // The blocks are merged by MergeBlocks.
 func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler func() (Sampler, error), progress func(int)) (Result, error) {
 	bs := int64(spec.BlockSize)
-	nblocks := int((samples + bs - 1) / bs)
+	nblocks, err := Blocks(samples, spec.BlockSize)
+	if err != nil {
+		return Result{}, err
+	}
 	blocks := make([]Block, nblocks)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var next atomic.Int64
-	err := parallel.Run(max(1, min(workers, nblocks)), func(int) (err error) {
+	err = parallel.Run(max(1, min(workers, nblocks)), func(int) (err error) {
 		defer func() {
 			if err != nil {
 				cancel(err)

@@ -75,8 +75,11 @@ func (u unit) samplesOf() int64 {
 // runUnits returns the units of one shape and variant, in block order.
 func (plan Plan) runUnits(shape grid.Shape, variant string) []unit {
 	samples := Count(plan.Samples, shape, variant)
-	bs := int64(plan.BlockSize)
-	nblocks := int((samples + bs - 1) / bs)
+	// CheckBlocks has refused a plan whose blocks do not fit: none here.
+	nblocks, err := montecarlo.Blocks(samples, plan.BlockSize)
+	if err != nil {
+		panic(fmt.Sprintf("sampling: %s %s: %v (the config's Validate must call CheckBlocks)", shape, variant, err))
+	}
 	per := (nblocks + UnitsPerRun - 1) / UnitsPerRun
 	var out []unit
 	for first := 0; first < nblocks; first += per {
