@@ -54,7 +54,9 @@ type SummaryRow struct {
 
 // Config is the stage's configuration (keys under "importance.").
 type Config struct {
-	// BlockSize is the number of samples per block.
+	// BlockSize is the number of samples per block, 1 to
+	// montecarlo.MaxBlockSize; no shape may need more than
+	// montecarlo.MaxBlocks blocks (sampling.CheckBlocks).
 	BlockSize int `mapstructure:"block_size" json:"block_size"`
 	// FillDeadEnds completes X uniformly after a dead end, as the paper
 	// does; false skips it (same estimates, less work, other streams).

@@ -52,7 +52,9 @@ type SummaryRow struct {
 // Config is the stage's configuration (keys under "knuth.").
 type Config struct {
 	// BlockSize is the number of samples per block (the unit of parallel
-	// and distributed work; part of the random streams' identity).
+	// and distributed work; part of the random streams' identity), 1 to
+	// montecarlo.MaxBlockSize; no shape and variant may need more than
+	// montecarlo.MaxBlocks blocks (sampling.CheckBlocks).
 	BlockSize int `mapstructure:"block_size" json:"block_size"`
 	// Variants are the estimators run on every shape.
 	Variants []string `mapstructure:"variants" json:"variants"`
