@@ -217,12 +217,12 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 			if err != nil {
 				return err
 			}
-			if n.Kind == yaml.ScalarNode {
+			if n.Kind == yaml.ScalarNode && isNumeric(l.typ) {
 				written[l.key] = shownValue(n)
 			}
 			field.Set(v)
 		}
-		if ok && n.Kind == yaml.MappingNode {
+		if ok && n.Kind == yaml.MappingNode && isNumeric(l.typ.Elem()) {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if v := resolveAlias(n.Content[i+1]); v.Kind == yaml.ScalarNode {
 					written[l.key+"."+strings.ToLower(n.Content[i].Value)] = shownValue(v)
@@ -247,7 +247,9 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 				if err != nil {
 					return err
 				}
-				written[l.key+"."+name] = shownValue(more[name])
+				if isNumeric(l.typ.Elem()) {
+					written[l.key+"."+name] = shownValue(more[name])
+				}
 				m.SetMapIndex(reflect.ValueOf(name), v)
 			}
 			field.Set(m)
@@ -320,6 +322,17 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 		st.canonical[s.Name] = canon
 	}
 	return st, nil
+}
+
+// isNumeric reports whether a key of type t holds one number or bool,
+// whose Validate message shows the parsed value: it is shown as written
+// instead. (A list's Validate names the bad item itself.)
+func isNumeric(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map, reflect.String, reflect.Struct:
+		return false
+	}
+	return true
 }
 
 // next returns the index of the next '.' in k after i, or -1.
