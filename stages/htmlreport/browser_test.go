@@ -99,7 +99,7 @@ func inspect(t *testing.T, browser, pageURL string) pageFacts {
 			}
 			if m.Type == chromedp.ConsoleError || m.IsException() || m.Type == "assert" {
 				mu.Lock()
-				facts.Errors = append(facts.Errors, m.String()+" "+m.URL)
+				facts.Errors = append(facts.Errors, "console "+m.String()+" "+m.URL)
 				mu.Unlock()
 			}
 		}

@@ -42,9 +42,14 @@ func TestPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The page's inputs: the artifacts of the stages it requires.
 	want := expectations{number: gridsNine, hashes: map[string]string{}}
+	required := map[string]bool{}
+	for _, s := range htmlreport.Stage.Requires {
+		required[s.Name] = true
+	}
 	for _, a := range m.Artifacts {
-		if a.Stage != htmlreport.Stage.Name {
+		if required[a.Stage] {
 			want.hashes[a.Path] = a.SHA256
 		}
 	}
@@ -83,8 +88,8 @@ func TestPage(t *testing.T) {
 			name, want string
 			page       []byte
 		}{
-			{"exception", "exception", inject(`<script>noSuchFunction()</script>`)},
-			{"console error", "console.error", inject(`<script>console.error("broken")</script>`)},
+			{"exception", "console exception", inject(`<script>noSuchFunction()</script>`)},
+			{"console error", "console error: broken", inject(`<script>console.error("broken")</script>`)},
 			{"figure", "does not render", bytes.Replace(page, []byte("data:image/png;base64,"), []byte("data:image/png;base64,AAAA"), 1)},
 			{"network", "fetched", inject(`<img alt="" src="http://127.0.0.1:9/x.png">`)},
 			{"hash", "the manifest", flipped},

@@ -137,10 +137,22 @@ func texRow(cells []Cell) string {
 // MathHTML prints, as HTML, the TeX math that the format functions of this
 // package and the tables write: grouped digits ({,}), powers of ten
 // (\times 10^{21}), exponents, \pm, \infty and the few symbols the tables
-// use. Anything else is an error, so that a new construct in the paper's
+// use, spaced as TeX spaces them (the source's spaces do not count: binary
+// operators and relations get a space on each side, a comma one after).
+// Anything else is an error, so that a new construct in the paper's
 // numbers cannot print wrongly in the HTML report unnoticed.
 func MathHTML(tex string) (string, error) {
 	var b strings.Builder
+	// binary writes an operator, spaced unless it is unary (first, or after
+	// an opening bracket or a relation).
+	binary := func(op string) {
+		out := b.String()
+		if out == "" || strings.HasSuffix(out, "(") || strings.HasSuffix(out, "[") || strings.HasSuffix(out, " ") {
+			b.WriteString(op)
+			return
+		}
+		b.WriteString(" " + op + " ")
+	}
 	s := tex
 	for len(s) > 0 {
 		switch {
@@ -179,17 +191,32 @@ func MathHTML(tex string) (string, error) {
 				s = name[1:]
 				continue
 			}
-			word, ok := mathWords[name[:n]]
-			if !ok {
-				return "", fmt.Errorf("math %q: \\%s has no HTML form", tex, name[:n])
+			switch word := name[:n]; word {
+			case "times":
+				binary("×")
+			case "pm":
+				binary("±")
+			default:
+				sym, ok := mathSymbols[word]
+				if !ok {
+					return "", fmt.Errorf("math %q: \\%s has no HTML form", tex, word)
+				}
+				b.WriteString(sym)
 			}
-			b.WriteString(word)
-			s = strings.TrimPrefix(name[n:], " ")
-		case s[0] == '{' || s[0] == '}' || s[0] == '$' || s[0] == '&' || s[0] == '_' || s[0] == '#' || s[0] == '~':
-			return "", fmt.Errorf("math %q: %q has no HTML form", tex, s[0])
+			s = name[n:]
+		case s[0] == ' ': // TeX spaces math itself
+			s = s[1:]
+		case s[0] == '=' || s[0] == '<' || s[0] == '>':
+			b.WriteString(" " + html.EscapeString(s[:1]) + " ")
+			s = s[1:]
+		case s[0] == ',':
+			b.WriteString(", ")
+			s = s[1:]
 		case s[0] == '-':
 			b.WriteString("−") // a minus sign, as TeX sets it
 			s = s[1:]
+		case s[0] == '{' || s[0] == '}' || s[0] == '$' || s[0] == '&' || s[0] == '_' || s[0] == '#' || s[0] == '~':
+			return "", fmt.Errorf("math %q: %q has no HTML form", tex, s[0])
 		default:
 			r := s[:1]
 			if s[0] >= 0x80 { // a whole UTF-8 sequence
@@ -206,10 +233,9 @@ func MathHTML(tex string) (string, error) {
 	return b.String(), nil
 }
 
-// mathWords are the control words MathHTML knows.
-var mathWords = map[string]string{
-	"times":     " × ",
-	"pm":        " ± ",
+// mathSymbols are the control words MathHTML knows, besides the binary
+// operators \times and \pm.
+var mathSymbols = map[string]string{
 	"infty":     "∞",
 	"sum":       "Σ",
 	"alpha":     "α",
