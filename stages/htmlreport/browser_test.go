@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -55,13 +56,15 @@ type figureBox struct {
 
 // pageFacts is what a page showed in the browser.
 type pageFacts struct {
-	Errors    []string          // console errors, uncaught exceptions, error log entries
-	Requests  []string          // URLs requested other than the page itself and data: URIs
-	Figures   []figureBox       // every figure's image
-	Text      string            // the visible text (innerText of the body)
-	Hashes    map[string]string // data-path -> SHA-256 shown, for every code.sha256
-	HashCount int               // elements showing a hash
+	Errors   []string    // console errors, uncaught exceptions, error log entries
+	Requests []string    // URLs requested other than the page itself and data: URIs
+	Figures  []figureBox // every figure's image
+	Text     string      // the visible text (innerText of the body)
+	Hashes   []shownHash // every code.sha256 element
 }
+
+// shownHash is a SHA-256 the page shows, and the artifact it names.
+type shownHash struct{ Path, Hash string }
 
 // inspect loads the page at pageURL in a headless browser and returns
 // what it showed.
@@ -109,7 +112,7 @@ func inspect(t *testing.T, browser, pageURL string) pageFacts {
 	defer cancelRun()
 	err := chromedp.Do(runCtx, chromedp.Navigate(pageURL), chromedp.WaitReady("body"))
 	var figures []figureBox
-	var hashes []struct{ Path, Hash string }
+	var hashes []shownHash
 	var text string
 	if err == nil {
 		// Every image decoded (or failed) before measuring.
@@ -123,7 +126,7 @@ func inspect(t *testing.T, browser, pageURL string) pageFacts {
 		})`))
 	}
 	if err == nil {
-		hashes, err = chromedp.Run(runCtx, chromedp.Evaluate[[]struct{ Path, Hash string }](
+		hashes, err = chromedp.Run(runCtx, chromedp.Evaluate[[]shownHash](
 			`Array.from(document.querySelectorAll("code.sha256")).map(c => ({Path: c.dataset.path, Hash: c.innerText}))`))
 	}
 	if err == nil {
@@ -138,15 +141,7 @@ func inspect(t *testing.T, browser, pageURL string) pageFacts {
 	<-readDone
 	mu.Lock()
 	defer mu.Unlock()
-	facts.Figures, facts.Text = figures, text
-	facts.Hashes = map[string]string{}
-	for _, h := range hashes {
-		facts.HashCount++
-		if prev, ok := facts.Hashes[h.Path]; ok && prev != h.Hash {
-			facts.Errors = append(facts.Errors, fmt.Sprintf("page shows two hashes for %s", h.Path))
-		}
-		facts.Hashes[h.Path] = h.Hash
-	}
+	facts.Figures, facts.Text, facts.Hashes = figures, text, hashes
 	return facts
 }
 
@@ -175,19 +170,26 @@ func problems(f pageFacts, want expectations) []string {
 	if !strings.Contains(f.Text, want.number) {
 		out = append(out, "page does not show "+want.number)
 	}
-	for path, hash := range want.hashes {
-		shown, ok := f.Hashes[path]
+	shown := map[string]bool{}
+	for _, h := range f.Hashes {
+		hash, ok := want.hashes[h.Path]
 		switch {
 		case !ok:
-			out = append(out, "page shows no hash for "+path)
-		case shown != hash:
-			out = append(out, fmt.Sprintf("page shows %s for %s, the manifest %s", shown, path, hash))
+			out = append(out, "page shows a hash for "+h.Path+", which is not an input in the manifest")
+		case h.Hash != hash:
+			out = append(out, fmt.Sprintf("page shows %s for %s, the manifest %s", h.Hash, h.Path, hash))
+		}
+		shown[h.Path] = true
+	}
+	var missing []string
+	for path := range want.hashes {
+		if !shown[path] {
+			missing = append(missing, path)
 		}
 	}
-	for path := range f.Hashes {
-		if _, ok := want.hashes[path]; !ok {
-			out = append(out, "page shows a hash for "+path+", which is not an input in the manifest")
-		}
+	sort.Strings(missing)
+	for _, path := range missing {
+		out = append(out, "page shows no hash for "+path)
 	}
 	return out
 }

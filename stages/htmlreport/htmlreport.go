@@ -309,6 +309,7 @@ tr.rule td { border-top: 1px solid #999; padding: 0; }
 td:first-child, th:first-child { text-align: left; }
 .num { white-space: nowrap; }
 code { font-size: 0.85em; word-break: break-all; }
+code.config { white-space: pre-wrap; word-break: normal; display: block; text-align: left; }
 .source { font-size: 0.85em; color: #555; }
 .headline { font-size: 1.3em; }
 figure { margin: 1.5em 0; }
@@ -489,7 +490,7 @@ func (w *page) provenance(infos []stageInfo) {
 		if json.Indent(&pretty, []byte(config), "", " ") == nil {
 			config = pretty.String()
 		}
-		w.f("<tr><td>%s</td><td>%d</td><td><code>%s</code></td><td><code>%s</code></td><td>%s</td></tr>\n",
+		w.f("<tr><td>%s</td><td>%d</td><td><code class=\"config\">%s</code></td><td><code>%s</code></td><td>%s</td></tr>\n",
 			html.EscapeString(s.name), s.version, html.EscapeString(config), s.fingerprint, html.EscapeString(s.tool))
 	}
 	w.f("</tbody>\n</table>\n")

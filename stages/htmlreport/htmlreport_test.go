@@ -67,8 +67,8 @@ func TestPage(t *testing.T) {
 	for _, p := range problems(facts, want) {
 		t.Error(p)
 	}
-	t.Logf("browser: %d figures rendered, %d hashes (%d elements) equal to the manifest, %s visible; %d bytes; %v",
-		len(facts.Figures), len(want.hashes), facts.HashCount, gridsNine, len(page), time.Since(start).Round(time.Millisecond))
+	t.Logf("browser: %d figures rendered, %d SHA-256 shown (%d artifacts) equal to the manifest's, %s visible; page %d bytes; %v",
+		len(facts.Figures), len(facts.Hashes), len(want.hashes), gridsNine, len(page), time.Since(start).Round(time.Millisecond))
 
 	t.Run("NegativeControl", func(t *testing.T) {
 		firstHash := regexp.MustCompile(`class="sha256" data-path="[^"]*">([0-9a-f])`)
