@@ -230,15 +230,36 @@ func unique(s []string) []string {
 	return out
 }
 
-// table writes t as an HTML table.
+// table writes t as an HTML table, each column aligned as its TeX
+// specification says.
 func (w *page) table(id string, t present.Table) error {
-	w.f(`<table id="%s">`+"\n<thead><tr>", id)
-	for _, c := range t.Head {
-		cell, err := present.HTMLPieces(c.Pieces)
+	aligns := t.Aligns()
+	// cell writes one cell of tag th or td starting at column col.
+	cell := func(tag string, col int, c present.Cell) (int, error) {
+		h, err := present.HTMLPieces(c.Pieces)
 		if err != nil {
+			return 0, fmt.Errorf("table %s: %w", id, err)
+		}
+		align := "left"
+		if col < len(aligns) {
+			align = aligns[col]
+		}
+		span := max(c.Span, 1)
+		if span > 1 {
+			align = map[string]string{"l": "left", "c": "center", "r": "right"}[c.Align]
+			w.f(`<%s colspan="%d" style="text-align:%s">%s</%s>`, tag, span, align, h, tag)
+		} else {
+			w.f(`<%s style="text-align:%s">%s</%s>`, tag, align, h, tag)
+		}
+		return col + span, nil
+	}
+	w.f(`<table id="%s">`+"\n<thead><tr>", id)
+	col := 0
+	for _, c := range t.Head {
+		var err error
+		if col, err = cell("th", col, c); err != nil {
 			return err
 		}
-		w.f("<th>%s</th>", cell)
 	}
 	w.f("</tr></thead>\n<tbody>\n")
 	for _, row := range t.Rows {
@@ -247,15 +268,11 @@ func (w *page) table(id string, t present.Table) error {
 			continue
 		}
 		w.f("<tr>")
+		col := 0
 		for _, c := range row {
-			cell, err := present.HTMLPieces(c.Pieces)
-			if err != nil {
-				return fmt.Errorf("table %s: %w", id, err)
-			}
-			if c.Span > 1 {
-				w.f(`<td colspan="%d">%s</td>`, c.Span, cell)
-			} else {
-				w.f("<td>%s</td>", cell)
+			var err error
+			if col, err = cell("td", col, c); err != nil {
+				return err
 			}
 		}
 		w.f("</tr>\n")
@@ -301,12 +318,12 @@ func Write(self *pipeline.Stage, r *present.Results, figs []figures.Row, in inpu
 <style>
 body { font-family: Georgia, serif; max-width: 70em; margin: 2em auto; padding: 0 1em; line-height: 1.4; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
-th, td { padding: 0.2em 0.6em; text-align: right; vertical-align: top; }
+th, td { padding: 0.2em 0.6em; text-align: left; vertical-align: top; }
+table.numbers td:last-child, #artifacts td:nth-child(3), #artifacts td:nth-child(4) { text-align: right; }
 th { border-bottom: 1px solid #444; }
 thead tr { border-top: 2px solid #444; }
 tbody tr:last-child { border-bottom: 2px solid #444; }
 tr.rule td { border-top: 1px solid #999; padding: 0; }
-td:first-child, th:first-child { text-align: left; }
 .num { white-space: nowrap; }
 code { font-size: 0.85em; word-break: break-all; }
 code.config { white-space: pre-wrap; word-break: normal; display: block; text-align: left; }
@@ -431,29 +448,27 @@ var keyResults = []struct {
 }
 
 // numbers writes every number and phrase of numbers.tex with its macro's
-// name, block by block, each block with its sources.
+// name, block by block, each block with its sources (a block of flags
+// only is left out).
 func (w *page) numbers(macros []report.Macro) error {
 	w.f("<h2 id=\"numbers\">Every number the paper quotes</h2>\n<p>The macros of <code>paper/generated/numbers.tex</code>, which the paper's text uses for every number it states.</p>\n")
+	var section report.Macro
 	open := false
-	closeTable := func() {
+	closeSection := func() {
 		if open {
 			w.f("</tbody>\n</table>\n")
+			w.sources(section.Sources)
 			open = false
 		}
 	}
-	var sources []string
 	for _, m := range macros {
 		switch m.Kind {
 		case report.Section:
-			closeTable()
-			if len(sources) > 0 {
-				w.sources(sources)
-			}
-			sources = m.Sources
-			w.f("<h3>%s</h3>\n", html.EscapeString(m.Title))
+			closeSection()
+			section = m
 		case report.Number, report.Words:
 			if !open {
-				w.f("<table class=\"numbers\">\n<thead><tr><th>macro</th><th>value</th></tr></thead>\n<tbody>\n")
+				w.f("<h3>%s</h3>\n<table class=\"numbers\">\n<thead><tr><th>macro</th><th>value</th></tr></thead>\n<tbody>\n", html.EscapeString(section.Title))
 				open = true
 			}
 			v, err := value(m)
@@ -463,10 +478,7 @@ func (w *page) numbers(macros []report.Macro) error {
 			w.f("<tr><td><code>\\%s</code></td><td>%s</td></tr>\n", m.Name, v)
 		}
 	}
-	closeTable()
-	if len(sources) > 0 {
-		w.sources(sources)
-	}
+	closeSection()
 	return nil
 }
 

@@ -241,3 +241,47 @@ var mathSymbols = map[string]string{
 	"alpha":     "α",
 	"textstyle": "",
 }
+
+// Aligns returns each column's alignment from Spec: "left", "center" or
+// "right" for l, c and r, and "left" for a paragraph column p{…}.
+func (t Table) Aligns() []string {
+	var out []string
+	spec := t.Spec
+	skipGroup := func() { // drops a {…} group at the start of spec
+		if !strings.HasPrefix(spec, "{") {
+			return
+		}
+		depth := 0
+		for i, r := range spec {
+			switch r {
+			case '{':
+				depth++
+			case '}':
+				depth--
+				if depth == 0 {
+					spec = spec[i+1:]
+					return
+				}
+			}
+		}
+		spec = ""
+	}
+	for spec != "" {
+		c := spec[0]
+		spec = spec[1:]
+		switch c {
+		case 'l':
+			out = append(out, "left")
+		case 'c':
+			out = append(out, "center")
+		case 'r':
+			out = append(out, "right")
+		case 'p', 'm', 'b':
+			out = append(out, "left")
+			skipGroup()
+		case '>', '<', '@':
+			skipGroup()
+		}
+	}
+	return out
+}

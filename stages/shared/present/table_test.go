@@ -70,3 +70,20 @@ func TestCellsPrintAlike(t *testing.T) {
 		t.Errorf("HTML:\n%q\nwant\n%q", html, want)
 	}
 }
+
+func TestAligns(t *testing.T) {
+	for spec, want := range map[string]string{
+		"llrrrrc": "left left right right right right center",
+		`r>{\raggedright\arraybackslash}p{0.2\linewidth}>{\raggedright\arraybackslash}p{0.4\linewidth}rr`: "right left left right right",
+		"rrrp{0.5\\linewidth}r": "right right right left right",
+	} {
+		if got := strings.Join(Table{Spec: spec}.Aligns(), " "); got != want {
+			t.Errorf("Aligns(%q) = %q, want %q", spec, got, want)
+		}
+	}
+	for _, tab := range Tables {
+		if got, head := len(tab.Make(&Results{}).Aligns()), len(tab.Make(&Results{}).Head); got != head {
+			t.Errorf("table %s: %d columns in its spec, %d in its head", tab.Name, got, head)
+		}
+	}
+}
