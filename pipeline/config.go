@@ -17,8 +17,13 @@ import (
 // subtree, with their defaults. A stage reads one only by naming it in
 // Globals, which puts it in the stage's fingerprint.
 var globalKeys = map[string]any{
-	"seed": uint64(1),
+	"seed":    uint64(1),
+	remoteKey: "",
 }
+
+// remoteKey is the global key naming the default remote of census push
+// and pull (a URL); no stage reads it, so it is in no fingerprint.
+const remoteKey = "remote"
 
 // executorKey is the configuration subtree of the executor
 // (ExecutorConfig): not a stage's, and in no fingerprint.

@@ -399,6 +399,9 @@ type RunOptions struct {
 	// unitOrder, when set, reorders the indices of the units a stage
 	// computes: a test hook.
 	unitOrder func(missing []int)
+	// restoreOnly restores stale stages from the run cache and runs none:
+	// a stage not in the cache is skipped (census pull).
+	restoreOnly bool
 }
 
 // StageResult is what a run did with one stage.
@@ -453,6 +456,7 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 			// or a source file is missing.
 			if _, ok := skipped[c.upstream]; ok {
 				e.log.Warn("stage "+s.Name+" skipped: "+c.reason, "stage", s.Name)
+				stale[s.Name] = c.reason // and so is what depends on it
 				skipped[s.Name] = true
 				results = append(results, StageResult{Stage: s.Name, Skipped: true, Reason: c.reason})
 				continue
@@ -473,6 +477,12 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 				}
 				e.log.Warn("cannot restore from the run cache: running the stage", "stage", s.Name, "err", err)
 			}
+		}
+		if ro.restoreOnly {
+			stale[s.Name] = c.reason
+			skipped[s.Name] = true
+			results = append(results, StageResult{Stage: s.Name, Skipped: true, Reason: c.reason})
+			continue
 		}
 		e.log.Info("running", "stage", s.Name, "reason", c.reason)
 		res, err := e.runStage(ctx, m, s, c, forced[s], ro)

@@ -26,6 +26,10 @@ type LockedStage struct {
 	Stage       string `json:"stage"`
 	Version     int    `json:"version"`
 	Fingerprint string `json:"fingerprint"`
+	// Config is the canonical JSON of the stage's configuration subtree
+	// and the globals it reads (what its fingerprint hashes), for census
+	// diff; absent in locks written before it was recorded.
+	Config json.RawMessage `json:"config,omitempty"`
 }
 
 // LockedArtifact is one artifact of a RunLock.
@@ -55,7 +59,7 @@ func (e *Engine) Lock() (*RunLock, error) {
 	l := &RunLock{Tool: ToolVersion}
 	for _, s := range e.order {
 		rec := m.Stages[s.Name]
-		l.Stages = append(l.Stages, LockedStage{Stage: s.Name, Version: rec.Version, Fingerprint: rec.Fingerprint})
+		l.Stages = append(l.Stages, LockedStage{Stage: s.Name, Version: rec.Version, Fingerprint: rec.Fingerprint, Config: rec.Config})
 	}
 	for _, a := range m.Artifacts {
 		l.Artifacts = append(l.Artifacts, LockedArtifact{Path: a.Path, Stage: a.Stage, SHA256: a.SHA256, Size: a.Size})

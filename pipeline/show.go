@@ -165,18 +165,36 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 			code += " with uncommitted changes"
 		}
 	}
-	url := ""
-	if u := gitRemote(e.opts.Root); u != "" {
-		url = "\n  url          = {" + u + "},"
+	cff, err := citationOrNil(e.opts.Root)
+	if err != nil {
+		return err
+	}
+	// The repository's public address: CITATION.cff's, else the git remote
+	// when it is a URL; a clone's remote is often a path on this machine,
+	// which a citation must never name.
+	url, author, version := "", "{The sudoku-census authors}", ""
+	if cff != nil {
+		url = cff.RepositoryCode
+		var names []string
+		for _, a := range cff.Authors {
+			names = append(names, a.String())
+		}
+		author = strings.Join(names, " and ")
+		version = "\n  version      = {" + cff.Version + "},"
+	} else if u := gitRemote(e.opts.Root); isWebURL(u) || strings.HasPrefix(u, "ssh://") {
+		url = u
+	}
+	if url != "" {
+		url = "\n  url          = {" + url + "},"
 	}
 	fmt.Fprintf(w, `@misc{sudokucensus:%s:%s,
   title        = {{sudoku-census} artifact %s: %s},
-  author       = {{The sudoku-census authors}},
+  author       = {%s},
   year         = {%d},
-  howpublished = {File %s, produced by stage %s of the sudoku-census pipeline},%s
+  howpublished = {File %s, produced by stage %s of the sudoku-census pipeline},%s%s
   note         = {SHA-256 %s; fingerprint %s; %s; %s},
 }
-`, a.Name, short(a.SHA256), a.Path, bibEscape(doc), year, a.Path, a.Stage, url, a.SHA256, a.Fingerprint, bibEscape(code), m.Tool)
+`, a.Name, short(a.SHA256), a.Path, bibEscape(doc), author, year, a.Path, a.Stage, version, url, a.SHA256, a.Fingerprint, bibEscape(code), m.Tool)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 // Package cli is the census command line: run, status, dag, show, verify,
-// count, cite and gc over a pipeline of stages, and the hidden units that
-// the tasks of a Slurm array job run (see units.go).
+// lock, diff (diff.go), count, cite, gc, push and pull (remote.go) over a
+// pipeline of stages, and the hidden units that the tasks of a Slurm array
+// job run (see units.go).
 package cli
 
 import (
@@ -493,7 +494,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 		Use:   "lock",
 		Short: "Write the lock of a finished run: every artifact's SHA-256 and every stage's fingerprint, sorted JSON",
 		Long: `Write the lock of a finished run (every stage fresh): every artifact with its SHA-256
-and size, and every stage's Version and fingerprint, sorted, as stable JSON, to -o FILE or
+and size, and every stage's Version, fingerprint and configuration, sorted, as stable JSON, to -o FILE or
 standard output. The repository commits the locks of the paper's run
 (configs/default.lock.json) and of the smoke run (configs/smoke.lock.json); anyone can
 check a rerun against one with census verify --lock FILE.`,
@@ -569,7 +570,8 @@ stays restorable. Takes data/.lock like a run.`,
 	gc.Flags().BoolVar(&gcWait, "wait", false, "wait for a run holding data/ instead of failing")
 	gc.Flags().IntVar(&keepLast, "keep-last", 0, "keep the run cache's N most recent other runs of each stage")
 
-	root.AddCommand(run, status, dag, show, verify, lock, countCommand(io), cite, gc, unitsCommand(io, g, engine))
+	root.AddCommand(run, status, dag, show, verify, lock, diffCommand(io, engine), countCommand(io), cite, gc,
+		pushCommand(io, engine), pullCommand(io, engine), unitsCommand(io, g, engine))
 	return root
 }
 

@@ -26,6 +26,7 @@ var Stage = &pipeline.Stage{
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
+	Headlines: estimator.Headlines,
 	// A unit is a run of blocks of one shape and variant (see package
 	// sampling).
 	Units: estimator.Units(),
@@ -210,5 +211,6 @@ var estimator = &sampling.Estimator[SummaryRow]{
 		}
 	},
 	Summary: Summary,
+	Key:     func(r SummaryRow) (string, string, sampling.Columns) { return r.Shape, r.Variant, r.Columns },
 	Trace:   Trace,
 }

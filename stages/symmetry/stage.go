@@ -30,6 +30,7 @@ var Stage = &pipeline.Stage{
 	Requires:  []*pipeline.Stage{shapes.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Outputs:   []pipeline.Output{Classes.Output, Counts.Output},
+	Headlines: headlines,
 	Run:       run,
 	// Units: the grids fixed by one conjugacy class of one shape. Each unit
 	// uses every core itself.
@@ -287,4 +288,15 @@ func run(p *pipeline.Pass) error {
 		return err
 	}
 	return Counts.Write(p, countRows)
+}
+
+// headlines are each shape's count of essentially different grids, for
+// census diff.
+func headlines(root string) ([]pipeline.Headline, error) {
+	rows, err := Counts.Load(root)
+	var out []pipeline.Headline
+	for _, r := range rows {
+		out = append(out, pipeline.Headline{Name: r.Shape + " essentially_different", Value: r.EssentiallyDifferent})
+	}
+	return out, err
 }

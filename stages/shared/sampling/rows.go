@@ -1,6 +1,12 @@
 package sampling
 
-import "github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+)
 
 // Numbers that may exceed the float64 range (estimates of 25×25 counts are
 // about 4e308) are stored in artifacts as decimal strings in scientific
@@ -60,4 +66,16 @@ func TraceRows(shape, variant string, trace []montecarlo.Moments) []TraceRow {
 		}
 	}
 	return rows
+}
+
+// Headlines are the numbers of one Monte Carlo run that census diff
+// compares: samples, estimate and the 95% interval's relative half-width,
+// named "<shape>/<variant> <number>".
+func Headlines(shape, variant string, c Columns) []pipeline.Headline {
+	key := shape + "/" + variant + " "
+	return []pipeline.Headline{
+		{Name: key + "samples", Value: strconv.FormatInt(c.Samples, 10)},
+		{Name: key + "estimate", Value: c.Estimate},
+		{Name: key + "half_width_95", Value: fmt.Sprintf("±%.3g%%", 100*montecarlo.Z95*c.RelativeError)},
+	}
 }

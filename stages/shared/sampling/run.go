@@ -76,6 +76,20 @@ type Estimator[R any] struct {
 	// Summary and Trace are the stage's two tables.
 	Summary pipeline.Table[R]
 	Trace   pipeline.Table[TraceRow]
+	// Key returns a summary row's shape, variant and statistics.
+	Key func(R) (shape, variant string, c Columns)
+}
+
+// Headlines are the numbers of the summary table below root that census
+// diff compares (see the package's Headlines): the stage's
+// Stage.Headlines.
+func (e *Estimator[R]) Headlines(root string) ([]pipeline.Headline, error) {
+	rows, err := e.Summary.Load(root)
+	var out []pipeline.Headline
+	for _, r := range rows {
+		out = append(out, Headlines(e.Key(r))...)
+	}
+	return out, err
 }
 
 // Units returns the stage's units: see unit.
