@@ -2,7 +2,10 @@
 // each box shape with Knuth's random-walk estimator and its variants (the
 // maths is package walks): for every shape and variant of its
 // configuration it draws the samples with package sampling and writes one
-// summary row and a convergence trace.
+// summary row and a convergence trace. Every row carries the diagnostics
+// of its samples as weights (effective sample size, the largest sample's
+// share, the Pareto k̂ of the upper tail and the flag unreliable when
+// k̂ > 0.7: montecarlo.Diagnostics); README lists the columns and keys.
 package knuth
 
 import (
@@ -22,7 +25,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "knuth",
 	Doc:       "Knuth random-walk estimates of the number of grids per shape and variant",
-	Version:   4,
+	Version:   5,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
@@ -204,7 +207,7 @@ var estimator = &sampling.Estimator[SummaryRow]{
 		return SummaryRow{
 			Shape: shape.String(), Variant: name, Order: v.Order.String(), HybridK: int32(v.HybridK),
 			Budget: int32(max(1, v.Budget)), Alpha: v.Alpha,
-			Columns: sampling.ColumnsOf(res.Total),
+			Columns: sampling.ColumnsOf(res),
 		}
 	},
 	Summary: Summary,

@@ -37,7 +37,7 @@ func unitless(plan Plan) *pipeline.Stage {
 					if err != nil {
 						return err
 					}
-					rows = append(rows, testRow{Shape: shape.String(), Variant: v, Columns: ColumnsOf(res.Total)})
+					rows = append(rows, testRow{Shape: shape.String(), Variant: v, Columns: ColumnsOf(res)})
 					points = append(points, TraceRows(shape.String(), v, res.Trace)...)
 				}
 			}
