@@ -96,7 +96,7 @@ func DefaultConfig() *Config {
 	}
 }
 
-var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse"}
+var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast"}
 
 // maxBudget bounds se_budget: each kept partial grid holds a few KiB of
 // bookkeeping per worker.
@@ -154,10 +154,10 @@ func (c *Config) Validate() error {
 			if !ok || k < 0 || k > s.N()*s.N() {
 				return pipeline.Invalid("knuth.hybrid_k."+s.String(), k, fmt.Sprintf("an integer in [0, %d] for every shape the hybrid runs on", s.N()*s.N()))
 			}
-		case "se", "lookahead", "bandse":
+		case "se", "lookahead", "bandse", "bandselast":
 			b, ok := c.SEBudget[s.String()]
 			if !ok || b < 1 || b > maxBudget {
-				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se, lookahead or bandse runs on", maxBudget))
+				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se, lookahead, bandse or bandselast runs on", maxBudget))
 			}
 		}
 		if strings.HasPrefix(r.Variant, "band") && s.R > walks.MaxBandHeight {
@@ -176,6 +176,12 @@ func (c *Config) variant(name string, s grid.Shape) walks.Variant {
 	}
 	if name == "bandse" {
 		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], FirstBand: true}
+	}
+	if name == "bandmrvlast" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, FirstBand: true, LastBand: true}
+	}
+	if name == "bandselast" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], FirstBand: true, LastBand: true}
 	}
 	if name == "lookahead" {
 		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], Lookahead: true, Alpha: c.LookaheadAlpha}
