@@ -28,11 +28,16 @@ var Stage = &pipeline.Stage{
 	Version:   5,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
-	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
+	Outputs:   []pipeline.Output{Summary.Output, Trace.Output, Coverage.Output},
 	// A unit is a run of blocks of one shape and variant (see package
-	// sampling).
+	// sampling). The coverage runs are drawn in Run.
 	Units: estimator.Units(),
-	Run:   estimator.Run,
+	Run: func(p *pipeline.Pass) error {
+		if err := estimator.Run(p); err != nil {
+			return err
+		}
+		return runCoverage(p)
+	},
 }
 
 // Summary is data/knuth.parquet.
@@ -76,6 +81,12 @@ type Config struct {
 	// (walks.Lookahead): 0 keeps children uniformly (with forward checking),
 	// larger values trust the product of candidate counts more.
 	LookaheadAlpha float64 `mapstructure:"lookahead_alpha" json:"lookahead_alpha"`
+	// CoverageRuns is the number of independent short runs per shape and
+	// variant of CoverageSamples (knuth_coverage.parquet; 0: none).
+	CoverageRuns int `mapstructure:"coverage_runs" json:"coverage_runs"`
+	// CoverageSamples maps a shape (or shape/variant, as Samples) to the
+	// samples of each coverage run.
+	CoverageSamples map[string]int64 `mapstructure:"coverage_samples" json:"coverage_samples"`
 	// Goals maps a shape to the relative 95% half-width whose time the run
 	// report projects for each variant (sampling.Projection); other shapes
 	// get sampling.DefaultGoal, ±1%.
@@ -86,7 +97,7 @@ type Config struct {
 func DefaultConfig() *Config {
 	return &Config{
 		BlockSize:      1000,
-		Variants:       []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse"},
+		Variants:       []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast"},
 		HybridOrder:    "cover",
 		Samples:        map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 100000, "3x3/se": 10000},
 		HybridK:        map[string]int{"2x2": 8, "2x3": 20, "3x3": 60},
@@ -97,6 +108,12 @@ func DefaultConfig() *Config {
 }
 
 var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast"}
+
+// maxCoverageRuns bounds coverage_runs.
+const maxCoverageRuns = 100000
+
+// maxCoverageSamples bounds the samples of one coverage run (a block).
+const maxCoverageSamples = 100000000
 
 // maxBudget bounds se_budget: each kept partial grid holds a few KiB of
 // bookkeeping per worker.
@@ -124,6 +141,21 @@ func (c *Config) Validate() error {
 	if len(sampling.Runs(c.Samples, c.Variants)) == 0 {
 		return pipeline.Invalid("knuth.samples", c.Samples, "at least one shape and listed variant with a sample count ≥ 1")
 	}
+	if c.CoverageRuns < 0 || c.CoverageRuns > maxCoverageRuns {
+		return pipeline.Invalid("knuth.coverage_runs", c.CoverageRuns, fmt.Sprintf("an integer in [0, %d]", maxCoverageRuns))
+	}
+	runs := sampling.Runs(c.Samples, c.Variants)
+	if c.CoverageRuns > 0 {
+		if err := sampling.CheckSamples("knuth.coverage_samples", c.CoverageSamples, c.Variants); err != nil {
+			return err
+		}
+		for _, r := range sampling.Runs(c.CoverageSamples, c.Variants) {
+			if n := sampling.Count(c.CoverageSamples, r.Shape, r.Variant); n > maxCoverageSamples {
+				return pipeline.Invalid("knuth.coverage_samples."+r.Shape.String(), n, fmt.Sprintf("at most %d samples per coverage run", maxCoverageSamples))
+			}
+			runs = append(runs, r)
+		}
+	}
 	if err := sampling.CheckShapeKeys("knuth.hybrid_k", c.HybridK); err != nil {
 		return err
 	}
@@ -146,7 +178,7 @@ func (c *Config) Validate() error {
 			return pipeline.Invalid("knuth.se_order", c.SEOrder, "mrv or cover")
 		}
 	}
-	for _, r := range sampling.Runs(c.Samples, c.Variants) {
+	for _, r := range runs {
 		s := r.Shape
 		switch r.Variant {
 		case "hybrid":
@@ -161,7 +193,11 @@ func (c *Config) Validate() error {
 			}
 		}
 		if strings.HasPrefix(r.Variant, "band") && s.R > walks.MaxBandHeight {
-			return pipeline.Invalid("knuth.samples."+s.String()+"/"+r.Variant, sampling.Count(c.Samples, s, r.Variant),
+			key, samples := "knuth.samples", c.Samples
+			if sampling.Count(samples, s, r.Variant) == 0 {
+				key, samples = "knuth.coverage_samples", c.CoverageSamples
+			}
+			return pipeline.Invalid(key+"."+s.String()+"/"+r.Variant, sampling.Count(samples, s, r.Variant),
 				fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", r.Variant, walks.MaxBandHeight))
 		}
 	}

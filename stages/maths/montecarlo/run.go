@@ -119,6 +119,17 @@ func (r Result) Diagnostics() Diagnostics { return Diagnose(r.Total, r.Tail) }
 //
 // The blocks are merged by MergeBlocks.
 func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler func() (Sampler, error), progress func(int)) (Result, error) {
+	blocks, err := RunBlocks(ctx, spec, samples, workers, newSampler, progress)
+	if err != nil {
+		return Result{}, err
+	}
+	return MergeBlocks(blocks), nil
+}
+
+// RunBlocks is Run without the merge: the blocks of the run, in block
+// order. With Spec.BlockSize the samples of one short run, its blocks are
+// independent runs (the coverage study of the knuth stage).
+func RunBlocks(ctx context.Context, spec Spec, samples int64, workers int, newSampler func() (Sampler, error), progress func(int)) ([]Block, error) {
 	bs := int64(spec.BlockSize)
 	nblocks := int((samples + bs - 1) / bs)
 	blocks := make([]Block, nblocks)
@@ -158,9 +169,9 @@ func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler 
 		if pe := (*parallel.PanicError)(nil); errors.As(err, &pe) {
 			err = fmt.Errorf("%s %s %s: %w", spec.Stage, spec.Shape, spec.Variant, err)
 		}
-		return Result{}, err
+		return nil, err
 	}
-	return MergeBlocks(blocks), nil
+	return blocks, nil
 }
 
 // MergeBlocks merges the blocks of a run, given in block order (block 0

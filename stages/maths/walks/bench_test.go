@@ -2,8 +2,8 @@ package walks
 
 import (
 	"context"
-	"testing"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
