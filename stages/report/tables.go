@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
@@ -93,11 +94,57 @@ func EstimatorsTable(r *present.Results) []byte {
 		}
 		rows = append(rows, []string{present.TeXEscape(shape), label,
 			inMath(present.Int64(e.Samples)), inMath(sciFloat(e.Estimate, 4)),
-			inMath("[" + sciFloat(e.CILow, 3) + ", " + sciFloat(e.CIHigh, 3) + "]"),
+			inMath("[" + sciFloat(e.CILow, 3) + ", " + sciFloat(e.CIHigh, 3) + "]" + unreliableMark(e)),
 			inMath(present.Percent(e.RelativeError, 2)), inMath(present.Sci(e.RelVarWork, 2)), rat, eff})
 	}
+	rows = appendUnreliableNote(rows, r.Estimators, 9)
 	return table("llrrrrrrr", []string{"grid", "estimator", "samples", "estimate", "95\\% interval",
 		"RE (\\%)", "relvar$\\times$work", "RAT", "EFF"}, rows)
+}
+
+// unreliableMark is the mark (in math mode) of an interval whose Pareto k̂
+// exceeds 0.7 (montecarlo.UnreliableK), "" for the others.
+func unreliableMark(e present.Estimator) string {
+	if e.Unreliable {
+		return `^{\ddagger}`
+	}
+	return ""
+}
+
+// appendUnreliableNote appends, when any of es is unreliable, a rule and a
+// note row spanning cols columns that explains the mark.
+func appendUnreliableNote(rows [][]string, es []present.Estimator, cols int) [][]string {
+	for _, e := range es {
+		if e.Unreliable {
+			return append(rows, nil, []string{fmt.Sprintf(`\multicolumn{%d}{l}{$^{\ddagger}$\,unreliable: the Pareto $\hat k$ of the samples' upper tail exceeds %g, so the normal interval cannot be trusted}`, cols, montecarlo.UnreliableK)})
+		}
+	}
+	return rows
+}
+
+// CoverageTable is the coverage study: per shape with a known count and
+// variant, the runs, how many 95% intervals hold the count and how many
+// lie below it, and the coverage with its Wilson 95% interval; a coverage
+// whose interval lies wholly below 95% is marked.
+func CoverageTable(r *present.Results) []byte {
+	var rows [][]string
+	var last grid.Shape
+	for i, st := range r.CoverageStats() {
+		if i > 0 && st.Shape != last {
+			rows = append(rows, nil)
+		}
+		last = st.Shape
+		cov := present.Percent(float64(st.Covered)/float64(st.Runs), 1)
+		if st.High < present.NominalCoverage {
+			cov = `\mathbf{` + cov + `}`
+		}
+		rows = append(rows, []string{present.TeXEscape(fmt.Sprintf("%d×%d", st.Shape.N(), st.Shape.N())),
+			`\texttt{` + present.TeXEscape(st.Method+"/"+st.Variant) + `}`,
+			inMath(present.Int64(st.Samples)), inMath(present.Int64(st.Runs)), inMath(present.Int64(st.Covered)),
+			inMath(present.Int64(st.Below)), inMath(cov),
+			inMath("[" + present.Percent(st.Low, 1) + ", " + present.Percent(st.High, 1) + "]")})
+	}
+	return table("llrrrrrr", []string{"grid", "estimator", "samples/run", "runs", "cover", "below", "coverage (\\%)", "Wilson 95\\%"}, rows)
 }
 
 // ShapesTable lists every box shape with a count, a heuristic or an
@@ -109,6 +156,7 @@ func EstimatorsTable(r *present.Results) []byte {
 // interval holds the count.
 func ShapesTable(r *present.Results) []byte {
 	var rows [][]string
+	var shown []present.Estimator
 	for _, s := range r.AllShapes() {
 		exactCell, heurCell, ratioCell, mcCell, coverCell := "--", "--", "--", "--", "--"
 		n, cite, known := r.KnownGrids(s)
@@ -132,7 +180,8 @@ func ShapesTable(r *present.Results) []byte {
 			}
 		}
 		if haveMC {
-			mcCell = inMath(sciFloat(best.Estimate, 3) + `\ (\pm ` + present.Percent(best.RelativeError*montecarlo.Z95, 2) + `\%)`)
+			mcCell = inMath(sciFloat(best.Estimate, 3) + `\ (\pm ` + present.Percent(best.RelativeError*montecarlo.Z95, 2) + `\%)` + unreliableMark(best))
+			shown = append(shown, best)
 			if known {
 				coverCell = map[bool]string{true: "yes", false: "no"}[best.Covers(n)]
 			}
@@ -145,6 +194,7 @@ func ShapesTable(r *present.Results) []byte {
 			rows[i][j] = present.TeXEscape(rows[i][j])
 		}
 	}
+	rows = appendUnreliableNote(rows, shown, 7)
 	return table("llrrrrc", []string{"boxes", "grid", "exact count", "heuristic", "count/heuristic", "Monte Carlo (95\\%)", "covers"}, rows)
 }
 

@@ -217,3 +217,22 @@ func MergeTails(a, b []Value, size int) []Value {
 	}
 	return out
 }
+
+// Wilson returns the Wilson score interval of a binomial proportion with
+// x successes in n trials at the normal quantile z (Z95 for 95%):
+//
+//	(p̂ + z²/2n ∓ z·√(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n),   p̂ = x/n,
+//
+// which, unlike p̂ ± z·√(p̂(1−p̂)/n), stays inside [0, 1] and keeps a
+// width when x is 0 or n (the coverage study's runs). (0, 1) for n = 0.
+func Wilson(x, n int64, z float64) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	fn := float64(n)
+	p := float64(x) / fn
+	d := 1 + z*z/fn
+	center := (p + z*z/(2*fn)) / d
+	half := z / d * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn))
+	return max(0, center-half), min(1, center+half)
+}

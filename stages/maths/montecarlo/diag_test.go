@@ -139,3 +139,18 @@ func TestMergeTails(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// Wilson intervals of known cases (computed independently from the
+// formula): 95 of 100 gives [0.88825, 0.97846]; 0 of 10, [0, 0.27753];
+// 10 of 10, [0.72247, 1].
+func TestWilson(t *testing.T) {
+	for _, c := range []struct {
+		x, n   int64
+		lo, hi float64
+	}{{95, 100, 0.8882495307680808, 0.9784563208456319}, {0, 10, 0, 0.2775327998628892}, {10, 10, 0.7224672001371107, 1}, {0, 0, 0, 1}} {
+		lo, hi := Wilson(c.x, c.n, Z95)
+		if math.Abs(lo-c.lo) > 1e-12 || math.Abs(hi-c.hi) > 1e-12 {
+			t.Errorf("Wilson(%d, %d) = [%v, %v], want [%v, %v]", c.x, c.n, lo, hi, c.lo, c.hi)
+		}
+	}
+}
