@@ -125,7 +125,8 @@ func appendUnreliableNote(rows [][]string, es []present.Estimator, cols int) [][
 // CoverageTable is the coverage study: per shape with a known count and
 // variant, the runs, how many 95% intervals hold the count and how many
 // lie below it, and the coverage with its Wilson 95% interval; a coverage
-// whose interval lies wholly below 95% is marked.
+// whose interval lies wholly below 95% is set in bold (present.Results.
+// Trusted then keeps the variant from the shape's headline figures).
 func CoverageTable(r *present.Results) []byte {
 	var rows [][]string
 	var last grid.Shape

@@ -210,15 +210,16 @@ func (r *Results) CoverageStats() []CoverageStat {
 const NominalCoverage = 0.95
 
 // Trusted reports whether e may give a headline figure: its interval is
-// not unreliable (k̂ ≤ 0.7) and its variant's coverage is nowhere clearly
-// below nominal (the Wilson interval of the coverage study wholly below
-// 95% on some shape).
+// not unreliable (k̂ ≤ 0.7) and its variant's coverage on e's shape is not
+// clearly below nominal (the Wilson interval of the coverage study wholly
+// below 95%). Coverage is a property of the shape and the run length: the
+// study's short runs on 6×6 say nothing about long runs on 9×9.
 func (r *Results) Trusted(e Estimator) bool {
 	if e.Unreliable {
 		return false
 	}
 	for _, st := range r.CoverageStats() {
-		if st.Method == e.Method && st.Variant == e.Variant && st.High < NominalCoverage {
+		if st.Method == e.Method && st.Variant == e.Variant && st.Shape == e.Shape && st.High < NominalCoverage {
 			return false
 		}
 	}
