@@ -7,7 +7,7 @@ CONFIG  ?= configs/default.yaml
 # (data/bundles), drawn at random among those that took at most 30 CPU-s,
 # and compares them byte for byte; 0 skips it (the smoke run does).
 RECOMPUTE ?= 1
-STAGES  := bands reduce classes exact shapes symmetry kilfoil knuth importance figures report paper
+STAGES  := bands reduce classes exact shapes symmetry kilfoil knuth importance figures report paper htmlreport
 
 .PHONY: all build test bench status verify clean tex smoke $(STAGES)
 
@@ -57,4 +57,4 @@ smoke:
 clean:
 	rm -rf bin data paper/generated
 	rm -f figures/*.pdf # the PNGs of the paper's run are committed: make all rewrites them
-	cd paper && rm -f main.pdf *.aux *.log *.out *.fls *.fdb_latexmk *.bbl *.blg *.toc
+	cd paper && rm -f main.pdf report.html *.aux *.log *.out *.fls *.fdb_latexmk *.bbl *.blg *.toc

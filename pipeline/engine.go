@@ -715,15 +715,17 @@ func (e *Engine) Verify() ([]VerifyResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, err := os.Stat(filepath.Join(e.opts.Root, ManifestPath)); err != nil {
+		return nil, fmt.Errorf("%s: %w: nothing to verify (run `census run` first)", ManifestPath, unwrapPathError(err))
+	}
+	if len(m.Artifacts) == 0 {
+		return nil, fmt.Errorf("%s lists no artifact: nothing to verify (run `census run` first)", ManifestPath)
+	}
 	var out []VerifyResult
 	for _, a := range m.Artifacts {
-		sum, size, err := hashFile(filepath.Join(e.opts.Root, a.Path))
 		r := VerifyResult{Artifact: a, OK: true}
-		switch {
-		case err != nil:
-			r.OK, r.Problem = false, "missing"
-		case sum != a.SHA256:
-			r.OK, r.Problem = false, fmt.Sprintf("SHA-256 %s, manifest says %s (size %d, manifest %d)", short(sum), short(a.SHA256), size, a.Size)
+		if problem := checkOnDisk(e.opts.Root, a); problem != "" {
+			r.OK, r.Problem = false, problem
 		}
 		out = append(out, r)
 	}

@@ -31,9 +31,12 @@ func (e *Engine) Show(w io.Writer, name string, rows int) error {
 			names = append(names, a.Name)
 		}
 		if len(names) == 0 {
-			return fmt.Errorf("unknown artifact %q: the manifest is empty; run `census run` first", name)
+			return fmt.Errorf("%w %q: the manifest is empty; run `census run` first", ErrUnknownArtifact, name)
 		}
-		return fmt.Errorf("unknown artifact %q (artifacts: %s)", name, strings.Join(names, ", "))
+		return fmt.Errorf("%w %q (artifacts: %s)", ErrUnknownArtifact, name, strings.Join(names, ", "))
+	}
+	if err := checkArtifact(e.opts.Root, entry); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "artifact     %s\npath         %s\nstage        %s\nfingerprint  %s\nsha256       %s\nsize         %d bytes\n",
 		entry.Name, entry.Path, entry.Stage, entry.Fingerprint, entry.SHA256, entry.Size)
@@ -140,7 +143,10 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 	}
 	a, ok := m.Artifact(name)
 	if !ok {
-		return fmt.Errorf("unknown artifact %q: see `census status` and `census show`", name)
+		return fmt.Errorf("%w %q: see `census status` and `census show`", ErrUnknownArtifact, name)
+	}
+	if err := checkArtifact(e.opts.Root, a); err != nil {
+		return err
 	}
 	st, _ := e.Stage(a.Stage)
 	doc := ""

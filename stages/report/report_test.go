@@ -249,3 +249,22 @@ func BenchmarkNumbers(b *testing.B) {
 		}
 	}
 }
+
+// TestTablesAsPresent checks that the stage writes the tables of
+// present.Tables, in order, each as present prints it: the HTML report
+// shows those, and must show what the paper shows.
+func TestTablesAsPresent(t *testing.T) {
+	if len(tables) != len(present.Tables) {
+		t.Fatalf("report writes %d tables, present.Tables has %d", len(tables), len(present.Tables))
+	}
+	r := &present.Results{}
+	for i, tab := range tables {
+		name := strings.TrimSuffix(filepath.Base(tab.file.Path), ".tex")
+		if name != present.Tables[i].Name {
+			t.Errorf("table %d: report writes %s, present.Tables has %s", i, name, present.Tables[i].Name)
+		}
+		if got, want := string(tab.write(r)), string(present.Tables[i].Make(r).TeX()); got != want {
+			t.Errorf("table %s: report writes\n%s\npresent prints\n%s", name, got, want)
+		}
+	}
+}

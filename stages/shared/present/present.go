@@ -1,10 +1,13 @@
-// Package present is what the presenting stages, figures and report, share:
-// the readers that turn the computing stages' artifacts into plain Go values
-// (Results, from Gather), and the printing of numbers for the paper
-// (format.go: exact counts in full with grouped digits, statistics in
-// scientific notation, exact rationals rounded exactly).
+// Package present is what the presenting stages, figures, report and
+// htmlreport, share: the readers that turn the computing stages' artifacts
+// into plain Go values (Results, from Gather), the printing of numbers for
+// the paper (format.go: exact counts in full with grouped digits,
+// statistics in scientific notation, exact rationals rounded exactly), and
+// the tables of results (tables.go), made once as cells (table.go) that
+// report prints as TeX and htmlreport as HTML (MathHTML: the same number
+// strings, as HTML).
 //
-// Neither presenting stage owns it. Both list Requires() in their own
+// No presenting stage owns it. Each lists Requires() in its own
 // Requires, so every artifact Gather reads is an input of theirs and its
 // SHA-256 enters their fingerprints. Each computing stage's artifacts are
 // converted in a file of their own (classes.go, exact.go, …) and listed in
