@@ -5,7 +5,9 @@
 // summary row and a convergence trace. The artifact's EFF uses the
 // deterministic work (cells visited per sample) as cost; the run report
 // also gives log10_eff_cpu with CPU seconds per sample, which varies
-// between runs.
+// between runs. Every row carries the diagnostics of the samples as
+// weights (ess, max_weight_share, pareto_k, unreliable:
+// montecarlo.Diagnostics).
 package importance
 
 import (
@@ -22,7 +24,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "importance",
 	Doc:       "Ridder's importance-sampling estimates of the number of grids per shape",
-	Version:   1,
+	Version:   2,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
@@ -101,7 +103,7 @@ var estimator = &sampling.Estimator[SummaryRow]{
 		}
 		return SummaryRow{
 			Shape: shape.String(), Variant: variant, Log10Population: ms.Log10Population,
-			Columns:          sampling.ColumnsOf(res.Total),
+			Columns:          sampling.ColumnsOf(res),
 			Log10Probability: ms.Log10Probability, RAT: ms.RAT,
 			EFF: math.Pow(10, ms.Log10EFF), Log10EFF: ms.Log10EFF,
 		}

@@ -344,16 +344,18 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 
 // bestOn returns the estimator of method on shape s with the smallest
 // relative variance × work per sample, among those with a nonzero
-// estimate.
+// estimate, a trusted one (present.Results.Trusted: interval reliable,
+// coverage not below nominal) if there is any.
 func bestOn(r *present.Results, method string, s grid.Shape) (present.Estimator, bool) {
 	var best present.Estimator
-	found := false
+	found, trusted := false, false
 	for _, e := range r.EstimatorsFor(s) {
 		if e.Method != method || e.Estimate.Sign() <= 0 {
 			continue
 		}
-		if !found || e.RelVarWork < best.RelVarWork {
-			best, found = e, true
+		t := r.Trusted(e)
+		if !found || (t && !trusted) || (t == trusted && e.RelVarWork < best.RelVarWork) {
+			best, found, trusted = e, true, t
 		}
 	}
 	return best, found

@@ -14,3 +14,4 @@ func EstimatorsTable(r *present.Results) []byte { return present.EstimatorsTable
 func ShapesTable(r *present.Results) []byte     { return present.ShapesTable(r).TeX() }
 func SymmetryTable(r *present.Results) []byte   { return present.SymmetryTable(r).TeX() }
 func FixingTable(r *present.Results) []byte     { return present.FixingTable(r).TeX() }
+func CoverageTable(r *present.Results) []byte   { return present.CoverageTable(r).TeX() }

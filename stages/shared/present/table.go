@@ -239,6 +239,7 @@ var mathSymbols = map[string]string{
 	"infty":     "∞",
 	"sum":       "Σ",
 	"alpha":     "α",
+	"ddagger":   "‡",
 	"textstyle": "",
 }
 

@@ -45,6 +45,8 @@ var Tables = []NamedTable{
 		[]string{symmetry.Stage.Name}, SymmetryTable},
 	{"fixing", "The conjugacy classes of the 9×9 symmetry group that fix a grid up to relabelling.",
 		[]string{symmetry.Stage.Name}, FixingTable},
+	{"coverage", "Empirical coverage of the nominal 95% intervals: independent short runs per shape and variant, the intervals that hold the known count and those wholly below it, with a Wilson 95% interval for the coverage.",
+		[]string{knuth.Stage.Name, shapes.Stage.Name, exact.Stage.Name}, CoverageTable},
 }
 
 // SciFloat prints a statistic that may pass the float64 range.
@@ -135,11 +137,60 @@ func EstimatorsTable(r *Results) Table {
 		}
 		rows = append(rows, []Cell{TextCell(shape), label,
 			MathCell(Int64(e.Samples)), MathCell(SciFloat(e.Estimate, 4)),
-			MathCell("[" + SciFloat(e.CILow, 3) + ", " + SciFloat(e.CIHigh, 3) + "]"),
+			MathCell("[" + SciFloat(e.CILow, 3) + ", " + SciFloat(e.CIHigh, 3) + "]" + unreliableMark(e)),
 			MathCell(Percent(e.RelativeError, 2)), MathCell(Sci(e.RelVarWork, 2)), rat, eff})
 	}
+	rows = appendUnreliableNote(rows, r.Estimators, 9)
 	return Table{"llrrrrrrr", texts("grid", "estimator", "samples", "estimate", "95% interval",
 		"RE (%)", "relvar×work", "RAT", "EFF"), rows}
+}
+
+// unreliableMark is the mark (TeX math) of an interval whose Pareto k̂
+// exceeds montecarlo.UnreliableK, "" for the others.
+func unreliableMark(e Estimator) string {
+	if e.Unreliable {
+		return `^{\ddagger}`
+	}
+	return ""
+}
+
+// appendUnreliableNote appends, when any of es is unreliable, a rule and a
+// note row spanning cols columns that explains the mark.
+func appendUnreliableNote(rows [][]Cell, es []Estimator, cols int) [][]Cell {
+	for _, e := range es {
+		if e.Unreliable {
+			note := Cells(Piece{Math, `^{\ddagger}`}, Piece{Text, fmt.Sprintf(" unreliable: the Pareto tail index of the samples (k-hat) exceeds %g, so the normal interval cannot be trusted", montecarlo.UnreliableK)})
+			note.Span, note.Align = cols, "l"
+			return append(rows, nil, []Cell{note})
+		}
+	}
+	return rows
+}
+
+// CoverageTable is the coverage study: per shape with a known count and
+// variant, the samples per run, the runs, how many 95% intervals hold the
+// count and how many lie wholly below it, the coverage with its Wilson 95%
+// interval, and "yes" where that interval lies wholly below 95% (Trusted
+// then keeps the variant from the shape's headline figures).
+func CoverageTable(r *Results) Table {
+	var rows [][]Cell
+	var last string
+	for _, st := range r.CoverageStats() {
+		shape := fmt.Sprintf("%d×%d", st.Shape.N(), st.Shape.N())
+		if last != "" && shape != last {
+			rows = append(rows, nil)
+		}
+		last = shape
+		below := Cells()
+		if st.High < NominalCoverage {
+			below = TextCell("yes")
+		}
+		rows = append(rows, []Cell{TextCell(shape), Cells(Piece{Code, st.Method + "/" + st.Variant}),
+			MathCell(Int64(st.Samples)), MathCell(Int64(st.Runs)), MathCell(Int64(st.Covered)), MathCell(Int64(st.Below)),
+			MathCell(Percent(float64(st.Covered)/float64(st.Runs), 1)),
+			MathCell("[" + Percent(st.Low, 1) + ", " + Percent(st.High, 1) + "]"), below})
+	}
+	return Table{"llrrrrrrc", texts("grid", "estimator", "samples/run", "runs", "cover", "below", "coverage (%)", "Wilson 95%", "below 95%"), rows}
 }
 
 // ShapesTable lists every box shape with a count, a heuristic or an
@@ -151,6 +202,7 @@ func EstimatorsTable(r *Results) Table {
 // interval holds the count.
 func ShapesTable(r *Results) Table {
 	var rows [][]Cell
+	var shown []Estimator
 	for _, s := range r.AllShapes() {
 		exactCell, heurCell, ratioCell, mcCell, coverCell := DashCell(), DashCell(), DashCell(), DashCell(), DashCell()
 		n, cite, known := r.KnownGrids(s)
@@ -174,7 +226,8 @@ func ShapesTable(r *Results) Table {
 			}
 		}
 		if haveMC {
-			mcCell = MathCell(SciFloat(best.Estimate, 3) + `\ (\pm ` + Percent(best.RelativeError*montecarlo.Z95, 2) + `\%)`)
+			mcCell = MathCell(SciFloat(best.Estimate, 3) + `\ (\pm ` + Percent(best.RelativeError*montecarlo.Z95, 2) + `\%)` + unreliableMark(best))
+			shown = append(shown, best)
 			if known {
 				coverCell = TextCell(map[bool]string{true: "yes", false: "no"}[best.Covers(n)])
 			}
@@ -182,6 +235,7 @@ func ShapesTable(r *Results) Table {
 		rows = append(rows, []Cell{TextCell(fmt.Sprintf("%d×%d", s.R, s.C)), TextCell(fmt.Sprintf("%d×%d", s.N(), s.N())),
 			exactCell, heurCell, ratioCell, mcCell, coverCell})
 	}
+	rows = appendUnreliableNote(rows, shown, 7)
 	return Table{"llrrrrc", texts("boxes", "grid", "exact count", "heuristic", "count/heuristic", "Monte Carlo (95%)", "covers"), rows}
 }
 

@@ -27,16 +27,25 @@ type Columns struct {
 	Work            int64   `parquet:"work"`        // total cells visited
 	RelVar          float64 `parquet:"relvar"`      // sample variance / estimate² (per sample)
 	RelVarWork      float64 `parquet:"relvar_work"` // relvar × work per sample
+	// The diagnostics of the samples as weights (montecarlo.Diagnostics):
+	ESS        float64 `parquet:"ess"`              // effective sample size (Σw)²/Σw²
+	MaxShare   float64 `parquet:"max_weight_share"` // largest sample / Σw
+	ParetoK    float64 `parquet:"pareto_k"`         // k̂ of the upper tail (NaN: no tail to fit)
+	Unreliable bool    `parquet:"unreliable"`       // k̂ > 0.7: the interval is not to be trusted
 }
 
-// ColumnsOf returns the summary columns of m.
-func ColumnsOf(m montecarlo.Moments) Columns {
+// ColumnsOf returns the summary columns of a run (the diagnostics need its
+// tail).
+func ColumnsOf(res montecarlo.Result) Columns {
+	m := res.Total
 	s := m.Stats()
+	d := res.Diagnostics()
 	return Columns{
 		Samples: m.N, Estimate: montecarlo.Decimal(s.Estimate), Log10Estimate: m.Log10Estimate(),
 		StdError: montecarlo.Decimal(s.StdError), CILow: montecarlo.Decimal(s.CILow), CIHigh: montecarlo.Decimal(s.CIHigh),
 		RelativeError: s.RelativeError, NonzeroFraction: s.NonzeroFraction,
 		Work: m.Work, RelVar: s.RelVar, RelVarWork: s.RelVarWork,
+		ESS: d.ESS, MaxShare: d.MaxShare, ParetoK: d.ParetoK, Unreliable: d.Unreliable,
 	}
 }
 
@@ -58,7 +67,7 @@ type TraceRow struct {
 func TraceRows(shape, variant string, trace []montecarlo.Moments) []TraceRow {
 	rows := make([]TraceRow, len(trace))
 	for i, m := range trace {
-		c := ColumnsOf(m)
+		c := ColumnsOf(montecarlo.Result{Total: m})
 		rows[i] = TraceRow{
 			Shape: shape, Variant: variant, Samples: c.Samples,
 			Estimate: c.Estimate, Log10Estimate: c.Log10Estimate, StdError: c.StdError,

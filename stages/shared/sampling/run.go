@@ -57,7 +57,8 @@ func Projection(tm Timing, samples int64, w, h float64, cores int) (seconds floa
 // spec returns the identity of the random streams of one shape and variant
 // in pass p.
 func (plan Plan) spec(p *pipeline.Pass, shape grid.Shape, variant string) montecarlo.Spec {
-	return montecarlo.Spec{Seed: p.Seed, Stage: plan.Stage, Shape: shape.String(), Variant: variant, BlockSize: plan.BlockSize}
+	return montecarlo.Spec{Seed: p.Seed, Stage: plan.Stage, Shape: shape.String(), Variant: variant, BlockSize: plan.BlockSize,
+		TailSize: montecarlo.ParetoTailSize(Count(plan.Samples, shape, variant))}
 }
 
 // Estimator is a Monte Carlo stage as this package runs it: the stage's
