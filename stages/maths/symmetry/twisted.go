@@ -333,7 +333,6 @@ func (t *twistedStacks) place(R *[maxTwistedC]uint16, rowOf [maxTwistedC]int, l 
 	rec(0, 0)
 }
 
-
 // stackProblem is F(g) for one element g of a 2×c grid, by the stack method
 // (see FixedByStacks).
 type stackProblem struct {
