@@ -347,8 +347,13 @@ type stackProblem struct {
 	// orbitRep[q] is the least member of the ⟨ρ̂⟩-orbit of q, orbitLen its size.
 	orbitRep []uint16
 	orbitLen []int
-	centre   [][]int // the band maps (row permutations) that commute with ρ
-	memoBig  map[string]*big.Int
+	// centreImg[i][q] is orbitRep of the image of q under the i-th band map
+	// (a permutation of the rows) that commutes with ρ.
+	centreImg [][]uint16
+	// minImg[q] is the least of the centreImg[i][q], minBy[q] the i reaching it.
+	minImg  []uint16
+	minBy   [][]int32
+	memoBig map[string]*big.Int
 }
 
 func newStackProblem(c int, e Element) *stackProblem {
@@ -394,7 +399,25 @@ func newStackProblem(c int, e Element) *stackProblem {
 				}
 			}
 			if slices.Equal(compose(perm, p.rho), compose(p.rho, perm)) {
-				p.centre = append(p.centre, perm)
+				img := make([]uint16, 1<<n)
+				for _, q := range p.valid {
+					img[q] = p.orbitRep[mapMask(perm, q)]
+				}
+				p.centreImg = append(p.centreImg, img)
+			}
+		}
+	}
+	p.minImg = make([]uint16, 1<<n)
+	p.minBy = make([][]int32, 1<<n)
+	for _, q := range p.valid {
+		least := p.full
+		for _, img := range p.centreImg {
+			least = min(least, img[q])
+		}
+		p.minImg[q] = least
+		for i, img := range p.centreImg {
+			if img[q] == least {
+				p.minBy[q] = append(p.minBy[q], int32(i))
 			}
 		}
 	}
@@ -552,20 +575,51 @@ func (t *twistedStacks) countOrZero(ctx context.Context) (uint64, error) {
 // memoKey is the least image of the assignment (the orbit of each cycle's
 // row sets, cycles of equal length in any order) under the band maps that
 // commute with ρ.
+//
+// Only the band maps that send some cycle of the first run (the longest
+// cycles) to the least value any of them can reach need be tried: the least
+// image starts with that value.
 func (p *stackProblem) memoKey(lam []int, chosen []int, reps []uint16) string {
-	var best, cur [16]uint16
+	var qs, best, cur [16]uint16
 	k := len(lam)
-	for pi, perm := range p.centre {
-		for j := range k {
-			cur[j] = p.orbitRep[mapMask(perm, reps[chosen[j]])]
+	for j := range k {
+		qs[j] = reps[chosen[j]]
+	}
+	run0 := 1
+	for run0 < k && lam[run0] == lam[0] {
+		run0++
+	}
+	least := p.minImg[qs[0]]
+	for j := 1; j < run0; j++ {
+		least = min(least, p.minImg[qs[j]])
+	}
+	first := true
+	for j0 := range run0 {
+		if p.minImg[qs[j0]] != least {
+			continue
 		}
-		for i := 1; i < k; i++ {
-			for j := i; j > 0 && lam[j-1] == lam[j] && cur[j-1] > cur[j]; j-- {
-				cur[j-1], cur[j] = cur[j], cur[j-1]
+		for _, ci := range p.minBy[qs[j0]] {
+			img := p.centreImg[ci]
+			for j := range k {
+				cur[j] = img[qs[j]]
 			}
-		}
-		if pi == 0 || slices.Compare(cur[:k], best[:k]) < 0 {
-			best = cur
+			for i := 1; i < k; i++ {
+				for j := i; j > 0 && lam[j-1] == lam[j] && cur[j-1] > cur[j]; j-- {
+					cur[j-1], cur[j] = cur[j], cur[j-1]
+				}
+			}
+			if first {
+				best, first = cur, false
+				continue
+			}
+			for j := range k {
+				if cur[j] != best[j] {
+					if cur[j] < best[j] {
+						best = cur
+					}
+					break
+				}
+			}
 		}
 	}
 	b := make([]byte, 2*k)
@@ -610,4 +664,30 @@ func FixedByStacks(ctx context.Context, s Shape, e Element) (*big.Int, error) {
 		total.Add(total, q)
 	}
 	return total, nil
+}
+
+// StackHeavy reports whether e, an element of shape s with boxes of 2 rows
+// or 2 columns, is one the stack method is meant for: in the 2×c
+// orientation, e exchanges the two stacks or exchanges the two rows of every
+// band (keeping each band in place).
+func StackHeavy(s Shape, e Element) bool {
+	if e.Transpose || e.Check(s) != nil {
+		return false
+	}
+	switch {
+	case s.R == 2:
+	case s.C == 2:
+		s, e = Shape{R: 2, C: s.R}, Element{Rows: e.Cols, Cols: e.Rows}
+	default:
+		return false
+	}
+	if e.Cols[0] >= s.C {
+		return true
+	}
+	for r, x := range e.Rows {
+		if x != r^1 {
+			return false
+		}
+	}
+	return true
 }
