@@ -6,7 +6,12 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 )
 
 // errTwistedOverflow is returned when a twisted stack count passes 2^64.
@@ -426,7 +431,7 @@ func newStackProblem(c int, e Element) *stackProblem {
 
 // sumFor returns Σ_X over the grids X with X∘g = σ∘X, σ = σ_λ: the sum over
 // the equivariant pattern assignments of their stack products.
-func (p *stackProblem) sumFor(ctx context.Context, lam []int) (*big.Int, error) {
+func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big.Int, error) {
 	sigma := partRep(lam)
 	var starts []int
 	at := 0
@@ -442,21 +447,18 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int) (*big.Int, error) 
 	}
 	slices.Sort(reps)
 	p.memoBig = map[string]*big.Int{} // terms of one σ only
+	type leaf struct {
+		chosen []int
+		rows   []uint16
+		weight uint64
+	}
+	var leaves []leaf
 	rows := make([]uint16, p.n)
 	chosen := make([]int, len(lam)) // index into reps per cycle
 	var count [16]int
-	total := new(big.Int)
-	var err error
 	var rec func(j int, weight uint64)
 	rec = func(j int, weight uint64) {
-		if err != nil {
-			return
-		}
 		if j == len(lam) {
-			var a *big.Int
-			if a, err = p.term(ctx, lam, sigma, chosen, reps, rows); err != nil {
-				return
-			}
 			// the multinomial of each run of equal cycle lengths
 			w := weight
 			for i := 0; i < len(lam); {
@@ -475,7 +477,7 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int) (*big.Int, error) 
 				}
 				i = k
 			}
-			total.Add(total, new(big.Int).Mul(a, new(big.Int).SetUint64(w)))
+			leaves = append(leaves, leaf{slices.Clone(chosen), slices.Clone(rows), w})
 			return
 		}
 		l := lam[j]
@@ -513,7 +515,44 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int) (*big.Int, error) 
 		}
 	}
 	rec(0, 1)
-	return total, err
+	// The terms, by workers taking the leaves in turn; the memo is shared.
+	terms := make([]*big.Int, len(leaves))
+	var next atomic.Int64
+	var mu sync.Mutex
+	err := parallel.Run(workers, func(int) error {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(leaves) {
+				return nil
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			lf := leaves[i]
+			key := p.memoKey(lam, lf.chosen, reps)
+			mu.Lock()
+			a, ok := p.memoBig[key]
+			mu.Unlock()
+			if !ok {
+				var err error
+				if a, err = p.term(ctx, sigma, lf.rows); err != nil {
+					return err
+				}
+				mu.Lock()
+				p.memoBig[key] = a
+				mu.Unlock()
+			}
+			terms[i] = a
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	total := new(big.Int)
+	for i, lf := range leaves {
+		total.Add(total, new(big.Int).Mul(terms[i], new(big.Int).SetUint64(lf.weight)))
+	}
+	return total, nil
 }
 
 func factorialInt(k int) int {
@@ -527,13 +566,9 @@ func factorialInt(k int) int {
 // term returns the number of grids X with X∘g = σ∘X whose left stack has
 // the given rows: the product of the two stacks' fixed counts, or, when g
 // exchanges the stacks, the left stack's count under (ρ², κ₁κ₀) and σ².
-// Terms are memoised under the least image of the assignment by the
+// sumFor memoises the terms under the least image of the assignment by the
 // relabellings commuting with σ and the band maps commuting with ρ.
-func (p *stackProblem) term(ctx context.Context, lam []int, sigma []int, chosen []int, reps []uint16, rows []uint16) (*big.Int, error) {
-	key := p.memoKey(lam, chosen, reps)
-	if v, ok := p.memoBig[key]; ok {
-		return v, nil
-	}
+func (p *stackProblem) term(ctx context.Context, sigma []int, rows []uint16) (*big.Int, error) {
 	var a *big.Int
 	if p.swap {
 		t := newTwisted(p.c, rows, compose(sigma, sigma), compose(p.rho, p.rho), compose(p.k1, p.k0))
@@ -560,7 +595,6 @@ func (p *stackProblem) term(ctx context.Context, lam []int, sigma []int, chosen 
 			a.Mul(a, new(big.Int).SetUint64(e1))
 		}
 	}
-	p.memoBig[key] = a
 	return a, nil
 }
 
@@ -652,7 +686,7 @@ func FixedByStacks(ctx context.Context, s Shape, e Element) (*big.Int, error) {
 	p := newStackProblem(s2.C, e2)
 	total := new(big.Int)
 	for _, lam := range newProblem(s2, e2).sigmaTypes() {
-		sum, err := p.sumFor(ctx, lam)
+		sum, err := p.sumFor(ctx, lam, runtime.GOMAXPROCS(0))
 		if err != nil {
 			return nil, err
 		}
