@@ -337,6 +337,9 @@ func (t *twistedStacks) place(R *[maxTwistedC]uint16, rowOf [maxTwistedC]int, l 
 	rec(0, 0)
 }
 
+// debugNoJoin, set by a test, computes every assignment's term.
+var debugNoJoin bool
+
 // stackProblem is F(g) for one element g of a 2×c grid, by the stack method
 // (see FixedByStacks).
 type stackProblem struct {
@@ -550,6 +553,9 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big
 	}
 	img := make([]int, len(lam))
 	for i, lf := range leaves {
+		if debugNoJoin {
+			break
+		}
 		for _, g := range p.gens {
 			for j, x := range lf.chosen {
 				img[j] = repIndex[g[reps[x]]]
