@@ -340,6 +340,9 @@ func (t *twistedStacks) place(R *[maxTwistedC]uint16, rowOf [maxTwistedC]int, l 
 // debugNoJoin, set by a test, computes every assignment's term.
 var debugNoJoin bool
 
+// debugAllTypes, set by a test, tries every cycle type of σ.
+var debugAllTypes bool
+
 // stackProblem is F(g) for one element g of a 2×c grid, by the stack method
 // (see FixedByStacks).
 type stackProblem struct {
@@ -687,7 +690,11 @@ func FixedByStacks(ctx context.Context, s Shape, e Element) (*big.Int, error) {
 	}
 	p := newStackProblem(s2.C, e2)
 	total := new(big.Int)
-	for _, lam := range newProblem(s2, e2).sigmaTypes() {
+	lams := newProblem(s2, e2).sigmaTypes()
+	if debugAllTypes {
+		lams = partitions(s2.N())
+	}
+	for _, lam := range lams {
 		sum, err := p.sumFor(ctx, lam, runtime.GOMAXPROCS(0))
 		if err != nil {
 			return nil, err

@@ -114,3 +114,99 @@ func rangeFrom(lo, hi int) []int {
 	}
 	return out
 }
+
+// involutions returns the number of involutions of m points.
+func involutions(m int) *big.Int {
+	a, b := big.NewInt(1), big.NewInt(1) // I(0), I(1)
+	for k := 2; k <= m; k++ {
+		a, b = b, new(big.Int).Add(b, new(big.Int).Mul(big.NewInt(int64(k-1)), a))
+	}
+	if m == 0 {
+		return a
+	}
+	return b
+}
+
+// TestSwapAllByPairOrbits checks the class that exchanges the two stacks and
+// the two rows of every band of 2×c against pair's orbits: X∘g = σ∘X makes
+// the right stack σ(left stack) with every band's rows exchanged, so the left
+// stack is any stack, σ any involution keeping each symbol's pattern, and
+//
+//	F = Σ_T E(T) · Π_p I(m_p)/m_p!,   I(m) the involutions of m points.
+func TestSwapAllByPairOrbits(t *testing.T) {
+	maxC := 5
+	if testing.Short() {
+		maxC = 4
+	}
+	ctx := context.Background()
+	for c := 2; c <= maxC; c++ {
+		orbits, err := pair.Orbits(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := new(big.Rat)
+		for _, o := range orbits {
+			var m [64]int
+			for _, p := range o.Rep {
+				m[p]++
+			}
+			f := new(big.Rat).SetUint64(o.Size)
+			for p := range 1 << c {
+				f.Mul(f, new(big.Rat).SetFrac(involutions(m[p]), factorial(m[p])))
+			}
+			e, err := pair.Stacks(ctx, c, o.Rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum.Add(sum, f.Mul(f, new(big.Rat).SetUint64(e)))
+		}
+		rows := make([]int, 2*c)
+		for r := range rows {
+			rows[r] = r ^ 1
+		}
+		g := Element{Rows: rows, Cols: append(rangeFrom(c, 2*c), rangeFrom(0, c)...)}
+		got, err := FixedByStacks(ctx, Shape{2, c}, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sum.IsInt() || sum.Num().Cmp(got) != 0 {
+			t.Errorf("2x%d rows of every band and stacks exchanged: stack method %v, pair orbits %v", c, got, sum)
+		}
+		t.Logf("2x%d: fixes %v grids up to relabelling (pair orbits %v)", c, got, sum.RatString())
+	}
+}
+
+// TestRowsSwappedClosedForm checks the class that exchanges the two rows of
+// every band of 2×c (and nothing else) against a closed form. Row 2i+1 is
+// σ(row 2i), so σ is a fixed-point-free involution, and the upper rows form
+// a c × 2c array whose every box half and every column holds one symbol of
+// each pair of σ: the pairs in each stack form a c×c Latin square, and each
+// row chooses freely which member of each pair goes left. So
+//
+//	F = (2c-1)!! · L_c² · 2^{c²} / (2c)!,   L_c the c×c Latin squares.
+func TestRowsSwappedClosedForm(t *testing.T) {
+	latin := []int64{1, 1, 2, 12, 576, 161280}
+	maxC := 5
+	if testing.Short() {
+		maxC = 4
+	}
+	for c := 1; c <= maxC; c++ {
+		want := big.NewInt(latin[c] * latin[c])
+		for k := 2*c - 1; k > 1; k -= 2 {
+			want.Mul(want, big.NewInt(int64(k)))
+		}
+		want.Lsh(want, uint(c*c))
+		want.Quo(want, factorial(2*c))
+		rows := make([]int, 2*c)
+		for r := range rows {
+			rows[r] = r ^ 1
+		}
+		got, err := FixedByStacks(context.Background(), Shape{2, c}, Element{Rows: rows, Cols: identity(2 * c)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Cmp(want) != 0 {
+			t.Errorf("2x%d rows of every band exchanged: stack method %v, closed form %v", c, got, want)
+		}
+	}
+}
