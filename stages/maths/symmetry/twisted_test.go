@@ -3,6 +3,7 @@ package symmetry
 import (
 	"context"
 	"math/big"
+	"slices"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"testing"
@@ -208,5 +209,127 @@ func TestRowsSwappedClosedForm(t *testing.T) {
 		if got.Cmp(want) != 0 {
 			t.Errorf("2x%d rows of every band exchanged: stack method %v, closed form %v", c, got, want)
 		}
+	}
+}
+
+// TestStackExchangesByMultisets checks every class of 2×c (c ≤ 5) that
+// exchanges the two stacks with κ₁κ₀ = id and ρ² = id against a sum over
+// the pattern multisets T with package pair's stack counter: the left stack
+// is any stack, the right one σ(left) with its rows moved by ρ, so σ is an
+// involution with P(σx) = ĥ(P(x)), ĥ(p) = ρ(p) complemented, and
+//
+//	F = Σ_T E(T) · Π_{p = ĥp} I(m_p)/m_p! · Π_{p < ĥp} [m_p = m_ĥp]/m_p!.
+//
+// (The summand depends on T, not only on its B_c-orbit, unless ρ is
+// central; E(T) is looked up by orbit.)
+func TestStackExchangesByMultisets(t *testing.T) {
+	maxC := 5
+	if testing.Short() {
+		maxC = 4
+	}
+	ctx := context.Background()
+	for c := 2; c <= maxC; c++ {
+		s := Shape{2, c}
+		g, err := NewGroup(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eOf := map[string]uint64{}
+		full := uint16(1)<<(2*c) - 1
+		checked := 0
+		for _, cl := range g.Classes {
+			e := cl.Rep
+			if e.Cols[0] < c || !slices.Equal(compose(e.Rows, e.Rows), identity(2*c)) {
+				continue
+			}
+			k := make([]int, c)
+			for j := range c {
+				k[j] = e.Cols[e.Cols[j]] // κ₁κ₀ on stack 0
+			}
+			if !slices.Equal(k, identity(c)) {
+				continue
+			}
+			hat := make([]int, 1<<c)
+			for p := range 1 << c {
+				var q uint16
+				for i := range c {
+					q |= 1 << (2*i + 1 - p>>i&1)
+				}
+				h := mapMask(e.Rows, q) ^ full
+				var hp int
+				for i := range c {
+					if h>>(2*i)&1 == 1 {
+						hp |= 1 << i
+					}
+				}
+				hat[p] = hp
+			}
+			sum := new(big.Rat)
+			var m [64]int
+			var ones [8]int
+			pats := make([]uint8, 0, 2*c)
+			var rec func(from int)
+			rec = func(from int) {
+				if len(pats) == 2*c {
+					f := big.NewRat(1, 1)
+					for p := range 1 << c {
+						switch q := hat[p]; {
+						case q == p:
+							f.Mul(f, new(big.Rat).SetFrac(involutions(m[p]), factorial(m[p])))
+						case m[p] != m[q]:
+							return
+						case p < q:
+							f.Quo(f, new(big.Rat).SetInt(factorial(m[p])))
+						}
+					}
+					o, err := pair.NewOrbit(c, pats)
+					if err != nil {
+						t.Fatal(err)
+					}
+					key := o.String()
+					ev, ok := eOf[key]
+					if !ok {
+						if ev, err = pair.Stacks(ctx, c, o.Rep); err != nil {
+							t.Fatal(err)
+						}
+						eOf[key] = ev
+					}
+					sum.Add(sum, f.Mul(f, new(big.Rat).SetUint64(ev)))
+					return
+				}
+				for p := from; p < 1<<c; p++ {
+					ok := true
+					for i := range c {
+						if p>>i&1 == 1 && ones[i] == c || p>>i&1 == 0 && len(pats)-ones[i] == c {
+							ok = false // each bit set in exactly c patterns
+						}
+					}
+					if !ok {
+						continue
+					}
+					for i := range c {
+						ones[i] += p >> i & 1
+					}
+					m[p]++
+					pats = append(pats, uint8(p))
+					rec(p)
+					pats = pats[:len(pats)-1]
+					m[p]--
+					for i := range c {
+						ones[i] -= p >> i & 1
+					}
+				}
+			}
+			rec(0)
+			got, err := FixedByStacks(ctx, s, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sum.IsInt() || sum.Num().Cmp(got) != 0 {
+				t.Errorf("%v class %d (%s): stack method %v, multisets %v", s, cl.Index, cl.Desc, got, sum.RatString())
+			}
+			checked++
+		}
+		t.Logf("%v: %d classes checked", s, checked)
 	}
 }
