@@ -14,7 +14,8 @@
 // counted each class. Status: with it, 2×5 gives 4,743,933,427,433,330,
 // short of A291188 by 174,617,388, so the literature check fails the stage
 // and 2x5 is not in the default shapes (see README); the error lies among
-// heavy classes that no independent check reaches yet.
+// the heavy classes that keep the stacks, which no independent check
+// reaches yet.
 //
 // Checks a wrong answer fails: the class sizes sum to |G| (NewGroup), the
 // Burnside sum is a multiple of |G|, every fixed count of the stack method is
