@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,6 +129,9 @@ func stageEntry(lock string) string    { return firstObject(lock, `"stages": [`)
 
 func firstObject(text, after string) string {
 	i := strings.Index(text, after) + len(after)
-	j := i + strings.Index(text[i:], "}") + 1
-	return text[i:j]
+	var first json.RawMessage // an entry may hold objects (a stage's config)
+	if err := json.NewDecoder(strings.NewReader(text[i:])).Decode(&first); err != nil {
+		panic(err)
+	}
+	return string(first)
 }
