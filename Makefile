@@ -3,11 +3,19 @@
 GO      ?= go
 CENSUS  := bin/census
 CONFIG  ?= configs/default.yaml
+# ROOT is the project root the run writes below (data/, figures/, paper/).
+ROOT    ?= .
+# The smoke run has a root of its own, so that it never overwrites the
+# paper's committed figures (figures/*.png) or data/; it gets a copy of the
+# hand-written sources the stages read (a test checks this list against
+# the stages' Sources).
+SMOKE_ROOT    := build/smoke
+SMOKE_SOURCES := paper/main.tex paper/references.bib CITATION.cff
 # make all then recomputes RECOMPUTE units of every committed result bundle
 # (data/bundles), drawn at random among those that took at most 30 CPU-s,
 # and compares them byte for byte; 0 skips it (the smoke run does).
 RECOMPUTE ?= 1
-STAGES  := bands reduce classes exact shapes symmetry kilfoil knuth importance figures report paper
+STAGES  := bands reduce classes exact shapes symmetry kilfoil knuth importance figures report paper htmlreport
 
 .PHONY: all build test bench status verify clean tex smoke $(STAGES)
 
@@ -15,9 +23,9 @@ STAGES  := bands reduce classes exact shapes symmetry kilfoil knuth importance f
 # apt-get, and otherwise says how (the paper stage then skips itself).
 all: build
 	@./paper/install-tex.sh
-	$(CENSUS) run --config $(CONFIG)
+	$(CENSUS) --root $(ROOT) run --config $(CONFIG)
 ifneq ($(RECOMPUTE),0)
-	$(CENSUS) verify --config $(CONFIG) --recompute $(RECOMPUTE) --max-unit-cpu 30s
+	$(CENSUS) --root $(ROOT) verify --config $(CONFIG) --recompute $(RECOMPUTE) --max-unit-cpu 30s
 endif
 
 tex:
@@ -42,19 +50,22 @@ bench:
 
 # One target per stage: brings that stage (and what it needs) up to date.
 $(STAGES): build
-	$(CENSUS) run --config $(CONFIG) $@
+	$(CENSUS) --root $(ROOT) run --config $(CONFIG) $@
 
 status: build
-	$(CENSUS) status --config $(CONFIG)
+	$(CENSUS) --root $(ROOT) status --config $(CONFIG)
 
 verify: build
-	$(CENSUS) verify --config $(CONFIG)
+	$(CENSUS) --root $(ROOT) verify --config $(CONFIG)
 
-# The whole chain with the small configuration, as CI runs it.
+# The whole chain with the small configuration, as CI runs it, below
+# build/smoke (its paper: build/smoke/paper/main.pdf).
 smoke:
-	$(MAKE) all CONFIG=configs/smoke.yaml RECOMPUTE=0
+	mkdir -p $(SMOKE_ROOT)
+	cp --parents $(SMOKE_SOURCES) $(SMOKE_ROOT)/
+	$(MAKE) all CONFIG=configs/smoke.yaml RECOMPUTE=0 ROOT=$(SMOKE_ROOT)
 
 clean:
-	rm -rf bin data paper/generated
+	rm -rf bin build data paper/generated
 	rm -f figures/*.pdf # the PNGs of the paper's run are committed: make all rewrites them
-	cd paper && rm -f main.pdf *.aux *.log *.out *.fls *.fdb_latexmk *.bbl *.blg *.toc
+	cd paper && rm -f main.pdf report.html *.aux *.log *.out *.fls *.fdb_latexmk *.bbl *.blg *.toc

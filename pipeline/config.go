@@ -3,14 +3,13 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
 	"sort"
 	"strings"
 
-	"github.com/go-viper/mapstructure/v2"
-	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -18,8 +17,13 @@ import (
 // subtree, with their defaults. A stage reads one only by naming it in
 // Globals, which puts it in the stage's fingerprint.
 var globalKeys = map[string]any{
-	"seed": uint64(1),
+	"seed":    uint64(1),
+	remoteKey: "",
 }
+
+// remoteKey is the global key naming the default remote of census push
+// and pull (a URL); no stage reads it, so it is in no fingerprint.
+const remoteKey = "remote"
 
 // executorKey is the configuration subtree of the executor
 // (ExecutorConfig): not a stage's, and in no fingerprint.
@@ -73,57 +77,47 @@ func leaves(prefix string, t reflect.Type, path []int) []leaf {
 }
 
 // loadSettings reads the config file, then environment variables, then the
-// --set overrides (each later one wins), rejects unknown keys, decodes each
+// --set overrides (each later one wins), rejects unknown keys, parses every
+// value exactly against its key's type (configvalue.go), decodes each
 // stage's subtree and validates it.
 func loadSettings(stages []*Stage, file string, sets []string) (*settings, error) {
-	v := viper.New()
-	v.SetConfigFile(file)
-	v.SetConfigType("yaml")
-	if _, err := os.Stat(file); err != nil {
-		return nil, fmt.Errorf("config file %s: %w", file, unwrapPathError(err))
-	}
-	if err := v.ReadInConfig(); err != nil {
-		return nil, fmt.Errorf("config file %s: malformed YAML: %s", file, oneLine(err.Error()))
+	fileRoot, err := readConfigFile(file)
+	if err != nil {
+		return nil, err
 	}
 
 	known := map[string]leaf{}
 	var open []string
 	for g, def := range globalKeys {
 		known[g] = leaf{key: g, typ: reflect.TypeOf(def)}
-		v.SetDefault(g, def)
 	}
 	executor := defaultExecutor()
 	executorLeaves := leaves(executorKey, reflect.TypeOf(*executor), nil)
 	for _, l := range executorLeaves {
 		known[l.key] = l
-		v.SetDefault(l.key, reflect.ValueOf(executor).Elem().FieldByIndex(l.field).Interface())
 	}
 	defaults := map[string]Config{}
+	newConfig := map[string]func() Config{}
 	for _, s := range stages {
 		if s.NewConfig == nil {
 			continue
 		}
 		def := s.NewConfig()
 		defaults[s.Name] = def
-		rv := reflect.ValueOf(def).Elem()
-		for _, l := range leaves(s.Name, rv.Type(), nil) {
+		newConfig[s.Name] = s.NewConfig
+		for _, l := range leaves(s.Name, reflect.ValueOf(def).Elem().Type(), nil) {
 			known[l.key] = l
-			v.SetDefault(l.key, rv.FieldByIndex(l.field).Interface())
 			if l.open {
 				open = append(open, l.key+".")
 			}
 		}
 	}
-	isKnown := func(key string) bool {
-		if _, ok := known[key]; ok {
-			return true
+	// subtrees are the dotted prefixes of known keys (knuth, executor.slurm).
+	subtrees := map[string]bool{}
+	for k := range known {
+		for i := strings.IndexByte(k, '.'); i >= 0; i = next(k, i) {
+			subtrees[k[:i]] = true
 		}
-		for _, prefix := range open {
-			if strings.HasPrefix(key, prefix) {
-				return true
-			}
-		}
-		return false
 	}
 	allowedList := func() string {
 		var keys []string
@@ -134,72 +128,167 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 		return strings.Join(keys, ", ")
 	}
 
-	for _, key := range v.AllKeys() {
-		if !isKnown(key) {
-			return nil, fmt.Errorf("config file %s: unknown config key %s (known keys: %s)", file, key, allowedList())
+	// given[key] is the node of a whole key, from the highest source that
+	// sets it; entries[key][name] are --set values of one entry of a map
+	// key (knuth.samples.3x3=…), merged into the map after it is read.
+	given := map[string]*yaml.Node{}
+	entries := map[string]map[string]*yaml.Node{}
+	var walk func(prefix string, m *yaml.Node) error
+	walk = func(prefix string, m *yaml.Node) error {
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, v := resolveAlias(m.Content[i]), resolveAlias(m.Content[i+1])
+			key := strings.ToLower(k.Value)
+			if prefix != "" {
+				key = prefix + "." + key
+			}
+			if seen[key] {
+				return fmt.Errorf("config file %s: config key %s is given twice", file, key)
+			}
+			seen[key] = true
+			switch {
+			case k.Kind != yaml.ScalarNode:
+				return fmt.Errorf("config file %s: a key is %s, not a name", file, shownValue(k))
+			case known[key].typ != nil:
+				given[key] = v
+			case subtrees[key] && isNull(v):
+			case subtrees[key] && v.Kind == yaml.MappingNode:
+				if err := walk(key, v); err != nil {
+					return err
+				}
+			case subtrees[key]:
+				return Invalid(key, shownValue(v), "a mapping of its keys")
+			default:
+				return fmt.Errorf("config file %s: unknown config key %s (known keys: %s)", file, key, allowedList())
+			}
 		}
+		return nil
 	}
-	v.SetEnvPrefix(envPrefix)
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
-	v.AutomaticEnv()
-	envNames := map[string]bool{}
+	if err := walk("", fileRoot); err != nil {
+		return nil, err
+	}
+
+	envNames := map[string]string{}
 	for k := range known {
-		envNames[envPrefix+"_"+strings.ToUpper(strings.ReplaceAll(k, ".", "_"))] = true
+		envNames[envPrefix+"_"+strings.ToUpper(strings.ReplaceAll(k, ".", "_"))] = k
 	}
 	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, envPrefix+"_") && !envNames[name] {
+		name, text, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, envPrefix+"_") {
+			continue
+		}
+		key, ok := envNames[name]
+		if !ok {
 			return nil, fmt.Errorf("environment variable %s: no such config key (known keys: %s)", name, allowedList())
 		}
+		given[key] = textNode(text, known[key].typ)
 	}
-	// mapSets holds --set values for entries inside a map key
-	// (knuth.samples.3x3=…): viper would replace the whole map, so they are
-	// merged into it after it is read.
-	mapSets := map[string]map[string]any{}
 	for _, s := range sets {
 		key, raw, ok := strings.Cut(s, "=")
 		key = strings.ToLower(strings.TrimSpace(key))
 		if !ok || key == "" {
 			return nil, fmt.Errorf("--set %q: want key=value, for example --set seed=7", s)
 		}
-		if !isKnown(key) {
-			return nil, fmt.Errorf("--set %s: unknown config key %s (known keys: %s)", s, key, allowedList())
-		}
-		var value any = raw
-		var parsed any
-		if yaml.Unmarshal([]byte(raw), &parsed) == nil && parsed != nil {
-			value = parsed
-		}
-		if _, exact := known[key]; exact {
-			v.Set(key, value)
+		if l, exact := known[key]; exact {
+			given[key] = textNode(raw, l.typ)
+			delete(entries, key) // a later whole map replaces earlier entries
 			continue
 		}
+		found := false
 		for _, prefix := range open {
-			if strings.HasPrefix(key, prefix) {
+			if strings.HasPrefix(key, prefix) && len(key) > len(prefix) {
 				leafKey := strings.TrimSuffix(prefix, ".")
-				if mapSets[leafKey] == nil {
-					mapSets[leafKey] = map[string]any{}
+				if entries[leafKey] == nil {
+					entries[leafKey] = map[string]*yaml.Node{}
 				}
-				mapSets[leafKey][strings.TrimPrefix(key, prefix)] = value
+				entries[leafKey][strings.TrimPrefix(key, prefix)] = textNode(raw, known[leafKey].typ.Elem())
+				found = true
 			}
+		}
+		if !found {
+			return nil, fmt.Errorf("--set %s: unknown config key %s (known keys: %s)", s, key, allowedList())
 		}
 	}
 
-	st := &settings{stage: map[string]Config{}, globals: map[string]any{}, canonical: map[string][]byte{}, executor: executor}
-	for _, l := range executorLeaves {
-		fresh := reflect.New(l.typ)
-		if err := decodeValue(v.Get(l.key), fresh.Interface()); err != nil {
-			return nil, invalidType(l.key, v.Get(l.key), l.typ)
+	// written[key] is each value as the user wrote it, for messages of
+	// Validate, which sees only the parsed value.
+	written := map[string]string{}
+	// decode sets the value of leaf l in the struct rv (or returns it when
+	// rv is not valid) from what the user gave, or keeps the default.
+	decode := func(l leaf, field reflect.Value, ranges rangeOf) error {
+		n, ok := given[l.key]
+		if ok {
+			v, err := decodeNode(l.key, l.typ, n, ranges)
+			if err != nil {
+				return err
+			}
+			if n.Kind == yaml.ScalarNode && isNumeric(l.typ) {
+				written[l.key] = shownValue(n)
+			}
+			field.Set(v)
 		}
-		reflect.ValueOf(executor).Elem().FieldByIndex(l.field).Set(fresh.Elem())
+		if ok && n.Kind == yaml.MappingNode && isNumeric(l.typ.Elem()) {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if v := resolveAlias(n.Content[i+1]); v.Kind == yaml.ScalarNode {
+					written[l.key+"."+strings.ToLower(n.Content[i].Value)] = shownValue(v)
+				}
+			}
+		}
+		if more := entries[l.key]; len(more) > 0 {
+			m := reflect.MakeMap(l.typ)
+			if !field.IsNil() {
+				iter := field.MapRange()
+				for iter.Next() {
+					m.SetMapIndex(iter.Key(), iter.Value())
+				}
+			}
+			names := make([]string, 0, len(more))
+			for name := range more {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				v, err := decodeNode(l.key+"."+name, l.typ.Elem(), more[name], ranges)
+				if err != nil {
+					return err
+				}
+				if isNumeric(l.typ.Elem()) {
+					written[l.key+"."+name] = shownValue(more[name])
+				}
+				m.SetMapIndex(reflect.ValueOf(name), v)
+			}
+			field.Set(m)
+		}
+		return nil
+	}
+	// asWritten shows a Validate error's value as the user wrote it.
+	asWritten := func(err error) error {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			if text, ok := written[ce.Key]; ok {
+				return Invalid(ce.Key, text, ce.Allowed)
+			}
+		}
+		return err
+	}
+
+	st := &settings{stage: map[string]Config{}, globals: map[string]any{}, canonical: map[string][]byte{}, executor: executor}
+	executorRanges := func(key string) string {
+		return probeRange(func() Config { return defaultExecutor() }, executorKey, key)
+	}
+	for _, l := range executorLeaves {
+		if err := decode(l, reflect.ValueOf(executor).Elem().FieldByIndex(l.field), executorRanges); err != nil {
+			return nil, err
+		}
 	}
 	if err := executor.Validate(); err != nil {
-		return nil, err
+		return nil, asWritten(err)
 	}
 	for g, def := range globalKeys {
 		ptr := reflect.New(reflect.TypeOf(def))
-		if err := decodeValue(v.Get(g), ptr.Interface()); err != nil {
-			return nil, invalidType(g, v.Get(g), ptr.Elem().Type())
+		ptr.Elem().Set(reflect.ValueOf(def))
+		if err := decode(known[g], ptr.Elem(), nil); err != nil {
+			return nil, err
 		}
 		st.globals[g] = ptr.Elem().Interface()
 	}
@@ -208,30 +297,15 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 		if !ok {
 			continue
 		}
+		ranges := func(key string) string { return probeRange(newConfig[s.Name], s.Name, key) }
 		rv := reflect.ValueOf(cfg).Elem()
 		for _, l := range leaves(s.Name, rv.Type(), nil) {
-			field := rv.FieldByIndex(l.field)
-			raw := v.Get(l.key)
-			if entries := mapSets[l.key]; entries != nil {
-				merged := map[string]any{}
-				if m, ok := raw.(map[string]any); ok {
-					for k, x := range m {
-						merged[k] = x
-					}
-				}
-				for k, x := range entries {
-					merged[k] = x
-				}
-				raw = merged
+			if err := decode(l, rv.FieldByIndex(l.field), ranges); err != nil {
+				return nil, err
 			}
-			fresh := reflect.New(l.typ)
-			if err := decodeValue(raw, fresh.Interface()); err != nil {
-				return nil, invalidType(l.key, raw, l.typ)
-			}
-			field.Set(fresh.Elem())
 		}
 		if err := cfg.Validate(); err != nil {
-			return nil, err
+			return nil, asWritten(err)
 		}
 		st.stage[s.Name] = cfg
 	}
@@ -255,36 +329,24 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 	return st, nil
 }
 
-func decodeValue(raw, out any) error {
-	switch reflect.TypeOf(out).Elem().Kind() {
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		if strings.HasPrefix(strings.TrimSpace(fmt.Sprint(raw)), "-") {
-			return fmt.Errorf("negative value for an unsigned key")
-		}
+// isNumeric reports whether a key of type t holds one number or bool,
+// whose Validate message shows the parsed value: it is shown as written
+// instead. (A list's Validate names the bad item itself.)
+func isNumeric(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map, reflect.String, reflect.Struct:
+		return false
 	}
-	dec, err := mapstructure.NewDecoder(&mapstructure.DecoderConfig{
-		Result:           out,
-		WeaklyTypedInput: true,
-		ErrorUnused:      true,
-		DecodeHook:       mapstructure.StringToSliceHookFunc(","),
-	})
-	if err != nil {
-		return err
-	}
-	return dec.Decode(raw)
+	return true
 }
 
-func invalidType(key string, value any, t reflect.Type) error {
-	want := map[reflect.Kind]string{
-		reflect.Bool: "true or false", reflect.String: "text", reflect.Float64: "a number",
-		reflect.Int: "an integer", reflect.Int64: "an integer", reflect.Int32: "an integer",
-		reflect.Uint64: "a non-negative integer", reflect.Uint32: "a non-negative integer",
-		reflect.Slice: "a list", reflect.Map: "a mapping",
-	}[t.Kind()]
-	if want == "" {
-		want = "a value of type " + t.String()
+// next returns the index of the next '.' in k after i, or -1.
+func next(k string, i int) int {
+	j := strings.IndexByte(k[i+1:], '.')
+	if j < 0 {
+		return -1
 	}
-	return Invalid(key, fmt.Sprintf("%v", value), want)
+	return i + 1 + j
 }
 
 // canonicalJSON renders v as JSON with every object's keys sorted and

@@ -76,11 +76,13 @@ func (e *Engine) lastRunTimes() map[string]time.Duration {
 
 // runLogLine is what the engine reads back of a line of the run log.
 type runLogLine struct {
-	Time        string  `json:"time"`
-	Stage       string  `json:"stage"`
-	Action      string  `json:"action"`
-	Fingerprint string  `json:"fingerprint"`
-	Wall        float64 `json:"wall_seconds"`
+	Time        string         `json:"time"`
+	Stage       string         `json:"stage"`
+	Action      string         `json:"action"`
+	Fingerprint string         `json:"fingerprint"`
+	Wall        float64        `json:"wall_seconds"`
+	CPU         float64        `json:"cpu_seconds"`
+	Metrics     map[string]any `json:"metrics"`
 }
 
 // eachRun calls f with every line of the run log, oldest first; a missing

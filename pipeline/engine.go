@@ -399,6 +399,9 @@ type RunOptions struct {
 	// unitOrder, when set, reorders the indices of the units a stage
 	// computes: a test hook.
 	unitOrder func(missing []int)
+	// restoreOnly restores stale stages from the run cache and runs none:
+	// a stage not in the cache is skipped (census pull).
+	restoreOnly bool
 }
 
 // StageResult is what a run did with one stage.
@@ -453,6 +456,7 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 			// or a source file is missing.
 			if _, ok := skipped[c.upstream]; ok {
 				e.log.Warn("stage "+s.Name+" skipped: "+c.reason, "stage", s.Name)
+				stale[s.Name] = c.reason // and so is what depends on it
 				skipped[s.Name] = true
 				results = append(results, StageResult{Stage: s.Name, Skipped: true, Reason: c.reason})
 				continue
@@ -473,6 +477,12 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 				}
 				e.log.Warn("cannot restore from the run cache: running the stage", "stage", s.Name, "err", err)
 			}
+		}
+		if ro.restoreOnly {
+			stale[s.Name] = c.reason
+			skipped[s.Name] = true
+			results = append(results, StageResult{Stage: s.Name, Skipped: true, Reason: c.reason})
+			continue
 		}
 		e.log.Info("running", "stage", s.Name, "reason", c.reason)
 		res, err := e.runStage(ctx, m, s, c, forced[s], ro)
@@ -715,15 +725,17 @@ func (e *Engine) Verify() ([]VerifyResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, err := os.Stat(filepath.Join(e.opts.Root, ManifestPath)); err != nil {
+		return nil, fmt.Errorf("%s: %w: nothing to verify (run `census run` first)", ManifestPath, unwrapPathError(err))
+	}
+	if len(m.Artifacts) == 0 {
+		return nil, fmt.Errorf("%s lists no artifact: nothing to verify (run `census run` first)", ManifestPath)
+	}
 	var out []VerifyResult
 	for _, a := range m.Artifacts {
-		sum, size, err := hashFile(filepath.Join(e.opts.Root, a.Path))
 		r := VerifyResult{Artifact: a, OK: true}
-		switch {
-		case err != nil:
-			r.OK, r.Problem = false, "missing"
-		case sum != a.SHA256:
-			r.OK, r.Problem = false, fmt.Sprintf("SHA-256 %s, manifest says %s (size %d, manifest %d)", short(sum), short(a.SHA256), size, a.Size)
+		if problem := checkOnDisk(e.opts.Root, a); problem != "" {
+			r.OK, r.Problem = false, problem
 		}
 		out = append(out, r)
 	}

@@ -99,7 +99,8 @@ func newFixture(t *testing.T, yaml string) *fixture {
 	t.Helper()
 	root := t.TempDir()
 	config := filepath.Join(root, "config.yaml")
-	if err := os.WriteFile(config, []byte(yaml), 0o644); err != nil {
+	// An empty config file is refused: a comment keeps every default.
+	if err := os.WriteFile(config, []byte("# test config\n"+yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return &fixture{t: t, root: root, config: config, stages: toyStages()}
@@ -435,8 +436,8 @@ func TestBadInput(t *testing.T) {
 		{"missing file", filepath.Join(root, "nope.yaml"), nil, "no such file or directory"},
 		{"out of range", write("d.yaml", "numbers:\n  count: 0\n"), nil, "config key numbers.count: value 0 is not allowed: an integer from 1 to 1000000"},
 		{"wrong type", write("e.yaml", "numbers:\n  count: many\n"), nil, "config key numbers.count: value many is not allowed: an integer"},
-		{"unknown --set", write("f.yaml", ""), []string{"numbers.size=3"}, "unknown config key numbers.size"},
-		{"malformed --set", write("g.yaml", ""), []string{"seed"}, "want key=value"},
+		{"unknown --set", write("f.yaml", "# defaults\n"), []string{"numbers.size=3"}, "unknown config key numbers.size"},
+		{"malformed --set", write("g.yaml", "# defaults\n"), []string{"seed"}, "want key=value"},
 		{"negative seed", write("h.yaml", "seed: -1\n"), nil, "config key seed: value -1 is not allowed"},
 	}
 	for _, c := range cases {
@@ -452,13 +453,13 @@ func TestBadInput(t *testing.T) {
 	}
 	t.Run("unknown env", func(t *testing.T) {
 		t.Setenv("CENSUS_NUMBERS_CUONT", "3")
-		_, err := New(Options{Root: root, Stages: toyStages(), ConfigFile: write("i.yaml", "")})
+		_, err := New(Options{Root: root, Stages: toyStages(), ConfigFile: write("i.yaml", "# defaults\n")})
 		if err == nil || !strings.Contains(err.Error(), "CENSUS_NUMBERS_CUONT: no such config key") {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("unknown stage", func(t *testing.T) {
-		e, err := New(Options{Root: root, Stages: toyStages(), ConfigFile: write("j.yaml", "")})
+		e, err := New(Options{Root: root, Stages: toyStages(), ConfigFile: write("j.yaml", "# defaults\n")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -77,6 +77,21 @@ func ReadManifest(root string) (*Manifest, error) {
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, fmt.Errorf("%s is damaged (%s): delete it and run again", ManifestPath, oneLine(err.Error()))
 	}
+	// The engine always writes the three fields: a manifest without them
+	// ({}, null, an array) is damaged, not empty.
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+		why := "not a JSON object"
+		if err != nil {
+			why = oneLine(err.Error())
+		}
+		return nil, fmt.Errorf("%s is damaged (%s): delete it and run again", ManifestPath, why)
+	}
+	for _, f := range []string{"tool", "stages", "artifacts"} {
+		if _, ok := fields[f]; !ok {
+			return nil, fmt.Errorf("%s is damaged (it has no %q field): delete it and run again", ManifestPath, f)
+		}
+	}
 	if m.Stages == nil {
 		m.Stages = map[string]StageRecord{}
 	}
@@ -213,6 +228,37 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// ErrUnknownArtifact is wrapped by the error for a name that is no
+// artifact of the manifest: bad usage, where a damaged artifact is a
+// failed check.
+var ErrUnknownArtifact = errors.New("unknown artifact")
+
+// checkOnDisk hashes the artifact's file and says what is wrong with it,
+// "" when its bytes are those the manifest lists: missing, unreadable
+// (with the system's error) or other bytes. Every command that reports on
+// an artifact (verify, show, cite) asks it, never the manifest alone.
+func checkOnDisk(root string, a ArtifactEntry) string {
+	sum, size, err := hashFile(filepath.Join(root, filepath.FromSlash(a.Path)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "missing"
+	case err != nil:
+		return "unreadable: " + oneLine(unwrapPathError(err).Error())
+	case sum != a.SHA256 || size != a.Size:
+		return fmt.Sprintf("SHA-256 on disk %s, manifest says %s (size %d, manifest %d)", sum, a.SHA256, size, a.Size)
+	}
+	return ""
+}
+
+// checkArtifact returns an error naming the artifact and what is wrong
+// when its file is not the one the manifest lists.
+func checkArtifact(root string, a ArtifactEntry) error {
+	if problem := checkOnDisk(root, a); problem != "" {
+		return fmt.Errorf("artifact %s (%s) is not what %s lists: %s; run `census verify`, and rerun its stage (census run --force %s) or restore the file", a.Name, a.Path, ManifestPath, problem, a.Stage)
+	}
 	return nil
 }
 

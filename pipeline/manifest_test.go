@@ -96,7 +96,7 @@ func TestDamagedManifestIsAOneLineError(t *testing.T) {
 func FuzzManifest(f *testing.F) {
 	root := f.TempDir()
 	config := filepath.Join(root, "c.yaml")
-	os.WriteFile(config, nil, 0o644)
+	os.WriteFile(config, []byte("# defaults\n"), 0o644)
 	e, err := New(Options{Root: root, Stages: toyStages(), ConfigFile: config})
 	if err != nil {
 		f.Fatal(err)

@@ -3,8 +3,9 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,6 +26,10 @@ type LockedStage struct {
 	Stage       string `json:"stage"`
 	Version     int    `json:"version"`
 	Fingerprint string `json:"fingerprint"`
+	// Config is the canonical JSON of the stage's configuration subtree
+	// and the globals it reads (what its fingerprint hashes), for census
+	// diff; absent in locks written before it was recorded.
+	Config json.RawMessage `json:"config,omitempty"`
 }
 
 // LockedArtifact is one artifact of a RunLock.
@@ -54,7 +59,7 @@ func (e *Engine) Lock() (*RunLock, error) {
 	l := &RunLock{Tool: ToolVersion}
 	for _, s := range e.order {
 		rec := m.Stages[s.Name]
-		l.Stages = append(l.Stages, LockedStage{Stage: s.Name, Version: rec.Version, Fingerprint: rec.Fingerprint})
+		l.Stages = append(l.Stages, LockedStage{Stage: s.Name, Version: rec.Version, Fingerprint: rec.Fingerprint, Config: rec.Config})
 	}
 	for _, a := range m.Artifacts {
 		l.Artifacts = append(l.Artifacts, LockedArtifact{Path: a.Path, Stage: a.Stage, SHA256: a.SHA256, Size: a.Size})
@@ -80,11 +85,14 @@ func (e *Engine) WriteLock(path string) error {
 	return writeFileAtomic(path, l.Encode())
 }
 
+// maxLockBytes bounds a lock file: a few hundred bytes per artifact.
+const maxLockBytes = 16 << 20
+
 // ReadLock reads a lock file, with a one-line error when it is not one.
 func ReadLock(path string) (*RunLock, error) {
-	data, err := os.ReadFile(path)
+	data, err := readLimited(path, maxLockBytes)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		return nil, fmt.Errorf("lock %s: %w", path, unwrapPathError(err))
 	}
 	var l RunLock
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -105,6 +113,7 @@ func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
 		return nil, err
 	}
 	var diffs []string
+	seen := map[string]bool{}
 	locked := map[string]LockedArtifact{}
 	for _, a := range l.Artifacts {
 		locked[a.Path] = a
@@ -113,13 +122,29 @@ func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
 		if !safeRelPath(a.Path) {
 			return nil, fmt.Errorf("the lock names %q, not a path below the project root", a.Path)
 		}
-		sum, _, err := hashFile(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
+		if seen[a.Path] {
+			diffs = append(diffs, fmt.Sprintf("%s: listed twice in the lock", a.Path))
+			continue
+		}
+		seen[a.Path] = true
+		sum, size, err := hashFile(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
 		switch {
-		case err != nil:
+		case errors.Is(err, fs.ErrNotExist):
 			diffs = append(diffs, fmt.Sprintf("%s: missing (the lock has SHA-256 %s)", a.Path, short(a.SHA256)))
+		case err != nil:
+			diffs = append(diffs, fmt.Sprintf("%s: unreadable: %s (the lock has SHA-256 %s)", a.Path, oneLine(unwrapPathError(err).Error()), short(a.SHA256)))
 		case sum != a.SHA256:
 			diffs = append(diffs, fmt.Sprintf("%s: SHA-256 %s, the lock has %s", a.Path, short(sum), short(a.SHA256)))
+		case size != a.Size:
+			diffs = append(diffs, fmt.Sprintf("%s: %d bytes, the lock says %d", a.Path, size, a.Size))
 		}
+	}
+	stagesSeen := map[string]bool{}
+	for _, s := range l.Stages {
+		if stagesSeen[s.Stage] {
+			diffs = append(diffs, fmt.Sprintf("stage %s: listed twice in the lock", s.Stage))
+		}
+		stagesSeen[s.Stage] = true
 	}
 	for _, a := range m.Artifacts {
 		if _, ok := locked[a.Path]; !ok {

@@ -31,9 +31,12 @@ func (e *Engine) Show(w io.Writer, name string, rows int) error {
 			names = append(names, a.Name)
 		}
 		if len(names) == 0 {
-			return fmt.Errorf("unknown artifact %q: the manifest is empty; run `census run` first", name)
+			return fmt.Errorf("%w %q: the manifest is empty; run `census run` first", ErrUnknownArtifact, name)
 		}
-		return fmt.Errorf("unknown artifact %q (artifacts: %s)", name, strings.Join(names, ", "))
+		return fmt.Errorf("%w %q (artifacts: %s)", ErrUnknownArtifact, name, strings.Join(names, ", "))
+	}
+	if err := checkArtifact(e.opts.Root, entry); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "artifact     %s\npath         %s\nstage        %s\nfingerprint  %s\nsha256       %s\nsize         %d bytes\n",
 		entry.Name, entry.Path, entry.Stage, entry.Fingerprint, entry.SHA256, entry.Size)
@@ -140,7 +143,10 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 	}
 	a, ok := m.Artifact(name)
 	if !ok {
-		return fmt.Errorf("unknown artifact %q: see `census status` and `census show`", name)
+		return fmt.Errorf("%w %q: see `census status` and `census show`", ErrUnknownArtifact, name)
+	}
+	if err := checkArtifact(e.opts.Root, a); err != nil {
+		return err
 	}
 	st, _ := e.Stage(a.Stage)
 	doc := ""
@@ -159,18 +165,36 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 			code += " with uncommitted changes"
 		}
 	}
-	url := ""
-	if u := gitRemote(e.opts.Root); u != "" {
-		url = "\n  url          = {" + u + "},"
+	cff, err := citationOrNil(e.opts.Root)
+	if err != nil {
+		return err
+	}
+	// The repository's public address: CITATION.cff's, else the git remote
+	// when it is a URL; a clone's remote is often a path on this machine,
+	// which a citation must never name.
+	url, author, version := "", "{The sudoku-census authors}", ""
+	if cff != nil {
+		url = cff.RepositoryCode
+		var names []string
+		for _, a := range cff.Authors {
+			names = append(names, a.String())
+		}
+		author = strings.Join(names, " and ")
+		version = "\n  version      = {" + cff.Version + "},"
+	} else if u := gitRemote(e.opts.Root); isWebURL(u) || strings.HasPrefix(u, "ssh://") {
+		url = u
+	}
+	if url != "" {
+		url = "\n  url          = {" + url + "},"
 	}
 	fmt.Fprintf(w, `@misc{sudokucensus:%s:%s,
   title        = {{sudoku-census} artifact %s: %s},
-  author       = {{The sudoku-census authors}},
+  author       = {%s},
   year         = {%d},
-  howpublished = {File %s, produced by stage %s of the sudoku-census pipeline},%s
+  howpublished = {File %s, produced by stage %s of the sudoku-census pipeline},%s%s
   note         = {SHA-256 %s; fingerprint %s; %s; %s},
 }
-`, a.Name, short(a.SHA256), a.Path, bibEscape(doc), year, a.Path, a.Stage, url, a.SHA256, a.Fingerprint, bibEscape(code), m.Tool)
+`, a.Name, short(a.SHA256), a.Path, bibEscape(doc), author, year, a.Path, a.Stage, version, url, a.SHA256, a.Fingerprint, bibEscape(code), m.Tool)
 	return nil
 }
 

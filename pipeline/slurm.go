@@ -56,11 +56,17 @@ func lookSlurm(name string) (string, error) {
 // the units done so far (one when none is done), so that there are at most
 // max_tasks tasks.
 func unitsPerTask(cfg SlurmConfig, parallel int, mean time.Duration, missing int) int {
-	per := cfg.UnitsPerTask
+	// A task never takes more than the missing units: so per ≤ missing
+	// (≤ MaxUnits) and no sum below overflows, whatever the config says.
+	most := max(missing, 1)
+	per := min(cfg.UnitsPerTask, most)
 	if per == 0 {
 		per = 1
 		if mean > 0 {
-			per = max(1, int(cfg.TaskMinutes*float64(time.Minute)*float64(parallel)/float64(mean)))
+			// Clamped as a float: a huge task_minutes must not convert
+			// to a wrapped int.
+			fill := cfg.TaskMinutes * float64(time.Minute) * float64(parallel) / float64(mean)
+			per = int(min(max(fill, 1), float64(most)))
 		}
 	}
 	if (missing+per-1)/per > cfg.MaxTasks {

@@ -100,6 +100,11 @@ type Stage struct {
 	// stage stale, as the outputs' bytes may change with it. The engine
 	// calls it once per process.
 	Tools func() map[string]string
+	// Headlines, when set, returns the stage's headline numbers (exact
+	// counts, estimates, half-widths) read from its artifacts below root,
+	// each under a name that matches it across runs: what census diff
+	// compares.
+	Headlines func(root string) ([]Headline, error)
 	// Units, when set, splits the stage's work into units that the engine
 	// computes (and keeps, and may send to a cluster) before Run, which
 	// merges their results with Pass.UnitResults. Nil for a stage that does

@@ -77,6 +77,31 @@ func decodeUnit(fingerprint, id string, b []byte) ([]byte, time.Duration, bool) 
 	return result, time.Duration(nanos), true
 }
 
+// maxUnitFileBytes bounds a unit file: a unit's result is a few bytes to
+// a few KiB, kept in memory until Run merges it.
+const maxUnitFileBytes = 64 << 20
+
+// errDamagedUnit is what readUnit returns for a unit file that is there
+// but does not check (truncated, edited, of another fingerprint or id).
+var errDamagedUnit = errors.New("damaged unit file")
+
+// readUnit reads and checks the file of unit id: the one way any command
+// (a run resuming, status counting) takes a unit as done.
+func readUnit(dir, fingerprint, id string) ([]byte, time.Duration, error) {
+	b, err := readLimited(filepath.Join(dir, id), maxUnitFileBytes)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, 0, err
+		}
+		return nil, 0, fmt.Errorf("%w: %v", errDamagedUnit, err)
+	}
+	result, took, ok := decodeUnit(fingerprint, id, b)
+	if !ok {
+		return nil, 0, errDamagedUnit
+	}
+	return result, took, nil
+}
+
 // writeUnit writes a unit file atomically: to a temporary file beside it,
 // then renamed into place.
 func writeUnit(dir, fingerprint, id string, result []byte, took time.Duration) error {
@@ -121,7 +146,14 @@ func validUnitID(id string) bool {
 	return true
 }
 
+// MaxUnits is the most units a stage may list: status, a dry run and a
+// run hold the list (and a Slurm plan writes it) whole.
+const MaxUnits = 1 << 20
+
 func checkUnitIDs(stage string, ids []string) error {
+	if len(ids) > MaxUnits {
+		return fmt.Errorf("stage %s lists %d units, more than %d: its configuration asks for too much work to plan", stage, len(ids), MaxUnits)
+	}
 	seen := make(map[string]bool, len(ids))
 	for i, id := range ids {
 		if !validUnitID(id) {
@@ -179,12 +211,13 @@ func (u *unitSet) scan(log *slog.Logger) []int {
 			continue
 		}
 		if names[id] {
-			path := filepath.Join(u.dir, id)
-			if b, err := os.ReadFile(path); err == nil {
-				if result, took, ok := decodeUnit(u.fingerprint, id, b); ok {
-					u.results[i], u.took[i] = result, took
-					continue
-				}
+			result, took, err := readUnit(u.dir, u.fingerprint, id)
+			if err == nil {
+				u.results[i], u.took[i] = result, took
+				continue
+			}
+			if errors.Is(err, errDamagedUnit) {
+				path := filepath.Join(u.dir, id)
 				log.Warn("unit file is damaged; computing the unit again", "unit", id, "file", path)
 				os.Remove(path)
 			}
@@ -419,7 +452,9 @@ func (e *Engine) unitProgress(m *Manifest, s *Stage, c checked) (prog UnitProgre
 		e.log.Warn("cannot list units", "stage", s.Name, "err", err)
 		for name := range names {
 			if validUnitID(name) {
-				prog.Done++
+				if _, _, err := readUnit(u.dir, c.fingerprint, name); err == nil {
+					prog.Done++
+				}
 			}
 		}
 		prog.Total = -1
@@ -432,8 +467,12 @@ func (e *Engine) unitProgress(m *Manifest, s *Stage, c checked) (prog UnitProgre
 		}
 	}
 	for _, id := range ids {
-		if _, ok := bundled[id]; names[id] || ok {
+		if _, ok := bundled[id]; ok {
 			prog.Done++
+		} else if names[id] {
+			if _, _, err := readUnit(u.dir, c.fingerprint, id); err == nil {
+				prog.Done++
+			}
 		}
 	}
 	prog.Total = len(ids)

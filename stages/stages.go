@@ -3,7 +3,7 @@
 //
 // The folders below are of three kinds: one package per stage (bands,
 // reduce, classes, exact, shapes, symmetry, kilfoil, knuth, importance, figures,
-// report, paper), the shared maths in maths/ (standard library only, no pipeline),
+// report, paper, htmlreport), the shared maths in maths/ (standard library only, no pipeline),
 // and shared/, the code several stages use that knows the pipeline.
 package stages
 
@@ -13,6 +13,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/classes"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
 	"github.com/sudoku-census/sudoku-census/stages/figures"
+	"github.com/sudoku-census/sudoku-census/stages/htmlreport"
 	"github.com/sudoku-census/sudoku-census/stages/importance"
 	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
@@ -34,7 +35,8 @@ var All = []*pipeline.Stage{
 	kilfoil.Stage,
 	knuth.Stage,
 	importance.Stage,
-	figures.Stage, // figures, report and paper stay last: they present the others
+	figures.Stage, // figures, report, paper and htmlreport stay last: they present the others
 	report.Stage,
 	paper.Stage,
+	htmlreport.Stage,
 }

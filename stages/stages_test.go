@@ -278,6 +278,19 @@ func TestRerunRules(t *testing.T) {
 // smokeLockPath is the committed lock of the smoke run.
 const smokeLockPath = "../configs/smoke.lock.json"
 
+// smokeEngine is the smoke run (TeX required: the lock has the paper) and
+// an engine over it.
+func smokeEngine(t *testing.T) (string, *pipeline.Engine) {
+	t.Helper()
+	requireTeX(t)
+	root := runSmoke(t, 2)
+	e, err := pipeline.New(pipeline.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, e
+}
+
 // TestSmokeLock checks that a fresh smoke run reproduces the committed lock
 // byte for byte, and that a flipped byte in any artifact makes the
 // comparison name it. With -update it rewrites the lock (with the golden
@@ -286,12 +299,7 @@ func TestSmokeLock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole smoke pipeline")
 	}
-	requireTeX(t)
-	root := runSmoke(t, 2)
-	e, err := pipeline.New(pipeline.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, e := smokeEngine(t)
 	l, err := e.Lock()
 	if err != nil {
 		t.Fatal(err)

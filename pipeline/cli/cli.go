@@ -1,6 +1,7 @@
 // Package cli is the census command line: run, status, dag, show, verify,
-// count, cite and gc over a pipeline of stages, and the hidden units that
-// the tasks of a Slurm array job run (see units.go).
+// lock, diff (diff.go), count, cite, gc, push and pull (remote.go) over a
+// pipeline of stages, and the hidden units that the tasks of a Slurm array
+// job run (see units.go).
 package cli
 
 import (
@@ -9,9 +10,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -97,6 +100,7 @@ func (i interrupted) Error() string { return "interrupted by " + i.sig.String() 
 // signal is left for Main to report.
 func execute(ctx context.Context, stages []*pipeline.Stage, args []string, io IO) int {
 	root := newRoot(stages, io)
+	started := markStarts(root)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	var exit exitError
@@ -111,11 +115,61 @@ func execute(ctx context.Context, stages []*pipeline.Stage, args []string, io IO
 	default:
 		fmt.Fprintf(io.Stderr, "census: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		var usage usageError
-		if errors.As(err, &usage) {
+		if errors.As(err, &usage) || !*started {
 			return 2
 		}
 		return 1
 	}
+}
+
+// markStarts wraps the RunE of every command so that *started says
+// whether one began: an error before that (an unknown command or flag, a
+// flag's value that does not parse, arguments a command does not take) is
+// bad usage, exit 2, whichever command it is.
+func markStarts(root *cobra.Command) *bool {
+	started := new(bool)
+	var wrap func(c *cobra.Command)
+	wrap = func(c *cobra.Command) {
+		if run := c.RunE; run != nil {
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				*started = true
+				return run(cmd, args)
+			}
+		}
+		for _, sub := range c.Commands() {
+			wrap(sub)
+		}
+	}
+	wrap(root)
+	return started
+}
+
+// badFlagValue matches pflag's message for a flag value that does not parse.
+var badFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([\w-]+)" flag`)
+
+// flagError rewords pflag's message for a flag value that does not parse
+// as the project's one line: the flag, the value as typed, what is allowed.
+func flagError(cmd *cobra.Command, err error) error {
+	m := badFlagValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	f := cmd.Flags().Lookup(m[2])
+	if f == nil {
+		return err
+	}
+	allowed := map[string]string{
+		"int":      fmt.Sprintf("an integer from %d to %d", math.MinInt, math.MaxInt),
+		"int64":    fmt.Sprintf("an integer from %d to %d", int64(math.MinInt64), int64(math.MaxInt64)),
+		"uint64":   fmt.Sprintf("an integer from 0 to %d", uint64(math.MaxUint64)),
+		"float64":  "a finite number",
+		"duration": "a duration such as 30s, 10m or 2h (at most 2562047h)",
+		"bool":     "true or false",
+	}[f.Value.Type()]
+	if allowed == "" {
+		return err
+	}
+	return fmt.Errorf("--%s %q: want %s", f.Name, m[1], allowed)
 }
 
 // usageError marks errors in what the user typed or supplied.
@@ -162,7 +216,7 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 	root.SetOut(io.Stdout)
 	root.SetErr(io.Stderr)
 	root.SetIn(io.Stdin)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{flagError(cmd, err)} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.root, "root", ".", "project root holding data/, figures/ and paper/")
 	pf.StringVar(&g.config, "config", "configs/default.yaml", "configuration file (YAML)")
@@ -320,8 +374,11 @@ the run: nothing partial is published, finished units are kept for the next run.
 			if err != nil {
 				return err
 			}
+			if rows < 0 {
+				return usageError{fmt.Errorf("--rows %d: want the number of rows to print, an integer ≥ 0", rows)}
+			}
 			if err := e.Show(io.Stdout, args[0], rows); err != nil {
-				return usageError{err}
+				return unknownIsUsage(err)
 			}
 			return nil
 		},
@@ -346,6 +403,9 @@ the run: nothing partial is published, finished units are kept for the next run.
 				}
 				if recompute < 1 {
 					return usageError{fmt.Errorf("--recompute %d: want the number of units to recompute per bundle, an integer ≥ 1", recompute)}
+				}
+				if recomputeMaxCPU < 0 {
+					return usageError{fmt.Errorf("--max-unit-cpu %s: want a duration ≥ 0 such as 30s (0: every unit)", recomputeMaxCPU)}
 				}
 				if !cmd.Flags().Changed("seed") {
 					recomputeSeed = uint64(time.Now().UnixNano())
@@ -372,7 +432,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 				}
 				l, err := pipeline.ReadLock(lockFile)
 				if err != nil {
-					return err
+					return usageError{err}
 				}
 				diffs, err := e.CompareLock(l)
 				if err != nil {
@@ -434,7 +494,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 		Use:   "lock",
 		Short: "Write the lock of a finished run: every artifact's SHA-256 and every stage's fingerprint, sorted JSON",
 		Long: `Write the lock of a finished run (every stage fresh): every artifact with its SHA-256
-and size, and every stage's Version and fingerprint, sorted, as stable JSON, to -o FILE or
+and size, and every stage's Version, fingerprint and configuration, sorted, as stable JSON, to -o FILE or
 standard output. The repository commits the locks of the paper's run
 (configs/default.lock.json) and of the smoke run (configs/smoke.lock.json); anyone can
 check a rerun against one with census verify --lock FILE.`,
@@ -467,7 +527,7 @@ check a rerun against one with census verify --lock FILE.`,
 				return err
 			}
 			if err := e.Cite(io.Stdout, args[0]); err != nil {
-				return usageError{err}
+				return unknownIsUsage(err)
 			}
 			return nil
 		},
@@ -510,8 +570,18 @@ stays restorable. Takes data/.lock like a run.`,
 	gc.Flags().BoolVar(&gcWait, "wait", false, "wait for a run holding data/ instead of failing")
 	gc.Flags().IntVar(&keepLast, "keep-last", 0, "keep the run cache's N most recent other runs of each stage")
 
-	root.AddCommand(run, status, dag, show, verify, lock, countCommand(io), cite, gc, unitsCommand(io, g, engine))
+	root.AddCommand(run, status, dag, show, verify, lock, diffCommand(io, engine), countCommand(io), cite, gc,
+		pushCommand(io, engine), pullCommand(io, engine), unitsCommand(io, g, engine))
 	return root
+}
+
+// unknownIsUsage makes an unknown artifact's name bad usage (exit 2); any
+// other error (a damaged manifest or artifact) is a failed check (exit 1).
+func unknownIsUsage(err error) error {
+	if errors.Is(err, pipeline.ErrUnknownArtifact) {
+		return usageError{err}
+	}
+	return err
 }
 
 func exactArgs(n int, msg string) cobra.PositionalArgs {

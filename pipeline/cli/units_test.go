@@ -24,7 +24,7 @@ func toyCensus(t *testing.T, root string, args ...string) (int, string, string) 
 
 func toyProject(t *testing.T, yaml string) string {
 	root := t.TempDir()
-	os.WriteFile(filepath.Join(root, "c.yaml"), []byte(yaml), 0o644)
+	os.WriteFile(filepath.Join(root, "c.yaml"), []byte("# test config (empty ones are refused)\n"+yaml), 0o644)
 	return root
 }
 

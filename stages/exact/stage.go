@@ -32,6 +32,7 @@ var Stage = &pipeline.Stage{
 	Requires:  []*pipeline.Stage{reduce.Stage, classes.Stage},
 	NewConfig: func() pipeline.Config { return &Config{Crosscheck: "all"} },
 	Outputs:   []pipeline.Output{Completions.Output, Total.Output},
+	Headlines: headlines,
 	Run:       runStage,
 	// The backtracking recount of each chosen class is a unit: seconds of
 	// CPU each, resumable and able to run on a cluster.
@@ -371,4 +372,16 @@ func write(p *pipeline.Pass, list []bandpair.Class) error {
 		Classes:             int32(len(list)),
 		CrosscheckedClasses: int32(checked),
 	}})
+}
+
+// headlines are the count of grids and the classes recounted, for census
+// diff.
+func headlines(root string) ([]pipeline.Headline, error) {
+	rows, err := Total.Load(root)
+	var out []pipeline.Headline
+	for _, r := range rows {
+		out = append(out, pipeline.Headline{Name: "grids", Value: r.Grids},
+			pipeline.Headline{Name: "crosschecked_classes", Value: fmt.Sprint(r.CrosscheckedClasses)})
+	}
+	return out, err
 }

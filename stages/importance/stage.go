@@ -5,7 +5,9 @@
 // summary row and a convergence trace. The artifact's EFF uses the
 // deterministic work (cells visited per sample) as cost; the run report
 // also gives log10_eff_cpu with CPU seconds per sample, which varies
-// between runs.
+// between runs. Every row carries the diagnostics of the samples as
+// weights (ess, max_weight_share, pareto_k, unreliable:
+// montecarlo.Diagnostics).
 package importance
 
 import (
@@ -22,10 +24,11 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "importance",
 	Doc:       "Ridder's importance-sampling estimates of the number of grids per shape",
-	Version:   1,
+	Version:   2,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
+	Headlines: estimator.Headlines,
 	// A unit is a run of blocks of one shape (see package sampling).
 	Units: estimator.Units(),
 	Run:   estimator.Run,
@@ -54,7 +57,9 @@ type SummaryRow struct {
 
 // Config is the stage's configuration (keys under "importance.").
 type Config struct {
-	// BlockSize is the number of samples per block.
+	// BlockSize is the number of samples per block, 1 to
+	// montecarlo.MaxBlockSize; no shape may need more than
+	// montecarlo.MaxBlocks blocks (sampling.CheckBlocks).
 	BlockSize int `mapstructure:"block_size" json:"block_size"`
 	// FillDeadEnds completes X uniformly after a dead end, as the paper
 	// does; false skips it (same estimates, less work, other streams).
@@ -70,8 +75,8 @@ func DefaultConfig() *Config {
 
 // Validate checks every key.
 func (c *Config) Validate() error {
-	if c.BlockSize < 1 {
-		return pipeline.Invalid("importance.block_size", c.BlockSize, "an integer ≥ 1")
+	if err := sampling.CheckBlocks("importance", c.BlockSize, c.Samples); err != nil {
+		return err
 	}
 	return sampling.CheckSamples("importance.samples", c.Samples, nil)
 }
@@ -98,11 +103,12 @@ var estimator = &sampling.Estimator[SummaryRow]{
 		}
 		return SummaryRow{
 			Shape: shape.String(), Variant: variant, Log10Population: ms.Log10Population,
-			Columns:          sampling.ColumnsOf(res.Total),
+			Columns:          sampling.ColumnsOf(res),
 			Log10Probability: ms.Log10Probability, RAT: ms.RAT,
 			EFF: math.Pow(10, ms.Log10EFF), Log10EFF: ms.Log10EFF,
 		}
 	},
 	Summary: Summary,
+	Key:     func(r SummaryRow) (string, string, sampling.Columns) { return r.Shape, r.Variant, r.Columns },
 	Trace:   Trace,
 }

@@ -21,6 +21,7 @@ var Stage = &pipeline.Stage{
 	Version:   1,
 	NewConfig: func() pipeline.Config { return &Config{Shapes: DefaultShapes, Digits: 40} },
 	Outputs:   []pipeline.Output{Estimates.Output},
+	Headlines: headlines,
 	Run:       run,
 }
 
@@ -166,4 +167,14 @@ func rowOf(e *heuristic.Estimate, digits int) Row {
 func scientific(q *big.Rat, sig int) string {
 	mantissa, exp := decimal.Sci(q, sig)
 	return fmt.Sprintf("%se%+03d", mantissa, exp)
+}
+
+// headlines are each shape's heuristic estimate, for census diff.
+func headlines(root string) ([]pipeline.Headline, error) {
+	rows, err := Estimates.Load(root)
+	var out []pipeline.Headline
+	for _, r := range rows {
+		out = append(out, pipeline.Headline{Name: fmt.Sprintf("%dx%d estimate", r.Rows, r.Cols), Value: r.Estimate})
+	}
+	return out, err
 }

@@ -2,7 +2,10 @@
 // each box shape with Knuth's random-walk estimator and its variants (the
 // maths is package walks): for every shape and variant of its
 // configuration it draws the samples with package sampling and writes one
-// summary row and a convergence trace.
+// summary row and a convergence trace. Every row carries the diagnostics
+// of its samples as weights (effective sample size, the largest sample's
+// share, the Pareto k̂ of the upper tail and the flag unreliable when
+// k̂ > 0.7: montecarlo.Diagnostics); README lists the columns and keys.
 package knuth
 
 import (
@@ -22,14 +25,20 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "knuth",
 	Doc:       "Knuth random-walk estimates of the number of grids per shape and variant",
-	Version:   4,
+	Version:   5,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
-	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
+	Outputs:   []pipeline.Output{Summary.Output, Trace.Output, Coverage.Output},
+	Headlines: estimator.Headlines,
 	// A unit is a run of blocks of one shape and variant (see package
-	// sampling).
+	// sampling). The coverage runs are drawn in Run.
 	Units: estimator.Units(),
-	Run:   estimator.Run,
+	Run: func(p *pipeline.Pass) error {
+		if err := estimator.Run(p); err != nil {
+			return err
+		}
+		return runCoverage(p)
+	},
 }
 
 // Summary is data/knuth.parquet.
@@ -52,7 +61,9 @@ type SummaryRow struct {
 // Config is the stage's configuration (keys under "knuth.").
 type Config struct {
 	// BlockSize is the number of samples per block (the unit of parallel
-	// and distributed work; part of the random streams' identity).
+	// and distributed work; part of the random streams' identity), 1 to
+	// montecarlo.MaxBlockSize; no shape and variant may need more than
+	// montecarlo.MaxBlocks blocks (sampling.CheckBlocks).
 	BlockSize int `mapstructure:"block_size" json:"block_size"`
 	// Variants are the estimators run on every shape.
 	Variants []string `mapstructure:"variants" json:"variants"`
@@ -73,6 +84,12 @@ type Config struct {
 	// (walks.Lookahead): 0 keeps children uniformly (with forward checking),
 	// larger values trust the product of candidate counts more.
 	LookaheadAlpha float64 `mapstructure:"lookahead_alpha" json:"lookahead_alpha"`
+	// CoverageRuns is the number of independent short runs per shape and
+	// variant of CoverageSamples (knuth_coverage.parquet; 0: none).
+	CoverageRuns int `mapstructure:"coverage_runs" json:"coverage_runs"`
+	// CoverageSamples maps a shape (or shape/variant, as Samples) to the
+	// samples of each coverage run.
+	CoverageSamples map[string]int64 `mapstructure:"coverage_samples" json:"coverage_samples"`
 	// Goals maps a shape to the relative 95% half-width whose time the run
 	// report projects for each variant (sampling.Projection); other shapes
 	// get sampling.DefaultGoal, ±1%.
@@ -83,7 +100,7 @@ type Config struct {
 func DefaultConfig() *Config {
 	return &Config{
 		BlockSize:      1000,
-		Variants:       []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse"},
+		Variants:       []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast"},
 		HybridOrder:    "cover",
 		Samples:        map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 100000, "3x3/se": 10000},
 		HybridK:        map[string]int{"2x2": 8, "2x3": 20, "3x3": 60},
@@ -93,7 +110,13 @@ func DefaultConfig() *Config {
 	}
 }
 
-var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse"}
+var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast"}
+
+// maxCoverageRuns bounds coverage_runs.
+const maxCoverageRuns = 100000
+
+// maxCoverageSamples bounds the samples of one coverage run (a block).
+const maxCoverageSamples = 100000000
 
 // maxBudget bounds se_budget: each kept partial grid holds a few KiB of
 // bookkeeping per worker.
@@ -101,8 +124,8 @@ const maxBudget = 10000
 
 // Validate checks every key.
 func (c *Config) Validate() error {
-	if c.BlockSize < 1 {
-		return pipeline.Invalid("knuth.block_size", c.BlockSize, "an integer ≥ 1")
+	if err := sampling.CheckBlocks("knuth", c.BlockSize, c.Samples); err != nil {
+		return err
 	}
 	if len(c.Variants) == 0 {
 		return pipeline.Invalid("knuth.variants", c.Variants, "a non-empty list of "+strings.Join(variantNames, ", "))
@@ -120,6 +143,21 @@ func (c *Config) Validate() error {
 	}
 	if len(sampling.Runs(c.Samples, c.Variants)) == 0 {
 		return pipeline.Invalid("knuth.samples", c.Samples, "at least one shape and listed variant with a sample count ≥ 1")
+	}
+	if c.CoverageRuns < 0 || c.CoverageRuns > maxCoverageRuns {
+		return pipeline.Invalid("knuth.coverage_runs", c.CoverageRuns, fmt.Sprintf("an integer in [0, %d]", maxCoverageRuns))
+	}
+	runs := sampling.Runs(c.Samples, c.Variants)
+	if c.CoverageRuns > 0 {
+		if err := sampling.CheckSamples("knuth.coverage_samples", c.CoverageSamples, c.Variants); err != nil {
+			return err
+		}
+		for _, r := range sampling.Runs(c.CoverageSamples, c.Variants) {
+			if n := sampling.Count(c.CoverageSamples, r.Shape, r.Variant); n > maxCoverageSamples {
+				return pipeline.Invalid("knuth.coverage_samples."+r.Shape.String(), n, fmt.Sprintf("at most %d samples per coverage run", maxCoverageSamples))
+			}
+			runs = append(runs, r)
+		}
 	}
 	if err := sampling.CheckShapeKeys("knuth.hybrid_k", c.HybridK); err != nil {
 		return err
@@ -143,7 +181,7 @@ func (c *Config) Validate() error {
 			return pipeline.Invalid("knuth.se_order", c.SEOrder, "mrv or cover")
 		}
 	}
-	for _, r := range sampling.Runs(c.Samples, c.Variants) {
+	for _, r := range runs {
 		s := r.Shape
 		switch r.Variant {
 		case "hybrid":
@@ -151,14 +189,18 @@ func (c *Config) Validate() error {
 			if !ok || k < 0 || k > s.N()*s.N() {
 				return pipeline.Invalid("knuth.hybrid_k."+s.String(), k, fmt.Sprintf("an integer in [0, %d] for every shape the hybrid runs on", s.N()*s.N()))
 			}
-		case "se", "lookahead", "bandse":
+		case "se", "lookahead", "bandse", "bandselast":
 			b, ok := c.SEBudget[s.String()]
 			if !ok || b < 1 || b > maxBudget {
-				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se, lookahead or bandse runs on", maxBudget))
+				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se, lookahead, bandse or bandselast runs on", maxBudget))
 			}
 		}
 		if strings.HasPrefix(r.Variant, "band") && s.R > walks.MaxBandHeight {
-			return pipeline.Invalid("knuth.samples."+s.String()+"/"+r.Variant, sampling.Count(c.Samples, s, r.Variant),
+			key, samples := "knuth.samples", c.Samples
+			if sampling.Count(samples, s, r.Variant) == 0 {
+				key, samples = "knuth.coverage_samples", c.CoverageSamples
+			}
+			return pipeline.Invalid(key+"."+s.String()+"/"+r.Variant, sampling.Count(samples, s, r.Variant),
 				fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", r.Variant, walks.MaxBandHeight))
 		}
 	}
@@ -173,6 +215,12 @@ func (c *Config) variant(name string, s grid.Shape) walks.Variant {
 	}
 	if name == "bandse" {
 		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], FirstBand: true}
+	}
+	if name == "bandmrvlast" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, FirstBand: true, LastBand: true}
+	}
+	if name == "bandselast" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], FirstBand: true, LastBand: true}
 	}
 	if name == "lookahead" {
 		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], Lookahead: true, Alpha: c.LookaheadAlpha}
@@ -204,9 +252,10 @@ var estimator = &sampling.Estimator[SummaryRow]{
 		return SummaryRow{
 			Shape: shape.String(), Variant: name, Order: v.Order.String(), HybridK: int32(v.HybridK),
 			Budget: int32(max(1, v.Budget)), Alpha: v.Alpha,
-			Columns: sampling.ColumnsOf(res.Total),
+			Columns: sampling.ColumnsOf(res),
 		}
 	},
 	Summary: Summary,
+	Key:     func(r SummaryRow) (string, string, sampling.Columns) { return r.Shape, r.Variant, r.Columns },
 	Trace:   Trace,
 }

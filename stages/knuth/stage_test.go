@@ -13,9 +13,11 @@ import (
 var smoke = pipelinetest.Options{
 	Stages: pipelinetest.Closure(knuth.Stage),
 	Set: []string{
-		"knuth.samples={2x2: 2000, 2x3: 2000, 3x3: 2000, 4x4: 200, 4x4/bandmrv: 0, 4x4/bandse: 0, 2x5/se: 200, 2x5/bandse: 200, 2x6/se: 100}",
+		"knuth.samples={2x2: 2000, 2x3: 2000, 3x3: 2000, 4x4: 200, 4x4/bandmrv: 0, 4x4/bandse: 0, 4x4/bandmrvlast: 0, 4x4/bandselast: 0, 2x5/se: 200, 2x5/bandse: 200, 2x5/bandselast: 200, 2x6/se: 100}",
 		"knuth.hybrid_k={2x2: 8, 2x3: 18, 3x3: 60, 4x4: 220}",
 		"knuth.se_budget={2x2: 10, 2x3: 10, 3x3: 10, 4x4: 10, 2x5: 10, 2x6: 10}",
+		"knuth.coverage_runs=20",
+		"knuth.coverage_samples={2x2: 100, 2x3: 100, 2x3/se: 0, 2x3/lookahead: 0}",
 	},
 }
 
@@ -31,14 +33,14 @@ func TestStage(t *testing.T) {
 	// Shapes in table order (by side): every variant on those with a key
 	// RxC but the band variants on 4x4 (set to 0), only se and bandse on
 	// 2x5 and se on 2x6 (keys RxC/variant alone).
-	variants := []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse"}
+	variants := []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast"}
 	var want [][2]string
 	for _, s := range []string{"2x2", "2x3", "3x3"} {
 		for _, v := range variants {
 			want = append(want, [2]string{s, v})
 		}
 	}
-	want = append(want, [2]string{"2x5", "se"}, [2]string{"2x5", "bandse"}, [2]string{"2x6", "se"})
+	want = append(want, [2]string{"2x5", "se"}, [2]string{"2x5", "bandse"}, [2]string{"2x5", "bandselast"}, [2]string{"2x6", "se"})
 	for _, v := range variants[:7] {
 		want = append(want, [2]string{"4x4", v})
 	}
@@ -52,7 +54,7 @@ func TestStage(t *testing.T) {
 		if r.Shape == "2x2" && (r.Estimate == "" || r.Samples != 2000 || r.Work <= 0) {
 			t.Errorf("row %+v", r)
 		}
-		se := r.Variant == "se" || r.Variant == "lookahead" || r.Variant == "bandse"
+		se := r.Variant == "se" || r.Variant == "lookahead" || r.Variant == "bandse" || r.Variant == "bandselast"
 		if want := map[bool]int32{true: 10, false: 1}[se]; r.Budget != want {
 			t.Errorf("%s %s: budget %d, want %d", r.Shape, r.Variant, r.Budget, want)
 		}
@@ -63,6 +65,20 @@ func TestStage(t *testing.T) {
 	trace, err := knuth.Trace.Load(root)
 	if err != nil || len(trace) < len(want)*10 {
 		t.Fatalf("%d trace rows, err %v", len(trace), err)
+	}
+	// The coverage study: 20 runs of 100 samples for every variant on
+	// 2x2 and all but se and lookahead on 2x3, in run order.
+	cov, err := knuth.Coverage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 20 * (len(variants) + len(variants) - 2); len(cov) != want {
+		t.Fatalf("%d coverage rows, want %d", len(cov), want)
+	}
+	for i, r := range cov {
+		if r.Run != int32(i%20) || r.Samples != 100 || r.Estimate == "" || r.ESS < 0 || r.ESS > 100 {
+			t.Errorf("coverage row %d: %+v", i, r)
+		}
 	}
 }
 
@@ -87,6 +103,10 @@ func TestConfigErrors(t *testing.T) {
 		"knuth.goals={3x3: 0}":                                                      "knuth.goals.3x3",
 		"knuth.goals={3x3: 1.5}":                                                    "knuth.goals.3x3",
 		"knuth.goals={3x03: 0.01}":                                                  "knuth.goals.3x03",
+		"knuth.coverage_runs=-1":                                                    "knuth.coverage_runs",
+		"knuth.coverage_samples={}":                                                 "knuth.coverage_samples",
+		"knuth.coverage_samples={2x2: 100000001}":                                   "knuth.coverage_samples.2x2",
+		"knuth.coverage_samples={4x4: 10}":                                          "knuth.coverage_samples.4x4/bandmrv",
 		"knuth.samples={2x2: 5, 4x4: 5}":                                            "knuth.samples.4x4/bandmrv",
 		"knuth.samples={3x3/mrv: 0}":                                                "knuth.samples",
 		// Shape keys are canonical: 03x3 beside 3x3 would run 3×3 twice.

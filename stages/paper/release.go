@@ -3,7 +3,6 @@ package paper
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,63 +10,36 @@ import (
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 )
-
-// CitationFile is the project's citation metadata: its version and release
-// date are the paper's (title page, reproducibility section).
-const CitationFile = "CITATION.cff"
-
-// maxCitationBytes bounds the read of CitationFile: it is a few hundred
-// bytes.
-const maxCitationBytes = 64 << 10
 
 // ReleaseTeX is the path, in the build tree, of the release macros the
 // paper stage writes before running latexmk.
 const ReleaseTeX = "paper/generated/release.tex"
 
-// Release is what CitationFile says of the release the paper documents.
+// Release is what CITATION.cff says of the release the paper documents.
 type Release struct {
 	Version string    // "0.1.0"
 	Date    time.Time // date-released
 }
 
-var (
-	semver  = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
-	isoDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-)
+var semver = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
 
-// ReadRelease reads the version and release date of the CITATION.cff at
-// path, with a size limit; a missing or malformed field is an error
-// naming it, its value and what is allowed.
-func ReadRelease(path string) (Release, error) {
-	f, err := os.Open(path)
+// ReadRelease reads the version and release date of root/CITATION.cff
+// through pipeline.ReadCitation (the one reader of that file, with its size
+// limit and checks); a version that is not MAJOR.MINOR.PATCH is refused.
+func ReadRelease(root string) (Release, error) {
+	cff, err := pipeline.ReadCitation(root)
 	if err != nil {
 		return Release{}, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxCitationBytes+1))
-	if err != nil {
-		return Release{}, err
-	}
-	if len(data) > maxCitationBytes {
-		return Release{}, fmt.Errorf("%s: longer than %d bytes", path, maxCitationBytes)
-	}
-	var cff struct {
-		Version      string `yaml:"version"`
-		DateReleased string `yaml:"date-released"`
-	}
-	if err := yaml.Unmarshal(data, &cff); err != nil {
-		return Release{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if !semver.MatchString(cff.Version) {
-		return Release{}, fmt.Errorf("%s: version %q: want MAJOR.MINOR.PATCH, such as \"0.1.0\"", path, cff.Version)
+		return Release{}, fmt.Errorf("%s: version %q: want MAJOR.MINOR.PATCH, such as \"0.1.0\"", pipeline.CitationPath, cff.Version)
 	}
-	date, err := time.Parse(time.DateOnly, cff.DateReleased)
-	if !isoDate.MatchString(cff.DateReleased) || err != nil {
-		return Release{}, fmt.Errorf("%s: date-released %q: want a date YYYY-MM-DD, such as \"2026-11-26\"", path, cff.DateReleased)
+	date, err := cff.Released()
+	if err != nil {
+		return Release{}, fmt.Errorf("%s: %w", pipeline.CitationPath, err)
 	}
 	return Release{Version: cff.Version, Date: date}, nil
 }
@@ -95,13 +67,8 @@ func releaseMacros(rel Release, tools map[string]string) []byte {
 // latexmkVersion finds the version number in latexmk's version line.
 var latexmkVersion = regexp.MustCompile(`Version ([0-9][0-9.a-z]*)`)
 
-// writeRelease reads CitationFile below root and writes the release macros
-// into the build tree dir.
-func writeRelease(root, dir string, tools map[string]string) error {
-	rel, err := ReadRelease(filepath.Join(root, CitationFile))
-	if err != nil {
-		return err
-	}
+// writeRelease writes the release macros of rel into the build tree dir.
+func writeRelease(rel Release, dir string, tools map[string]string) error {
 	path := filepath.Join(dir, filepath.FromSlash(ReleaseTeX))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err

@@ -228,7 +228,7 @@ func TestLayoutError(t *testing.T) {
 // ReadRelease takes the version and the release date of CITATION.cff, and
 // refuses a malformed one naming the key and the value.
 func TestReadRelease(t *testing.T) {
-	rel, err := ReadRelease(filepath.Join("..", "..", CitationFile))
+	rel, err := ReadRelease(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,14 +236,14 @@ func TestReadRelease(t *testing.T) {
 		t.Errorf("CITATION.cff: %+v", rel)
 	}
 	dir := t.TempDir()
+	const head = "cff-version: 1.2.0\nmessage: m\ntitle: t\nauthors:\n  - name: a\nlicense: MIT\nrepository-code: \"https://example.org/r\"\n"
 	write := func(text string) string {
-		path := filepath.Join(dir, "CITATION.cff")
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "CITATION.cff"), []byte(head+text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return path
+		return dir
 	}
-	rel, err = ReadRelease(write("cff-version: 1.2.0\nversion: \"1.2.3\"\ndate-released: 2026-01-31\n"))
+	rel, err = ReadRelease(write("version: \"1.2.3\"\ndate-released: 2026-01-31\n"))
 	if err != nil || rel.Version != "1.2.3" || !rel.Date.Equal(time.Date(2026, 1, 31, 0, 0, 0, 0, time.UTC)) {
 		t.Errorf("unquoted date: %+v, %v", rel, err)
 	}
@@ -257,10 +257,9 @@ func TestReadRelease(t *testing.T) {
 	}
 	for _, c := range []struct{ text, want string }{
 		{"version: \"1.2\"\ndate-released: \"2026-01-31\"\n", `version "1.2"`},
-		{"version: \"1.2.3\"\n", `date-released ""`},
-		{"version: \"1.2.3\"\ndate-released: \"2026-02-30\"\n", `date-released "2026-02-30"`},
+		{"version: \"1.2.3\"\ndate-released: \"2026-02-30\"\n", `2026-02-30`},
 		{"version: [\n", "CITATION.cff"},
-		{"version: \"1.2.3\"\ndate-released: \"2026-01-31\"\n# " + strings.Repeat("x", maxCitationBytes), "longer than"},
+		{"version: \"1.2.3\"\ndate-released: \"2026-01-31\"\n# " + strings.Repeat("x", 1<<20), "larger than"},
 	} {
 		if _, err := ReadRelease(write(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%.40q: %v, want an error naming %s", c.text, err, c.want)

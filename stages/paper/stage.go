@@ -4,8 +4,10 @@
 // stages' artifacts), with latexmk. The PDF is an artifact like the others:
 // in the manifest and the lock, checked by census verify. The same inputs
 // give the same bytes: the build runs in a fresh directory with
-// SOURCE_DATE_EPOCH=0 and FORCE_SOURCE_DATE=1, and main.tex empties the
-// PDF trailer ID. The versions of latexmk, pdflatex and bibtex enter the
+// SOURCE_DATE_EPOCH set to the release date of CITATION.cff (date-released,
+// midnight UTC: the PDF's CreationDate and ModDate) and FORCE_SOURCE_DATE=1,
+// and main.tex empties the PDF trailer ID. CITATION.cff is a source, so a
+// new release date rebuilds the PDF. The versions of latexmk, pdflatex and bibtex enter the
 // stage's fingerprint (Stage.Tools), so another TeX rebuilds the PDF.
 package paper
 
@@ -27,15 +29,16 @@ import (
 // PDF is paper/main.pdf.
 var PDF = pipeline.NewFile("paper", "paper/main.pdf", "the paper, built with latexmk from paper/main.tex and the generated parts")
 
-// Sources are the paper's hand-written files, and the citation metadata
-// whose version and date it prints (release.go).
-var Sources = []string{"paper/main.tex", "paper/references.bib", CitationFile}
+// Sources are the paper's hand-written files, and CITATION.cff, whose
+// date-released dates the PDF. Only the paper's files are copied into the
+// build.
+var Sources = []string{"paper/main.tex", "paper/references.bib", pipeline.CitationPath}
 
 // Stage builds the PDF.
 var Stage = &pipeline.Stage{
 	Name:     "paper",
 	Doc:      "builds paper/main.pdf with latexmk from the paper's text, the generated TeX and the figures",
-	Version:  2,
+	Version:  3,
 	Requires: []*pipeline.Stage{report.Stage, figures.Stage},
 	Sources:  Sources,
 	Tools:    texVersions,
@@ -95,7 +98,14 @@ func run(p *pipeline.Pass) error {
 		}
 		return os.WriteFile(path, data, 0o644)
 	}
+	rel, err := ReadRelease(p.Root())
+	if err != nil {
+		return err
+	}
 	for _, src := range Sources {
+		if !strings.HasPrefix(src, "paper/") {
+			continue
+		}
 		data, err := os.ReadFile(filepath.Join(p.Root(), filepath.FromSlash(src)))
 		if err != nil {
 			return err
@@ -118,12 +128,12 @@ func run(p *pipeline.Pass) error {
 			}
 		}
 	}
-	if err := writeRelease(p.Root(), dir, p.Stage.Tools()); err != nil {
+	if err := writeRelease(rel, dir, p.Stage.Tools()); err != nil {
 		return err
 	}
 	cmd := exec.CommandContext(p.Context(), latexmk, "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "main.tex")
 	cmd.Dir = filepath.Join(dir, "paper")
-	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=0", "FORCE_SOURCE_DATE=1")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("SOURCE_DATE_EPOCH=%d", rel.Date.Unix()), "FORCE_SOURCE_DATE=1")
 	// On Ctrl-C latexmk is killed; do not wait for pdflatex, which may
 	// still hold the output pipe.
 	cmd.WaitDelay = time.Second

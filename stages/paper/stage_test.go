@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -62,12 +63,28 @@ func TestPaperIsReproducibleWithMetadata(t *testing.T) {
 			t.Errorf("manifest: paper's tool %s is %q, want a version line naming %s", prog, tools[prog], want)
 		}
 	}
-	// The metadata sits in a compressed object stream: ask pdfinfo.
-	if _, err := exec.LookPath("pdfinfo"); err == nil {
-		info, err := exec.Command("pdfinfo", filepath.Join(root, "paper/main.pdf")).Output()
-		if err != nil || !bytes.Contains(info, []byte("A reproducible census of Sudoku grids")) ||
-			!bytes.Contains(info, []byte("The sudoku-census project")) || !bytes.Contains(info, []byte("1970")) {
-			t.Fatalf("metadata: %v\n%s", err, info)
+	// The metadata sits in a compressed object stream: ask pdfinfo. The
+	// dates are CITATION.cff's date-released, midnight UTC.
+	cff, err := pipeline.ReadCitation(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdfinfo := func() string {
+		t.Helper()
+		if _, err := exec.LookPath("pdfinfo"); err != nil {
+			t.Skip("needs pdfinfo (Debian: poppler-utils)")
+		}
+		info, err := exec.Command("pdfinfo", "-isodates", filepath.Join(root, "paper/main.pdf")).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(info)
+	}
+	info := pdfinfo()
+	for _, want := range []string{"Title: +A reproducible census of Sudoku grids", "Author: +The sudoku-census project",
+		"CreationDate: +" + cff.DateReleased + "T00:00:00Z", "ModDate: +" + cff.DateReleased + "T00:00:00Z"} {
+		if !regexp.MustCompile(want).MatchString(info) {
+			t.Fatalf("pdfinfo lacks %q:\n%s", want, info)
 		}
 	}
 	checkText(t, root)
@@ -77,6 +94,49 @@ func TestPaperIsReproducibleWithMetadata(t *testing.T) {
 	again, _ := os.ReadFile(filepath.Join(root, "paper/main.pdf"))
 	if !bytes.Equal(first, again) {
 		t.Fatal("two builds of the paper differ")
+	}
+}
+
+// TestReleaseDateDatesThePaper checks that CITATION.cff is a source of the
+// paper: a new date-released makes the stage stale, and the rebuilt PDF
+// carries that date.
+func TestReleaseDateDatesThePaper(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the smoke pipeline and LaTeX")
+	}
+	if _, err := exec.LookPath("latexmk"); err != nil {
+		t.Skip("needs TeX (make tex)")
+	}
+	if _, err := exec.LookPath("pdfinfo"); err != nil {
+		t.Skip("needs pdfinfo (Debian: poppler-utils)")
+	}
+	root := pipelinetest.Run(t, smoke)
+	e, err := pipeline.New(pipeline.Options{Root: root, Stages: smoke.Stages, ConfigFile: smoke.Config})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(context.Background(), []string{"paper"}, pipeline.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, pipeline.CitationPath)
+	cff, _ := os.ReadFile(path)
+	cff = regexp.MustCompile(`date-released: "[0-9-]+"`).ReplaceAll(cff, []byte(`date-released: "2031-02-03"`))
+	if err := os.WriteFile(path, cff, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := st[len(st)-1]; last.Stage != "paper" || last.Fresh || !strings.Contains(last.Reason, "source CITATION.cff changed") {
+		t.Fatalf("after a new release date: %+v, want paper stale because CITATION.cff changed", last)
+	}
+	if res, err := e.Run(context.Background(), []string{"paper"}, pipeline.RunOptions{}); err != nil || !res[len(res)-1].Ran {
+		t.Fatalf("paper: %+v, %v", res, err)
+	}
+	info, err := exec.Command("pdfinfo", "-isodates", filepath.Join(root, "paper/main.pdf")).Output()
+	if err != nil || !regexp.MustCompile(`CreationDate: +2031-02-03T00:00:00Z`).Match(info) {
+		t.Fatalf("pdfinfo: %v\n%s", err, info)
 	}
 }
 
@@ -137,7 +197,7 @@ func checkText(t *testing.T, root string) {
 	if strings.Contains(text, fmt.Sprintf("Figure %d:", drawn+1)) {
 		t.Errorf("the paper has more than the %d figures drawn", drawn)
 	}
-	rel, err := paper.ReadRelease(filepath.Join(root, paper.CitationFile))
+	rel, err := paper.ReadRelease(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,27 +11,34 @@ import (
 // stage, size, rows and SHA-256, then one row per stage with its
 // fingerprint (every artifact of a stage shares it).
 func ArtifactsTable(entries []pipeline.ArtifactEntry) []byte {
-	var rows [][]string
+	var rows [][]present.Cell
 	fingerprints := map[string]string{}
 	var stages []string
 	for _, e := range entries {
-		nrows := "--"
+		nrows := present.DashCell()
 		if e.Rows >= 0 {
-			nrows = inMath(present.Int64(e.Rows))
+			nrows = present.MathCell(present.Int64(e.Rows))
 		}
-		rows = append(rows, []string{`\texttt{` + present.TeXEscape(e.Path) + `}`, present.TeXEscape(e.Stage),
-			inMath(present.Int64(e.Size)), nrows, `\texttt{` + e.SHA256 + `}`})
+		rows = append(rows, []present.Cell{present.CodeCell(e.Path), present.TextCell(e.Stage),
+			present.MathCell(present.Int64(e.Size)), nrows, present.CodeCell(e.SHA256)})
 		if _, ok := fingerprints[e.Stage]; !ok {
 			stages = append(stages, e.Stage)
 		}
 		fingerprints[e.Stage] = e.Fingerprint
 	}
 	sort.Strings(stages)
-	out := table("llrrl", []string{"artifact", "stage", "bytes", "rows", "SHA-256"}, rows)
+	heads := func(h ...string) []present.Cell {
+		var out []present.Cell
+		for _, s := range h {
+			out = append(out, present.TextCell(s))
+		}
+		return out
+	}
+	out := present.Table{Spec: "llrrl", Head: heads("artifact", "stage", "bytes", "rows", "SHA-256"), Rows: rows}.TeX()
 	rows = rows[:0]
 	for _, s := range stages {
-		rows = append(rows, []string{present.TeXEscape(s), `\texttt{` + fingerprints[s] + `}`})
+		rows = append(rows, []present.Cell{present.TextCell(s), present.CodeCell(fingerprints[s])})
 	}
 	out = append(out, "\n\\bigskip\n\n"...)
-	return append(out, table("ll", []string{"stage", "fingerprint"}, rows)...)
+	return append(out, present.Table{Spec: "ll", Head: heads("stage", "fingerprint"), Rows: rows}.TeX()...)
 }

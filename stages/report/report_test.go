@@ -138,8 +138,8 @@ func TestPublishedComparison(t *testing.T) {
 	est := string(EstimatorsTable(r))
 	for _, want := range []string{`\texttt{knuth/se} (B=30)`,
 		// Rows by box shape, with the count and its source.
-		`\multicolumn{9}{l}{\emph{$2\times6$ boxes, $12\times12$ grid}: $3.82963\times 10^{49}$ grids~\cite{Pettersen2006}}`,
-		`\multicolumn{9}{l}{\emph{$4\times4$ boxes, $16\times16$ grid}: no count known}`,
+		`\multicolumn{9}{l}{\emph{2$\times$6 boxes, 12$\times$12 grid}: $3.82963\times 10^{49}$ grids~\cite{Pettersen2006}}`,
+		`\multicolumn{9}{l}{\emph{4$\times$4 boxes, 16$\times$16 grid}: no count known}`,
 		// z = (3.5e49 − 3.8296e49)/0.1e49.
 		`$[3.30\times 10^{49}, 3.70\times 10^{49}]$ & $2.90$ & $-3.30$ &`} {
 		if !strings.Contains(est, want) {
@@ -167,7 +167,7 @@ func TestNoSuccessAndZeroVariance(t *testing.T) {
 	if strings.Contains(est, `[0, 0]`) {
 		t.Errorf("an interval [0, 0] is reported:\n%s", est)
 	}
-	if !strings.Contains(est, `\texttt{knuth/hybrid}$^\dagger$ & $2{,}000$ & $2.880\times 10^{2}$`) || !strings.Contains(est, `$^\dagger$Every sample was the same number`) {
+	if !strings.Contains(est, `\texttt{knuth/hybrid}$^{\dagger}$ & $2{,}000$ & $2.880\times 10^{2}$`) || !strings.Contains(est, `$^{\dagger}$Every sample was the same number`) {
 		t.Errorf("the zero-variance run is not marked and explained:\n%s", est)
 	}
 	tex, err := Numbers(r, nil, nil)
@@ -293,6 +293,25 @@ func BenchmarkNumbers(b *testing.B) {
 	for b.Loop() {
 		if _, err := Numbers(r, nil, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestTablesAsPresent checks that the stage writes the tables of
+// present.Tables, in order, each as present prints it: the HTML report
+// shows those, and must show what the paper shows.
+func TestTablesAsPresent(t *testing.T) {
+	if len(tables) != len(present.Tables) {
+		t.Fatalf("report writes %d tables, present.Tables has %d", len(tables), len(present.Tables))
+	}
+	r := &present.Results{}
+	for i, tab := range tables {
+		name := strings.TrimSuffix(filepath.Base(tab.file.Path), ".tex")
+		if name != present.Tables[i].Name {
+			t.Errorf("table %d: report writes %s, present.Tables has %s", i, name, present.Tables[i].Name)
+		}
+		if got, want := string(tab.write(r)), string(present.Tables[i].Make(r).TeX()); got != want {
+			t.Errorf("table %s: report writes\n%s\npresent prints\n%s", name, got, want)
 		}
 	}
 }

@@ -41,6 +41,7 @@ var Stage = &pipeline.Stage{
 	Requires:  []*pipeline.Stage{exact.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Outputs:   []pipeline.Output{Table.Output, UnitsTable.Output},
+	Headlines: headlines,
 	Run:       run,
 	// Units: batches of pattern orbits of the pair method, and one unit per
 	// independent check. Each unit uses every core itself. The 2x6 units
@@ -431,4 +432,14 @@ func exactTotal(p *pipeline.Pass) (*big.Int, error) {
 		return nil, fmt.Errorf("total.parquet: grids %q is not a decimal integer", total[0].Grids)
 	}
 	return n, nil
+}
+
+// headlines are each shape's count of grids, for census diff.
+func headlines(root string) ([]pipeline.Headline, error) {
+	rows, err := Table.Load(root)
+	var out []pipeline.Headline
+	for _, r := range rows {
+		out = append(out, pipeline.Headline{Name: fmt.Sprintf("%dx%d grids", r.Rows, r.Cols), Value: r.Grids})
+	}
+	return out, err
 }

@@ -33,6 +33,9 @@ func TestStage(t *testing.T) {
 			t.Errorf("%s: %s essentially different, checked by %q; want %s by canonical forms", r.Shape, r.EssentiallyDifferent, r.CheckedBy, want[r.Shape])
 		}
 	}
+	if !strings.Contains(rows[1].CheckedBy, "equal to the literature: OEIS A291188") {
+		t.Errorf("2x3 checked by %q: want the literature", rows[1].CheckedBy)
+	}
 	if rows[0].Group == rows[1].Group || !strings.Contains(rows[0].Group, "transposition") {
 		t.Errorf("groups %q, %q: want transposition in the 2x2 group only", rows[0].Group, rows[1].Group)
 	}
@@ -40,8 +43,17 @@ func TestStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if classes[0].Shape != "2x2" || classes[0].Class != 0 || classes[0].Fixed != "12" || classes[0].Representative != "bands id; stacks id" {
+	if classes[0].Shape != "2x2" || classes[0].Class != 0 || classes[0].Fixed != "12" || classes[0].Representative != "bands id; stacks id" || classes[0].Method != "identity" {
 		t.Errorf("first class row %+v: want the identity of 2x2, fixing 288/4! = 12", classes[0])
+	}
+	for _, c := range classes {
+		want := "search" // the stack method is for side 10
+		if c.Class == 0 {
+			want = "identity"
+		}
+		if c.Method != want {
+			t.Errorf("%s class %d: method %q, want %s", c.Shape, c.Class, c.Method, want)
+		}
 	}
 }
 
@@ -49,6 +61,7 @@ func TestStage(t *testing.T) {
 func TestConfigErrors(t *testing.T) {
 	for _, c := range []struct{ set, key string }{
 		{"symmetry.shapes=4x4", "symmetry.shapes"},
+		{"symmetry.shapes=2x6", "symmetry.shapes"},
 		{"symmetry.shapes=2x2,2x2", "symmetry.shapes"},
 		{"symmetry.shapes=", "symmetry.shapes"},
 	} {

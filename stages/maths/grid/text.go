@@ -199,9 +199,12 @@ func CountText(ctx context.Context, r io.Reader, box string, workers int) (Grid,
 // ReadText reads a partial grid in text form from r, as CountText does,
 // without counting it.
 func ReadText(r io.Reader, box string) (Grid, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxTextBytes+1))
 	if err != nil {
 		return Grid{}, err
+	}
+	if len(data) > MaxTextBytes {
+		return Grid{}, fmt.Errorf("more than %d bytes: a grid has at most 35² cells", MaxTextBytes)
 	}
 	text := string(data)
 	var shape Shape
@@ -216,6 +219,11 @@ func ReadText(r io.Reader, box string) (Grid, error) {
 	}
 	return Parse(text, shape)
 }
+
+// MaxTextBytes bounds what ReadText reads: a grid of the largest side, 35,
+// is 1225 cells, a few KiB however spaced, and anything longer (a wrong
+// file, /dev/zero) is refused before it fills memory.
+const MaxTextBytes = 64 << 10
 
 // String writes the grid in text form, one line per row.
 func (g Grid) String() string {

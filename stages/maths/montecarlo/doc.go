@@ -33,4 +33,13 @@
 // Moments keep the running mean and the sum of squared deviations scaled by
 // a common power of two, so nothing overflows and relative precision is that
 // of float64 (statistical errors dominate it by many orders of magnitude).
+//
+// # Diagnostics
+//
+// Every block also keeps its Spec.TailSize largest samples (a set, merged
+// by MergeTails in any order to the same values), so that a run carries,
+// beside its interval, the diagnostics of its samples as importance
+// weights (Diagnose): effective sample size, the largest sample's share
+// and the Pareto k̂ of the upper tail, which marks an interval unreliable
+// beyond 0.7.
 package montecarlo

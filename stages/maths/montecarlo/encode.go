@@ -16,7 +16,8 @@ import (
 //
 // (u64 8 bytes little endian; varints as encoding/binary writes them), 20
 // to 30 bytes, and a Block is its Moments, then uvarint(len(Prefix)) and
-// the Prefix moments in order.
+// the Prefix moments in order, then uvarint(len(Tail)) and each tail value
+// as u64(bits(Frac)) ‖ varint(Exp).
 
 // AppendMoments appends the binary form of m to dst and returns the
 // extended slice.
@@ -67,6 +68,11 @@ func AppendBlock(dst []byte, b Block) []byte {
 	for _, m := range b.Prefix {
 		dst = AppendMoments(dst, m)
 	}
+	dst = binary.AppendUvarint(dst, uint64(len(b.Tail)))
+	for _, v := range b.Tail {
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.Frac))
+		dst = binary.AppendVarint(dst, int64(v.Exp))
+	}
 	return dst
 }
 
@@ -93,6 +99,30 @@ func ReadBlock(src []byte) (Block, []byte, error) {
 		if b.Prefix[i], src, err = ReadMoments(src); err != nil {
 			return Block{}, nil, fmt.Errorf("block prefix %d: %w", i, err)
 		}
+	}
+	// Every tail value takes at least 9 bytes.
+	n, k = binary.Uvarint(src)
+	if k <= 0 || n > uint64(len(src)-k)/9 {
+		return Block{}, nil, fmt.Errorf("block: bad tail length: %w", errShort)
+	}
+	src = src[k:]
+	if n > 0 {
+		b.Tail = make([]Value, n)
+	}
+	for i := range b.Tail {
+		if len(src) < 9 {
+			return Block{}, nil, fmt.Errorf("block tail %d: %w", i, errShort)
+		}
+		f := math.Float64frombits(binary.LittleEndian.Uint64(src))
+		e, k := binary.Varint(src[8:])
+		if k <= 0 || e < math.MinInt32 || e > math.MaxInt32 {
+			return Block{}, nil, fmt.Errorf("block tail %d: bad exponent: %w", i, errShort)
+		}
+		v := Value{Frac: f, Exp: int(e)}
+		if v != normal(v) || f < 0 || (i > 0 && compareValues(v, b.Tail[i-1]) > 0) {
+			return Block{}, nil, fmt.Errorf("block tail %d: %v·2^%d is not a normal value ≤ the one before", i, f, e)
+		}
+		b.Tail[i], src = v, src[8+k:]
 	}
 	return b, src, nil
 }

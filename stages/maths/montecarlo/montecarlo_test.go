@@ -234,7 +234,7 @@ func (expSampler) Sample(src *rand.ChaCha8) (Value, int64, error) {
 }
 
 func TestRunIndependentOfWorkers(t *testing.T) {
-	spec := Spec{Seed: 9, Stage: "test", Shape: "2x2", Variant: "exp", BlockSize: 64}
+	spec := Spec{Seed: 9, Stage: "test", Shape: "2x2", Variant: "exp", BlockSize: 64, TailSize: ParetoTailSize(1000)}
 	var ref Result
 	for _, workers := range []int{1, 2, 5} {
 		res, err := Run(context.Background(), spec, 1000, workers, func() (Sampler, error) { return expSampler{}, nil }, nil)
@@ -354,7 +354,7 @@ func TestRunNewSamplerError(t *testing.T) {
 // same bits as what RunBlock returned, extreme values included, and a cut
 // or damaged form is an error.
 func TestBlockBinaryRoundTrip(t *testing.T) {
-	spec := Spec{Seed: 3, Stage: "test", Shape: "2x2", Variant: "exp", BlockSize: 50}
+	spec := Spec{Seed: 3, Stage: "test", Shape: "2x2", Variant: "exp", BlockSize: 50, TailSize: 8}
 	var blocks []Block
 	var enc []byte
 	for b := range 7 {
@@ -383,7 +383,11 @@ func TestBlockBinaryRoundTrip(t *testing.T) {
 	if a, b := MergeBlocks(blocks[:7]), MergeBlocks(got[:7]); !reflect.DeepEqual(a, b) {
 		t.Errorf("merged decoded blocks differ")
 	}
-	if len(AppendBlock(nil, blocks[1])) > 30 {
+	if len(blocks[1].Tail) != 8 {
+		t.Errorf("block 1 kept %d tail values, want 8", len(blocks[1].Tail))
+	}
+	blocks[1].Tail = nil
+	if len(AppendBlock(nil, blocks[1])) > 31 {
 		t.Errorf("a block without prefix takes %d bytes", len(AppendBlock(nil, blocks[1])))
 	}
 	one := AppendBlock(nil, blocks[0])
@@ -417,7 +421,7 @@ func TestMomentsFields(t *testing.T) {
 
 // MergeBlocks of the blocks RunBlock returns is Run's result.
 func TestMergeBlocksIsRun(t *testing.T) {
-	spec := Spec{Seed: 9, Stage: "test", Shape: "2x2", Variant: "exp", BlockSize: 64}
+	spec := Spec{Seed: 9, Stage: "test", Shape: "2x2", Variant: "exp", BlockSize: 64, TailSize: 40}
 	res, err := Run(context.Background(), spec, 1000, 2, func() (Sampler, error) { return expSampler{}, nil }, nil)
 	if err != nil {
 		t.Fatal(err)

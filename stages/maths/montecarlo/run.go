@@ -25,12 +25,14 @@ type BlockStarter interface {
 	StartBlock() error
 }
 
-// Block is the result of one block: the moments of its samples and, for
-// block 0 only, the moments of its first TraceCounts(len) samples (for the
-// start of convergence traces).
+// Block is the result of one block: the moments of its samples, for
+// block 0 only the moments of its first TraceCounts(len) samples (for the
+// start of convergence traces), and its Spec.TailSize largest samples in
+// decreasing order (for Diagnose; nil when TailSize is 0).
 type Block struct {
 	Moments Moments
 	Prefix  []Moments
+	Tail    []Value
 }
 
 // RunBlock draws samples n of block b of spec from s. It is a pure function
@@ -50,6 +52,7 @@ func RunBlock(ctx context.Context, spec Spec, b, n int, s Sampler) (Block, error
 	if b == 0 {
 		marks = TraceCounts(int64(n - 1))
 	}
+	var top topHeap
 	done := ctx.Done()
 	for i := 0; i < n; i++ {
 		select {
@@ -62,10 +65,14 @@ func RunBlock(ctx context.Context, spec Spec, b, n int, s Sampler) (Block, error
 			return Block{}, fmt.Errorf("%s %s %s block %d: %w", spec.Stage, spec.Shape, spec.Variant, b, err)
 		}
 		out.Moments.Add(x, w)
+		top.offer(normal(x), spec.TailSize)
 		if len(marks) > 0 && out.Moments.N == marks[0] {
 			out.Prefix = append(out.Prefix, out.Moments)
 			marks = marks[1:]
 		}
+	}
+	if len(top) > 0 {
+		out.Tail = top.sortedDesc()
 	}
 	return out, nil
 }
@@ -88,11 +95,17 @@ func TraceCounts(max int64) []int64 {
 // TracePoint is the running summary after Moments.N samples.
 type TracePoint = Moments
 
-// Result is a whole run: the merged moments and the trace.
+// Result is a whole run: the merged moments, the trace, and the largest
+// samples of the run in decreasing order (as many as the blocks kept: see
+// Spec.TailSize).
 type Result struct {
 	Total Moments
 	Trace []TracePoint
+	Tail  []Value
 }
+
+// Diagnostics returns the diagnostics of the run's samples (Diagnose).
+func (r Result) Diagnostics() Diagnostics { return Diagnose(r.Total, r.Tail) }
 
 // Run draws samples samples for spec on workers goroutines, each with a
 // sampler from newSampler, and merges the blocks in block order, so the
@@ -106,13 +119,27 @@ type Result struct {
 //
 // The blocks are merged by MergeBlocks.
 func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler func() (Sampler, error), progress func(int)) (Result, error) {
+	blocks, err := RunBlocks(ctx, spec, samples, workers, newSampler, progress)
+	if err != nil {
+		return Result{}, err
+	}
+	return MergeBlocks(blocks), nil
+}
+
+// RunBlocks is Run without the merge: the blocks of the run, in block
+// order. With Spec.BlockSize the samples of one short run, its blocks are
+// independent runs (the coverage study of the knuth stage).
+func RunBlocks(ctx context.Context, spec Spec, samples int64, workers int, newSampler func() (Sampler, error), progress func(int)) ([]Block, error) {
 	bs := int64(spec.BlockSize)
-	nblocks := int((samples + bs - 1) / bs)
+	nblocks, err := Blocks(samples, spec.BlockSize)
+	if err != nil {
+		return nil, err
+	}
 	blocks := make([]Block, nblocks)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var next atomic.Int64
-	err := parallel.Run(max(1, min(workers, nblocks)), func(int) (err error) {
+	err = parallel.Run(max(1, min(workers, nblocks)), func(int) (err error) {
 		defer func() {
 			if err != nil {
 				cancel(err)
@@ -145,9 +172,9 @@ func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler 
 		if pe := (*parallel.PanicError)(nil); errors.As(err, &pe) {
 			err = fmt.Errorf("%s %s %s: %w", spec.Stage, spec.Shape, spec.Variant, err)
 		}
-		return Result{}, err
+		return nil, err
 	}
-	return MergeBlocks(blocks), nil
+	return blocks, nil
 }
 
 // MergeBlocks merges the blocks of a run, given in block order (block 0
@@ -156,6 +183,9 @@ func Run(ctx context.Context, spec Spec, samples int64, workers int, newSampler 
 // merge is sequential, block by block, because floating-point merges are
 // exact only in a fixed order: merging runs of blocks first and then the
 // runs would round differently.
+//
+// The tail is the ParetoTailSize(samples) largest values of all blocks'
+// tails (a set, so it does not depend on the order of the merges).
 //
 // The trace holds block 0's Prefix (the running moments at every
 // TraceCounts value below the block size), then the running moments at the
@@ -167,8 +197,10 @@ func MergeBlocks(blocks []Block) Result {
 		samples += b.Moments.N
 	}
 	var res Result
+	size := ParetoTailSize(samples)
 	marks := TraceCounts(samples)
 	for b := range blocks {
+		res.Tail = MergeTails(res.Tail, blocks[b].Tail, size)
 		if b == 0 {
 			res.Trace = append(res.Trace, blocks[0].Prefix...)
 		}

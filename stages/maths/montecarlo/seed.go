@@ -15,6 +15,10 @@ type Spec struct {
 	Shape     string // "3x3"
 	Variant   string // "mrv", "hybrid", ...
 	BlockSize int    // samples per block
+	// TailSize is how many of its largest samples each block keeps for
+	// the diagnostics (ParetoTailSize of the run's samples; 0 keeps none).
+	// It is not part of the random streams' identity.
+	TailSize int
 }
 
 // seedDomain separates these streams from any other use of the global seed.

@@ -71,6 +71,59 @@
 // Z(σ_λ) its centralizer, which acts freely on those grids. The search fixes
 // σ_λ and counts only the grids whose first row is the canonical one of its
 // Z(σ_λ)-orbit, so the division is exact and implicit.
+//
+// # The stack method (boxes of 2 rows)
+//
+// For boxes of 2 rows and c columns (c×2 by transposing the grid and g),
+// FixedByStacks counts the same F(g) without a search, from the structure
+// of package pair. The grid has c bands of rows 2i (upper) and 2i+1 and two
+// stacks L (columns 0…c-1) and M. A symbol x lies in one row of each band of
+// L: its row set P(x), one of 2^c; M's row sets are the complements P(x)^c
+// (the other row of every band). g = (ρ, κ) with ρ ∈ B_c = S_2 wr S_c on
+// the rows. For one σ the grids with X∘g = σ∘X are counted as follows.
+//
+// Family 1, κ keeps the stacks (κ₀ on L's columns, κ₁ on M's):
+// X∘g = σ∘X holds on each stack separately, so L(ρr, κ₀j) = σ(L(r, j)) and
+// likewise M with κ₁; reading rows, P(σx) = ρ(P(x)). Hence
+//
+//	#{X} = Σ_P  E_{ρ,κ₀,σ}(P) · E_{ρ,κ₁,σ}(P^c),
+//
+// over the assignments P equivariant for ρ̂ = ρ (P∘σ = ρ̂∘P) with every row
+// holding c symbols, where E_{h,τ}(P) counts the stacks with row sets P
+// fixed by h up to τ. With h = id and τ = id this is the pair method's
+// Σ_σ E(σ)² (the identity, checked on 2×2 to 2×4).
+//
+// Family 2, κ exchanges the stacks (κ₀: L → M, κ₁: M → L): the equations
+// M(ρr, κ₀j) = σ(L(r, j)) and L(ρr, κ₁j) = σ(M(r, j)) make M the image of L,
+// and L fixed by h = (ρ², κ₁κ₀) up to τ = σ²; M's rows are the complements
+// of L's exactly when P(σx) = ρ(P(x))^c. Hence
+//
+//	#{X} = Σ_P  E_{(ρ², κ₁κ₀), σ²}(P)   (P equivariant for ρ̂ = ρ(·)^c).
+//
+// For the plain exchange this is E_σ in place of E²: σ is an involution
+// pairing each symbol with one of the complementary pattern, and
+// F = Σ_T E(T)/Π_{p<~p} m_p! over the pattern multisets closed under
+// complement (checked against package pair's orbits and stack counter).
+//
+// Twisted stack counts. E_{h,τ}(P) counts the proper c-edge-colourings of
+// the symbol–row graph (columns as colours) with col(τx, ρ'r) = κ'(col(x, r)):
+// a dynamic programme places one τ-cycle of symbols at a time (its first
+// symbol's colours fix the cycle's, and must close up after the cycle), the
+// state being the row set of each column. States are invariant under
+// (ρ', κ'), so one column per κ'-cycle stores it (64 bits for c ≤ 5), and
+// states equal up to the centraliser of κ' (rotating a cycle, permuting
+// cycles of equal length) are merged.
+//
+// Sum over assignments. F(g) = Σ_λ #{X : σ = σ_λ}/|Z(σ_λ)|. An equivariant P
+// is fixed by its value on the first symbol of each cycle of σ_λ, a row set
+// whose ⟨ρ̂⟩-orbit has a length dividing the cycle's; Z(σ_λ) rotates cycles
+// (moving that value along its orbit) and permutes cycles of equal length,
+// and leaves the counts unchanged, so the sum runs over the multisets of
+// orbits per cycle length, with weight Π multinomial·Π |orbit|. The band maps
+// commuting with ρ also leave the counts unchanged (they carry fixed stacks
+// to fixed stacks), so terms are computed once per class under both. Each
+// #{X : σ = σ_λ} must be a multiple of |Z(σ_λ)| (Z acts freely on the
+// grids), which is checked.
 package symmetry
 
 import (

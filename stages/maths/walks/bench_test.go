@@ -1,7 +1,10 @@
 package walks
 
 import (
+	"context"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
@@ -45,6 +48,61 @@ func BenchmarkSample(b *testing.B) {
 			st := m.Stats()
 			b.ReportMetric(st.RelVar, "relvar")
 			b.ReportMetric(st.WorkPerSample, "work/op")
+		})
+	}
+}
+
+// cpuTime is the process's CPU time (user and system): the machine may be
+// shared, so wall time would count other processes' turns.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkRelvarSeconds measures, per estimator, relvar × CPU seconds per
+// sample on one core (the time a run needs per unit of relative variance of
+// its mean: RE² = relvar·s / seconds), over a fixed number of samples per
+// op, for the last-band variants beside those they refine. Run with
+// -benchtime 1x; the samples are few, so relvar is known to about
+// ±10–30% (more for the heavy-tailed walks).
+func BenchmarkRelvarSeconds(b *testing.B) {
+	for _, c := range []struct {
+		shape   string
+		samples int64
+		v       Variant
+	}{
+		{"3x3", 100000, Variant{Name: "bandmrv", Order: MRV, FirstBand: true}},
+		{"3x3", 100000, Variant{Name: "bandmrvlast", Order: MRV, FirstBand: true, LastBand: true}},
+		{"3x3", 10000, Variant{Name: "bandse30", Order: MRV, Budget: 30, FirstBand: true}},
+		{"3x3", 10000, Variant{Name: "bandselast30", Order: MRV, Budget: 30, FirstBand: true, LastBand: true}},
+		{"2x6", 20000, Variant{Name: "bandmrv", Order: MRV, FirstBand: true}},
+		{"2x6", 20000, Variant{Name: "bandmrvlast", Order: MRV, FirstBand: true, LastBand: true}},
+		{"2x6", 2000, Variant{Name: "bandse30", Order: MRV, Budget: 30, FirstBand: true}},
+		{"2x6", 2000, Variant{Name: "bandselast30", Order: MRV, Budget: 30, FirstBand: true, LastBand: true}},
+		{"3x4", 20000, Variant{Name: "bandmrv", Order: MRV, FirstBand: true}},
+		{"3x4", 20000, Variant{Name: "bandmrvlast", Order: MRV, FirstBand: true, LastBand: true}},
+		{"3x4", 1000, Variant{Name: "bandse100", Order: MRV, Budget: 100, FirstBand: true}},
+		{"3x4", 1000, Variant{Name: "bandselast100", Order: MRV, Budget: 100, FirstBand: true, LastBand: true}},
+	} {
+		b.Run(c.shape+"/"+c.v.Name, func(b *testing.B) {
+			s := mustShape(b, c.shape)
+			c.v.HybridK = s.N() * s.N()
+			for b.Loop() {
+				start := cpuTime()
+				spec := montecarlo.Spec{Seed: 1, Stage: "bench", Shape: c.shape, Variant: c.v.Name, BlockSize: 1000}
+				res, err := montecarlo.Run(context.Background(), spec, c.samples, 1, func() (montecarlo.Sampler, error) { return NewSampler(s, c.v) }, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				perSample := (cpuTime() - start).Seconds() / float64(c.samples)
+				st := res.Total.Stats()
+				b.ReportMetric(st.RelVar, "relvar")
+				b.ReportMetric(perSample*1e6, "µs/sample")
+				b.ReportMetric(st.RelVar*perSample*1e6, "relvar·µs")
+			}
 		})
 	}
 }

@@ -2,6 +2,7 @@ package walks
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
@@ -50,6 +51,13 @@ type Enumerator struct {
 	// First, when set, makes every sample start from a uniformly random
 	// first band (FirstBand) instead of the empty grid.
 	First *FirstBand
+	// Last, when set, stops the enumeration once the upper bands are full
+	// and scores every node by its exact number of last-band completions
+	// (see lastBand); set it with countLastBand.
+	Last *lastBand
+	// err is an overflow of the last band's counts (never within
+	// lastBandFits), reported by Sampler.
+	err error
 
 	cur, next []*Walker // nodes of this level and the next (len Budget)
 	branchOn  []int     // constraint each current node branches on
@@ -138,6 +146,9 @@ func (e *Enumerator) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 		levels -= len(band)
 		work += int64(len(band))
 	}
+	if e.Last != nil {
+		levels -= e.Last.r * e.Last.n
+	}
 	for range levels {
 		total := 0
 		for i, w := range e.cur[:live] {
@@ -176,7 +187,31 @@ func (e *Enumerator) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 		e.cur, e.next = e.next, e.cur
 		live = m
 	}
-	return num.MulInt(uint64(live)).Div(den), work
+	if e.Last == nil {
+		return num.MulInt(uint64(live)).Div(den), work
+	}
+	// Σ L(v) over the nodes left, exactly.
+	var sum uint64
+	e.Last.work = 0
+	for _, w := range e.cur[:live] {
+		k, ok := e.Last.count(w.cand)
+		var carry uint64
+		if sum, carry = bits.Add64(sum, k, 0); !ok || carry != 0 {
+			e.err = fmt.Errorf("walks: the last band's completions overflow 64 bits")
+			return montecarlo.Value{}, work
+		}
+	}
+	return num.MulInt(sum).Div(den), work + e.Last.work
+}
+
+// countLastBand makes the enumeration stop at the upper bands and count
+// the last band exactly (see lastBand).
+func (e *Enumerator) countLastBand(lb *lastBand) {
+	mask := lb.restrictUpper(e.cur[0].words)
+	for i := range e.cur {
+		e.cur[i].restrict, e.next[i].restrict = mask, mask
+	}
+	e.Last = lb
 }
 
 // adopt makes next[t] the node of a kept child of cur[i] and returns it

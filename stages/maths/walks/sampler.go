@@ -29,6 +29,11 @@ type Variant struct {
 	// first band (see FirstBand); Order is then MRV and the box height at
 	// most MaxBandHeight.
 	FirstBand bool
+	// LastBand fills only the upper bands (rows 0…N−R−1, in MRV order)
+	// and counts the last band's completions exactly (conditional Monte
+	// Carlo: see lastBand); Order is then MRV and the box height at most
+	// MaxBandHeight.
+	LastBand bool
 }
 
 // Sampler draws samples of a variant on one shape. Not safe for concurrent
@@ -44,6 +49,7 @@ type Sampler struct {
 	enum    *Enumerator // stochastic enumeration, else nil
 	look    *Lookahead  // stochastic enumeration with look-ahead, else nil
 	first   *FirstBand  // walks from a uniform first band, else nil
+	last    *lastBand   // counts the last band exactly, else nil
 	variant Variant
 }
 
@@ -69,18 +75,38 @@ func NewSampler(s grid.Shape, v Variant) (*Sampler, error) {
 			return nil, err
 		}
 	}
+	var last *lastBand
+	if v.LastBand {
+		if v.Order != MRV || v.Hybrid {
+			return nil, fmt.Errorf("walks: counting the last band exactly needs order mrv and no hybrid count, not %v", v.Order)
+		}
+		var err error
+		if last, err = newLastBand(s); err != nil {
+			return nil, err
+		}
+		if !lastBandFits(s, v.Budget) {
+			return nil, fmt.Errorf("walks: the last band's completions of %s with budget %d may exceed 64 bits", s, v.Budget)
+		}
+	}
 	if v.Budget > 0 {
 		e, err := NewEnumerator(s, v.Order, v.Budget)
-		if e != nil {
-			e.First = first
+		if err != nil {
+			return nil, err
 		}
-		return &Sampler{enum: e, variant: v}, err
+		e.First = first
+		if last != nil {
+			e.countLastBand(last)
+		}
+		return &Sampler{enum: e, variant: v}, nil
 	}
 	w, err := NewWalker(s, v.Order)
 	if err != nil {
 		return nil, err
 	}
-	return &Sampler{walker: w, first: first, variant: v}, nil
+	if last != nil {
+		w.restrict = last.restrictUpper(w.words)
+	}
+	return &Sampler{walker: w, first: first, last: last, variant: v}, nil
 }
 
 // StartBlock gives the hybrid a fresh exact counter, whose completion memo
@@ -101,11 +127,29 @@ func (s *Sampler) StartBlock() error {
 func (s *Sampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64, error) {
 	if s.enum != nil {
 		x, work := s.enum.Sample(src)
-		return x, work, nil
+		return x, work, s.enum.err
 	}
 	if s.look != nil {
 		x, work := s.look.Sample(src)
 		return x, work, nil
+	}
+	if s.last != nil {
+		var x montecarlo.Value
+		var work int64
+		if s.first != nil {
+			x, work = s.walker.WalkFromBand(src, s.first, s.last.first)
+		} else {
+			x, work = s.walker.Walk(src, s.last.first)
+		}
+		if x.IsZero() {
+			return x, work, nil
+		}
+		s.last.work = 0
+		k, ok := s.last.count(s.walker.cand)
+		if !ok {
+			return montecarlo.Value{}, 0, fmt.Errorf("walks: the last band's completions overflow 64 bits")
+		}
+		return x.MulInt(k), work + s.last.work, nil
 	}
 	if s.first != nil {
 		x, work := s.walker.WalkFromBand(src, s.first, s.variant.HybridK)

@@ -92,6 +92,10 @@ type Walker struct {
 	unitCell [][]int32  // cells of each unit
 	done     []uint64   // Cover: symbols placed in each unit
 	work     int64      // bookkeeping operations of the current walk
+	// restrict, when set, is the bit set of the constraints MRV may branch
+	// on when they have options (the upper bands' cells: see lastBand); a
+	// constraint without options anywhere is still a dead end.
+	restrict []uint64
 }
 
 // NewWalker returns a walker for shape s and order o.
@@ -231,6 +235,9 @@ func (w *Walker) placed(c int, v uint8) {
 func (w *Walker) mostConstrained() (best, k int) {
 	for at, word := range w.bucket {
 		w.work++
+		if w.restrict != nil && at >= w.words {
+			word &= w.restrict[at%w.words]
+		}
 		if word != 0 {
 			k, wi := at/w.words, at%w.words
 			return wi*64 + bits.TrailingZeros64(word), k

@@ -51,6 +51,9 @@ func testVariants(s grid.Shape) []Variant {
 		{Name: "lookahead", Order: MRV, HybridK: s.N() * s.N(), Budget: 3, Lookahead: true, Alpha: 0.5},
 		{Name: "bandmrv", Order: MRV, HybridK: s.N() * s.N(), FirstBand: true},
 		{Name: "bandse", Order: MRV, HybridK: s.N() * s.N(), Budget: 3, FirstBand: true},
+		{Name: "mrvlast", Order: MRV, HybridK: s.N() * s.N(), LastBand: true},
+		{Name: "bandmrvlast", Order: MRV, HybridK: s.N() * s.N(), FirstBand: true, LastBand: true},
+		{Name: "bandselast", Order: MRV, HybridK: s.N() * s.N(), Budget: 3, FirstBand: true, LastBand: true},
 	}
 }
 
@@ -104,6 +107,10 @@ func TestEnumeratorUnbiased2x3(t *testing.T) {
 		{Name: "lookahead1-2", Order: MRV, HybridK: 36, Budget: 1, Lookahead: true, Alpha: 2},
 		{Name: "bandse5", Order: MRV, HybridK: 36, Budget: 5, FirstBand: true},
 		{Name: "bandmrv", Order: MRV, HybridK: 36, FirstBand: true},
+		{Name: "mrvlast", Order: MRV, HybridK: 36, LastBand: true},
+		{Name: "selast5", Order: MRV, HybridK: 36, Budget: 5, LastBand: true},
+		{Name: "bandmrvlast", Order: MRV, HybridK: 36, FirstBand: true, LastBand: true},
+		{Name: "bandselast5", Order: MRV, HybridK: 36, Budget: 5, FirstBand: true, LastBand: true},
 	} {
 		m := simulate(t, shape, v, 2, 50000)
 		z := zscore(t, m, "2x3")

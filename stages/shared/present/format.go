@@ -171,6 +171,8 @@ func TeXEscape(s string) string {
 			b.WriteString(`$\to$`)
 		case '·':
 			b.WriteString(`$\cdot$`)
+		case 'α':
+			b.WriteString(`$\alpha$`)
 		default:
 			b.WriteRune(r)
 		}

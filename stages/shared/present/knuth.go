@@ -5,6 +5,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
 // readKnuth reads the knuth stage's summaries and traces.
@@ -20,7 +21,7 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 			return err
 		}
 		switch row.Variant {
-		case "se", "bandse":
+		case "se", "bandse", "bandselast":
 			e.Settings = fmt.Sprintf("B=%d", row.Budget)
 		case "lookahead":
 			e.Settings = fmt.Sprintf("B=%d, α=%g", row.Budget, row.Alpha)
@@ -34,6 +35,24 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 		return err
 	}
 	pts, err := traces(method, knuth.Trace.Name, trace)
+	if err != nil {
+		return err
+	}
 	r.Traces = append(r.Traces, pts...)
-	return err
+	cov, err := knuth.Coverage.Read(p)
+	if err != nil {
+		return err
+	}
+	for _, row := range cov {
+		s, err := grid.ParseShape(row.Shape)
+		if err != nil {
+			return fmt.Errorf("%s: %w", knuth.Coverage.Name, err)
+		}
+		st, err := statistics(knuth.Coverage.Name, row.Estimate, row.StdError, row.CILow, row.CIHigh)
+		if err != nil {
+			return err
+		}
+		r.Coverage = append(r.Coverage, CoverageRun{Method: method, Shape: s, Variant: row.Variant, Samples: row.Samples, CILow: st[2], CIHigh: st[3]})
+	}
+	return nil
 }

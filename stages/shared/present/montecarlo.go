@@ -33,7 +33,8 @@ func estimator(method, table, shape, variant string, c sampling.Columns) (Estima
 	return Estimator{Method: method, Shape: s, Variant: variant, Samples: c.Samples,
 		Estimate: st[0], StdError: st[1], CILow: st[2], CIHigh: st[3],
 		Log10Estimate: c.Log10Estimate, RelativeError: c.RelativeError, NonzeroFraction: c.NonzeroFraction,
-		Work: c.Work, RelVar: c.RelVar, RelVarWork: c.RelVarWork}, nil
+		Work: c.Work, RelVar: c.RelVar, RelVarWork: c.RelVarWork,
+		ESS: c.ESS, MaxShare: c.MaxShare, ParetoK: c.ParetoK, Unreliable: c.Unreliable}, nil
 }
 
 // traces converts the rows of table, the trace the stage named method

@@ -1,10 +1,13 @@
-// Package present is what the presenting stages, figures and report, share:
-// the readers that turn the computing stages' artifacts into plain Go values
-// (Results, from Gather), and the printing of numbers for the paper
-// (format.go: exact counts in full with grouped digits, statistics in
-// scientific notation, exact rationals rounded exactly).
+// Package present is what the presenting stages, figures, report and
+// htmlreport, share: the readers that turn the computing stages' artifacts
+// into plain Go values (Results, from Gather), the printing of numbers for
+// the paper (format.go: exact counts in full with grouped digits,
+// statistics in scientific notation, exact rationals rounded exactly), and
+// the tables of results (tables.go), made once as cells (table.go) that
+// report prints as TeX and htmlreport as HTML (MathHTML: the same number
+// strings, as HTML).
 //
-// Neither presenting stage owns it. Both list Requires() in their own
+// No presenting stage owns it. Each lists Requires() in its own
 // Requires, so every artifact Gather reads is an input of theirs and its
 // SHA-256 enters their fingerprints. Each computing stage's artifacts are
 // converted in a file of their own (classes.go, exact.go, …) and listed in
@@ -24,6 +27,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 	"github.com/sudoku-census/sudoku-census/stages/symmetry"
@@ -101,6 +105,9 @@ type Estimator struct {
 	RAT, EFF        float64 // importance sampling measures (HasRatEff)
 	Log10EFF        float64 // log10 EFF: EFF itself is +Inf when it passes the float64 range
 	HasRatEff       bool
+	// The diagnostics of the samples as weights (montecarlo.Diagnostics).
+	ESS, MaxShare, ParetoK float64
+	Unreliable             bool // k̂ > 0.7: the tables mark the interval ‡
 }
 
 // Label names the estimator for legends and tables: "knuth/random".
@@ -143,6 +150,83 @@ type Results struct {
 	Heuristics      []Heuristic
 	Estimators      []Estimator
 	Traces          []TracePoint
+	Coverage        []CoverageRun
+}
+
+// CoverageRun is one short independent run of the coverage study
+// (knuth_coverage).
+type CoverageRun struct {
+	Method        string
+	Shape         grid.Shape
+	Variant       string
+	Samples       int64
+	CILow, CIHigh *big.Float
+}
+
+// CoverageStat is the coverage study of one shape and variant with a
+// known count: of Runs intervals, Covered hold the count and Below lie
+// wholly below it; [Low, High] is the Wilson 95% interval of the coverage.
+type CoverageStat struct {
+	Method               string
+	Shape                grid.Shape
+	Variant              string
+	Samples              int64
+	Runs, Covered, Below int64
+	Low, High            float64
+}
+
+// Coverage returns the coverage of the 95% intervals of every shape and
+// variant of the coverage study whose count is known (KnownGrids), in the
+// study's order.
+func (r *Results) CoverageStats() []CoverageStat {
+	var out []CoverageStat
+	for i := 0; i < len(r.Coverage); {
+		c := r.Coverage[i]
+		st := CoverageStat{Method: c.Method, Shape: c.Shape, Variant: c.Variant, Samples: c.Samples}
+		n, _, known := r.KnownGrids(c.Shape)
+		var x *big.Float
+		if known {
+			x = new(big.Float).SetInt(n)
+		}
+		for ; i < len(r.Coverage) && r.Coverage[i].Shape == c.Shape && r.Coverage[i].Variant == c.Variant && r.Coverage[i].Method == c.Method; i++ {
+			if !known {
+				continue
+			}
+			run := r.Coverage[i]
+			st.Runs++
+			switch {
+			case run.CIHigh.Cmp(x) < 0:
+				st.Below++
+			case run.CILow.Cmp(x) <= 0:
+				st.Covered++
+			}
+		}
+		if known {
+			st.Low, st.High = montecarlo.Wilson(st.Covered, st.Runs, montecarlo.Z95)
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// NominalCoverage is the coverage a 95% interval should have.
+const NominalCoverage = 0.95
+
+// Trusted reports whether e may give a headline figure: its interval is
+// not unreliable (k̂ ≤ 0.7) and its variant's coverage on e's shape is not
+// clearly below nominal (the Wilson interval of the coverage study wholly
+// below 95%). Coverage is a property of the shape and the run length: the
+// study's short runs on 6×6 say nothing about long runs on 9×9.
+func (r *Results) Trusted(e Estimator) bool {
+	if e.Unreliable {
+		return false
+	}
+	for _, st := range r.CoverageStats() {
+		if st.Method == e.Method && st.Variant == e.Variant && st.Shape == e.Shape && st.High < NominalCoverage {
+			return false
+		}
+	}
+	return true
 }
 
 // source is one computing stage and how to convert its artifacts.
@@ -278,21 +362,30 @@ func (r *Results) EstimatorsFor(s grid.Shape) []Estimator {
 
 // MostPrecise returns the estimate of shape s, of any method and variant,
 // with the smallest relative error among those that found a grid: the one
-// the shapes table and the heuristic figure show. A run whose samples were
-// all equal (ZeroVariance: the 4×4 hybrid) is taken only when there is no
-// other, since its zero error is no Monte Carlo result.
+// the shapes table and the heuristic figure show. A trusted estimator
+// (Trusted) beats any other; among those equally trusted, a run whose
+// samples were all equal (ZeroVariance: the 4×4 hybrid) is taken only when
+// there is no other, since its zero error is no Monte Carlo result.
 func (r *Results) MostPrecise(s grid.Shape) (Estimator, bool) {
 	var best Estimator
-	found := false
-	better := func(e Estimator) bool {
-		if !found || best.ZeroVariance() != e.ZeroVariance() {
-			return !found || best.ZeroVariance()
+	found, trusted := false, false
+	better := func(e Estimator, t bool) bool {
+		switch {
+		case !found:
+			return true
+		case t != trusted:
+			return t
+		case best.ZeroVariance() != e.ZeroVariance():
+			return best.ZeroVariance()
 		}
 		return e.RelativeError < best.RelativeError
 	}
 	for _, e := range r.EstimatorsFor(s) {
-		if e.Estimate.Sign() > 0 && better(e) {
-			best, found = e, true
+		if e.Estimate.Sign() <= 0 {
+			continue
+		}
+		if t := r.Trusted(e); better(e, t) {
+			best, found, trusted = e, true, t
 		}
 	}
 	return best, found

@@ -147,3 +147,40 @@ func TestMostPreciseSkipsZeroVariance(t *testing.T) {
 		t.Error("a zero-variance run has a z-score")
 	}
 }
+
+// The coverage study counts the intervals that hold the known count (288
+// for 2×2, from the literature here) and those wholly below it; a variant
+// whose Wilson interval lies below 95% is not trusted, nor is an
+// unreliable estimate, and MostPrecise passes over both when a trusted
+// estimate exists.
+func TestCoverageStatsAndTrusted(t *testing.T) {
+	s, _ := grid.ParseShape("2x2")
+	f := func(x float64) *big.Float { return big.NewFloat(x) }
+	r := &Results{}
+	for i := range 100 {
+		good := CoverageRun{Method: "knuth", Shape: s, Variant: "good", Samples: 10, CILow: f(280), CIHigh: f(290)}
+		if i < 5 {
+			good.CIHigh = f(287) // wholly below 288
+		}
+		r.Coverage = append(r.Coverage, good)
+	}
+	for range 100 {
+		// Wholly above: covers never, below never.
+		r.Coverage = append(r.Coverage, CoverageRun{Method: "knuth", Shape: s, Variant: "bad", Samples: 10, CILow: f(289), CIHigh: f(300)})
+	}
+	stats := r.CoverageStats()
+	if len(stats) != 2 || stats[0].Variant != "good" || stats[0].Runs != 100 || stats[0].Covered != 95 || stats[0].Below != 5 ||
+		stats[1].Covered != 0 || stats[1].Below != 0 || !(stats[0].High > 0.95) || !(stats[1].High < 0.95) {
+		t.Fatalf("coverage stats %+v", stats)
+	}
+	est := func(variant string, re float64, unreliable bool) Estimator {
+		return Estimator{Method: "knuth", Shape: s, Variant: variant, Estimate: f(288), StdError: f(288 * re), RelativeError: re, Unreliable: unreliable}
+	}
+	r.Estimators = []Estimator{est("bad", 0.001, false), est("heavy", 0.002, true), est("good", 0.01, false)}
+	if r.Trusted(r.Estimators[0]) || r.Trusted(r.Estimators[1]) || !r.Trusted(r.Estimators[2]) {
+		t.Errorf("trusted: bad %v, heavy %v, good %v", r.Trusted(r.Estimators[0]), r.Trusted(r.Estimators[1]), r.Trusted(r.Estimators[2]))
+	}
+	if best, ok := r.MostPrecise(s); !ok || best.Variant != "good" {
+		t.Errorf("most precise: %s, want the trusted good", best.Variant)
+	}
+}

@@ -12,14 +12,16 @@ import (
 )
 
 // defaultKnuthSamples is knuth.samples of configs/default.yaml (keep them in
-// step): blocks of 1000 samples in 977 units.
-var defaultKnuthSamples = map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 1000000, "3x3/mrv": 20000000,
-	"3x3/hybrid": 300000, "3x3/se": 20000, "3x3/lookahead": 20000, "3x3/bandse": 200000, "4x4": 100000,
-	"4x4/mrv": 200000, "4x4/cover": 300000, "4x4/hybrid": 50000, "4x4/se": 60000, "4x4/lookahead": 5000,
-	"4x4/bandmrv": 0, "4x4/bandse": 0, "2x5/se": 25000, "2x5/bandse": 25000, "2x6/se": 12000, "2x6/bandse": 12000,
-	"3x4/se": 5000, "3x4/bandse": 5000, "3x5/se": 6000, "3x5/bandse": 6000, "4x5/se": 1000, "5x5/se": 1500}
+// step).
+var defaultKnuthSamples = map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 1000000, "3x3/mrv": 2000000,
+	"3x3/hybrid": 300000, "3x3/se": 20000, "3x3/lookahead": 20000, "3x3/bandse": 200000, "3x3/bandmrvlast": 300000,
+	"3x3/bandselast": 5000, "4x4": 50000, "4x4/mrv": 50000, "4x4/cover": 50000, "4x4/hybrid": 50000, "4x4/se": 60000,
+	"4x4/lookahead": 5000, "4x4/bandmrv": 0, "4x4/bandse": 0, "4x4/bandmrvlast": 0, "4x4/bandselast": 0, "2x5/se": 25000,
+	"2x5/bandse": 25000, "2x5/bandselast": 25000, "2x6/se": 12000, "2x6/bandse": 12000, "2x6/bandselast": 12000,
+	"3x4/se": 5000, "3x4/bandse": 5000, "3x4/bandselast": 500, "3x5/se": 6000, "3x5/bandse": 6000, "4x5/se": 1000,
+	"5x5/se": 1500}
 
-var knuthVariants = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse"}
+var knuthVariants = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast"}
 
 // unitless is the stage as it was before units: Run draws every shape and
 // variant with montecarlo.Run on all cores and writes the same tables.
@@ -37,7 +39,7 @@ func unitless(plan Plan) *pipeline.Stage {
 					if err != nil {
 						return err
 					}
-					rows = append(rows, testRow{Shape: shape.String(), Variant: v, Columns: ColumnsOf(res.Total)})
+					rows = append(rows, testRow{Shape: shape.String(), Variant: v, Columns: ColumnsOf(res)})
 					points = append(points, TraceRows(shape.String(), v, res.Trace)...)
 				}
 			}

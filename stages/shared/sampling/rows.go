@@ -1,6 +1,12 @@
 package sampling
 
-import "github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+)
 
 // Numbers that may exceed the float64 range (estimates of 25×25 counts are
 // about 4e308) are stored in artifacts as decimal strings in scientific
@@ -21,16 +27,25 @@ type Columns struct {
 	Work            int64   `parquet:"work"`        // total cells visited
 	RelVar          float64 `parquet:"relvar"`      // sample variance / estimate² (per sample)
 	RelVarWork      float64 `parquet:"relvar_work"` // relvar × work per sample
+	// The diagnostics of the samples as weights (montecarlo.Diagnostics):
+	ESS        float64 `parquet:"ess"`              // effective sample size (Σw)²/Σw²
+	MaxShare   float64 `parquet:"max_weight_share"` // largest sample / Σw
+	ParetoK    float64 `parquet:"pareto_k"`         // k̂ of the upper tail (NaN: no tail to fit)
+	Unreliable bool    `parquet:"unreliable"`       // k̂ > 0.7: the interval is not to be trusted
 }
 
-// ColumnsOf returns the summary columns of m.
-func ColumnsOf(m montecarlo.Moments) Columns {
+// ColumnsOf returns the summary columns of a run (the diagnostics need its
+// tail).
+func ColumnsOf(res montecarlo.Result) Columns {
+	m := res.Total
 	s := m.Stats()
+	d := res.Diagnostics()
 	return Columns{
 		Samples: m.N, Estimate: montecarlo.Decimal(s.Estimate), Log10Estimate: m.Log10Estimate(),
 		StdError: montecarlo.Decimal(s.StdError), CILow: montecarlo.Decimal(s.CILow), CIHigh: montecarlo.Decimal(s.CIHigh),
 		RelativeError: s.RelativeError, NonzeroFraction: s.NonzeroFraction,
 		Work: m.Work, RelVar: s.RelVar, RelVarWork: s.RelVarWork,
+		ESS: d.ESS, MaxShare: d.MaxShare, ParetoK: d.ParetoK, Unreliable: d.Unreliable,
 	}
 }
 
@@ -52,7 +67,7 @@ type TraceRow struct {
 func TraceRows(shape, variant string, trace []montecarlo.Moments) []TraceRow {
 	rows := make([]TraceRow, len(trace))
 	for i, m := range trace {
-		c := ColumnsOf(m)
+		c := ColumnsOf(montecarlo.Result{Total: m})
 		rows[i] = TraceRow{
 			Shape: shape, Variant: variant, Samples: c.Samples,
 			Estimate: c.Estimate, Log10Estimate: c.Log10Estimate, StdError: c.StdError,
@@ -60,4 +75,16 @@ func TraceRows(shape, variant string, trace []montecarlo.Moments) []TraceRow {
 		}
 	}
 	return rows
+}
+
+// Headlines are the numbers of one Monte Carlo run that census diff
+// compares: samples, estimate and the 95% interval's relative half-width,
+// named "<shape>/<variant> <number>".
+func Headlines(shape, variant string, c Columns) []pipeline.Headline {
+	key := shape + "/" + variant + " "
+	return []pipeline.Headline{
+		{Name: key + "samples", Value: strconv.FormatInt(c.Samples, 10)},
+		{Name: key + "estimate", Value: c.Estimate},
+		{Name: key + "half_width_95", Value: fmt.Sprintf("±%.3g%%", 100*montecarlo.Z95*c.RelativeError)},
+	}
 }

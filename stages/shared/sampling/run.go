@@ -57,7 +57,8 @@ func Projection(tm Timing, samples int64, w, h float64, cores int) (seconds floa
 // spec returns the identity of the random streams of one shape and variant
 // in pass p.
 func (plan Plan) spec(p *pipeline.Pass, shape grid.Shape, variant string) montecarlo.Spec {
-	return montecarlo.Spec{Seed: p.Seed, Stage: plan.Stage, Shape: shape.String(), Variant: variant, BlockSize: plan.BlockSize}
+	return montecarlo.Spec{Seed: p.Seed, Stage: plan.Stage, Shape: shape.String(), Variant: variant, BlockSize: plan.BlockSize,
+		TailSize: montecarlo.ParetoTailSize(Count(plan.Samples, shape, variant))}
 }
 
 // Estimator is a Monte Carlo stage as this package runs it: the stage's
@@ -76,6 +77,20 @@ type Estimator[R any] struct {
 	// Summary and Trace are the stage's two tables.
 	Summary pipeline.Table[R]
 	Trace   pipeline.Table[TraceRow]
+	// Key returns a summary row's shape, variant and statistics.
+	Key func(R) (shape, variant string, c Columns)
+}
+
+// Headlines are the numbers of the summary table below root that census
+// diff compares (see the package's Headlines): the stage's
+// Stage.Headlines.
+func (e *Estimator[R]) Headlines(root string) ([]pipeline.Headline, error) {
+	rows, err := e.Summary.Load(root)
+	var out []pipeline.Headline
+	for _, r := range rows {
+		out = append(out, Headlines(e.Key(r))...)
+	}
+	return out, err
 }
 
 // Units returns the stage's units: see unit.

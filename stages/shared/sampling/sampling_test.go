@@ -173,7 +173,7 @@ func testStageBlocks(samples map[string]int64, blockSize int, variants ...string
 			return newTestSampler(v), nil
 		},
 		Row: func(_ *pipeline.Pass, s grid.Shape, v string, res montecarlo.Result, _ Timing) testRow {
-			return testRow{Shape: s.String(), Variant: v, Columns: ColumnsOf(res.Total)}
+			return testRow{Shape: s.String(), Variant: v, Columns: ColumnsOf(res)}
 		},
 		Summary: testSummary, Trace: testTrace,
 	}
@@ -337,12 +337,12 @@ func TestUnitsMergeAsRun(t *testing.T) {
 	var wantRows []testRow
 	var wantTrace []TraceRow
 	for _, shape := range Shapes(samples) {
-		spec := montecarlo.Spec{Seed: 1, Stage: "samplingtest", Shape: shape.String(), Variant: "spread", BlockSize: 10}
+		spec := montecarlo.Spec{Seed: 1, Stage: "samplingtest", Shape: shape.String(), Variant: "spread", BlockSize: 10, TailSize: montecarlo.ParetoTailSize(samples[shape.String()])}
 		res, err := montecarlo.Run(context.Background(), spec, samples[shape.String()], 3, func() (montecarlo.Sampler, error) { return spread{}, nil }, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantRows = append(wantRows, testRow{Shape: shape.String(), Variant: "spread", Columns: ColumnsOf(res.Total)})
+		wantRows = append(wantRows, testRow{Shape: shape.String(), Variant: "spread", Columns: ColumnsOf(res)})
 		wantTrace = append(wantTrace, TraceRows(shape.String(), "spread", res.Trace)...)
 	}
 	if !reflect.DeepEqual(rows, wantRows) {

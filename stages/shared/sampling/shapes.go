@@ -7,6 +7,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
 
 // CompareShapes orders box shapes by grid side N = R·C, then by box height
@@ -86,6 +87,25 @@ func CheckSamples(mapKey string, samples map[string]int64, variants []string) er
 		}
 		if n < 1 && !(per && n == 0) {
 			return pipeline.Invalid(mapKey+"."+key, n, "an integer ≥ 1 (a RxC/variant key may be 0: the variant does not run on RxC)")
+		}
+	}
+	return nil
+}
+
+// CheckBlocks checks that the stage's block size (config key
+// <prefix>.block_size) and every sample count of <prefix>.samples make a
+// plan within montecarlo's limits (MaxBlockSize, MaxBlocks), so that no
+// size of the plan overflows and no run is cut short: a count that would
+// need more blocks is refused, naming the largest one allowed.
+func CheckBlocks(prefix string, blockSize int, samples map[string]int64) error {
+	if blockSize < 1 || blockSize > montecarlo.MaxBlockSize {
+		return pipeline.Invalid(prefix+".block_size", blockSize, fmt.Sprintf("an integer from 1 to %d", montecarlo.MaxBlockSize))
+	}
+	for _, key := range sortedKeys(samples) {
+		if _, err := montecarlo.Blocks(samples[key], blockSize); err != nil {
+			return pipeline.Invalid(prefix+".samples."+key, samples[key], fmt.Sprintf(
+				"an integer ≥ 1 and at most %d (%d blocks of %s.block_size = %d samples)",
+				montecarlo.MaxSamples(blockSize), montecarlo.MaxBlocks, prefix, blockSize))
 		}
 	}
 	return nil

@@ -34,7 +34,10 @@ import (
 // A unit's result is its blocks' montecarlo.Block values in block order,
 // each as montecarlo.AppendBlock writes it (exact float64 bits, 20 to 30
 // bytes a block; block 0 also carries its prefix trace), after one format
-// byte, unitFormat. Run merges every block of a shape and variant in block
+// byte, unitFormat. The largest samples of the unit's blocks (the tails of
+// montecarlo.Block, for the diagnostics) travel merged in its last block,
+// the others' tails empty: at most ParetoTailSize values a unit, about 10
+// bytes each. Run merges every block of a shape and variant in block
 // order, as montecarlo.Run does, so the tables are the same bytes as
 // without units. (Merging each unit's blocks first and then the units
 // would round differently: the merge is exact only in one order.)
@@ -46,7 +49,7 @@ import (
 const UnitsPerRun = 32
 
 // unitFormat is the first byte of every unit result.
-const unitFormat = 1
+const unitFormat = 2
 
 // unit is one unit of a plan.
 type unit struct {
@@ -75,8 +78,11 @@ func (u unit) samplesOf() int64 {
 // runUnits returns the units of one shape and variant, in block order.
 func (plan Plan) runUnits(shape grid.Shape, variant string) []unit {
 	samples := Count(plan.Samples, shape, variant)
-	bs := int64(plan.BlockSize)
-	nblocks := int((samples + bs - 1) / bs)
+	// CheckBlocks has refused a plan whose blocks do not fit: none here.
+	nblocks, err := montecarlo.Blocks(samples, plan.BlockSize)
+	if err != nil {
+		panic(fmt.Sprintf("sampling: %s %s: %v (the config's Validate must call CheckBlocks)", shape, variant, err))
+	}
 	per := (nblocks + UnitsPerRun - 1) / UnitsPerRun
 	var out []unit
 	for first := 0; first < nblocks; first += per {
@@ -146,12 +152,18 @@ func (e *Estimator[R]) compute(p *pipeline.Pass, id string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 1, 1+28*(u.last-u.first+1))
+	out := make([]byte, 1, 1+28*(u.last-u.first+1)+10*spec.TailSize)
 	out[0] = unitFormat
+	var tail []montecarlo.Value
 	for b := u.first; b <= u.last; b++ {
 		blk, err := montecarlo.RunBlock(p.Context(), spec, b, u.blockLen(b), s)
 		if err != nil {
 			return nil, err
+		}
+		tail = montecarlo.MergeTails(tail, blk.Tail, spec.TailSize)
+		blk.Tail = nil
+		if b == u.last {
+			blk.Tail = tail
 		}
 		out = montecarlo.AppendBlock(out, blk)
 	}

@@ -1,0 +1,736 @@
+package symmetry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync/atomic"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
+)
+
+// errTwistedOverflow is returned when a twisted stack count passes 2^64.
+var errTwistedOverflow = errors.New("symmetry: twisted stack count exceeds 2^64")
+
+// maxTwistedC is the widest box the twisted stack counter handles: a state
+// keeps one 2C-bit row set per column cycle in 64 bits.
+const maxTwistedC = 5
+
+// twistedStacks counts the stacks of a grid with boxes of 2 rows and c
+// columns (2c rows, c columns, every column and every 2 × c box holding
+// each of the n = 2c symbols once) whose rows hold given symbols and that
+// are fixed by a map h = (ρ', κ') up to the relabelling τ:
+//
+//	L(ρ'(r), κ'(j)) = τ(L(r, j)) for every row r and column j.
+//
+// Row 2i is the upper row of band i and 2i+1 the lower; rows[x] is the set
+// of rows holding symbol x (one row per band, as a bit mask), and must
+// satisfy rows[τ(x)] = ρ'(rows[x]) (else no stack is fixed).
+//
+// A stack is a proper c-edge-colouring of the graph joining each symbol to
+// its rows, the colours being the columns (see package pair). Fixed stacks
+// are the colourings with col(τx, ρ'r) = κ'(col(x, r)): the colours of a
+// symbol x fix those of its whole τ-cycle x, τx, …, τ^{ℓ-1}x, and are
+// consistent when col(x, ρ'^ℓ r) = κ'^ℓ(col(x, r)). The dynamic programme
+// places one τ-cycle at a time; its state is the set of rows of each
+// column, which is invariant (R[κ'(j)] = ρ'(R[j])) after every whole
+// cycle, so the row sets on one column of each κ'-cycle determine it.
+// Relabelling the columns by any π that commutes with κ' maps fixed
+// colourings to fixed colourings, so states equal up to such a π have the
+// same completions and are merged: the centraliser of κ' rotates each of
+// its cycles (changing the stored row set R to ρ'^j(R)) and permutes the
+// cycles of equal length. A state is the least image, packed in 64 bits.
+type twistedStacks struct {
+	c, n      int
+	rows      []uint16
+	tau, rho  []int
+	kappa     []int
+	rhoOrd    int
+	rhoPow    [][]uint16 // rhoPow[j][m] = ρ'^j(m) for row masks m
+	kapPow    [][]int    // kapPow[j][col] = κ'^j(col), j ≤ n
+	cycStart  []int      // a column of each κ'-cycle, cycles ordered by length
+	cycLen    []int
+	symCycles [][]int // the τ-cycles of the symbols, in placement order
+}
+
+// newTwisted prepares the counter; it returns nil when rows is not
+// compatible with (ρ', τ), in which case no stack is fixed.
+func newTwisted(c int, rows []uint16, tau, rho, kappa []int) *twistedStacks {
+	n := 2 * c
+	t := &twistedStacks{c: c, n: n, rows: rows, tau: tau, rho: rho, kappa: kappa}
+	for x := range n {
+		if rows[tau[x]] != mapMask(rho, rows[x]) {
+			return nil
+		}
+	}
+	t.rhoOrd = permOrder(rho)
+	pow := identity(2 * c)
+	for range t.rhoOrd {
+		tab := make([]uint16, 1<<n)
+		for m := range tab {
+			tab[m] = mapMask(pow, uint16(m))
+		}
+		t.rhoPow = append(t.rhoPow, tab)
+		pow = compose(rho, pow)
+	}
+	kp := identity(c)
+	for range n + 1 {
+		t.kapPow = append(t.kapPow, kp)
+		kp = compose(kappa, kp)
+	}
+	// κ'-cycles, shortest first (so equal lengths are adjacent).
+	seen := make([]bool, c)
+	type cyc struct{ start, l int }
+	var cycs []cyc
+	for j := range c {
+		if seen[j] {
+			continue
+		}
+		l := 0
+		for y := j; !seen[y]; y = kappa[y] {
+			seen[y] = true
+			l++
+		}
+		cycs = append(cycs, cyc{j, l})
+	}
+	slices.SortStableFunc(cycs, func(a, b cyc) int { return a.l - b.l })
+	for _, cy := range cycs {
+		t.cycStart = append(t.cycStart, cy.start)
+		t.cycLen = append(t.cycLen, cy.l)
+	}
+	// τ-cycles of the symbols, ordered to keep few rows partly filled.
+	seenX := make([]bool, n)
+	var xc [][]int
+	for x := range n {
+		if seenX[x] {
+			continue
+		}
+		var cy []int
+		for y := x; !seenX[y]; y = tau[y] {
+			seenX[y] = true
+			cy = append(cy, y)
+		}
+		xc = append(xc, cy)
+	}
+	t.symCycles = cycleOrder(c, rows, xc)
+	return t
+}
+
+// mapMask returns the image of the row set m under the row permutation p.
+func mapMask(p []int, m uint16) uint16 {
+	var out uint16
+	for ; m != 0; m &= m - 1 {
+		out |= 1 << p[bits.TrailingZeros16(m)]
+	}
+	return out
+}
+
+// cycleOrder orders the symbol cycles to keep the DP's layers small: the
+// order minimises the sum over prefixes S of Π_r C(c, d_S(r)), d_S(r) the
+// number of symbols of S in row r (a bound on the ways to fill the partly
+// filled rows), by a dynamic programme over the subsets of cycles; ties go
+// to the lower cycle, so the order is deterministic.
+func cycleOrder(c int, rows []uint16, cycles [][]int) [][]int {
+	k := len(cycles)
+	binom := make([]uint64, c+1)
+	for d := range c + 1 {
+		binom[d] = binomialU(c, d)
+	}
+	size := 1 << k
+	best := make([]uint64, size)
+	from := make([]int, size)
+	for S := 1; S < size; S++ {
+		var d [16]int
+		for i := range k {
+			if S>>i&1 == 1 {
+				for _, x := range cycles[i] {
+					for m := rows[x]; m != 0; m &= m - 1 {
+						d[bits.TrailingZeros16(m)]++
+					}
+				}
+			}
+		}
+		cost := uint64(1)
+		for r := range 2 * c {
+			cost = satMulU(cost, binom[min(d[r], c)])
+		}
+		b := ^uint64(0)
+		for i := range k {
+			if S>>i&1 == 1 && best[S&^(1<<i)] < b {
+				b, from[S] = best[S&^(1<<i)], i
+			}
+		}
+		best[S] = satAddU(b, cost)
+	}
+	out := make([][]int, k)
+	for S, j := size-1, k-1; S != 0; j-- {
+		i := from[S]
+		out[j] = cycles[i]
+		S &^= 1 << i
+	}
+	return out
+}
+
+func binomialU(n, k int) uint64 {
+	r := uint64(1)
+	for i := range k {
+		r = r * uint64(n-i) / uint64(i+1)
+	}
+	return r
+}
+
+func satMulU(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi != 0 {
+		return ^uint64(0)
+	}
+	return lo
+}
+
+func satAddU(a, b uint64) uint64 {
+	s, carry := bits.Add64(a, b, 0)
+	if carry != 0 {
+		return ^uint64(0)
+	}
+	return s
+}
+
+// count returns the number of fixed stacks.
+func (t *twistedStacks) count(ctx context.Context) (uint64, error) {
+	cur := map[uint64]uint64{0: 1}
+	var R [maxTwistedC]uint16
+	var overflow bool
+	for _, cy := range t.symCycles {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		next := make(map[uint64]uint64, len(cur))
+		x0, l := cy[0], len(cy)
+		var rowOf [maxTwistedC]int // x0's row in each band
+		for m := t.rows[x0]; m != 0; m &= m - 1 {
+			r := bits.TrailingZeros16(m)
+			rowOf[r/2] = r
+		}
+		for k, v := range cur {
+			t.unpack(k, &R)
+			t.place(&R, rowOf, l, func(S *[maxTwistedC]uint16) {
+				key := t.canonical(S)
+				s, carry := bits.Add64(next[key], v, 0)
+				if carry != 0 {
+					overflow = true
+				}
+				next[key] = s
+			})
+		}
+		if overflow {
+			return 0, errTwistedOverflow
+		}
+		cur = next
+		if len(cur) == 0 {
+			return 0, nil
+		}
+	}
+	var e uint64
+	for _, v := range cur {
+		e += v
+	}
+	return e, nil
+}
+
+// unpack restores every column's row set from a state.
+func (t *twistedStacks) unpack(k uint64, R *[maxTwistedC]uint16) {
+	mask := uint64(1)<<t.n - 1
+	for i, j0 := range t.cycStart {
+		v := uint16(k >> (uint(i) * uint(t.n)) & mask)
+		for j := range t.cycLen[i] {
+			R[t.kapPow[j][j0]] = t.rhoPow[j%t.rhoOrd][v]
+		}
+	}
+}
+
+// canonical returns the least image of the invariant state R under the
+// centraliser of κ', packed.
+func (t *twistedStacks) canonical(R *[maxTwistedC]uint16) uint64 {
+	var vals [maxTwistedC]uint16
+	for i, j0 := range t.cycStart {
+		v := R[j0]
+		best := v
+		for j := 1; j < t.cycLen[i]; j++ {
+			if w := t.rhoPow[j%t.rhoOrd][v]; w < best {
+				best = w
+			}
+		}
+		vals[i] = best
+	}
+	// sort within runs of equal cycle length
+	for i := 1; i < len(t.cycStart); i++ {
+		for j := i; j > 0 && t.cycLen[j-1] == t.cycLen[j] && vals[j-1] > vals[j]; j-- {
+			vals[j-1], vals[j] = vals[j], vals[j-1]
+		}
+	}
+	var k uint64
+	for i := range t.cycStart {
+		k |= uint64(vals[i]) << (uint(i) * uint(t.n))
+	}
+	return k
+}
+
+// place calls emit with every state reached from R by placing the τ-cycle
+// of x0 (length l): x0's row of band i goes to column β(i) for a bijection
+// β, and then τ^k(x0)'s row ρ'^k(r) to column κ'^k(β(band of r)), k < l.
+// Every (column, row) cell must be new, and the cycle must close:
+// x0's row ρ'^l(r) is in column κ'^l(col of r).
+func (t *twistedStacks) place(R *[maxTwistedC]uint16, rowOf [maxTwistedC]int, l int, emit func(*[maxTwistedC]uint16)) {
+	c := t.c
+	var beta [maxTwistedC]int
+	S := *R
+	var rec func(i int, used uint8)
+	rec = func(i int, used uint8) {
+		if i == c {
+			// closure: col(x0, ρ'^l r_i) = κ'^l(β(i))
+			rl := t.rhoPow[l%t.rhoOrd]
+			kl := t.kapPow[l]
+			for b := range c {
+				r2 := rl[1<<rowOf[b]]
+				b2 := bits.TrailingZeros16(r2) / 2
+				if 1<<rowOf[b2] != int(r2) || beta[b2] != kl[beta[b]] {
+					return
+				}
+			}
+			emit(&S)
+			return
+		}
+		r := rowOf[i]
+		for col := range c {
+			if used>>col&1 == 1 {
+				continue
+			}
+			// the cells (κ'^k col, ρ'^k r), k < l
+			ok := true
+			var added [16]uint16
+			var addedCol [16]int
+			na := 0
+			for k := range l {
+				kc := t.kapPow[k][col]
+				rm := t.rhoPow[k%t.rhoOrd][1<<r]
+				if S[kc]&rm != 0 {
+					ok = false
+					break
+				}
+				S[kc] |= rm
+				added[na], addedCol[na] = rm, kc
+				na++
+			}
+			if ok {
+				beta[i] = col
+				rec(i+1, used|1<<col)
+			}
+			for a := range na {
+				S[addedCol[a]] &^= added[a]
+			}
+		}
+	}
+	rec(0, 0)
+}
+
+// debugNoJoin, set by a test, computes every assignment's term.
+var debugNoJoin bool
+
+// debugAllTypes, set by a test, tries every cycle type of σ.
+var debugAllTypes bool
+
+// stackProblem is F(g) for one element g of a 2×c grid, by the stack method
+// (see FixedByStacks).
+type stackProblem struct {
+	c, n  int
+	full  uint16 // all 2c rows
+	swap  bool   // g exchanges the two stacks
+	rho   []int  // g on the rows
+	k0    []int  // g on the columns of stack 0, as columns 0…c-1 of its image stack
+	k1    []int  // likewise for stack 1
+	hat   []uint16
+	valid []uint16 // the 2^c row sets with one row per band
+	// orbitRep[q] is the least member of the ⟨ρ̂⟩-orbit of q, orbitLen its size.
+	orbitRep []uint16
+	orbitLen []int
+	// gens[i][q] is orbitRep of the image of q under the i-th of a set of
+	// band maps (permutations of the rows) generating those that commute
+	// with ρ.
+	gens [][]uint16
+}
+
+func newStackProblem(c int, e Element) *stackProblem {
+	n := 2 * c
+	p := &stackProblem{c: c, n: n, full: uint16(1)<<n - 1, rho: e.Rows, swap: e.Cols[0] >= c}
+	p.k0, p.k1 = make([]int, c), make([]int, c)
+	for j := range c {
+		p.k0[j] = e.Cols[j] % c
+		p.k1[j] = e.Cols[c+j] % c
+	}
+	p.hat = make([]uint16, 1<<n)
+	p.orbitRep = make([]uint16, 1<<n)
+	p.orbitLen = make([]int, 1<<n)
+	for m := range 1 << c {
+		var q uint16
+		for i := range c {
+			q |= 1 << (2*i + 1 - m>>i&1)
+		}
+		p.valid = append(p.valid, q)
+	}
+	for _, q := range p.valid {
+		h := mapMask(p.rho, q)
+		if p.swap {
+			h ^= p.full
+		}
+		p.hat[q] = h
+	}
+	for _, q := range p.valid {
+		best, l := q, 1
+		for y := p.hat[q]; y != q; y = p.hat[y] {
+			best = min(best, y)
+			l++
+		}
+		p.orbitRep[q], p.orbitLen[q] = best, l
+	}
+	// B_c on the rows: band permutation π then exchanges in the bands of m.
+	// The elements commuting with ρ form a group; keep a generating set,
+	// each element outside the subgroup generated by the earlier ones.
+	var gens [][]int
+	inGroup := map[string]bool{fmt.Sprint(identity(n)): true}
+	for _, pi := range permutations(c) {
+		for m := range 1 << c {
+			perm := make([]int, n)
+			for i := range c {
+				for j := range 2 {
+					perm[2*i+j] = 2*pi[i] + (j ^ (m >> pi[i] & 1))
+				}
+			}
+			if !slices.Equal(compose(perm, p.rho), compose(p.rho, perm)) || inGroup[fmt.Sprint(perm)] {
+				continue
+			}
+			gens = append(gens, perm)
+			// the closure, by multiplying by the generators
+			queue := [][]int{identity(n)}
+			inGroup = map[string]bool{fmt.Sprint(identity(n)): true}
+			for len(queue) > 0 {
+				x := queue[len(queue)-1]
+				queue = queue[:len(queue)-1]
+				for _, g := range gens {
+					y := compose(g, x)
+					if k := fmt.Sprint(y); !inGroup[k] {
+						inGroup[k] = true
+						queue = append(queue, y)
+					}
+				}
+			}
+		}
+	}
+	for _, perm := range gens {
+		img := make([]uint16, 1<<n)
+		for _, q := range p.valid {
+			img[q] = p.orbitRep[mapMask(perm, q)]
+		}
+		p.gens = append(p.gens, img)
+	}
+	return p
+}
+
+// sumFor returns Σ_X over the grids X with X∘g = σ∘X, σ = σ_λ: the sum over
+// the equivariant pattern assignments of their stack products.
+func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big.Int, error) {
+	sigma := partRep(lam)
+	var starts []int
+	at := 0
+	for _, l := range lam {
+		starts = append(starts, at)
+		at += l
+	}
+	var reps []uint16 // orbit representatives, increasing
+	for _, q := range p.valid {
+		if p.orbitRep[q] == q {
+			reps = append(reps, q)
+		}
+	}
+	slices.Sort(reps)
+	type leaf struct {
+		chosen []int
+		rows   []uint16
+		weight uint64
+	}
+	var leaves []leaf
+	rows := make([]uint16, p.n)
+	chosen := make([]int, len(lam)) // index into reps per cycle
+	var count [16]int
+	var rec func(j int, weight uint64)
+	rec = func(j int, weight uint64) {
+		if j == len(lam) {
+			// the multinomial of each run of equal cycle lengths
+			w := weight
+			for i := 0; i < len(lam); {
+				k := i
+				for k < len(lam) && lam[k] == lam[i] {
+					k++
+				}
+				w *= uint64(factorialInt(k - i))
+				for a0 := i; a0 < k; {
+					b := a0
+					for b < k && chosen[b] == chosen[a0] {
+						b++
+					}
+					w /= uint64(factorialInt(b - a0))
+					a0 = b
+				}
+				i = k
+			}
+			leaves = append(leaves, leaf{slices.Clone(chosen), slices.Clone(rows), w})
+			return
+		}
+		l := lam[j]
+		from := 0
+		if j > 0 && lam[j-1] == l {
+			from = chosen[j-1]
+		}
+		for ri := from; ri < len(reps); ri++ {
+			q := reps[ri]
+			if l%p.orbitLen[q] != 0 {
+				continue
+			}
+			ok := true
+			y := q
+			for k := range l {
+				rows[starts[j]+k] = y
+				for m := y; m != 0; m &= m - 1 {
+					r := bits.TrailingZeros16(m)
+					count[r]++
+					if count[r] > p.c {
+						ok = false
+					}
+				}
+				y = p.hat[y]
+			}
+			if ok {
+				chosen[j] = ri
+				rec(j+1, weight*uint64(p.orbitLen[q]))
+			}
+			for k := range l {
+				for m := rows[starts[j]+k]; m != 0; m &= m - 1 {
+					count[bits.TrailingZeros16(m)]--
+				}
+			}
+		}
+	}
+	rec(0, 1)
+	// The band maps commuting with ρ permute the leaves (they commute with
+	// ρ̂ and keep the rows balanced) and keep their terms: join each leaf to
+	// its images under the generators, and compute one term per class.
+	indexOf := make(map[string]int, len(leaves))
+	repIndex := map[uint16]int{}
+	for i, q := range reps {
+		repIndex[q] = i
+	}
+	leafKey := func(ch []int) string {
+		b := make([]byte, len(ch))
+		for j, x := range ch {
+			b[j] = byte(x)
+		}
+		return string(b)
+	}
+	for i, lf := range leaves {
+		indexOf[leafKey(lf.chosen)] = i
+	}
+	parent := make([]int, len(leaves))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(i int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	img := make([]int, len(lam))
+	for i, lf := range leaves {
+		if debugNoJoin {
+			break
+		}
+		for _, g := range p.gens {
+			for j, x := range lf.chosen {
+				img[j] = repIndex[g[reps[x]]]
+			}
+			for a := 1; a < len(lam); a++ {
+				for j := a; j > 0 && lam[j-1] == lam[j] && img[j-1] > img[j]; j-- {
+					img[j-1], img[j] = img[j], img[j-1]
+				}
+			}
+			k, ok := indexOf[leafKey(img)]
+			if !ok {
+				return nil, fmt.Errorf("symmetry: internal error: a band map takes an assignment of σ type %v outside the assignments", lam)
+			}
+			if ri, rk := find(i), find(k); ri != rk {
+				parent[max(ri, rk)] = min(ri, rk)
+			}
+		}
+	}
+	var roots []int
+	for i := range leaves {
+		if find(i) == i {
+			roots = append(roots, i)
+		}
+	}
+	// The terms of the classes, by workers taking them in turn.
+	rootTerm := make(map[int]*big.Int, len(roots))
+	rootTerms := make([]*big.Int, len(roots))
+	var next atomic.Int64
+	err := parallel.Run(workers, func(int) error {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(roots) {
+				return nil
+			}
+			a, err := p.term(ctx, sigma, leaves[roots[i]].rows)
+			if err != nil {
+				return err
+			}
+			rootTerms[i] = a
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range roots {
+		rootTerm[r] = rootTerms[i]
+	}
+	terms := make([]*big.Int, len(leaves))
+	for i := range leaves {
+		terms[i] = rootTerm[find(i)]
+	}
+	total := new(big.Int)
+	for i, lf := range leaves {
+		total.Add(total, new(big.Int).Mul(terms[i], new(big.Int).SetUint64(lf.weight)))
+	}
+	return total, nil
+}
+
+func factorialInt(k int) int {
+	f := 1
+	for i := 2; i <= k; i++ {
+		f *= i
+	}
+	return f
+}
+
+// term returns the number of grids X with X∘g = σ∘X whose left stack has
+// the given rows: the product of the two stacks' fixed counts, or, when g
+// exchanges the stacks, the left stack's count under (ρ², κ₁κ₀) and σ².
+// sumFor computes it once per class of assignments under the relabellings
+// commuting with σ and the band maps commuting with ρ.
+func (p *stackProblem) term(ctx context.Context, sigma []int, rows []uint16) (*big.Int, error) {
+	var a *big.Int
+	if p.swap {
+		t := newTwisted(p.c, rows, compose(sigma, sigma), compose(p.rho, p.rho), compose(p.k1, p.k0))
+		e, err := t.countOrZero(ctx)
+		if err != nil {
+			return nil, err
+		}
+		a = new(big.Int).SetUint64(e)
+	} else {
+		e0, err := newTwisted(p.c, rows, sigma, p.rho, p.k0).countOrZero(ctx)
+		if err != nil {
+			return nil, err
+		}
+		a = new(big.Int).SetUint64(e0)
+		if e0 != 0 {
+			comp := make([]uint16, len(rows))
+			for x, q := range rows {
+				comp[x] = q ^ p.full
+			}
+			e1, err := newTwisted(p.c, comp, sigma, p.rho, p.k1).countOrZero(ctx)
+			if err != nil {
+				return nil, err
+			}
+			a.Mul(a, new(big.Int).SetUint64(e1))
+		}
+	}
+	return a, nil
+}
+
+// countOrZero is count, 0 for a nil counter (incompatible rows).
+func (t *twistedStacks) countOrZero(ctx context.Context) (uint64, error) {
+	if t == nil {
+		return 0, nil
+	}
+	return t.count(ctx)
+}
+
+// FixedByStacks returns F(g) for an element g without transposition of a
+// grid with boxes of 2 rows (2×c) or 2 columns (c×2, by transposing), c ≤ 5,
+// by the stack method of the package documentation, instead of a search.
+func FixedByStacks(ctx context.Context, s Shape, e Element) (*big.Int, error) {
+	if err := e.Check(s); err != nil {
+		return nil, err
+	}
+	s2, e2 := s, e
+	switch {
+	case e.Transpose:
+		return nil, fmt.Errorf("symmetry: the stack method does not handle transposition")
+	case s.R == 2:
+	case s.C == 2:
+		s2, e2 = Shape{R: 2, C: s.R}, Element{Rows: e.Cols, Cols: e.Rows}
+	default:
+		return nil, fmt.Errorf("symmetry: the stack method needs boxes of 2 rows or 2 columns, shape is %v", s)
+	}
+	if s2.C > maxTwistedC {
+		return nil, fmt.Errorf("symmetry: the stack method handles boxes of 2×c with c ≤ %d, shape is %v", maxTwistedC, s)
+	}
+	p := newStackProblem(s2.C, e2)
+	total := new(big.Int)
+	lams := newProblem(s2, e2).sigmaTypes()
+	if debugAllTypes {
+		lams = partitions(s2.N())
+	}
+	for _, lam := range lams {
+		sum, err := p.sumFor(ctx, lam, runtime.GOMAXPROCS(0))
+		if err != nil {
+			return nil, err
+		}
+		z := symCentralizer(lam)
+		q, r := new(big.Int).QuoRem(sum, z, new(big.Int))
+		if r.Sign() != 0 {
+			return nil, fmt.Errorf("symmetry: internal error: %v grids of %v fixed with σ of type %v, not a multiple of its centraliser order %v", sum, s, lam, z)
+		}
+		total.Add(total, q)
+	}
+	return total, nil
+}
+
+// StackHeavy reports whether e, an element of shape s with boxes of 2 rows
+// or 2 columns, is one the stack method is meant for: in the 2×c
+// orientation, e exchanges the two stacks or exchanges the two rows of every
+// band (keeping each band in place).
+func StackHeavy(s Shape, e Element) bool {
+	if e.Transpose || e.Check(s) != nil {
+		return false
+	}
+	switch {
+	case s.R == 2:
+	case s.C == 2:
+		s, e = Shape{R: 2, C: s.R}, Element{Rows: e.Cols, Cols: e.Rows}
+	default:
+		return false
+	}
+	if e.Cols[0] >= s.C {
+		return true
+	}
+	for r, x := range e.Rows {
+		if x != r^1 {
+			return false
+		}
+	}
+	return true
+}

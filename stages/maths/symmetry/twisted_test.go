@@ -1,0 +1,335 @@
+package symmetry
+
+import (
+	"context"
+	"math/big"
+	"slices"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
+	"testing"
+)
+
+// TestStacksMatchSearch checks the stack method against the search on
+// every class without transposition of the shapes with boxes of 2 rows or
+// 2 columns up to 8×8.
+func TestStacksMatchSearch(t *testing.T) {
+	shapes := []Shape{{2, 1}, {1, 2}, {2, 2}, {2, 3}, {3, 2}, {2, 4}, {4, 2}}
+	grids := []string{"2", "2", "288", "28200960", "28200960", "29136487207403520", "29136487207403520"}
+	if testing.Short() {
+		shapes = shapes[:5]
+	}
+	for i, s := range shapes {
+		g, err := NewGroup(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range g.Classes {
+			var want *big.Int
+			if c.Index == 0 {
+				// the search would count every grid one by one
+				n, _ := new(big.Int).SetString(grids[i], 10)
+				want, err = IdentityFixed(s, n)
+			} else {
+				want, err = Fixed(context.Background(), s, c)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := FixedByStacks(context.Background(), s, c.Rep)
+			if err != nil {
+				t.Fatalf("%v class %d (%s): %v", s, c.Index, c.Desc, err)
+			}
+			if got.Cmp(want) != 0 {
+				t.Errorf("%v class %d (%s): stacks %v, search %v", s, c.Index, c.Desc, got, want)
+			}
+		}
+	}
+}
+
+// TestStackSwapByPairOrbits checks the class that exchanges the two stacks
+// (and nothing else) of 2×c against a formula over the pair method's orbits
+// with package pair's own stack counter: a grid fixed by the exchange up to
+// a relabelling σ has a right stack σ(left stack), so σ is an involution
+// pairing each symbol with one of the complementary pattern, and
+//
+//	F = Σ_T E(T) / Π_{p < ~p} m_p!   over multisets T closed under complement
+//
+// (n!/Π m_p! tuples with pattern multiset T, Π_{p<~p} m_p! involutions each,
+// divided by n!).
+func TestStackSwapByPairOrbits(t *testing.T) {
+	maxC := 5
+	if testing.Short() {
+		maxC = 4
+	}
+	ctx := context.Background()
+	for c := 2; c <= maxC; c++ {
+		orbits, err := pair.Orbits(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := new(big.Rat)
+		for _, o := range orbits {
+			var m [64]int64
+			for _, p := range o.Rep {
+				m[p]++
+			}
+			full := uint8(1)<<c - 1
+			closed := true
+			den := big.NewInt(1)
+			for p := range 1 << c {
+				q := int(uint8(p) ^ full)
+				if m[p] != m[q] {
+					closed = false
+				}
+				if p < q {
+					den.Mul(den, factorial(int(m[p])))
+				}
+			}
+			if !closed {
+				continue
+			}
+			e, err := pair.Stacks(ctx, c, o.Rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			num := new(big.Int).Mul(new(big.Int).SetUint64(o.Size), new(big.Int).SetUint64(e))
+			sum.Add(sum, new(big.Rat).SetFrac(num, den))
+		}
+		s := Shape{2, c}
+		swap := Element{Rows: identity(2 * c), Cols: append(rangeFrom(c, 2*c), rangeFrom(0, c)...)}
+		got, err := FixedByStacks(ctx, s, swap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sum.IsInt() || sum.Num().Cmp(got) != 0 {
+			t.Errorf("2x%d stack exchange: stack method %v, pair orbits %v", c, got, sum)
+		}
+		t.Logf("2x%d: the stack exchange fixes %v grids up to relabelling", c, got)
+	}
+}
+
+func rangeFrom(lo, hi int) []int {
+	var out []int
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// involutions returns the number of involutions of m points.
+func involutions(m int) *big.Int {
+	a, b := big.NewInt(1), big.NewInt(1) // I(0), I(1)
+	for k := 2; k <= m; k++ {
+		a, b = b, new(big.Int).Add(b, new(big.Int).Mul(big.NewInt(int64(k-1)), a))
+	}
+	if m == 0 {
+		return a
+	}
+	return b
+}
+
+// TestSwapAllByPairOrbits checks the class that exchanges the two stacks and
+// the two rows of every band of 2×c against pair's orbits: X∘g = σ∘X makes
+// the right stack σ(left stack) with every band's rows exchanged, so the left
+// stack is any stack, σ any involution keeping each symbol's pattern, and
+//
+//	F = Σ_T E(T) · Π_p I(m_p)/m_p!,   I(m) the involutions of m points.
+func TestSwapAllByPairOrbits(t *testing.T) {
+	maxC := 5
+	if testing.Short() {
+		maxC = 4
+	}
+	ctx := context.Background()
+	for c := 2; c <= maxC; c++ {
+		orbits, err := pair.Orbits(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := new(big.Rat)
+		for _, o := range orbits {
+			var m [64]int
+			for _, p := range o.Rep {
+				m[p]++
+			}
+			f := new(big.Rat).SetUint64(o.Size)
+			for p := range 1 << c {
+				f.Mul(f, new(big.Rat).SetFrac(involutions(m[p]), factorial(m[p])))
+			}
+			e, err := pair.Stacks(ctx, c, o.Rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum.Add(sum, f.Mul(f, new(big.Rat).SetUint64(e)))
+		}
+		rows := make([]int, 2*c)
+		for r := range rows {
+			rows[r] = r ^ 1
+		}
+		g := Element{Rows: rows, Cols: append(rangeFrom(c, 2*c), rangeFrom(0, c)...)}
+		got, err := FixedByStacks(ctx, Shape{2, c}, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sum.IsInt() || sum.Num().Cmp(got) != 0 {
+			t.Errorf("2x%d rows of every band and stacks exchanged: stack method %v, pair orbits %v", c, got, sum)
+		}
+		t.Logf("2x%d: fixes %v grids up to relabelling (pair orbits %v)", c, got, sum.RatString())
+	}
+}
+
+// TestRowsSwappedClosedForm checks the class that exchanges the two rows of
+// every band of 2×c (and nothing else) against a closed form. Row 2i+1 is
+// σ(row 2i), so σ is a fixed-point-free involution, and the upper rows form
+// a c × 2c array whose every box half and every column holds one symbol of
+// each pair of σ: the pairs in each stack form a c×c Latin square, and each
+// row chooses freely which member of each pair goes left. So
+//
+//	F = (2c-1)!! · L_c² · 2^{c²} / (2c)!,   L_c the c×c Latin squares.
+func TestRowsSwappedClosedForm(t *testing.T) {
+	latin := []int64{1, 1, 2, 12, 576, 161280}
+	maxC := 5
+	if testing.Short() {
+		maxC = 4
+	}
+	for c := 1; c <= maxC; c++ {
+		want := big.NewInt(latin[c] * latin[c])
+		for k := 2*c - 1; k > 1; k -= 2 {
+			want.Mul(want, big.NewInt(int64(k)))
+		}
+		want.Lsh(want, uint(c*c))
+		want.Quo(want, factorial(2*c))
+		rows := make([]int, 2*c)
+		for r := range rows {
+			rows[r] = r ^ 1
+		}
+		got, err := FixedByStacks(context.Background(), Shape{2, c}, Element{Rows: rows, Cols: identity(2 * c)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Cmp(want) != 0 {
+			t.Errorf("2x%d rows of every band exchanged: stack method %v, closed form %v", c, got, want)
+		}
+	}
+}
+
+// TestStackExchangesByMultisets checks every class of 2×c (c ≤ 5) that
+// exchanges the two stacks with κ₁κ₀ = id and ρ² = id against a sum over
+// the pattern multisets T with package pair's stack counter: the left stack
+// is any stack, the right one σ(left) with its rows moved by ρ, so σ is an
+// involution with P(σx) = ĥ(P(x)), ĥ(p) = ρ(p) complemented, and
+//
+//	F = Σ_T E(T) · Π_{p = ĥp} I(m_p)/m_p! · Π_{p < ĥp} [m_p = m_ĥp]/m_p!.
+//
+// (The summand depends on T, not only on its B_c-orbit, unless ρ is
+// central; E(T) is looked up by orbit.)
+func TestStackExchangesByMultisets(t *testing.T) {
+	maxC := 5
+	if testing.Short() {
+		maxC = 4
+	}
+	ctx := context.Background()
+	for c := 2; c <= maxC; c++ {
+		s := Shape{2, c}
+		g, err := NewGroup(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eOf := map[string]uint64{}
+		full := uint16(1)<<(2*c) - 1
+		checked := 0
+		for _, cl := range g.Classes {
+			e := cl.Rep
+			if e.Cols[0] < c || !slices.Equal(compose(e.Rows, e.Rows), identity(2*c)) {
+				continue
+			}
+			k := make([]int, c)
+			for j := range c {
+				k[j] = e.Cols[e.Cols[j]] // κ₁κ₀ on stack 0
+			}
+			if !slices.Equal(k, identity(c)) {
+				continue
+			}
+			hat := make([]int, 1<<c)
+			for p := range 1 << c {
+				var q uint16
+				for i := range c {
+					q |= 1 << (2*i + 1 - p>>i&1)
+				}
+				h := mapMask(e.Rows, q) ^ full
+				var hp int
+				for i := range c {
+					if h>>(2*i)&1 == 1 {
+						hp |= 1 << i
+					}
+				}
+				hat[p] = hp
+			}
+			sum := new(big.Rat)
+			var m [64]int
+			var ones [8]int
+			pats := make([]uint8, 0, 2*c)
+			var rec func(from int)
+			rec = func(from int) {
+				if len(pats) == 2*c {
+					f := big.NewRat(1, 1)
+					for p := range 1 << c {
+						switch q := hat[p]; {
+						case q == p:
+							f.Mul(f, new(big.Rat).SetFrac(involutions(m[p]), factorial(m[p])))
+						case m[p] != m[q]:
+							return
+						case p < q:
+							f.Quo(f, new(big.Rat).SetInt(factorial(m[p])))
+						}
+					}
+					o, err := pair.NewOrbit(c, pats)
+					if err != nil {
+						t.Fatal(err)
+					}
+					key := o.String()
+					ev, ok := eOf[key]
+					if !ok {
+						if ev, err = pair.Stacks(ctx, c, o.Rep); err != nil {
+							t.Fatal(err)
+						}
+						eOf[key] = ev
+					}
+					sum.Add(sum, f.Mul(f, new(big.Rat).SetUint64(ev)))
+					return
+				}
+				for p := from; p < 1<<c; p++ {
+					ok := true
+					for i := range c {
+						if p>>i&1 == 1 && ones[i] == c || p>>i&1 == 0 && len(pats)-ones[i] == c {
+							ok = false // each bit set in exactly c patterns
+						}
+					}
+					if !ok {
+						continue
+					}
+					for i := range c {
+						ones[i] += p >> i & 1
+					}
+					m[p]++
+					pats = append(pats, uint8(p))
+					rec(p)
+					pats = pats[:len(pats)-1]
+					m[p]--
+					for i := range c {
+						ones[i] -= p >> i & 1
+					}
+				}
+			}
+			rec(0)
+			got, err := FixedByStacks(ctx, s, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sum.IsInt() || sum.Num().Cmp(got) != 0 {
+				t.Errorf("%v class %d (%s): stack method %v, multisets %v", s, cl.Index, cl.Desc, got, sum.RatString())
+			}
+			checked++
+		}
+		t.Logf("%v: %d classes checked", s, checked)
+	}
+}
