@@ -8,8 +8,8 @@
 //   - the key results (the 9×9 count, essentially different grids, the most
 //     precise Monte Carlo estimate and Kilfoil's heuristic for 9×9);
 //   - the paper's tables (present.Tables: funnel, classes, Monte Carlo
-//     estimators with their intervals and diagnostics, box shapes with
-//     exact counts, Kilfoil's heuristic and estimates, essentially
+//     estimators with their intervals, z-scores and diagnostics, box
+//     shapes with exact counts, Kilfoil's heuristic and estimates, essentially
 //     different grids, fixing classes);
 //   - every figure of the figures stage, its PNG embedded as a data: URI;
 //   - every number the paper quotes (the macros of numbers.tex, by name);
