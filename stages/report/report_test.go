@@ -170,6 +170,25 @@ func TestNoSuccessAndZeroVariance(t *testing.T) {
 	if !strings.Contains(est, `\texttt{knuth/hybrid}$^{\dagger}$ & $2{,}000$ & $2.880\times 10^{2}$`) || !strings.Contains(est, `$^{\dagger}$Every sample was the same number`) {
 		t.Errorf("the zero-variance run is not marked and explained:\n%s", est)
 	}
+	// The HTML report prints the same cells: the bound, the mark and the
+	// shape headings too.
+	var html []string
+	for _, row := range present.EstimatorsTable(r).Rows {
+		for _, c := range row {
+			h, err := present.HTMLPieces(c.Pieces)
+			if err != nil {
+				t.Fatal(err)
+			}
+			html = append(html, h)
+		}
+	}
+	page := strings.Join(html, "|")
+	for _, want := range []string{`no success; <span class="num">p &lt; 1.8 × 10<sup>−3</sup></span>`,
+		`<code>knuth/hybrid</code><span class="num"><sup>†</sup></span>`, `<em>2×2 boxes, 4×4 grid</em>: <span class="num">288</span> grids`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the HTML estimators table lacks %s:\n%s", want, page)
+		}
+	}
 	tex, err := Numbers(r, nil, nil)
 	if err != nil {
 		t.Fatal(err)
