@@ -7,9 +7,10 @@
 // up to 6 are also counted by canonical forms, sharing no counting code, and
 // any disagreement fails the stage.
 //
-// The grids fixed by a class are counted by a search, except for the heavy
-// classes of 2×5 and 5×2 (see stackMethod), which are counted by the stack
-// method of package maths/symmetry (FixedByStacks): a sum over pattern
+// The grids fixed by a class are counted by a search (package
+// maths/symmetry/search), except for the heavy classes of 2×5 and 5×2 (see
+// stackMethod), which are counted by the stack method (package
+// maths/symmetry/stacks): a sum over pattern
 // assignments of twisted stack counts. The classes table says which method
 // counted each class. Status: with it, 2×5 gives 4,743,933,427,433,330,
 // short of A291188 by 174,617,388, so the literature check fails the stage
@@ -20,7 +21,7 @@
 // Checks a wrong answer fails: the class sizes sum to |G| (NewGroup), the
 // Burnside sum is a multiple of |G|, every fixed count of the stack method is
 // a sum of multiples of the centraliser orders of the relabellings
-// (FixedByStacks), and the result equals the literature's count for every
+// (stacks.Fixed), and the result equals the literature's count for every
 // shape it knows (literature): 2 for 2×2 with transposition, 49 for 2×3,
 // 1,673,187 for 2×4 and 4,743,933,602,050,718 for 2×5 (OEIS A291188, both
 // orientations), 5,472,730,538 for 3×3 with transposition (Russell and
@@ -41,6 +42,8 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 )
 
@@ -133,12 +136,13 @@ func accepted(s grid.Shape) bool {
 // the two bands) or exchanges the two rows of every band of it (the two
 // columns of every stack), which fix the most grids and which the search
 // does not finish in minutes. Smaller shapes keep the search, which the
-// stack method is checked against class by class in package maths/symmetry.
+// stack method is checked against class by class in package
+// maths/symmetry/stacks.
 func stackMethod(s symmetry.Shape, c symmetry.Class) bool {
 	if s.N() != 10 || c.Rep.Transpose {
 		return false
 	}
-	return symmetry.StackHeavy(s, c.Rep)
+	return stacks.Heavy(s, c.Rep)
 }
 
 // Validate checks every key.
@@ -238,9 +242,9 @@ func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 	var f *big.Int
 	if stackMethod(s, c) {
 		method = methodStacks
-		f, err = symmetry.FixedByStacks(p.Context(), s, c.Rep)
+		f, err = stacks.Fixed(p.Context(), s, c.Rep)
 	} else {
-		f, err = symmetry.Fixed(p.Context(), s, c)
+		f, err = search.Fixed(p.Context(), s, c)
 	}
 	if err != nil {
 		return nil, err
