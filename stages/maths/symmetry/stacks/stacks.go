@@ -5,8 +5,7 @@
 // Contract: Fixed(ctx, s, e) returns F(e) exactly, as defined in package
 // symmetry, for any element e without transposition of a 2×c or c×2 shape,
 // c ≤ 5; it agrees with search.Fixed, and the tests check that class by class
-// where the search finishes. Heavy reports the classes the method is meant
-// for, those the search does not finish.
+// where the search finishes, and by independent counts where it does not.
 //
 // # The stack method
 //
@@ -402,12 +401,6 @@ func (t *twistedStacks) place(R *[maxTwistedC]uint16, rowOf [maxTwistedC]int, l 
 	rec(0, 0)
 }
 
-// debugNoJoin, set by a test, computes every assignment's term.
-var debugNoJoin bool
-
-// debugAllTypes, set by a test, tries every cycle type of σ.
-var debugAllTypes bool
-
 // stackProblem is F(g) for one element g of a 2×c grid, by the stack method
 // (see Fixed).
 type stackProblem struct {
@@ -621,9 +614,6 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big
 	}
 	img := make([]int, len(lam))
 	for i, lf := range leaves {
-		if debugNoJoin {
-			break
-		}
 		for _, g := range p.gens {
 			for j, x := range lf.chosen {
 				img[j] = repIndex[g[reps[x]]]
@@ -755,11 +745,7 @@ func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element) (*big.Int,
 	}
 	p := newStackProblem(s2.C, e2)
 	total := new(big.Int)
-	lams := search.SigmaTypes(s2, e2)
-	if debugAllTypes {
-		lams = perm.Partitions(s2.N())
-	}
-	for _, lam := range lams {
+	for _, lam := range search.SigmaTypes(s2, e2) {
 		sum, err := p.sumFor(ctx, lam, runtime.GOMAXPROCS(0))
 		if err != nil {
 			return nil, err
@@ -772,30 +758,4 @@ func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element) (*big.Int,
 		total.Add(total, q)
 	}
 	return total, nil
-}
-
-// Heavy reports whether e, an element of shape s with boxes of 2 rows
-// or 2 columns, is one the stack method is meant for: in the 2×c
-// orientation, e exchanges the two stacks or exchanges the two rows of every
-// band (keeping each band in place).
-func Heavy(s symmetry.Shape, e symmetry.Element) bool {
-	if e.Transpose || e.Check(s) != nil {
-		return false
-	}
-	switch {
-	case s.R == 2:
-	case s.C == 2:
-		s, e = symmetry.Shape{R: 2, C: s.R}, symmetry.Element{Rows: e.Cols, Cols: e.Rows}
-	default:
-		return false
-	}
-	if e.Cols[0] >= s.C {
-		return true
-	}
-	for r, x := range e.Rows {
-		if x != r^1 {
-			return false
-		}
-	}
-	return true
 }
