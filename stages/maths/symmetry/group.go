@@ -33,6 +33,9 @@ type Group struct {
 	Transpose bool     `json:"transpose"` // transposition included (R = C only)
 	Order     *big.Int `json:"order"`     // |G|
 	Classes   []Class  `json:"classes"`   // Σ sizes = Order
+
+	rows, cols *wreath        // the row and column wreath products
+	byKey      map[string]int // class index by classKey
 }
 
 // NewGroup builds G for shape s, with transposition if transpose is set
@@ -50,7 +53,7 @@ func NewGroup(s Shape, transpose bool) (*Group, error) {
 	n := s.N()
 	rows := newWreath(s.R, s.C) // S_R wr S_C on the rows
 	cols := newWreath(s.C, s.R) // S_C wr S_R on the columns
-	g := &Group{Shape: s, Transpose: transpose, Order: new(big.Int).Mul(rows.order, cols.order)}
+	g := &Group{Shape: s, Transpose: transpose, Order: new(big.Int).Mul(rows.order, cols.order), rows: rows, cols: cols}
 	if transpose {
 		g.Order.Lsh(g.Order, 1)
 	}
@@ -91,6 +94,16 @@ func NewGroup(s Shape, transpose bool) (*Group, error) {
 		classes[i].Index = i
 	}
 	g.Classes = classes
+	// Each representative's invariants, computed from the permutation
+	// itself, must name its own class and no other.
+	g.byKey = map[string]int{}
+	for _, c := range classes {
+		k := g.classKey(c.Rep)
+		if _, dup := g.byKey[k]; dup {
+			return nil, fmt.Errorf("symmetry: internal error: two classes of %v with invariants %s", s, k)
+		}
+		g.byKey[k] = c.Index
+	}
 	sum := new(big.Int)
 	for _, c := range classes {
 		sum.Add(sum, c.Size)

@@ -45,3 +45,42 @@ func TestIdentityFixed(t *testing.T) {
 		t.Fatal("1 grid of 9×9 divided by 9! without an error")
 	}
 }
+
+// TestClassOfPowers checks ClassOf and Power on every class: a
+// representative lies in its own class, its power by its order is the
+// identity, and every power lies in a class of an order dividing it.
+func TestClassOfPowers(t *testing.T) {
+	for _, c := range []struct {
+		s         Shape
+		transpose bool
+	}{{Shape{R: 2, C: 3}, false}, {Shape{R: 2, C: 2}, true}, {Shape{R: 3, C: 3}, true}, {Shape{R: 2, C: 5}, false}} {
+		g, err := NewGroup(c.s, c.transpose)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cl := range g.Classes {
+			if i, err := g.ClassOf(cl.Rep); err != nil || i != cl.Index {
+				t.Fatalf("%v class %d: ClassOf gives %d, %v", c.s, cl.Index, i, err)
+			}
+			if !cl.Rep.Power(cl.Order).IsIdentity() || (cl.Order > 1 && cl.Rep.Power(1).Describe(c.s) != cl.Desc) {
+				t.Fatalf("%v class %d: powers 1 and %d of %s are wrong", c.s, cl.Index, cl.Order, cl.Desc)
+			}
+			for k := range cl.Order {
+				i, err := g.ClassOf(cl.Rep.Power(k))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cl.Order/gcdInt(cl.Order, k) != g.Classes[i].Order {
+					t.Fatalf("%v class %d: power %d is in class %d of order %d", c.s, cl.Index, k, i, g.Classes[i].Order)
+				}
+			}
+		}
+	}
+}
+
+func gcdInt(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}

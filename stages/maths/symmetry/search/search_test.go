@@ -2,10 +2,13 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math/big"
+	"slices"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 )
 
 // burnside returns the Burnside sum and the number of orbits of shape s,
@@ -32,11 +35,13 @@ func burnsideElements(t *testing.T, s symmetry.Shape, transpose bool, grids stri
 	sum = new(big.Int).Set(id)
 	fixing = 1
 	elements = big.NewInt(1)
+	fixed := []*big.Int{id}
 	for _, c := range g.Classes[1:] {
 		f, err := Fixed(context.Background(), s, c)
 		if err != nil {
 			t.Fatalf("%v class %d (%s): %v", s, c.Index, c.Desc, err)
 		}
+		fixed = append(fixed, f)
 		if f.Sign() > 0 {
 			fixing++
 			elements.Add(elements, c.Size)
@@ -47,7 +52,51 @@ func burnsideElements(t *testing.T, s symmetry.Shape, transpose bool, grids stri
 	if rem.Sign() != 0 {
 		t.Fatalf("%v: Burnside sum %v is not a multiple of |G| = %v", s, sum, g.Order)
 	}
+	if err := g.CheckPowers(fixed); err != nil {
+		t.Fatal(err)
+	}
 	return sum, orbits, fixing, elements, g
+}
+
+// TestCheckPowersCatchesAWrongCount checks that CheckPowers, which passes on
+// the true fixed counts of 2×3 (burnside calls it), fails when the count of
+// any class of even order is one off.
+func TestCheckPowersCatchesAWrongCount(t *testing.T) {
+	s := symmetry.Shape{R: 2, C: 3}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := symmetry.IdentityFixed(s, big.NewInt(28200960))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := []*big.Int{id}
+	for _, c := range g.Classes[1:] {
+		f, err := Fixed(context.Background(), s, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixed = append(fixed, f)
+	}
+	if err := g.CheckPowers(fixed); err != nil {
+		t.Fatal(err)
+	}
+	tried := 0
+	for _, c := range g.Classes {
+		if c.Order%2 != 0 {
+			continue
+		}
+		wrong := slices.Clone(fixed)
+		wrong[c.Index] = new(big.Int).Add(fixed[c.Index], big.NewInt(1))
+		if g.CheckPowers(wrong) == nil {
+			t.Errorf("class %d (%s, order %d) one off: CheckPowers passes", c.Index, c.Desc, c.Order)
+		}
+		tried++
+	}
+	if tried == 0 {
+		t.Fatal("no class of even order")
+	}
 }
 
 func TestSmallShapesKnownAndByCanonicalForms(t *testing.T) {
@@ -131,4 +180,97 @@ func BenchmarkFixed9x9SlowestClass(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestSigmaTypesByUnitImages checks SigmaTypes on every class of 2×4, 3×3,
+// 2×5 and 5×2 (not in short mode) against a second implementation of its condition, which
+// follows each row, column and box as a set of cells through Element.Apply
+// and compares σ^ℓ with g^ℓ on it by cycle type. On 2×5 it is the only
+// count of the 1,174 classes that no relabelling type allows (F = 0).
+func TestSigmaTypesByUnitImages(t *testing.T) {
+	for _, c := range []struct {
+		s         symmetry.Shape
+		transpose bool
+	}{{symmetry.Shape{R: 2, C: 4}, false}, {symmetry.Shape{R: 3, C: 3}, true}, {symmetry.Shape{R: 2, C: 5}, false}, {symmetry.Shape{R: 5, C: 2}, false}} {
+		if testing.Short() && c.s.N() == 10 {
+			continue // about a minute
+		}
+		g, err := symmetry.NewGroup(c.s, c.transpose)
+		if err != nil {
+			t.Fatal(err)
+		}
+		none := 0
+		for _, cl := range g.Classes {
+			got, want := fmt.Sprint(SigmaTypes(c.s, cl.Rep)), fmt.Sprint(sigmaTypesByUnitImages(c.s, cl.Rep))
+			if got != want {
+				t.Errorf("%v class %d (%s): SigmaTypes %s, by unit images %s", c.s, cl.Index, cl.Desc, got, want)
+			}
+			if want == "[]" {
+				none++
+			}
+		}
+		t.Logf("%v: %d of %d classes allow no relabelling type", c.s, none, len(g.Classes))
+	}
+}
+
+func sigmaTypesByUnitImages(s symmetry.Shape, e symmetry.Element) [][]int {
+	n := s.N()
+	type cell struct{ r, c int }
+	var units [][]cell
+	for i := range n {
+		var row, col, box []cell
+		for j := range n {
+			row = append(row, cell{i, j})
+			col = append(col, cell{j, i})
+			box = append(box, cell{(i/s.R)*s.R + j/s.C, (i%s.R)*s.C + j%s.C})
+		}
+		units = append(units, row, col, box)
+	}
+	type condition struct {
+		l   int
+		typ string
+	}
+	var conds []condition
+	for _, u := range units {
+		place := map[cell]int{}
+		for k, x := range u {
+			place[x] = k
+		}
+		img := u // img[k] = g^l(u[k])
+		for l := 1; ; l++ {
+			next := make([]cell, len(img))
+			inside := true
+			for k, x := range img {
+				r, c := e.Apply(x.r, x.c)
+				next[k] = cell{r, c}
+				_, ok := place[next[k]]
+				inside = inside && ok
+			}
+			img = next
+			if inside {
+				on := make([]int, len(u))
+				for k := range u {
+					on[k] = place[img[k]]
+				}
+				conds = append(conds, condition{l, fmt.Sprint(perm.CycleType(on))})
+				break
+			}
+		}
+	}
+	var out [][]int
+	for _, lam := range perm.Partitions(n) {
+		sigma := perm.WithCycleType(lam)
+		ok := true
+		for _, c := range conds {
+			pow := perm.Identity(n)
+			for range c.l {
+				pow = perm.Compose(sigma, pow)
+			}
+			ok = ok && fmt.Sprint(perm.CycleType(pow)) == c.typ
+		}
+		if ok {
+			out = append(out, lam)
+		}
+	}
+	return out
 }
