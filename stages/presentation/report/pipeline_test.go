@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/figures"
-	"github.com/sudoku-census/sudoku-census/stages/report"
-	"github.com/sudoku-census/sudoku-census/stages/shared/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/report"
 )
 
 // TestPipelineToPaper runs the smoke pipeline through figures and report
@@ -21,7 +21,7 @@ func TestPipelineToPaper(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the upstream stages (about 15 s); the pipeline's own run covers it")
 	}
-	o := pipelinetest.Options{Stages: pipelinetest.Closure(report.Stage), Config: "../../configs/smoke.yaml",
+	o := pipelinetest.Options{Stages: pipelinetest.Closure(report.Stage), Config: "../../../configs/smoke.yaml",
 		Set: []string{"exact.crosscheck=none"}, Targets: []string{report.Stage.Name}}
 	root := pipelinetest.Run(t, o)
 	read := func(path string) string {

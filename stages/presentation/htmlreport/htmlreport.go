@@ -49,9 +49,9 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/figures"
-	"github.com/sudoku-census/sudoku-census/stages/report"
-	"github.com/sudoku-census/sudoku-census/stages/shared/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/report"
 )
 
 // Page is the HTML report.

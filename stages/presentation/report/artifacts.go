@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/shared/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 
 // ArtifactsTable writes artifacts.tex: one row per artifact with its

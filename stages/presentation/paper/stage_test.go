@@ -13,11 +13,11 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/figures"
-	"github.com/sudoku-census/sudoku-census/stages/paper"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/paper"
 )
 
-var smoke = pipelinetest.Options{Stages: pipelinetest.Closure(paper.Stage), Config: "../../configs/smoke.yaml",
+var smoke = pipelinetest.Options{Stages: pipelinetest.Closure(paper.Stage), Config: "../../../configs/smoke.yaml",
 	Targets: []string{"report", "figures"}}
 
 // run runs the paper stage (forced) in root and returns its result.

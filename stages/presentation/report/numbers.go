@@ -10,14 +10,14 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/stages/classes"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
-	"github.com/sudoku-census/sudoku-census/stages/figures"
 	"github.com/sudoku-census/sudoku-census/stages/importance"
 	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
-	"github.com/sudoku-census/sudoku-census/stages/shared/present"
 	"github.com/sudoku-census/sudoku-census/stages/symmetry"
 )
 

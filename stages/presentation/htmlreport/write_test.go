@@ -8,8 +8,8 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
-	"github.com/sudoku-census/sudoku-census/stages/figures"
-	"github.com/sudoku-census/sudoku-census/stages/shared/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 
 // TestWrite writes a page from results made by hand, without the

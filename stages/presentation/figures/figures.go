@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/shared/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 
 // figure is one drawn figure and the artifacts it is written to.

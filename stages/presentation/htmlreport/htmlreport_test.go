@@ -11,8 +11,8 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/figures"
-	"github.com/sudoku-census/sudoku-census/stages/htmlreport"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/htmlreport"
 )
 
 // gridsNine is the 9×9 count as the paper prints it.
@@ -29,7 +29,7 @@ func TestPage(t *testing.T) {
 		t.Skip("runs the upstream stages; the pipeline's own run covers it")
 	}
 	browser := browserOrSkip(t)
-	o := pipelinetest.Options{Stages: pipelinetest.Closure(htmlreport.Stage), Config: "../../configs/smoke.yaml",
+	o := pipelinetest.Options{Stages: pipelinetest.Closure(htmlreport.Stage), Config: "../../../configs/smoke.yaml",
 		Set: []string{"exact.crosscheck=none"}, Targets: []string{htmlreport.Stage.Name}}
 	root := pipelinetest.Run(t, o)
 	pagePath := filepath.Join(root, htmlreport.Page.Path)

@@ -22,8 +22,8 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/figures"
-	"github.com/sudoku-census/sudoku-census/stages/report"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/report"
 )
 
 // PDF is paper/main.pdf.

@@ -1,7 +1,7 @@
 package report
 
 import (
-	"github.com/sudoku-census/sudoku-census/stages/shared/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 
 // The tables are made by package present (present.Tables), which the HTML

@@ -15,7 +15,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
-	"github.com/sudoku-census/sudoku-census/stages/shared/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 
 // Figure sizes: the paper's text is about 6.3 in wide, and figures are

@@ -92,7 +92,7 @@ func parseBib(t *testing.T, text string) []bibEntry {
 
 func readSource(t *testing.T, path string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(path)))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", filepath.FromSlash(path)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestLayoutError(t *testing.T) {
 // ReadRelease takes the version and the release date of CITATION.cff, and
 // refuses a malformed one naming the key and the value.
 func TestReadRelease(t *testing.T) {
-	rel, err := ReadRelease(filepath.Join("..", ".."))
+	rel, err := ReadRelease(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

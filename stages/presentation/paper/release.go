@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/shared/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 
 // ReleaseTeX is the path, in the build tree, of the release macros the

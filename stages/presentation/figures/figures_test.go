@@ -20,7 +20,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/importance"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
-	"github.com/sudoku-census/sudoku-census/stages/shared/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 
 // fixture is input shaped like the computing stages' artifacts, for
