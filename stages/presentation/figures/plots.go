@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"image/color"
 	"math"
 	"math/big"
@@ -308,7 +309,7 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 			note, err := plotter.NewLabels(plotter.XYLabels{
 				XYs: plotter.XYs{{X: math.Sqrt(est[0].X * est[len(est)-1].X), Y: ex * (1 + k/2)}},
 				Labels: []string{fmt.Sprintf("no successful walk\nin %s samples\n(success chance < %s)",
-					present.Group(strconv.FormatInt(rn.est.Samples, 10), ","),
+					typeset.Group(strconv.FormatInt(rn.est.Samples, 10), ","),
 					strconv.FormatFloat(montecarlo.NoSuccessUpper95(rn.est.Samples), 'g', 2, 64))},
 			})
 			if err != nil {
@@ -564,7 +565,7 @@ func Funnel(r *present.Results) (*plot.Plot, error) {
 		bar.LineStyle.Width = 0
 		p.Add(bar)
 		tips = append(tips, plotter.XY{X: v, Y: y})
-		labels = append(labels, present.Group(strconv.FormatInt(lv.Classes, 10), ","))
+		labels = append(labels, typeset.Group(strconv.FormatInt(lv.Classes, 10), ","))
 	}
 	lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: tips, Labels: labels})
 	if err != nil {
