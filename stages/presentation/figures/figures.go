@@ -9,13 +9,13 @@ package figures
 import (
 	"errors"
 	"fmt"
-	"github.com/sudoku-census/sudoku-census/stages/presentation/plots"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/plots"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 

@@ -5,7 +5,6 @@ import (
 	"compress/zlib"
 	"errors"
 	"fmt"
-	"github.com/sudoku-census/sudoku-census/stages/presentation/plots"
 	"image/png"
 	"io"
 	"math"
@@ -21,6 +20,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/importance"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/plots"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 

@@ -3,7 +3,6 @@ package paper
 import (
 	"bytes"
 	"fmt"
-	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 )
 
 // ReleaseTeX is the path, in the build tree, of the release macros the

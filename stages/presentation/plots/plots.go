@@ -8,7 +8,6 @@ package plots
 import (
 	"errors"
 	"fmt"
-	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"image/color"
 	"math"
 	"math/big"
@@ -23,6 +22,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 )
 
 // ErrNoData marks a figure whose inputs this configuration did not make

@@ -2,7 +2,6 @@ package present
 
 import (
 	"fmt"
-	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"math"
 	"math/big"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 	"github.com/sudoku-census/sudoku-census/stages/symmetry"
 )

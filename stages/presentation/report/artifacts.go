@@ -1,10 +1,10 @@
 package report
 
 import (
-	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"sort"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 )
 
 // ArtifactsTable writes artifacts.tex: one row per artifact with its

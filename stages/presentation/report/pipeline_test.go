@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/report"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 )
 
 // TestPipelineToPaper runs the smoke pipeline through figures and report

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/numbers"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 
@@ -110,11 +111,11 @@ func generate(r *present.Results, figs []figures.Row, inputs []pipeline.Artifact
 	for _, t := range tables {
 		names = append(names, strings.TrimSuffix(path.Base(t.file.Path), ".tex"))
 	}
-	numbers, err := Numbers(r, drawn, names)
+	tex, err := numbers.TeX(r, drawn, names)
 	if err != nil {
 		return nil, err
 	}
-	out := []file{{NumbersTeX, numbers}, {ArtifactsTeX, ArtifactsTable(inputs)}}
+	out := []file{{NumbersTeX, tex}, {ArtifactsTeX, ArtifactsTable(inputs)}}
 	for _, t := range tables {
 		out = append(out, file{t.file, t.write(r)})
 	}

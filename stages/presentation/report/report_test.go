@@ -1,7 +1,6 @@
 package report
 
 import (
-	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -13,7 +12,9 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/numbers"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 )
 
 func bigInt(t testing.TB, s string) *big.Int {
@@ -53,7 +54,7 @@ func published(t testing.TB) *present.Results {
 }
 
 func TestNumbers(t *testing.T) {
-	tex, err := Numbers(published(t), []string{"funnel", "error_work"}, []string{"shapes"})
+	tex, err := numbers.TeX(published(t), []string{"funnel", "error_work"}, []string{"shapes"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestPublishedComparison(t *testing.T) {
 			Estimate: f(3.85e49), StdError: f(0.02e49), CILow: f(3.81e49), CIHigh: f(3.89e49), RelativeError: 0.0052},
 		present.Estimator{Method: knuth.Stage.Name, Shape: six, Variant: "mrv", Samples: 1000,
 			Estimate: f(3.5e49), StdError: f(0.1e49), CILow: f(3.3e49), CIHigh: f(3.7e49), RelativeError: 0.029})
-	tex, err := Numbers(r, nil, []string{"shapes"})
+	tex, err := numbers.TeX(r, nil, []string{"shapes"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestNoSuccessAndZeroVariance(t *testing.T) {
 			t.Errorf("the HTML estimators table lacks %s:\n%s", want, page)
 		}
 	}
-	tex, err := Numbers(r, nil, nil)
+	tex, err := numbers.TeX(r, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +293,7 @@ func TestWriteForPaperBuild(t *testing.T) {
 	r.Shapes = []present.ShapeCount{{Shape: grid.Shape{R: 2, C: 2}, Grids: big.NewInt(288)}}
 	r.Heuristics = append(r.Heuristics, present.Heuristic{Shape: grid.Shape{R: 2, C: 2}, Estimate: big.NewRat(3981312, 15625)})
 	r.Classes = []present.Class{{Class: 1, Size: 2, FirstBands: 144, SecondBands: 10, Completions: big.NewInt(97891328)}}
-	numbers, err := Numbers(r, []string{"convergence", "error_work", "heuristic", "classes", "funnel"}, []string{"funnel", "classes", "estimators", "shapes"})
+	numbers, err := numbers.TeX(r, []string{"convergence", "error_work", "heuristic", "classes", "funnel"}, []string{"funnel", "classes", "estimators", "shapes"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +312,7 @@ func TestWriteForPaperBuild(t *testing.T) {
 func BenchmarkNumbers(b *testing.B) {
 	r := published(b)
 	for b.Loop() {
-		if _, err := Numbers(r, nil, nil); err != nil {
+		if _, err := numbers.TeX(r, nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

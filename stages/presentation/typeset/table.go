@@ -292,3 +292,56 @@ func (t Table) Aligns() []string {
 	}
 	return out
 }
+
+// HTML returns t as an HTML table with the given element id, each column
+// aligned as its TeX specification says: the TeX method's sibling, from
+// the same cells.
+func (t Table) HTML(id string) (string, error) {
+	var w strings.Builder
+	aligns := t.Aligns()
+	// cell writes one cell of tag th or td starting at column col.
+	cell := func(tag string, col int, c Cell) (int, error) {
+		h, err := HTMLPieces(c.Pieces)
+		if err != nil {
+			return 0, fmt.Errorf("table %s: %w", id, err)
+		}
+		align := "left"
+		if col < len(aligns) {
+			align = aligns[col]
+		}
+		span := max(c.Span, 1)
+		if span > 1 {
+			align = map[string]string{"l": "left", "c": "center", "r": "right"}[c.Align]
+			fmt.Fprintf(&w, `<%s colspan="%d" style="text-align:%s">%s</%s>`, tag, span, align, h, tag)
+		} else {
+			fmt.Fprintf(&w, `<%s style="text-align:%s">%s</%s>`, tag, align, h, tag)
+		}
+		return col + span, nil
+	}
+	fmt.Fprintf(&w, `<table id="%s">`+"\n<thead><tr>", id)
+	col := 0
+	for _, c := range t.Head {
+		var err error
+		if col, err = cell("th", col, c); err != nil {
+			return "", err
+		}
+	}
+	fmt.Fprintf(&w, "</tr></thead>\n<tbody>\n")
+	for _, row := range t.Rows {
+		if row == nil {
+			fmt.Fprintf(&w, `<tr class="rule"><td colspan="%d"></td></tr>`+"\n", len(t.Head))
+			continue
+		}
+		fmt.Fprintf(&w, "<tr>")
+		col := 0
+		for _, c := range row {
+			var err error
+			if col, err = cell("td", col, c); err != nil {
+				return "", err
+			}
+		}
+		fmt.Fprintf(&w, "</tr>\n")
+	}
+	fmt.Fprintf(&w, "</tbody>\n</table>\n")
+	return w.String(), nil
+}

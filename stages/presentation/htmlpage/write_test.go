@@ -1,4 +1,4 @@
-package htmlreport
+package htmlpage_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/htmlpage"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/htmlreport"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 
@@ -22,9 +24,9 @@ func TestWrite(t *testing.T) {
 		ReducedCountFactors: "2^7 × 3"}}
 	total := pipeline.ArtifactEntry{Name: "total", Path: "data/total.parquet", SHA256: strings.Repeat("ab", 32), Size: 10, Rows: -1,
 		Stage: exact.Stage.Name, Fingerprint: strings.Repeat("cd", 32)}
-	in := inputs{entries: []pipeline.ArtifactEntry{total}, read: func(pipeline.ArtifactEntry) ([]byte, error) { return nil, nil }}
+	in := htmlpage.Inputs{Entries: []pipeline.ArtifactEntry{total}, Read: func(pipeline.ArtifactEntry) ([]byte, error) { return nil, nil }}
 	stages := map[string]*pipeline.Stage{exact.Stage.Name: exact.Stage}
-	page, err := Write(Stage, r, nil, in, stages)
+	page, err := htmlpage.Write(htmlreport.Stage, r, nil, in, stages)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,11 +41,11 @@ func TestWrite(t *testing.T) {
 			t.Errorf("page lacks %s", want)
 		}
 	}
-	again, err := Write(Stage, r, nil, in, stages)
+	again, err := htmlpage.Write(htmlreport.Stage, r, nil, in, stages)
 	if err != nil || !bytes.Equal(page, again) {
 		t.Errorf("a second page from the same inputs differs (%v)", err)
 	}
-	if _, err := Write(Stage, r, []figures.Row{{Figure: "funnel", PNG: "figures/funnel.png", Drawn: true}}, in, stages); err == nil ||
+	if _, err := htmlpage.Write(htmlreport.Stage, r, []figures.Row{{Figure: "funnel", PNG: "figures/funnel.png", Drawn: true}}, in, stages); err == nil ||
 		!strings.Contains(err.Error(), "figures/funnel.png") {
 		t.Errorf("a figure that is not an input: error %v", err)
 	}
