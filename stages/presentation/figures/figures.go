@@ -3,6 +3,7 @@ package figures
 import (
 	"errors"
 	"fmt"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/plots"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -34,7 +35,7 @@ func single(build func(*present.Results) (*plot.Plot, error)) func(*present.Resu
 		if err != nil {
 			return 0, 0, nil, err
 		}
-		return figWidth, figHeight, p.Draw, nil
+		return plots.Width, plots.Height, p.Draw, nil
 	}
 }
 
@@ -42,21 +43,21 @@ func single(build func(*present.Results) (*plot.Plot, error)) func(*present.Resu
 var figures = []*figure{
 	newFigure("convergence", "running 9×9 estimate against samples with its 95% band, one panel per estimator",
 		func(r *present.Results) (vg.Length, vg.Length, func(draw.Canvas), error) {
-			h, paint, err := Convergence(r)
-			return figWidth, h, paint, err
+			h, paint, err := plots.Convergence(r)
+			return plots.Width, h, paint, err
 		}),
 	newFigure("error_work", "relative standard error against work, log-log, every 9×9 estimator, with a 1/√n slope",
 		func(r *present.Results) (vg.Length, vg.Length, func(draw.Canvas), error) {
-			p, err := ErrorWork(r)
+			p, err := plots.ErrorWork(r)
 			if err != nil {
 				return 0, 0, nil, err
 			}
-			return figWidth, figHeight, legendBeside(p, 1.45*vg.Inch), nil
+			return plots.Width, plots.Height, plots.LegendBeside(p, 1.45*vg.Inch), nil
 		}),
-	newFigure("heuristic", "exact counts and Monte Carlo estimates divided by Kilfoil's heuristic, per box shape", single(Heuristic)),
-	newFigure("classes", "completions per band against class size for the equivalence classes of first bands", single(Classes)),
-	newFigure("funnel", "first-band classes left after each reduction step, log scale", single(Funnel)),
-	newFigure("unit_times", "CPU time of each committed 2×6 work unit against its place in the plan, log scale", single(UnitTimes)),
+	newFigure("heuristic", "exact counts and Monte Carlo estimates divided by Kilfoil's heuristic, per box shape", single(plots.Heuristic)),
+	newFigure("classes", "completions per band against class size for the equivalence classes of first bands", single(plots.Classes)),
+	newFigure("funnel", "first-band classes left after each reduction step, log scale", single(plots.Funnel)),
+	newFigure("unit_times", "CPU time of each committed 2×6 work unit against its place in the plan, log scale", single(plots.UnitTimes)),
 }
 
 // Row is one figure the stage drew: a row of Index.
@@ -88,10 +89,6 @@ var Stage = &pipeline.Stage{
 	Run: run,
 }
 
-// errNoData marks a figure whose inputs this configuration did not make
-// (a smoke run without 9×9 traces, say).
-var errNoData = errors.New("no data")
-
 func run(p *pipeline.Pass) error {
 	r, err := present.Gather(p)
 	if err != nil {
@@ -118,17 +115,15 @@ func run(p *pipeline.Pass) error {
 // render draws figure f from r, and returns its row of Index. A figure
 // whose data this run lacks is drawn as a notice saying so, never with
 // made-up data.
-func render(f *figure, r *present.Results) (Encoded, Row, error) {
+func render(f *figure, r *present.Results) (plots.Encoded, Row, error) {
 	row := Row{Figure: f.name, PDF: f.pdf.Path, PNG: f.png.Path, Drawn: true}
 	w, h, paint, err := f.draw(r)
-	if errors.Is(err, errNoData) {
-		p := newPlot(fmt.Sprintf("%s: not drawn (%v)", f.name, err), "", "")
-		p.HideAxes()
-		w, h, paint = figWidth, figHeight/3, p.Draw
+	if errors.Is(err, plots.ErrNoData) {
+		w, h, paint = plots.Notice(fmt.Sprintf("%s: not drawn (%v)", f.name, err))
 		row.Drawn, row.Notice = false, err.Error()
 	} else if err != nil {
-		return Encoded{}, Row{}, fmt.Errorf("figure %s: %w", f.name, err)
+		return plots.Encoded{}, Row{}, fmt.Errorf("figure %s: %w", f.name, err)
 	}
-	enc, err := Render(w, h, paint)
+	enc, err := plots.Render(w, h, paint)
 	return enc, row, err
 }

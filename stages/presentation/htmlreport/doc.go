@@ -24,7 +24,7 @@
 //
 // The numbers are the paper's strings: the tables come from package
 // present and the numbers from report.Macros, which also write the paper's
-// TeX; present.MathHTML prints their TeX math as HTML and fails on any
+// TeX; typeset.MathHTML prints their TeX math as HTML and fails on any
 // construct it does not know, so the two cannot drift apart unnoticed.
 //
 // The page is a pure function of the inputs: no clock, no host name, no

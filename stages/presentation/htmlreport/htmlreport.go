@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"html"
 	"sort"
 	"strings"
@@ -202,11 +203,11 @@ func unique(s []string) []string {
 
 // table writes t as an HTML table, each column aligned as its TeX
 // specification says.
-func (w *page) table(id string, t present.Table) error {
+func (w *page) table(id string, t typeset.Table) error {
 	aligns := t.Aligns()
 	// cell writes one cell of tag th or td starting at column col.
-	cell := func(tag string, col int, c present.Cell) (int, error) {
-		h, err := present.HTMLPieces(c.Pieces)
+	cell := func(tag string, col int, c typeset.Cell) (int, error) {
+		h, err := typeset.HTMLPieces(c.Pieces)
 		if err != nil {
 			return 0, fmt.Errorf("table %s: %w", id, err)
 		}
@@ -368,7 +369,7 @@ The page is self-contained: it loads nothing from anywhere.</p>
 }
 
 // value prints a macro's value as HTML.
-func value(m report.Macro) (string, error) { return present.HTMLPieces(m.Value) }
+func value(m report.Macro) (string, error) { return typeset.HTMLPieces(m.Value) }
 
 // key writes the key results: the macros the paper's abstract quotes, when
 // this run has them.
@@ -459,10 +460,10 @@ func (w *page) provenance(infos []stageInfo) {
 	for _, e := range w.in.entries {
 		rows := "–"
 		if e.Rows >= 0 {
-			rows = html.EscapeString(present.Group(fmt.Sprint(e.Rows), ","))
+			rows = html.EscapeString(typeset.Group(fmt.Sprint(e.Rows), ","))
 		}
 		w.f(`<tr id="%s"><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`+"\n",
-			anchor(e.Path), html.EscapeString(e.Path), html.EscapeString(e.Stage), present.Group(fmt.Sprint(e.Size), ","), rows, sha(e))
+			anchor(e.Path), html.EscapeString(e.Path), html.EscapeString(e.Stage), typeset.Group(fmt.Sprint(e.Size), ","), rows, sha(e))
 	}
 	w.f("</tbody>\n</table>\n<h3>Stages</h3>\n<p>The stage that made each artifact: its code version, its configuration (as its artifacts record it) and its fingerprint, the SHA-256 of its name, version, configuration and inputs.</p>\n")
 	w.f("<table id=\"stages\">\n<thead><tr><th>stage</th><th>version</th><th>configuration</th><th>fingerprint</th><th>tool</th></tr></thead>\n<tbody>\n")

@@ -2,6 +2,7 @@ package present
 
 import (
 	"fmt"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"math"
 	"math/big"
 	"strconv"
@@ -29,7 +30,7 @@ type NamedTable struct {
 	Name    string
 	Caption string
 	Sources []string
-	Make    func(*Results) Table
+	Make    func(*Results) typeset.Table
 }
 
 // Tables are the tables of results, in the paper's order.
@@ -56,64 +57,64 @@ func SciFloat(x *big.Float, sig int) string {
 		return `\infty`
 	}
 	q, _ := x.Rat(nil)
-	return SciRat(q, sig)
+	return typeset.SciRat(q, sig)
 }
 
 // EFFString prints Ridder's EFF, from its logarithm when it passes the
 // float64 range.
 func EFFString(e Estimator, sig int) string {
 	if e.EFF > 0 && !math.IsInf(e.EFF, 0) {
-		return Sci(e.EFF, sig)
+		return typeset.Sci(e.EFF, sig)
 	}
-	return SciLog10(e.Log10EFF, sig)
+	return typeset.SciLog10(e.Log10EFF, sig)
 }
 
-func texts(heads ...string) []Cell {
-	out := make([]Cell, len(heads))
+func texts(heads ...string) []typeset.Cell {
+	out := make([]typeset.Cell, len(heads))
 	for i, h := range heads {
-		out[i] = TextCell(h)
+		out[i] = typeset.TextCell(h)
 	}
 	return out
 }
 
 // FunnelTable lists each reduction step with the classes this pipeline
 // found and those Felgenhauer and Jarvis report.
-func FunnelTable(r *Results) Table {
-	var rows [][]Cell
+func FunnelTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
 	for i, lv := range r.Funnel {
-		paper := DashCell()
+		paper := typeset.DashCell()
 		if lv.PaperClasses > 0 {
-			paper = MathCell(Int64(lv.PaperClasses))
+			paper = typeset.MathCell(typeset.Int64(lv.PaperClasses))
 		}
-		rows = append(rows, []Cell{TextCell(fmt.Sprint(i)), TextCell(lv.Name), TextCell(lv.Operations),
-			MathCell(Int64(lv.Classes)), paper})
+		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprint(i)), typeset.TextCell(lv.Name), typeset.TextCell(lv.Operations),
+			typeset.MathCell(typeset.Int64(lv.Classes)), paper})
 	}
-	return Table{`r>{\raggedright\arraybackslash}p{0.2\linewidth}>{\raggedright\arraybackslash}p{0.4\linewidth}rr`,
-		texts("step", "classes of", "operations", "here", "F&J"), rows}
+	return typeset.Table{Spec: `r>{\raggedright\arraybackslash}p{0.2\linewidth}>{\raggedright\arraybackslash}p{0.4\linewidth}rr`,
+		Head: texts("step", "classes of", "operations", "here", "F&J"), Rows: rows}
 }
 
 // ClassesTable lists the classes of first bands: size, first bands,
 // compatible second bands and completions of each band, with the sum
 // Σ first_bands·completions = N/9! as the last row.
-func ClassesTable(r *Results) Table {
-	var rows [][]Cell
+func ClassesTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
 	sum := new(big.Int)
 	var size, first int64
 	for _, c := range r.Classes {
-		check := Cells()
+		check := typeset.Cells()
 		if c.Crosschecked {
-			check = Cells(Piece{Kind: Check})
+			check = typeset.Cells(typeset.Piece{Kind: typeset.Check})
 		}
-		rows = append(rows, []Cell{TextCell(fmt.Sprint(c.Class)), MathCell(Int64(c.Size)), MathCell(Int64(c.FirstBands)),
-			MathCell(Int64(c.SecondBands)), MathCell(Int(c.Completions)), check})
+		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprint(c.Class)), typeset.MathCell(typeset.Int64(c.Size)), typeset.MathCell(typeset.Int64(c.FirstBands)),
+			typeset.MathCell(typeset.Int64(c.SecondBands)), typeset.MathCell(typeset.Int(c.Completions)), check})
 		sum.Add(sum, new(big.Int).Mul(big.NewInt(c.FirstBands), c.Completions))
 		size += c.Size
 		first += c.FirstBands
 	}
-	total := MathCell(`\textstyle\sum = ` + Int(sum))
+	total := typeset.MathCell(`\textstyle\sum = ` + typeset.Int(sum))
 	total.Span, total.Align = 2, "r"
-	rows = append(rows, nil, []Cell{TextCell("all"), MathCell(Int64(size)), MathCell(Int64(first)), Cells(), total})
-	return Table{"rrrrrc", texts("class", "reduced bands", "first bands", "second bands", "completions", "checked"), rows}
+	rows = append(rows, nil, []typeset.Cell{typeset.TextCell("all"), typeset.MathCell(typeset.Int64(size)), typeset.MathCell(typeset.Int64(first)), typeset.Cells(), total})
+	return typeset.Table{Spec: "rrrrrc", Head: texts("class", "reduced bands", "first bands", "second bands", "completions", "checked"), Rows: rows}
 }
 
 // EstimatorsTable compares the Monte Carlo estimators shape by shape.
@@ -125,9 +126,9 @@ func ClassesTable(r *Results) Table {
 // successful sample gets, instead of the estimate 0 and the interval
 // [0, 0], the upper bound on its chance of success; a run whose samples
 // were all equal is marked † and explained in a last row.
-func EstimatorsTable(r *Results) Table {
+func EstimatorsTable(r *Results) typeset.Table {
 	const cols = 9
-	var rows [][]Cell
+	var rows [][]typeset.Cell
 	var last grid.Shape
 	zeroVariance := false
 	for i, e := range r.Estimators {
@@ -135,52 +136,52 @@ func EstimatorsTable(r *Results) Table {
 			if i > 0 {
 				rows = append(rows, nil)
 			}
-			rows = append(rows, []Cell{span(cols, shapeHeading(r, e.Shape)...)})
+			rows = append(rows, []typeset.Cell{span(cols, shapeHeading(r, e.Shape)...)})
 			last = e.Shape
 		}
-		label := Cells(Piece{Code, e.Label()})
+		label := typeset.Cells(typeset.Piece{Kind: typeset.Code, S: e.Label()})
 		if e.Settings != "" {
-			label.Pieces = append(label.Pieces, Piece{Text, " (" + e.Settings + ")"})
+			label.Pieces = append(label.Pieces, typeset.Piece{Kind: typeset.Text, S: " (" + e.Settings + ")"})
 		}
 		if e.ZeroVariance() {
-			label.Pieces = append(label.Pieces, Piece{Math, `^{\dagger}`})
+			label.Pieces = append(label.Pieces, typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`})
 			zeroVariance = true
 		}
-		rat, eff := DashCell(), DashCell()
+		rat, eff := typeset.DashCell(), typeset.DashCell()
 		if e.HasRatEff && !e.NoSuccess() {
-			rat, eff = MathCell(Fixed(e.RAT, 3)), MathCell(EFFString(e, 2))
+			rat, eff = typeset.MathCell(typeset.Fixed(e.RAT, 3)), typeset.MathCell(EFFString(e, 2))
 		}
-		samples := MathCell(Int64(e.Samples))
+		samples := typeset.MathCell(typeset.Int64(e.Samples))
 		if e.NoSuccess() {
-			rows = append(rows, []Cell{label, samples,
-				span(4, Piece{Text, "no success; "}, Piece{Math, "p<" + Sci(montecarlo.NoSuccessUpper95(e.Samples), 2)}),
-				DashCell(), rat, eff})
+			rows = append(rows, []typeset.Cell{label, samples,
+				span(4, typeset.Piece{Kind: typeset.Text, S: "no success; "}, typeset.Piece{Kind: typeset.Math, S: "p<" + typeset.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2)}),
+				typeset.DashCell(), rat, eff})
 			continue
 		}
-		z := DashCell()
+		z := typeset.DashCell()
 		if n, _, known := r.KnownGrids(e.Shape); known {
 			if v, ok := e.Z(n); ok {
-				z = MathCell(Fixed(v, 2))
+				z = typeset.MathCell(typeset.Fixed(v, 2))
 			}
 		}
-		rows = append(rows, []Cell{label, samples, MathCell(SciFloat(e.Estimate, 4)),
-			MathCell("[" + SciFloat(e.CILow, 3) + ", " + SciFloat(e.CIHigh, 3) + "]" + unreliableMark(e)),
-			MathCell(Percent(e.RelativeError, 2)), z, MathCell(Sci(e.RelVarWork, 2)), rat, eff})
+		rows = append(rows, []typeset.Cell{label, samples, typeset.MathCell(SciFloat(e.Estimate, 4)),
+			typeset.MathCell("[" + SciFloat(e.CILow, 3) + ", " + SciFloat(e.CIHigh, 3) + "]" + unreliableMark(e)),
+			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), z, typeset.MathCell(typeset.Sci(e.RelVarWork, 2)), rat, eff})
 	}
 	if zeroVariance {
-		rows = append(rows, nil, []Cell{span(cols, Piece{Math, `^{\dagger}`},
-			Piece{Text, "Every sample was the same number, so the interval has zero width: the row checks the arithmetic, not the Monte Carlo method."})})
+		rows = append(rows, nil, []typeset.Cell{span(cols, typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`},
+			typeset.Piece{Kind: typeset.Text, S: "Every sample was the same number, so the interval has zero width: the row checks the arithmetic, not the Monte Carlo method."})})
 	}
 	rows = appendUnreliableNote(rows, r.Estimators, cols)
 	head := texts("estimator", "samples", "estimate", "95% interval", "RE (%)", "", "relvar×work", "RAT", "")
-	head[5] = MathCell("z")
-	head[8] = Cells(Piece{Text, "EFF (cell"}, Piece{Math, "^{-1}"}, Piece{Text, ")"})
-	return Table{"lrrrrrrrr", head, rows}
+	head[5] = typeset.MathCell("z")
+	head[8] = typeset.Cells(typeset.Piece{Kind: typeset.Text, S: "EFF (cell"}, typeset.Piece{Kind: typeset.Math, S: "^{-1}"}, typeset.Piece{Kind: typeset.Text, S: ")"})
+	return typeset.Table{Spec: "lrrrrrrrr", Head: head, Rows: rows}
 }
 
 // span makes a cell of pieces spanning n columns, aligned left.
-func span(n int, pieces ...Piece) Cell {
-	c := Cells(pieces...)
+func span(n int, pieces ...typeset.Piece) typeset.Cell {
+	c := typeset.Cells(pieces...)
 	c.Span, c.Align = n, "l"
 	return c
 }
@@ -188,15 +189,15 @@ func span(n int, pieces ...Piece) Cell {
 // shapeHeading names shape s by its boxes and its grid, with its exact
 // count where known: "3×3 boxes, 9×9 grid: 6 670 903 752 021 072 936 960
 // grids [cite]".
-func shapeHeading(r *Results, s grid.Shape) []Piece {
-	h := []Piece{{Emph, fmt.Sprintf("%d×%d boxes, %d×%d grid", s.R, s.C, s.N(), s.N())}}
+func shapeHeading(r *Results, s grid.Shape) []typeset.Piece {
+	h := []typeset.Piece{{Kind: typeset.Emph, S: fmt.Sprintf("%d×%d boxes, %d×%d grid", s.R, s.C, s.N(), s.N())}}
 	n, _, known := r.KnownGrids(s)
 	if !known {
-		return append(h, Piece{Text, ": no count known"})
+		return append(h, typeset.Piece{Kind: typeset.Text, S: ": no count known"})
 	}
-	h = append(h, Piece{Text, ": "}, exactPiece(n), Piece{Text, " grids"})
+	h = append(h, typeset.Piece{Kind: typeset.Text, S: ": "}, exactPiece(n), typeset.Piece{Kind: typeset.Text, S: " grids"})
 	if cite := PublishedCite(s); cite != "" {
-		h = append(h, Piece{Cite, cite})
+		h = append(h, typeset.Piece{Kind: typeset.Cite, S: cite})
 	}
 	return h
 }
@@ -208,11 +209,11 @@ const fullDigits = 22
 
 // exactPiece prints an exact count in full up to fullDigits digits, else
 // to 6 significant digits.
-func exactPiece(n *big.Int) Piece {
+func exactPiece(n *big.Int) typeset.Piece {
 	if len(n.String()) <= fullDigits {
-		return Piece{Math, Int(n)}
+		return typeset.Piece{Kind: typeset.Math, S: typeset.Int(n)}
 	}
-	return Piece{Math, SciInt(n, 6)}
+	return typeset.Piece{Kind: typeset.Math, S: typeset.SciInt(n, 6)}
 }
 
 // unreliableMark is the mark (TeX math) of an interval whose Pareto k̂
@@ -226,12 +227,12 @@ func unreliableMark(e Estimator) string {
 
 // appendUnreliableNote appends, when any of es is unreliable, a rule and a
 // note row spanning cols columns that explains the mark.
-func appendUnreliableNote(rows [][]Cell, es []Estimator, cols int) [][]Cell {
+func appendUnreliableNote(rows [][]typeset.Cell, es []Estimator, cols int) [][]typeset.Cell {
 	for _, e := range es {
 		if e.Unreliable {
-			note := Cells(Piece{Math, `^{\ddagger}`}, Piece{Text, fmt.Sprintf(" unreliable: the Pareto tail index of the samples (k-hat) exceeds %g, so the normal interval cannot be trusted", montecarlo.UnreliableK)})
+			note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{\ddagger}`}, typeset.Piece{Kind: typeset.Text, S: fmt.Sprintf(" unreliable: the Pareto tail index of the samples (k-hat) exceeds %g, so the normal interval cannot be trusted", montecarlo.UnreliableK)})
 			note.Span, note.Align = cols, "l"
-			return append(rows, nil, []Cell{note})
+			return append(rows, nil, []typeset.Cell{note})
 		}
 	}
 	return rows
@@ -242,8 +243,8 @@ func appendUnreliableNote(rows [][]Cell, es []Estimator, cols int) [][]Cell {
 // count and how many lie wholly below it, the coverage with its Wilson 95%
 // interval, and "yes" where that interval lies wholly below 95% (Trusted
 // then keeps the variant from the shape's headline figures).
-func CoverageTable(r *Results) Table {
-	var rows [][]Cell
+func CoverageTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
 	var last string
 	for _, st := range r.CoverageStats() {
 		shape := fmt.Sprintf("%d×%d", st.Shape.N(), st.Shape.N())
@@ -251,16 +252,16 @@ func CoverageTable(r *Results) Table {
 			rows = append(rows, nil)
 		}
 		last = shape
-		below := Cells()
+		below := typeset.Cells()
 		if st.High < NominalCoverage {
-			below = TextCell("yes")
+			below = typeset.TextCell("yes")
 		}
-		rows = append(rows, []Cell{TextCell(shape), Cells(Piece{Code, st.Method + "/" + st.Variant}),
-			MathCell(Int64(st.Samples)), MathCell(Int64(st.Runs)), MathCell(Int64(st.Covered)), MathCell(Int64(st.Below)),
-			MathCell(Percent(float64(st.Covered)/float64(st.Runs), 1)),
-			MathCell("[" + Percent(st.Low, 1) + ", " + Percent(st.High, 1) + "]"), below})
+		rows = append(rows, []typeset.Cell{typeset.TextCell(shape), typeset.Cells(typeset.Piece{Kind: typeset.Code, S: st.Method + "/" + st.Variant}),
+			typeset.MathCell(typeset.Int64(st.Samples)), typeset.MathCell(typeset.Int64(st.Runs)), typeset.MathCell(typeset.Int64(st.Covered)), typeset.MathCell(typeset.Int64(st.Below)),
+			typeset.MathCell(typeset.Percent(float64(st.Covered)/float64(st.Runs), 1)),
+			typeset.MathCell("[" + typeset.Percent(st.Low, 1) + ", " + typeset.Percent(st.High, 1) + "]"), below})
 	}
-	return Table{"llrrrrrrc", texts("grid", "estimator", "samples/run", "runs", "cover", "below", "coverage (%)", "Wilson 95%", "below 95%"), rows}
+	return typeset.Table{Spec: "llrrrrrrc", Head: texts("grid", "estimator", "samples/run", "runs", "cover", "below", "coverage (%)", "Wilson 95%", "below 95%"), Rows: rows}
 }
 
 // ShapesTable lists every box shape with a count, a heuristic or an
@@ -270,81 +271,81 @@ func CoverageTable(r *Results) Table {
 // half-width), the most precise Monte Carlo estimate with the half-width
 // of its 95% interval, its z-score against the count and whether its
 // interval holds the count.
-func ShapesTable(r *Results) Table {
-	var rows [][]Cell
+func ShapesTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
 	var shown []Estimator
 	for _, s := range r.AllShapes() {
-		exactCell, heurCell, ratioCell, mcCell, zCell, coverCell := DashCell(), DashCell(), DashCell(), DashCell(), DashCell(), DashCell()
+		exactCell, heurCell, ratioCell, mcCell, zCell, coverCell := typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell()
 		n, _, known := r.KnownGrids(s)
 		if known {
-			exactCell = Cells(exactPiece(n))
+			exactCell = typeset.Cells(exactPiece(n))
 			if cite := PublishedCite(s); cite != "" {
-				exactCell.Pieces = append(exactCell.Pieces, Piece{Cite, cite})
+				exactCell.Pieces = append(exactCell.Pieces, typeset.Piece{Kind: typeset.Cite, S: cite})
 			}
 		}
 		best, haveMC := r.MostPrecise(s)
 		if h, ok := r.HeuristicFor(s); ok {
-			heurCell = MathCell(SciRat(h.Estimate, 4))
+			heurCell = typeset.MathCell(typeset.SciRat(h.Estimate, 4))
 			switch {
 			case known:
-				ratioCell = MathCell(Decimal(new(big.Rat).Quo(new(big.Rat).SetInt(n), h.Estimate), 4))
+				ratioCell = typeset.MathCell(typeset.Decimal(new(big.Rat).Quo(new(big.Rat).SetInt(n), h.Estimate), 4))
 			case haveMC:
 				// No count: the estimate's ratio, with its 95% half-width.
 				hf := new(big.Float).SetRat(h.Estimate)
 				ratio := Float64(new(big.Float).Quo(best.Estimate, hf))
-				ratioCell = MathCell(Fixed(ratio, 3) + `\pm` + Fixed(ratio*best.RelativeError*montecarlo.Z95, 3))
+				ratioCell = typeset.MathCell(typeset.Fixed(ratio, 3) + `\pm` + typeset.Fixed(ratio*best.RelativeError*montecarlo.Z95, 3))
 			}
 		}
 		if haveMC {
-			mcCell = MathCell(SciFloat(best.Estimate, 3) + `\ (\pm ` + Percent(best.RelativeError*montecarlo.Z95, 2) + `\%)` + unreliableMark(best))
+			mcCell = typeset.MathCell(SciFloat(best.Estimate, 3) + `\ (\pm ` + typeset.Percent(best.RelativeError*montecarlo.Z95, 2) + `\%)` + unreliableMark(best))
 			shown = append(shown, best)
 			if known {
-				coverCell = TextCell(map[bool]string{true: "yes", false: "no"}[best.Covers(n)])
+				coverCell = typeset.TextCell(map[bool]string{true: "yes", false: "no"}[best.Covers(n)])
 				if z, ok := best.Z(n); ok {
-					zCell = MathCell(Fixed(z, 2))
+					zCell = typeset.MathCell(typeset.Fixed(z, 2))
 				}
 			}
 		}
-		rows = append(rows, []Cell{TextCell(fmt.Sprintf("%d×%d", s.R, s.C)), TextCell(fmt.Sprintf("%d×%d", s.N(), s.N())),
+		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", s.R, s.C)), typeset.TextCell(fmt.Sprintf("%d×%d", s.N(), s.N())),
 			exactCell, heurCell, ratioCell, mcCell, zCell, coverCell})
 	}
 	rows = appendUnreliableNote(rows, shown, 8)
 	head := texts("boxes", "grid", "exact count", "heuristic", "count/heuristic", "Monte Carlo (95%)", "", "covers")
-	head[6] = MathCell("z")
-	return Table{"llrrrrrc", head, rows}
+	head[6] = typeset.MathCell("z")
+	return typeset.Table{Spec: "llrrrrrc", Head: head, Rows: rows}
 }
 
 // SymmetryTable lists, per box shape, the symmetry group's order and
 // classes, the Burnside sum and the essentially different grids.
-func SymmetryTable(r *Results) Table {
-	var rows [][]Cell
+func SymmetryTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
 	for _, e := range r.Symmetry {
 		group := "rows, columns"
 		if strings.Contains(e.Group, "transposition") {
 			group += ", transposition"
 		}
-		rows = append(rows, []Cell{TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), TextCell(group),
-			MathCell(Int(e.GroupOrder)), MathCell(fmt.Sprintf("%d/%d", e.ClassesFixing, e.Classes)),
-			MathCell(Int(e.BurnsideSum)), MathCell(Int(e.Count))})
+		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(group),
+			typeset.MathCell(typeset.Int(e.GroupOrder)), typeset.MathCell(fmt.Sprintf("%d/%d", e.ClassesFixing, e.Classes)),
+			typeset.MathCell(typeset.Int(e.BurnsideSum)), typeset.MathCell(typeset.Int(e.Count))})
 	}
 	head := texts("boxes", "group", "", "classes fixing", "Burnside sum", "essentially different")
-	head[2] = MathCell("|G|")
-	return Table{"llrrrr", head, rows}
+	head[2] = typeset.MathCell("|G|")
+	return typeset.Table{Spec: "llrrrr", Head: head, Rows: rows}
 }
 
 // FixingTable lists the conjugacy classes of the 9×9 group that fix at
 // least one grid up to relabelling: size, order, a representative and the
 // grids it fixes divided by 9!.
-func FixingTable(r *Results) Table {
-	var rows [][]Cell
+func FixingTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
 	for _, c := range r.SymmetryClasses {
 		if c.Shape != Classic {
 			continue
 		}
-		rows = append(rows, []Cell{MathCell(strconv.Itoa(c.Class)), MathCell(Int(c.Size)), MathCell(strconv.Itoa(c.Order)),
-			TextCell(c.Representative), MathCell(Int(c.Fixed))})
+		rows = append(rows, []typeset.Cell{typeset.MathCell(strconv.Itoa(c.Class)), typeset.MathCell(typeset.Int(c.Size)), typeset.MathCell(strconv.Itoa(c.Order)),
+			typeset.TextCell(c.Representative), typeset.MathCell(typeset.Int(c.Fixed))})
 	}
 	head := texts("class", "size", "order", "representative", "")
-	head[4] = Cells(Piece{Text, "fixed grids"}, Piece{Math, "/9!"})
-	return Table{"rrrp{0.5\\linewidth}r", head, rows}
+	head[4] = typeset.Cells(typeset.Piece{Kind: typeset.Text, S: "fixed grids"}, typeset.Piece{Kind: typeset.Math, S: "/9!"})
+	return typeset.Table{Spec: "rrrp{0.5\\linewidth}r", Head: head, Rows: rows}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"math"
 	"math/big"
 	"sort"
@@ -38,7 +39,7 @@ const (
 type Macro struct {
 	Kind    MacroKind
 	Name    string
-	Value   []present.Piece
+	Value   []typeset.Piece
 	Title   string
 	Sources []string
 }
@@ -63,16 +64,16 @@ func (m *macros) comment(text string, sources ...string) {
 
 // num defines \name as a number, usable in text and in math.
 func (m *macros) num(name, value string) {
-	m.def(Macro{Kind: Number, Name: name, Value: []present.Piece{{Kind: present.Math, S: value}}})
+	m.def(Macro{Kind: Number, Name: name, Value: []typeset.Piece{{Kind: typeset.Math, S: value}}})
 }
 
 // text defines \name as running text.
-func (m *macros) text(name string, value ...present.Piece) {
+func (m *macros) text(name string, value ...typeset.Piece) {
 	m.def(Macro{Kind: Words, Name: name, Value: value})
 }
 
 // words is a text piece.
-func words(s string) present.Piece { return present.Piece{Kind: present.Text, S: s} }
+func words(s string) typeset.Piece { return typeset.Piece{Kind: typeset.Text, S: s} }
 
 // flag declares the conditional \ifname and sets it true. main.tex
 // declares (false) every flag it tests, so flags of parts that did not run
@@ -101,7 +102,7 @@ func numbersTeX(list []Macro) []byte {
 		case Number:
 			fmt.Fprintf(&b, "\\newcommand{\\%s}{\\ensuremath{%s}}\n", d.Name, d.Value[0].S)
 		case Words:
-			fmt.Fprintf(&b, "\\newcommand{\\%s}{%s}\n", d.Name, present.TeXPieces(d.Value))
+			fmt.Fprintf(&b, "\\newcommand{\\%s}{%s}\n", d.Name, typeset.TeXPieces(d.Value))
 		case Flag:
 			fmt.Fprintf(&b, "\\newif\\if%s\\%strue\n", d.Name, d.Name)
 		}
@@ -132,12 +133,12 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 
 	m.comment("Tables written by the report stage")
 	for _, name := range tableNames {
-		m.flag("HaveTable" + present.MacroName(name))
+		m.flag("HaveTable" + typeset.MacroName(name))
 	}
 
 	m.comment(fmt.Sprintf("Figures drawn by the %s stage", figures.Stage.Name), figures.Stage.Name)
 	for _, name := range figureNames {
-		m.flag("HaveFig" + present.MacroName(name))
+		m.flag("HaveFig" + typeset.MacroName(name))
 	}
 
 	grids, haveExact := r.ExactGrids(present.Classic)
@@ -145,17 +146,17 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.comment(fmt.Sprintf("Exact count of 9x9 grids (stage %s)", exact.Stage.Name), exact.Stage.Name, classes.Stage.Name)
 		m.flag("HaveExact")
 		t := r.Total
-		m.num("GridsExact", present.Int(t.Grids))
-		m.num("GridsExactSci", present.SciInt(t.Grids, 4))
-		m.num("CanonicalGrids", present.Int(t.CanonicalGrids))
-		m.num("ReducedCount", present.Int(t.ReducedCount))
-		m.num("ReducedCountFactors", present.Factors(t.ReducedCountFactors))
-		m.num("ClassCount", present.Int64(int64(len(r.Classes))))
-		m.num("CrosscheckedClasses", present.Int64(int64(t.CrosscheckedClasses)))
+		m.num("GridsExact", typeset.Int(t.Grids))
+		m.num("GridsExactSci", typeset.SciInt(t.Grids, 4))
+		m.num("CanonicalGrids", typeset.Int(t.CanonicalGrids))
+		m.num("ReducedCount", typeset.Int(t.ReducedCount))
+		m.num("ReducedCountFactors", typeset.Factors(t.ReducedCountFactors))
+		m.num("ClassCount", typeset.Int64(int64(len(r.Classes))))
+		m.num("CrosscheckedClasses", typeset.Int64(int64(t.CrosscheckedClasses)))
 		// Ridder's population: arrays whose nine rows are permutations.
 		omega := new(big.Int).Exp(factorial(9), big.NewInt(9), nil)
-		m.num("OmegaSizeSci", present.SciInt(omega, 4))
-		m.num("OmegaFraction", present.SciRat(new(big.Rat).SetFrac(t.Grids, omega), 3))
+		m.num("OmegaSizeSci", typeset.SciInt(omega, 4))
+		m.num("OmegaFraction", typeset.SciRat(new(big.Rat).SetFrac(t.Grids, omega), 3))
 		if len(r.Classes) > 0 {
 			lo, hi := r.Classes[0], r.Classes[0]
 			var members int64
@@ -168,44 +169,44 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				}
 				members += c.Size
 			}
-			m.num("CompletionsMin", present.Int(lo.Completions))
-			m.num("CompletionsMax", present.Int(hi.Completions))
-			m.num("ClassMembers", present.Int64(members))
+			m.num("CompletionsMin", typeset.Int(lo.Completions))
+			m.num("CompletionsMax", typeset.Int(hi.Completions))
+			m.num("ClassMembers", typeset.Int64(members))
 		}
 	}
 
 	if len(r.Funnel) > 0 {
 		m.comment(fmt.Sprintf("Reduction funnel of first bands (stage %s)", classes.Stage.Name), classes.Stage.Name)
 		m.flag("HaveFunnel")
-		m.num("FunnelSteps", present.Int64(int64(len(r.Funnel)-1)))
-		m.num("FunnelFirst", present.Int64(r.Funnel[0].Classes))
-		m.num("FunnelLast", present.Int64(r.Funnel[len(r.Funnel)-1].Classes))
+		m.num("FunnelSteps", typeset.Int64(int64(len(r.Funnel)-1)))
+		m.num("FunnelFirst", typeset.Int64(r.Funnel[0].Classes))
+		m.num("FunnelLast", typeset.Int64(r.Funnel[len(r.Funnel)-1].Classes))
 		for i, lv := range r.Funnel {
-			m.num(present.MacroName("funnel", strconv.Itoa(i)), present.Int64(lv.Classes))
+			m.num(typeset.MacroName("funnel", strconv.Itoa(i)), typeset.Int64(lv.Classes))
 		}
 	}
 
 	if h, ok := r.HeuristicFor(present.Classic); ok {
 		m.comment(fmt.Sprintf("Kilfoil's heuristic for 9x9 (stage %s)", kilfoil.Stage.Name), kilfoil.Stage.Name, exact.Stage.Name)
 		m.flag("HaveKilfoil")
-		m.num("KilfoilBands", present.Int(h.BandCount))
-		m.num("KilfoilEstimate", present.Decimal(h.Estimate, 3))
-		m.num("KilfoilEstimateSci", present.SciRat(h.Estimate, 4))
+		m.num("KilfoilBands", typeset.Int(h.BandCount))
+		m.num("KilfoilEstimate", typeset.Decimal(h.Estimate, 3))
+		m.num("KilfoilEstimateSci", typeset.SciRat(h.Estimate, 4))
 		if haveExact {
 			// (exact − heuristic)/exact, exactly, then rounded for print.
 			ex := new(big.Rat).SetInt(grids)
 			gap := new(big.Rat).Quo(new(big.Rat).Sub(ex, h.Estimate), ex)
-			m.num("KilfoilGapPercent", present.Decimal(new(big.Rat).Mul(gap, big.NewRat(100, 1)), 2))
-			m.num("KilfoilRatio", present.Decimal(new(big.Rat).Quo(ex, h.Estimate), 5))
+			m.num("KilfoilGapPercent", typeset.Decimal(new(big.Rat).Mul(gap, big.NewRat(100, 1)), 2))
+			m.num("KilfoilRatio", typeset.Decimal(new(big.Rat).Quo(ex, h.Estimate), 5))
 		}
 	}
 
 	if len(r.Shapes) > 0 {
 		m.comment(fmt.Sprintf("Exact counts of other box shapes (stage %s)", shapes.Stage.Name), shapes.Stage.Name)
 		m.flag("HaveShapes")
-		m.num("ShapesCounted", present.Int64(int64(len(r.Shapes))))
+		m.num("ShapesCounted", typeset.Int64(int64(len(r.Shapes))))
 		for _, s := range r.Shapes {
-			m.num(present.MacroName("grids", s.Shape.String()), present.Int(s.Grids))
+			m.num(typeset.MacroName("grids", s.Shape.String()), typeset.Int(s.Grids))
 		}
 	}
 
@@ -219,8 +220,8 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			most = math.Max(most, u.CPUSeconds)
 			rss = max(rss, u.PeakRSSBytes)
 		}
-		m.num("TwoXSixUnits", present.Int64(int64(len(r.Units2x6))))
-		m.text("TwoXSixKernel", present.Piece{Kind: present.Key, S: r.Units2x6[0].Kernel})
+		m.num("TwoXSixUnits", typeset.Int64(int64(len(r.Units2x6))))
+		m.text("TwoXSixKernel", typeset.Piece{Kind: typeset.Key, S: r.Units2x6[0].Kernel})
 		m.num("TwoXSixCPUHours", strconv.FormatFloat(cpu/3600, 'f', 2, 64))
 		m.num("TwoXSixLongestUnitMinutes", strconv.FormatFloat(most/60, 'f', 1, 64))
 		m.num("TwoXSixPeakGiB", strconv.FormatFloat(float64(rss)/(1<<30), 'f', 1, 64))
@@ -229,18 +230,18 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	if len(r.Symmetry) > 0 {
 		m.comment(fmt.Sprintf("Essentially different grids (stage %s)", symmetry.Stage.Name), symmetry.Stage.Name)
 		m.flag("HaveSymmetry")
-		m.num("SymmetryShapes", present.Int64(int64(len(r.Symmetry))))
+		m.num("SymmetryShapes", typeset.Int64(int64(len(r.Symmetry))))
 		for _, e := range r.Symmetry {
-			name := present.MacroName("essentially", e.Shape.String())
-			m.num(name, present.Int(e.Count))
+			name := typeset.MacroName("essentially", e.Shape.String())
+			m.num(name, typeset.Int(e.Count))
 			if e.Shape == present.Classic {
 				m.flag("HaveSymmetryNine")
-				m.num("SymmetryNineGroupOrder", present.Int(e.GroupOrder))
-				m.num("SymmetryNineClasses", present.Int64(int64(e.Classes)))
-				m.num("SymmetryNineClassesFixing", present.Int64(int64(e.ClassesFixing)))
-				m.num("SymmetryNineIdentityFixed", present.Int(e.IdentityFixed))
-				m.num("SymmetryNineBurnsideSum", present.Int(e.BurnsideSum))
-				m.num("SymmetryNineCount", present.Int(e.Count))
+				m.num("SymmetryNineGroupOrder", typeset.Int(e.GroupOrder))
+				m.num("SymmetryNineClasses", typeset.Int64(int64(e.Classes)))
+				m.num("SymmetryNineClassesFixing", typeset.Int64(int64(e.ClassesFixing)))
+				m.num("SymmetryNineIdentityFixed", typeset.Int(e.IdentityFixed))
+				m.num("SymmetryNineBurnsideSum", typeset.Int(e.BurnsideSum))
+				m.num("SymmetryNineCount", typeset.Int(e.Count))
 			}
 		}
 	}
@@ -248,30 +249,30 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	if len(r.Estimators) > 0 {
 		m.comment(fmt.Sprintf("Monte Carlo estimators (stages %s and %s)", knuth.Stage.Name, importance.Stage.Name), knuth.Stage.Name, importance.Stage.Name, exact.Stage.Name)
 		methods := map[string]bool{}
-		var noSuccess, zeroVariance [][]present.Piece // runs, in words
+		var noSuccess, zeroVariance [][]typeset.Piece // runs, in words
 		for _, e := range r.Estimators {
 			methods[e.Method] = true
-			p := present.MacroName(e.Method, e.Shape.String(), e.Variant)
-			run := []present.Piece{{Kind: present.Code, S: e.Label()}, words(" ("),
-				{Kind: present.Math, S: fmt.Sprintf(`%d\times%d`, e.Shape.R, e.Shape.C)}, words(" boxes)")}
+			p := typeset.MacroName(e.Method, e.Shape.String(), e.Variant)
+			run := []typeset.Piece{{Kind: typeset.Code, S: e.Label()}, words(" ("),
+				{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, e.Shape.R, e.Shape.C)}, words(" boxes)")}
 			if e.NoSuccess() {
 				// No interval: the bound on the chance of a success.
-				m.flag(present.MacroName("have", "no", "success") + p)
-				m.num(p+"NoSuccessBound", present.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2))
+				m.flag(typeset.MacroName("have", "no", "success") + p)
+				m.num(p+"NoSuccessBound", typeset.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2))
 				noSuccess = append(noSuccess, run)
 			}
 			if e.ZeroVariance() {
-				m.flag(present.MacroName("have", "zero", "variance") + p)
+				m.flag(typeset.MacroName("have", "zero", "variance") + p)
 				zeroVariance = append(zeroVariance, run)
 			}
-			m.num(p+"Samples", present.Int64(e.Samples))
+			m.num(p+"Samples", typeset.Int64(e.Samples))
 			m.num(p+"Estimate", present.SciFloat(e.Estimate, 4))
 			m.num(p+"CILow", present.SciFloat(e.CILow, 4))
 			m.num(p+"CIHigh", present.SciFloat(e.CIHigh, 4))
-			m.num(p+"RelErrPercent", present.Percent(e.RelativeError, 2))
-			m.num(p+"RelVarWork", present.Sci(e.RelVarWork, 3))
+			m.num(p+"RelErrPercent", typeset.Percent(e.RelativeError, 2))
+			m.num(p+"RelVarWork", typeset.Sci(e.RelVarWork, 3))
 			if e.HasRatEff {
-				m.num(p+"Rat", present.Fixed(e.RAT, 3))
+				m.num(p+"Rat", typeset.Fixed(e.RAT, 3))
 				m.num(p+"Eff", present.EFFString(e, 3))
 			}
 		}
@@ -289,31 +290,31 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		}
 		sort.Strings(names)
 		for _, method := range names {
-			m.flag(present.MacroName("have", method))
+			m.flag(typeset.MacroName("have", method))
 			best, ok := bestOn(r, method, present.Classic)
 			if !ok {
 				continue
 			}
 			// The 9×9 variant with the smallest relative variance × work:
 			// the cheapest for a given accuracy.
-			p := present.MacroName(method, "best")
-			m.flag(present.MacroName("have", method, "best"))
-			m.text(p+"Variant", present.Piece{Kind: present.Code, S: best.Variant})
-			m.num(p+"Samples", present.Int64(best.Samples))
+			p := typeset.MacroName(method, "best")
+			m.flag(typeset.MacroName("have", method, "best"))
+			m.text(p+"Variant", typeset.Piece{Kind: typeset.Code, S: best.Variant})
+			m.num(p+"Samples", typeset.Int64(best.Samples))
 			m.num(p+"Estimate", present.SciFloat(best.Estimate, 4))
 			m.num(p+"CILow", present.SciFloat(best.CILow, 4))
 			m.num(p+"CIHigh", present.SciFloat(best.CIHigh, 4))
-			m.num(p+"RelErrPercent", present.Percent(best.RelativeError, 2))
+			m.num(p+"RelErrPercent", typeset.Percent(best.RelativeError, 2))
 			if haveExact {
 				ex := new(big.Float).SetInt(grids)
 				dev := new(big.Float).Quo(new(big.Float).Sub(best.Estimate, ex), ex)
 				d, _ := dev.Float64()
-				m.num(p+"DeviationPercent", present.Percent(math.Abs(d), 2)) // |estimate − N|/N
+				m.num(p+"DeviationPercent", typeset.Percent(math.Abs(d), 2)) // |estimate − N|/N
 				m.text(p+"Covers", words(map[bool]string{true: "contains", false: "misses"}[best.Holds(ex)]))
 			}
 		}
 	}
-	var firstBars [][]present.Piece // shapes whose only count is our estimate
+	var firstBars [][]typeset.Piece // shapes whose only count is our estimate
 	for _, s := range r.AllShapes() {
 		best, ok := r.MostPrecise(s)
 		if !ok {
@@ -322,34 +323,34 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		// The most precise estimate of every shape, whether its interval
 		// holds the exact count (ours or the literature's) and Kilfoil's
 		// heuristic.
-		p := present.MacroName("mc", s.String())
+		p := typeset.MacroName("mc", s.String())
 		m.comment(fmt.Sprintf("Most precise Monte Carlo estimate for %s boxes", s), knuth.Stage.Name, importance.Stage.Name, exact.Stage.Name, shapes.Stage.Name, kilfoil.Stage.Name)
-		m.flag(present.MacroName("have", "mc", s.String()))
-		m.text(p+"Estimator", present.Piece{Kind: present.Code, S: best.Label()})
-		m.num(p+"Samples", present.Int64(best.Samples))
+		m.flag(typeset.MacroName("have", "mc", s.String()))
+		m.text(p+"Estimator", typeset.Piece{Kind: typeset.Code, S: best.Label()})
+		m.num(p+"Samples", typeset.Int64(best.Samples))
 		m.num(p+"Estimate", present.SciFloat(best.Estimate, 4))
 		m.num(p+"CILow", present.SciFloat(best.CILow, 4))
 		m.num(p+"CIHigh", present.SciFloat(best.CIHigh, 4))
-		m.num(p+"RelErrPercent", present.Percent(best.RelativeError, 2))
-		m.num(p+"HalfWidthPercent", present.Percent(montecarlo.Z95*best.RelativeError, 2))
-		m.num(p+"RelVar", present.Sci(best.RelVar, 2))
+		m.num(p+"RelErrPercent", typeset.Percent(best.RelativeError, 2))
+		m.num(p+"HalfWidthPercent", typeset.Percent(montecarlo.Z95*best.RelativeError, 2))
+		m.num(p+"RelVar", typeset.Sci(best.RelVar, 2))
 		if n, cite, known := r.KnownGrids(s); known {
-			m.flag(present.MacroName("have", "mc", s.String(), "known"))
-			m.num(p+"Known", present.Int(n))
-			m.text(p+"KnownCite", present.Piece{Kind: present.Key, S: cite})
+			m.flag(typeset.MacroName("have", "mc", s.String(), "known"))
+			m.num(p+"Known", typeset.Int(n))
+			m.text(p+"KnownCite", typeset.Piece{Kind: typeset.Key, S: cite})
 			m.text(p+"Covers", words(map[bool]string{true: "contains", false: "misses"}[best.Covers(n)]))
 			if z, ok := best.Z(n); ok {
-				m.num(p+"Z", present.Fixed(z, 2))
+				m.num(p+"Z", typeset.Fixed(z, 2))
 			}
 		} else if _, both := r.MostPrecise(grid.Shape{R: s.C, C: s.R}); s.R <= s.C || !both {
 			// One of a transposed pair: they have the same count.
-			firstBars = append(firstBars, []present.Piece{{Kind: present.Math, S: fmt.Sprintf("%d\\times%d", s.R, s.C)}})
+			firstBars = append(firstBars, []typeset.Piece{{Kind: typeset.Math, S: fmt.Sprintf("%d\\times%d", s.R, s.C)}})
 		}
 		if h, ok := r.HeuristicFor(s); ok {
-			m.flag(present.MacroName("have", "mc", s.String(), "heuristic"))
+			m.flag(typeset.MacroName("have", "mc", s.String(), "heuristic"))
 			hf := new(big.Float).SetRat(h.Estimate)
-			m.num(p+"Heuristic", present.SciRat(h.Estimate, 4))
-			m.num(p+"HeuristicRatio", present.Fixed(present.Float64(new(big.Float).Quo(best.Estimate, hf)), 3))
+			m.num(p+"Heuristic", typeset.SciRat(h.Estimate, 4))
+			m.num(p+"HeuristicRatio", typeset.Fixed(present.Float64(new(big.Float).Quo(best.Estimate, hf)), 3))
 			m.text(p+"HeuristicCovers", words(map[bool]string{true: "contains", false: "misses"}[best.Holds(hf)]))
 		}
 	}
@@ -357,7 +358,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	// published: the estimates the paper calls the first with an error bar.
 	if len(firstBars) > 0 {
 		m.comment("Box shapes with no published count, only our estimate", knuth.Stage.Name, importance.Stage.Name)
-		m.flag(present.MacroName("have", "unknown", "shapes"))
+		m.flag(typeset.MacroName("have", "unknown", "shapes"))
 		m.text("UnknownShapes", joinEnglish(firstBars)...)
 	}
 	if m.err != nil {
@@ -387,8 +388,8 @@ func bestOn(r *present.Results, method string, s grid.Shape) (present.Estimator,
 
 // joinEnglish joins items, each one or more pieces, as "a", "a and b" or
 // "a, b and c".
-func joinEnglish(items [][]present.Piece) []present.Piece {
-	var out []present.Piece
+func joinEnglish(items [][]typeset.Piece) []typeset.Piece {
+	var out []typeset.Piece
 	for i, it := range items {
 		switch {
 		case i == 0:

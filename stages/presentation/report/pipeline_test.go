@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,7 +9,6 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
-	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/report"
 )
 
@@ -50,7 +50,7 @@ func TestPipelineToPaper(t *testing.T) {
 	// notice there; its flag must then stay unset so the paper leaves it out.
 	notices := map[string]string{"unit_times": "this run did not count 2×6"}
 	for _, f := range figs {
-		flag := `\HaveFig` + present.MacroName(f.Figure)
+		flag := `\HaveFig` + typeset.MacroName(f.Figure)
 		if want, ok := notices[f.Figure]; ok {
 			if f.Drawn || !strings.Contains(f.Notice, want) {
 				t.Errorf("figure %s in the smoke run: drawn %v, notice %q; want a notice containing %q", f.Figure, f.Drawn, f.Notice, want)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -175,7 +176,7 @@ func TestNoSuccessAndZeroVariance(t *testing.T) {
 	var html []string
 	for _, row := range present.EstimatorsTable(r).Rows {
 		for _, c := range row {
-			h, err := present.HTMLPieces(c.Pieces)
+			h, err := typeset.HTMLPieces(c.Pieces)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package present
+package typeset
 
 // A table of results, kept independent of its print: the report stage
 // writes it as TeX for the paper, the htmlreport stage as HTML, from the

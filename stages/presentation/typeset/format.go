@@ -1,4 +1,8 @@
-package present
+// Package typeset is how the presentation writes numbers and tables: exact
+// counts with grouped digits, statistics in scientific notation, and tables
+// of results kept as neutral cells (text, math, code, citations) that print
+// as TeX for the paper and as HTML for the report from the same strings.
+package typeset
 
 // Number formatting for the paper: exact counts in full with grouped
 // digits, statistics in scientific notation, and exact rationals rounded

@@ -1,4 +1,4 @@
-package figures
+package plots
 
 import (
 	"bytes"
@@ -15,9 +15,9 @@ import (
 	"gonum.org/v1/plot/vg/vgpdf"
 )
 
-// pngDPI is the resolution of the PNG copies: sharp in a browser without
+// PNGDPI is the resolution of the PNG copies: sharp in a browser without
 // making the files large.
-const pngDPI = 150
+const PNGDPI = 150
 
 // pdfEpoch is the creation and modification date written into every PDF.
 // vgpdf's backend (fpdf) otherwise stamps the wall-clock time, and the same
@@ -49,7 +49,7 @@ func Render(w, h vg.Length, paint func(dc draw.Canvas)) (Encoded, error) {
 	}
 	enc.PDF = pdf.Bytes()
 
-	ic := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
+	ic := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(PNGDPI))
 	paint(draw.New(ic))
 	var png bytes.Buffer
 	if _, err := (vgimg.PngCanvas{Canvas: ic}).WriteTo(&png); err != nil {

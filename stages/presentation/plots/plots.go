@@ -1,7 +1,14 @@
-package figures
+// Package plots draws the paper's figures with gonum/plot from the values
+// package present reads: each builder returns a plot (or a painter and its
+// height) or ErrNoData when the run made none of its inputs, and Render
+// encodes a drawing as a PDF and a PNG that are the same bytes on every
+// machine.
+package plots
 
 import (
+	"errors"
 	"fmt"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"image/color"
 	"math"
 	"math/big"
@@ -18,12 +25,24 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 
+// ErrNoData marks a figure whose inputs this configuration did not make
+// (a smoke run without 9×9 traces, say).
+var ErrNoData = errors.New("no data")
+
+// Notice draws a figure's place as a line of text, for a figure that is
+// not drawn: its width, height and painter.
+func Notice(text string) (vg.Length, vg.Length, func(draw.Canvas)) {
+	p := newPlot(text, "", "")
+	p.HideAxes()
+	return Width, Height / 3, p.Draw
+}
+
 // Figure sizes: the paper's text is about 6.3 in wide, and figures are
 // drawn at the size they are printed so that 9-point text stays 9-point.
 const (
-	figWidth  = 6.2 * vg.Inch
-	figHeight = 3.4 * vg.Inch
-	fontSize  = vg.Length(9) // points
+	Width    = 6.2 * vg.Inch
+	Height   = 3.4 * vg.Inch
+	fontSize = vg.Length(9) // points
 )
 
 // The convergence figure's panels: convergenceCols to a row, each
@@ -261,7 +280,7 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 	runs := runsFor(r, present.Classic)
 	exact, ok := r.ExactGrids(present.Classic)
 	if len(runs) == 0 || !ok {
-		return 0, nil, fmt.Errorf("convergence: %w: need 9×9 traces and the exact 9×9 count", errNoData)
+		return 0, nil, fmt.Errorf("convergence: %w: need 9×9 traces and the exact 9×9 count", ErrNoData)
 	}
 	const unit = 1e21
 	ex := intFloat(exact) / unit
@@ -308,7 +327,7 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 			note, err := plotter.NewLabels(plotter.XYLabels{
 				XYs: plotter.XYs{{X: math.Sqrt(est[0].X * est[len(est)-1].X), Y: ex * (1 + k/2)}},
 				Labels: []string{fmt.Sprintf("no successful walk\nin %s samples\n(success chance < %s)",
-					present.Group(strconv.FormatInt(rn.est.Samples, 10), ","),
+					typeset.Group(strconv.FormatInt(rn.est.Samples, 10), ","),
 					strconv.FormatFloat(montecarlo.NoSuccessUpper95(rn.est.Samples), 'g', 2, 64))},
 			})
 			if err != nil {
@@ -360,7 +379,7 @@ func (unpadded) GlyphBoxes(*plot.Plot) []plot.GlyphBox { return nil }
 func ErrorWork(r *present.Results) (*plot.Plot, error) {
 	runs := runsFor(r, present.Classic)
 	if len(runs) == 0 {
-		return nil, fmt.Errorf("error/work: %w: no 9×9 traces", errNoData)
+		return nil, fmt.Errorf("error/work: %w: no 9×9 traces", ErrNoData)
 	}
 	p := newPlot("Relative error against work, 9×9 grid", "work (cells visited, cumulative)", "relative standard error")
 	logAxis(&p.X)
@@ -396,7 +415,7 @@ func ErrorWork(r *present.Results) (*plot.Plot, error) {
 	if err := line(p, plotter.XYs{ref(minX), ref(maxX)}, grey, 0.8, []vg.Length{3, 2}, "slope -1/2"); err != nil {
 		return nil, err
 	}
-	// The legend goes beside the plot (legendBeside): ten lines leave no
+	// The legend goes beside the plot (LegendBeside): ten lines leave no
 	// corner free.
 	p.Legend.Top = true
 	p.Legend.Left = true
@@ -405,9 +424,9 @@ func ErrorWork(r *present.Results) (*plot.Plot, error) {
 	return p, nil
 }
 
-// legendBeside draws p with its legend to the right of the plot, in a
+// LegendBeside draws p with its legend to the right of the plot, in a
 // column legendW wide, instead of over the data.
-func legendBeside(p *plot.Plot, legendW vg.Length) func(draw.Canvas) {
+func LegendBeside(p *plot.Plot, legendW vg.Length) func(draw.Canvas) {
 	leg := p.Legend
 	p.Legend = plot.NewLegend()
 	return func(dc draw.Canvas) {
@@ -437,7 +456,7 @@ func Heuristic(r *present.Results) (*plot.Plot, error) {
 		}
 	}
 	if len(cols) == 0 {
-		return nil, fmt.Errorf("heuristic: %w: no shape with both a heuristic and a count", errNoData)
+		return nil, fmt.Errorf("heuristic: %w: no shape with both a heuristic and a count", ErrNoData)
 	}
 	p := newPlot("Counts relative to Kilfoil's heuristic", "boxes, grid", "count / heuristic")
 	names := make([]string, len(cols))
@@ -516,7 +535,7 @@ func (e errPoints) YError(i int) (float64, float64) { return e[i][2], e[i][3] }
 // each of its bands completes to.
 func Classes(r *present.Results) (*plot.Plot, error) {
 	if len(r.Classes) == 0 {
-		return nil, fmt.Errorf("classes: %w: no class table", errNoData)
+		return nil, fmt.Errorf("classes: %w: no class table", ErrNoData)
 	}
 	p := newPlot(fmt.Sprintf("The %d classes of first bands", len(r.Classes)),
 		"class size (reduced first bands)", "completions per band (billions of grids)")
@@ -543,7 +562,7 @@ func Classes(r *present.Results) (*plot.Plot, error) {
 func Funnel(r *present.Results) (*plot.Plot, error) {
 	n := len(r.Funnel)
 	if n == 0 {
-		return nil, fmt.Errorf("funnel: %w: no funnel table", errNoData)
+		return nil, fmt.Errorf("funnel: %w: no funnel table", ErrNoData)
 	}
 	p := newPlot("Reduction of the first-band catalogue", "first bands or classes (log scale)", "")
 	logAxis(&p.X)
@@ -564,7 +583,7 @@ func Funnel(r *present.Results) (*plot.Plot, error) {
 		bar.LineStyle.Width = 0
 		p.Add(bar)
 		tips = append(tips, plotter.XY{X: v, Y: y})
-		labels = append(labels, present.Group(strconv.FormatInt(lv.Classes, 10), ","))
+		labels = append(labels, typeset.Group(strconv.FormatInt(lv.Classes, 10), ","))
 	}
 	lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: tips, Labels: labels})
 	if err != nil {
@@ -587,7 +606,7 @@ func Funnel(r *present.Results) (*plot.Plot, error) {
 // first, so the cost falls along it.
 func UnitTimes(r *present.Results) (*plot.Plot, error) {
 	if len(r.Units2x6) == 0 {
-		return nil, fmt.Errorf("unit_times: %w: this run did not count 2×6", errNoData)
+		return nil, fmt.Errorf("unit_times: %w: this run did not count 2×6", ErrNoData)
 	}
 	p := newPlot("CPU time of each 2×6 work unit (32 orbits)", "unit, in the plan's order", "CPU seconds (log scale)")
 	logAxis(&p.Y)
