@@ -3,11 +3,11 @@
 //
 // The folders below are of four kinds: one package per computing stage
 // (bands, reduce, classes, exact, shapes, symmetry, kilfoil, knuth,
-// importance), the presenting stages and their shared reader in
-// presentation/ (figures, report, paper, htmlreport; present), the maths in
-// maths/ (standard library only, no pipeline), and shared/, the code several
-// stages use that knows the pipeline. Each stage's package doc (doc.go) is its
-// reference: `go doc ./stages/knuth`.
+// importance), the presenting stages and what they share in presentation/
+// (figures, report, paper, htmlreport; present, typeset, plots), the maths
+// in maths/ (standard library only, no pipeline), and shared/, the code
+// several stages use that knows the pipeline. Each stage's package doc
+// (doc.go) is its reference: `go doc ./stages/knuth`.
 package stages
 
 import (
