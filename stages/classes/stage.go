@@ -1,8 +1,3 @@
-// Package classes is the stage that groups the 36,288 reduced bands of
-// data/reduced.parquet into classes with equal numbers of completions
-// (funnel.Compute: 2,051, 416, 174, 71 and 44 classes at levels 1-5) and
-// writes the class of every band and the funnel, level by level, beside the
-// counts Felgenhauer and Jarvis report.
 package classes
 
 import (

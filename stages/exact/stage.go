@@ -1,9 +1,3 @@
-// Package exact is the stage that counts the Sudoku grids exactly: the
-// completions of every reduced first band by the band-pair method (package
-// bandpair), a check that the members of each of the 44 classes agree with
-// its representative, and a recount of the chosen classes by backtracking
-// (package backtrack, which shares no counting code with bandpair); any
-// disagreement fails the stage. It writes one row per class and the total.
 package exact
 
 import (

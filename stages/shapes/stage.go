@@ -1,18 +1,3 @@
-// Package shapes is the stage that counts Sudoku grids exactly for other box
-// shapes than 3×3: boxes of R rows × C columns, side N = R·C. Shapes with
-// 2-row or 2-column boxes (2×1 … 2×6 and their transposes) are counted by
-// the pair method of package pair, with its split-and-join kernel, whose
-// pattern orbits (in the kernel's plan) are the stage's work units; up to
-// 2×5 each is checked by a computation that shares no counting code with it
-// (package pairindep, and backtracking up to side 6), and any disagreement
-// fails the stage. The 2×6 units are kept in the committed bundle
-// data/bundles/shapes-2x6.parquet (bundle.go): a run computes only the units
-// it lacks, when shapes.max_cpu_hours accepts their projected cost, and
-// `census verify --recompute` recomputes a sample of them, with one orbit
-// each recounted by pairindep. The classic 3×3 count is taken from the exact
-// stage. Every count the literature also gives (package literature) must
-// equal it, or the stage fails; for the whole 2×6 sum that is the only
-// check.
 package shapes
 
 import (

@@ -1,34 +1,3 @@
-// Package symmetry is the stage that counts essentially different grids:
-// grids up to the symmetries of the box shape (band, row, stack and column
-// permutations, transposition for square boxes) and relabelling of the
-// symbols, by Burnside's lemma over the conjugacy classes of the group
-// (package maths/symmetry). Each class of each shape is a work unit; the
-// identity's term comes from the shapes stage's exact count. Shapes of side
-// up to 6 are also counted by canonical forms, sharing no counting code, and
-// any disagreement fails the stage.
-//
-// The grids fixed by a class are counted by a search, except for the heavy
-// classes of 2×5 and 5×2 (see stackMethod), which are counted by the stack
-// method of package maths/symmetry (FixedByStacks): a sum over pattern
-// assignments of twisted stack counts. The classes table says which method
-// counted each class. Status: with it, 2×5 gives 4,743,933,427,433,330,
-// short of A291188 by 174,617,388, so the literature check fails the stage
-// and 2x5 is not in the default shapes (see README); the error lies among
-// the heavy classes that keep the stacks, which no independent check
-// reaches yet.
-//
-// Checks a wrong answer fails: the class sizes sum to |G| (NewGroup), the
-// Burnside sum is a multiple of |G|, every fixed count of the stack method is
-// a sum of multiples of the centraliser orders of the relabellings
-// (FixedByStacks), and the result equals the literature's count for every
-// shape it knows (literature): 2 for 2×2 with transposition, 49 for 2×3,
-// 1,673,187 for 2×4 and 4,743,933,602,050,718 for 2×5 (OEIS A291188, both
-// orientations), 5,472,730,538 for 3×3 with transposition (Russell and
-// Jarvis).
-//
-// Config keys: symmetry.shapes (default [2x2, 2x3, 3x2, 2x4, 4x2, 3x3]; box
-// shapes RxC with side R·C ≤ 9, or 2x5 and 5x2) and symmetry.transpose
-// (default true).
 package symmetry
 
 import (

@@ -1,9 +1,3 @@
-// Package figures is the stage that draws the paper's figures from the
-// computing stages' artifacts (read through package present), each as PDF
-// (for LaTeX) and PNG (for the README and a browser), and lists what it
-// drew in data/figures.parquet (Index), which the report stage reads to
-// know which figures the paper may show. Drawing is deterministic: the same
-// artifacts give byte-identical files.
 package figures
 
 import (

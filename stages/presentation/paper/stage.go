@@ -1,14 +1,3 @@
-// Package paper is the stage that builds the paper, paper/main.pdf, from
-// its hand-written text (paper/main.tex, paper/references.bib and CITATION.cff,
-// the stage's sources; release.go) and the generated TeX and figures (the report and figures
-// stages' artifacts), with latexmk. The PDF is an artifact like the others:
-// in the manifest and the lock, checked by census verify. The same inputs
-// give the same bytes: the build runs in a fresh directory with
-// SOURCE_DATE_EPOCH set to the release date of CITATION.cff (date-released,
-// midnight UTC: the PDF's CreationDate and ModDate) and FORCE_SOURCE_DATE=1,
-// and main.tex empties the PDF trailer ID. CITATION.cff is a source, so a
-// new release date rebuilds the PDF. The versions of latexmk, pdflatex and bibtex enter the
-// stage's fingerprint (Stage.Tools), so another TeX rebuilds the PDF.
 package paper
 
 import (

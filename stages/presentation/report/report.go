@@ -1,13 +1,3 @@
-// Package report is the stage that writes the paper's generated TeX:
-// numbers.tex (a macro for every number the paper quotes, and a flag for
-// each table written and each figure drawn from data), the tables, and
-// artifacts.tex (every input artifact with its SHA-256 and its stage's
-// fingerprint). The paper's text, paper/main.tex, only \input's these, so
-// no number in it is typed by hand.
-//
-// It reads the computing stages' artifacts through package present, and
-// which figures exist from the figures stage's index (figures.Index): it
-// draws nothing itself.
 package report
 
 import (
