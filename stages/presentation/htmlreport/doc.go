@@ -24,8 +24,9 @@
 //
 // Package htmlpage writes the page. The numbers are the paper's strings:
 // the tables come from package present and the numbers from
-// numbers.Macros, which also write the paper's TeX; typeset.MathHTML prints their TeX math as HTML and fails on any
-// construct it does not know, so the two cannot drift apart unnoticed.
+// numbers.Macros, which also write the paper's TeX; typeset.MathHTML
+// prints their TeX math as HTML and fails on any construct it does not
+// know, so the two cannot drift apart unnoticed.
 //
 // The page is a pure function of the inputs: no clock, no host name, no
 // commit (the commit of the code is kept in data/manifest.json, never in
