@@ -6,6 +6,7 @@
 package literature
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
@@ -48,4 +49,18 @@ func Grids(s grid.Shape) (Count, bool) {
 		}
 	}
 	return Count{}, false
+}
+
+// Check compares a count with the literature's, if it has one: an error if
+// they differ, else "published: <source>", the entry naming the source for
+// a checked_by column ("" when the literature has no count for s).
+func Check(s grid.Shape, count *big.Int) (string, error) {
+	pub, ok := Grids(s)
+	if !ok {
+		return "", nil
+	}
+	if pub.Grids.Cmp(count) != 0 {
+		return "", fmt.Errorf("counted %v grids, the literature (%s) %v", count, pub.Source, pub.Grids)
+	}
+	return "published: " + pub.Source, nil
 }
