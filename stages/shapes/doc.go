@@ -50,7 +50,7 @@
 //   - backtracking (grid.Grid.Count), for every shape of side ≤ 6 (2×1, 2×2,
 //     2×3 and their transposes);
 //   - the literature's count (package stages/shared/literature: OEIS
-//     A107739, Russell 2005, Felgenhauer and Jarvis 2005, Pettersen 2005 and
+//     A107739, Pettersen 2006 by hand, Russell 2005, Felgenhauer and Jarvis 2005, Pettersen 2005 and
 //     2006), for every shape that has one, 3×3 included.
 //
 // # Units

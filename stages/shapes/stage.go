@@ -21,7 +21,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "shapes",
 	Doc:       "the number of grids for each configured box shape RxC, by two independent computations",
-	Version:   4,
+	Version:   5,
 	Requires:  []*pipeline.Stage{exact.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Outputs:   []pipeline.Output{Table.Output, UnitsTable.Output},

@@ -17,7 +17,7 @@ var small = pipelinetest.Options{Stages: pipelinetest.Closure(shapes.Stage), Set
 	"exact.crosscheck=none", "shapes.shapes=2x1,2x2,2x3,3x2,2x4,4x2,3x3", "shapes.check=2x1,2x2,2x3,3x2,2x4,4x2",
 	"shapes.orbits_per_unit=5"}}
 
-// known are the counts of the literature (OEIS A107739; Russell 2005;
+// known are the counts of the literature (OEIS A107739; Pettersen 2006 for 2x3; Russell 2005;
 // Felgenhauer and Jarvis 2005; Pettersen 2005 for 2x5).
 var known = map[[2]int32]string{
 	{2, 1}: "2", {2, 2}: "288", {2, 3}: "28200960", {3, 2}: "28200960",

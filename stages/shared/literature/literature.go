@@ -31,7 +31,7 @@ var published = []struct {
 	cite, source string
 }{
 	{2, 2, "288", "OEISA107739", "OEIS A107739"},
-	{2, 3, "28200960", "OEISA107739", "OEIS A107739"},
+	{2, 3, "28200960", "PettersenHand2006", "Pettersen, 2006: counted by hand"},
 	{2, 4, "29136487207403520", "Russell2005", "Russell, 2005"},
 	{3, 3, "6670903752021072936960", "FelgenhauerJarvis2005", "Felgenhauer and Jarvis, 2005"},
 	{2, 5, "1903816047972624930994913280000", "Pettersen2005", "Pettersen, 2005: 355 classes of first bands, about 10 hours"},
