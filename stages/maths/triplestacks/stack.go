@@ -14,7 +14,7 @@ import (
 // bipartite graph joining each row to its C symbols.
 //
 // StackCounter computes E by a dynamic programme over the symbols (as the
-// pair package's does for two-row bands): after some symbols have their
+// pairstacks package's does for two-row bands): after some symbols have their
 // columns, column j has been used in a set of rows, and the ways to finish
 // depend only on the multiset of those sets (the columns are
 // interchangeable). Placing a symbol sends its C rows (one per band) to the
