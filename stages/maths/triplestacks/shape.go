@@ -1,4 +1,4 @@
-package triple
+package triplestacks
 
 import (
 	"fmt"
@@ -21,8 +21,9 @@ const maxN = 3 * MaxC
 // 0, Parts[1] the least symbol not in Parts[0].
 type Partition [3]uint16
 
-// shape holds the tables of one box width C.
-type shape struct {
+// Shape holds the tables of one box width C: the partitions, the bases
+// and the number of splits of a band.
+type Shape struct {
 	c, n int
 	all  uint16 // mask of the N symbols
 
@@ -52,11 +53,11 @@ type canonForm struct {
 
 var shapes [MaxC + 1]struct {
 	once sync.Once
-	s    *shape
+	s    *Shape
 }
 
-// shapeFor returns the tables of boxes 3 × c, built once per c.
-func shapeFor(c int) *shape {
+// ShapeFor returns the tables of boxes 3 × c, built once per c.
+func ShapeFor(c int) *Shape {
 	if c < MinC || c > MaxC {
 		panic(fmt.Sprintf("triple: c = %d out of range", c))
 	}
@@ -65,9 +66,23 @@ func shapeFor(c int) *shape {
 	return e.s
 }
 
-func newShape(c int) *shape {
+// N is the number of symbols, 3C.
+func (s *Shape) N() int { return s.n }
+
+// Parts lists every unordered partition of the symbols into three C-sets,
+// by index (see Index); the slice is shared, not to be changed.
+func (s *Shape) Parts() []Partition { return s.parts }
+
+// NumBases is the number of bases, numbered 0, 1, … in increasing order of
+// their least matrix.
+func (s *Shape) NumBases() int { return len(s.bases) }
+
+// NumSplits is F(C) = Σ_k C(C,k)³, the number of splits of a band.
+func (s *Shape) NumSplits() int { return s.splits }
+
+func newShape(c int) *Shape {
 	n := 3 * c
-	s := &shape{c: c, n: n, all: uint16(1)<<n - 1}
+	s := &Shape{c: c, n: n, all: uint16(1)<<n - 1}
 	s.rankA = make([]int16, 1<<n)
 	for i := range s.rankA {
 		s.rankA[i] = -1
@@ -118,9 +133,9 @@ func binom(n, k int) int {
 	return r
 }
 
-// index returns the index of the partition {a, b, all−a−b}, the two parts
+// Index returns the index of the partition {a, b, all−a−b}, the two parts
 // given in any order.
-func (s *shape) index(a, b uint16) int {
+func (s *Shape) Index(a, b uint16) int {
 	d := s.all &^ (a | b)
 	switch {
 	case b&1 == 1:
@@ -136,7 +151,7 @@ func (s *shape) index(a, b uint16) int {
 }
 
 // code packs a matrix of entries ≤ c in base c+1.
-func (s *shape) code(m *matrix) uint32 {
+func (s *Shape) code(m *matrix) uint32 {
 	var k uint32
 	for i := range 3 {
 		for j := range 3 {
@@ -150,7 +165,7 @@ var perms3 = [6][3]uint8{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, 
 
 // buildBases lists the matrices with all line sums c and their least forms
 // under row and column permutations.
-func (s *shape) buildBases() {
+func (s *Shape) buildBases() {
 	c := s.c
 	s.canon = make(map[uint32]canonForm)
 	var all []matrix
@@ -216,7 +231,7 @@ func (s *shape) buildBases() {
 }
 
 // decode inverts code.
-func (s *shape) decode(k uint32) matrix {
+func (s *Shape) decode(k uint32) matrix {
 	var t matrix
 	for p := 8; p >= 0; p-- {
 		t[p/3][p%3] = uint8(k % uint32(s.c+1))
@@ -236,17 +251,17 @@ func intersect(p, q *[3]uint16) matrix {
 	return m
 }
 
-// baseOf returns the base of the pair of partitions (p, q).
-func (s *shape) baseOf(p, q *[3]uint16) int {
+// BaseOf returns the base of the pair of partitions (p, q).
+func (s *Shape) BaseOf(p, q *[3]uint16) int {
 	m := intersect(p, q)
 	return s.canon[s.code(&m)].base
 }
 
-// frame returns the standard pair of partitions of base b: Id, whose part i
+// Frame returns the standard pair of partitions of base b: Id, whose part i
 // is the symbols iC … iC+C-1, and the partition B whose part j is the union
 // over i of the cells (i, j), cell (i, j) being the next b[i][j] symbols of
 // part i of Id.
-func (s *shape) frame(b int) (id, q [3]uint16) {
+func (s *Shape) Frame(b int) (id, q [3]uint16) {
 	m := s.bases[b]
 	for i := range 3 {
 		next := i * s.c
@@ -262,7 +277,7 @@ func (s *shape) frame(b int) (id, q [3]uint16) {
 }
 
 // cellStart returns the first symbol of cell (i, j) of base b.
-func (s *shape) cellStart(b, i, j int) int {
+func (s *Shape) cellStart(b, i, j int) int {
 	m := s.bases[b]
 	st := i * s.c
 	for jj := range j {
@@ -271,20 +286,22 @@ func (s *shape) cellStart(b, i, j int) int {
 	return st
 }
 
-// relabel maps symbols to symbols; it maps a mask by two table lookups.
-type relabel struct {
-	perm   [maxN]uint8
+// Relabel maps symbols to symbols; it maps a mask by two table lookups.
+type Relabel struct {
+	// Perm[x] is the image of symbol x; call Build after setting it.
+	Perm   [maxN]uint8
 	lo, hi [64]uint16
 }
 
-func (r *relabel) build(n int) {
+// Build fills the lookup tables of Mask from Perm, for n symbols.
+func (r *Relabel) Build(n int) {
 	for m := range 64 {
 		var lo, hi uint16
 		for x := range 6 {
 			if m>>x&1 == 1 {
-				lo |= 1 << r.perm[x]
+				lo |= 1 << r.Perm[x]
 				if x+6 < n {
-					hi |= 1 << r.perm[x+6]
+					hi |= 1 << r.Perm[x+6]
 				}
 			}
 		}
@@ -292,17 +309,18 @@ func (r *relabel) build(n int) {
 	}
 }
 
-func (r *relabel) mask(m uint16) uint16 { return r.lo[m&63] | r.hi[m>>6] }
+// Mask returns the image of the symbol set m.
+func (r *Relabel) Mask(m uint16) uint16 { return r.lo[m&63] | r.hi[m>>6] }
 
-// apply returns the index of the image of partition p.
-func (s *shape) apply(r *relabel, p *Partition) int {
-	return s.index(r.mask(p[0]), r.mask(p[1]))
+// Apply returns the index of the image of partition p.
+func (s *Shape) Apply(r *Relabel, p *Partition) int {
+	return s.Index(r.Mask(p[0]), r.Mask(p[1]))
 }
 
-// normalise sets r to a relabelling that maps the pair (p, q) of
+// Normalise sets r to a relabelling that maps the pair (p, q) of
 // partitions (parts in any order) to the frame of its base, and returns the
 // base.
-func (s *shape) normalise(p, q *[3]uint16, r *relabel) int {
+func (s *Shape) Normalise(p, q *[3]uint16, r *Relabel) int {
 	m := intersect(p, q)
 	f := s.canon[s.code(&m)]
 	for i := range 3 {
@@ -310,12 +328,12 @@ func (s *shape) normalise(p, q *[3]uint16, r *relabel) int {
 		for j := range 3 {
 			cell := p[f.rp[i]] & q[f.cp[j]]
 			for ; cell != 0; cell &= cell - 1 {
-				r.perm[bits.TrailingZeros16(cell)] = uint8(next)
+				r.Perm[bits.TrailingZeros16(cell)] = uint8(next)
 				next++
 			}
 		}
 	}
-	r.build(s.n)
+	r.Build(s.n)
 	return f.base
 }
 

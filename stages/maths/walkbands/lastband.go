@@ -1,4 +1,4 @@
-package walks
+package walkbands
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 )
 
 // Conditional Monte Carlo on the last band. A walk (or stochastic
-// enumeration) with LastBand set fills, in MRV order, only the cells of the
+// enumeration) of package walks with its Variant's LastBand set fills, in MRV order, only the cells of the
 // first N − R rows (the bands but the last), and then counts the
 // completions of the last band exactly instead of sampling them.
 //
@@ -32,45 +32,56 @@ import (
 // search tree of depth (N − R)·N whose leaves are the fillings of the upper
 // bands reached without a dead end. Scoring a leaf by its exact number of
 // completions L makes Knuth's estimator (and stochastic enumeration, by the
-// argument in Enumerator's doc with L at depth (N − R)·N instead of 1 at
+// argument in walks.Enumerator's doc with L at depth (N − R)·N instead of 1 at
 // depth N²) unbiased for Σ L = the number of grids. A cell of the last band
 // left without candidates ends the walk early with 0, which is its exact
 // count. All variance below depth (N − R)·N is gone.
 //
 // The counts are exact in uint64 with every addition checked: the number of
 // matchings of an R-regular bipartite graph on N + N vertices is at most
-// (R!)^(N/R) (Brégman), times at most 2^(N/2) cycles, which NewSampler
-// checks against 2^64 with the budget (lastBandFits).
+// (R!)^(N/R) (Brégman), times at most 2^(N/2) cycles, which walks.NewSampler
+// checks against 2^64 with the budget (LastBandFits).
 
-// lastBand counts the completions of the last band of one shape.
-type lastBand struct {
+// LastBand counts the completions of the last band of one shape.
+type LastBand struct {
+	// Work is the work of the counts (sets and columns examined) since the
+	// caller last set it to 0.
+	Work    int64
 	n, r, c int
 	first   int      // first cell of the last band, (N − R)·N
 	sets    []uint64 // S_j of the last sample
 	cols    []uint64 // columns whose set holds each symbol (cycles)
 	used    uint64   // symbols taken by the top row so far (R = 3)
-	work    int64
 }
 
-func newLastBand(s grid.Shape) (*lastBand, error) {
+// NewLastBand returns a counter of the last band's completions of shape s
+// (R ≤ MaxBandHeight).
+func NewLastBand(s grid.Shape) (*LastBand, error) {
 	if s.R < 1 || s.R > MaxBandHeight || s.C < 1 || s.N() > grid.MaxN {
 		return nil, fmt.Errorf("walks: the last band is counted exactly for box height 1 ≤ R ≤ %d, not %s (count the transposed shape C×R: same number of grids)", MaxBandHeight, s)
 	}
 	n := s.N()
-	return &lastBand{n: n, r: s.R, c: s.C, first: (n - s.R) * n, sets: make([]uint64, n), cols: make([]uint64, n)}, nil
+	return &LastBand{n: n, r: s.R, c: s.C, first: (n - s.R) * n, sets: make([]uint64, n), cols: make([]uint64, n)}, nil
 }
 
-// lastBandFits reports whether every count of shape s, summed over budget
+// FirstCell is the first cell of the last band, (N − R)·N: the cells
+// before it are the upper bands'.
+func (lb *LastBand) FirstCell() int { return lb.first }
+
+// Cells is the number of cells of the last band, R·N.
+func (lb *LastBand) Cells() int { return lb.r * lb.n }
+
+// LastBandFits reports whether every count of shape s, summed over budget
 // nodes, fits in uint64: log2 of (R!)^(N/R)·2^(N/2)·budget below 63.
-func lastBandFits(s grid.Shape, budget int) bool {
+func LastBandFits(s grid.Shape, budget int) bool {
 	n := float64(s.N())
 	fact := []float64{1, 1, 2, 6}[s.R]
 	return n/float64(s.R)*math.Log2(fact)+n/2+math.Log2(float64(max(1, budget))) < 63
 }
 
-// restrictUpper returns the constraint mask that keeps MRV in the upper
-// bands: the cells of rows 0…N−R−1.
-func (lb *lastBand) restrictUpper(words int) []uint64 {
+// RestrictUpper returns the constraint mask, of words 64-bit words, that
+// keeps MRV in the upper bands: the cells of rows 0…N−R−1.
+func (lb *LastBand) RestrictUpper(words int) []uint64 {
 	mask := make([]uint64, words)
 	for c := range lb.first {
 		mask[c/64] |= 1 << (c % 64)
@@ -78,18 +89,19 @@ func (lb *lastBand) restrictUpper(words int) []uint64 {
 	return mask
 }
 
-// count returns the number of completions of the last band, the upper
-// bands being full, from the candidates cand of every cell (those of the
-// last band's top row are the S_j, its boxes and rows being empty). ok is
-// false if a sum overflowed (never within lastBandFits).
-func (lb *lastBand) count(cand []uint64) (n uint64, ok bool) {
+// Count returns the number of completions of the last band, the upper
+// bands being full, from the candidates cand of every cell, bit s−1 for
+// symbol s (those of the last band's top row are the S_j, its boxes and
+// rows being empty). ok is false if a sum overflowed (never within
+// LastBandFits).
+func (lb *LastBand) Count(cand []uint64) (n uint64, ok bool) {
 	for j := range lb.n {
 		lb.sets[j] = cand[lb.first+j]
 		if bits.OnesCount64(lb.sets[j]) != lb.r {
 			return 0, true
 		}
 	}
-	lb.work += int64(lb.n)
+	lb.Work += int64(lb.n)
 	// Each box of the band holds every symbol once: its columns' sets are
 	// disjoint.
 	for b := 0; b < lb.n; b += lb.c {
@@ -115,14 +127,14 @@ func (lb *lastBand) count(cand []uint64) (n uint64, ok bool) {
 // top-row symbol among those not used yet, the column with the fewest
 // choices first (none: no completion); at the end the sets left (2
 // symbols each) are the R = 2 case.
-func (lb *lastBand) top(done uint64) (uint64, bool) {
+func (lb *LastBand) top(done uint64) (uint64, bool) {
 	best, fewest := -1, lb.r+1
 	for j := range lb.n {
 		if done&(1<<j) != 0 {
 			continue
 		}
 		k := bits.OnesCount64(lb.sets[j] &^ lb.used)
-		lb.work++
+		lb.Work++
 		if k < fewest {
 			best, fewest = j, k
 			if k == 0 {
@@ -131,7 +143,7 @@ func (lb *lastBand) top(done uint64) (uint64, bool) {
 		}
 	}
 	if best < 0 {
-		lb.work += int64(lb.n)
+		lb.Work += int64(lb.n)
 		return lb.cycles(lb.sets), true
 	}
 	set := lb.sets[best]
@@ -158,7 +170,7 @@ func (lb *lastBand) top(done uint64) (uint64, bool) {
 // whose sets (two symbols each) hold it: the number of ways to split every
 // set between two rows with distinct symbols in each row. 0 if a symbol is
 // not in exactly two sets.
-func (lb *lastBand) cycles(sets []uint64) uint64 {
+func (lb *LastBand) cycles(sets []uint64) uint64 {
 	for s := range lb.n {
 		lb.cols[s] = 0
 	}
@@ -172,7 +184,7 @@ func (lb *lastBand) cycles(sets []uint64) uint64 {
 			return 0
 		}
 	}
-	lb.work += int64(lb.n)
+	lb.Work += int64(lb.n)
 	var seen uint64 // columns visited
 	var count uint64 = 1
 	for start := range sets {

@@ -1,4 +1,4 @@
-package walks
+package walkbands
 
 import (
 	"fmt"
@@ -7,9 +7,18 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/heuristic"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
+
+func mustShape(t testing.TB, s string) grid.Shape {
+	sh, err := grid.ParseShape(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sh
+}
 
 // validBand reports whether cells (R rows of N) is a band of shape s: every
 // row and every box holds 1…N once.

@@ -1,4 +1,4 @@
-package triple
+package triplestacks
 
 import (
 	"math/bits"
@@ -48,7 +48,7 @@ func bruteStacks(c int, bands [][3]uint16) uint64 {
 
 // randomBands returns c random partitions.
 func randomBands(rng *rand.Rand, c int) [][3]uint16 {
-	s := shapeFor(c)
+	s := ShapeFor(c)
 	out := make([][3]uint16, c)
 	for i := range out {
 		out[i] = s.parts[rng.IntN(len(s.parts))]
@@ -58,7 +58,7 @@ func randomBands(rng *rand.Rand, c int) [][3]uint16 {
 
 func TestStackCount(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	var sc stackCounter
+	var sc StackCounter
 	for c := MinC; c <= MaxC; c++ {
 		trials := 30
 		if c == 4 {
@@ -69,7 +69,7 @@ func TestStackCount(t *testing.T) {
 		}
 		for range trials {
 			b := randomBands(rng, c)
-			got, want := sc.count(c, b), bruteStacks(c, b)
+			got, want := sc.Count(c, b), bruteStacks(c, b)
 			if got != want {
 				t.Fatalf("c=%d %v: E = %d, brute force %d", c, b, got, want)
 			}
@@ -78,12 +78,12 @@ func TestStackCount(t *testing.T) {
 	// All bands equal: each of the three symbol classes forms a c×c Latin
 	// square (bands × columns), so E = L(c)^3.
 	for c, l := range map[int]uint64{2: 2, 3: 12, 4: 576} {
-		s := shapeFor(c)
+		s := ShapeFor(c)
 		b := make([][3]uint16, c)
 		for i := range b {
 			b[i] = s.parts[0]
 		}
-		if got := sc.count(c, b); got != l*l*l {
+		if got := sc.Count(c, b); got != l*l*l {
 			t.Errorf("c=%d identical bands: E = %d, want %d", c, got, l*l*l)
 		}
 	}
@@ -91,14 +91,14 @@ func TestStackCount(t *testing.T) {
 
 func BenchmarkStackCount4(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var sc stackCounter
+	var sc StackCounter
 	bands := make([][][3]uint16, 64)
 	for i := range bands {
 		bands[i] = randomBands(rng, 4)
 	}
 	b.ResetTimer()
 	for i := range b.N {
-		sc.count(4, bands[i%64])
+		sc.Count(4, bands[i%64])
 	}
 }
 
@@ -107,24 +107,24 @@ func BenchmarkStackCount4(b *testing.B) {
 // c = 4 the count is that of the tables' key).
 func TestNormalise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	var sc stackCounter
+	var sc StackCounter
 	for c := MinC; c <= MaxC; c++ {
-		s := shapeFor(c)
+		s := ShapeFor(c)
 		for range 40 {
 			b := randomBands(rng, c)
-			var r relabel
-			base := s.normalise(&b[0], &b[1], &r)
-			id, q := s.frame(base)
+			var r Relabel
+			base := s.Normalise(&b[0], &b[1], &r)
+			id, q := s.Frame(base)
 			img := make([][3]uint16, c)
 			for i := range b {
 				for v := range 3 {
-					img[i][v] = r.mask(b[i][v])
+					img[i][v] = r.Mask(b[i][v])
 				}
 			}
-			if s.index(img[0][0], img[0][1]) != s.index(id[0], id[1]) || s.index(img[1][0], img[1][1]) != s.index(q[0], q[1]) {
+			if s.Index(img[0][0], img[0][1]) != s.Index(id[0], id[1]) || s.Index(img[1][0], img[1][1]) != s.Index(q[0], q[1]) {
 				t.Fatalf("c=%d: %v normalises to %v, not to the frame of base %d", c, b, img, base)
 			}
-			if e, f := sc.count(c, b), sc.count(c, img); e != f {
+			if e, f := sc.Count(c, b), sc.Count(c, img); e != f {
 				t.Fatalf("c=%d: E %d before relabelling, %d after", c, e, f)
 			}
 		}

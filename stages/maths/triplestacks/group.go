@@ -1,34 +1,37 @@
-package triple
+package triplestacks
 
-// perm is a permutation of the symbols: perm[x] is the image of x.
-type perm [maxN]uint8
+// Perm is a permutation of the symbols: p[x] is the image of x under p.
+type Perm [maxN]uint8
 
-func identity() perm {
-	var p perm
+// Identity returns the permutation that fixes every symbol.
+func Identity() Perm {
+	var p Perm
 	for x := range p {
 		p[x] = uint8(x)
 	}
 	return p
 }
 
-// then returns the permutation "p, then q".
-func (p perm) then(q perm) perm {
-	var r perm
+// Then returns the permutation "p, then q".
+func (p Perm) Then(q Perm) Perm {
+	var r Perm
 	for x := range r {
 		r[x] = q[p[x]]
 	}
 	return r
 }
 
-func (p perm) inverse() perm {
-	var r perm
+// Inverse returns p⁻¹.
+func (p Perm) Inverse() Perm {
+	var r Perm
 	for x := range r {
 		r[p[x]] = uint8(x)
 	}
 	return r
 }
 
-func (p *perm) mask(m uint16) uint16 {
+// Mask returns the image of the symbol set m under p.
+func (p *Perm) Mask(m uint16) uint16 {
 	var out uint16
 	for ; m != 0; m &= m - 1 {
 		out |= 1 << p[bitIndex(m)]
@@ -36,29 +39,30 @@ func (p *perm) mask(m uint16) uint16 {
 	return out
 }
 
-// applyIndex returns the index of the image of partition i under p.
-func (s *shape) applyIndex(p *perm, i int) int {
+// ApplyIndex returns the index of the image of partition i under p.
+func (s *Shape) ApplyIndex(p *Perm, i int) int {
 	q := &s.parts[i]
-	return s.index(p.mask(q[0]), p.mask(q[1]))
+	return s.Index(p.Mask(q[0]), p.Mask(q[1]))
 }
 
-// stab is the stabiliser of the frame of a base b: the relabellings that
+// Stab is the stabiliser of the frame of a base b: the relabellings that
 // map Id onto Id and the frame's second partition onto itself (each as an
 // unordered partition). An element moves the cells of the base's matrix by
 // a pair of row and column permutations that keep the matrix (an
 // automorphism) and the symbols of each cell onto the image cell in any
-// order, so |stab| = |Aut| · Π_ij b_ij!.
-type stab struct {
-	s    *shape
+// order, so |Stab| = |Aut| · Π_ij b_ij!.
+type Stab struct {
+	s    *Shape
 	b    int
-	auts []perm // the cell-moving part of each automorphism (slot k to slot k)
+	auts []Perm // the cell-moving part of each automorphism (slot k to slot k)
 	// cells lists each cell's symbols.
 	cells [][]uint8
-	gens  []perm // generators
+	gens  []Perm // generators
 }
 
-func (s *shape) stabOf(b int) *stab {
-	g := &stab{s: s, b: b}
+// StabOf returns the stabiliser of the frame of base b.
+func (s *Shape) StabOf(b int) *Stab {
+	g := &Stab{s: s, b: b}
 	m := s.bases[b]
 	for i := range 3 {
 		for j := range 3 {
@@ -83,7 +87,7 @@ func (s *shape) stabOf(b int) *stab {
 			if !ok {
 				continue
 			}
-			p := identity()
+			p := Identity()
 			for i := range 3 {
 				for j := range 3 {
 					from, to := s.cellStart(b, i, j), s.cellStart(b, int(rp[i]), int(cp[j]))
@@ -100,12 +104,12 @@ func (s *shape) stabOf(b int) *stab {
 	}
 	for _, cell := range g.cells {
 		if len(cell) >= 2 {
-			p := identity()
+			p := Identity()
 			p[cell[0]], p[cell[1]] = cell[1], cell[0]
 			g.gens = append(g.gens, p)
 		}
 		if len(cell) >= 3 {
-			p := identity()
+			p := Identity()
 			for k := range cell {
 				p[cell[k]] = cell[(k+1)%len(cell)]
 			}
@@ -115,8 +119,8 @@ func (s *shape) stabOf(b int) *stab {
 	return g
 }
 
-// order returns |stab|.
-func (g *stab) order() uint64 {
+// Order returns |Stab|.
+func (g *Stab) Order() uint64 {
 	o := uint64(len(g.auts))
 	for _, cell := range g.cells {
 		for k := 2; k <= len(cell); k++ {
@@ -126,13 +130,13 @@ func (g *stab) order() uint64 {
 	return o
 }
 
-// each calls f with every element of the stabiliser.
-func (g *stab) each(f func(p perm)) {
-	var rec func(ci int, p perm)
-	rec = func(ci int, p perm) {
+// Each calls f with every element of the stabiliser.
+func (g *Stab) Each(f func(p Perm)) {
+	var rec func(ci int, p Perm)
+	rec = func(ci int, p Perm) {
 		if ci == len(g.cells) {
 			for _, a := range g.auts {
-				f(p.then(a))
+				f(p.Then(a))
 			}
 			return
 		}
@@ -145,7 +149,7 @@ func (g *stab) each(f func(p perm)) {
 			rec(ci+1, q)
 		})
 	}
-	rec(0, identity())
+	rec(0, Identity())
 }
 
 // permuteSlice calls f with every arrangement of xs.
@@ -166,35 +170,35 @@ func permuteSlice(xs []uint8, f func([]uint8)) {
 	rec(0)
 }
 
-// acts returns, for each generator, its action on the partition indices.
-func (g *stab) acts() [][]uint16 {
+// Acts returns, for each generator, its action on the partition indices.
+func (g *Stab) Acts() [][]uint16 {
 	out := make([][]uint16, len(g.gens))
 	for k, p := range g.gens {
 		a := make([]uint16, len(g.s.parts))
 		for i := range a {
-			a[i] = uint16(g.s.applyIndex(&p, i))
+			a[i] = uint16(g.s.ApplyIndex(&p, i))
 		}
 		out[k] = a
 	}
 	return out
 }
 
-// partOrbits returns, for every partition index, the least index of its
+// PartOrbits returns, for every partition index, the least index of its
 // orbit under the stabiliser (its representative) and a stabiliser element
 // that maps the partition to it.
-func (g *stab) partOrbits() (rep []uint16, to []perm) {
+func (g *Stab) PartOrbits() (rep []uint16, to []Perm) {
 	n := len(g.s.parts)
 	rep = make([]uint16, n)
-	to = make([]perm, n)
+	to = make([]Perm, n)
 	seen := make([]bool, n)
-	acts := g.acts()
+	acts := g.Acts()
 	var queue []int
 	for r := range n {
 		if seen[r] {
 			continue
 		}
 		seen[r] = true
-		rep[r], to[r] = uint16(r), identity()
+		rep[r], to[r] = uint16(r), Identity()
 		queue = append(queue[:0], r)
 		for len(queue) > 0 {
 			v := queue[0]
@@ -207,7 +211,7 @@ func (g *stab) partOrbits() (rep []uint16, to []perm) {
 				seen[w] = true
 				rep[w] = uint16(r)
 				// w = gen_k(v), so gen_k⁻¹ then to[v] maps w to r.
-				to[w] = g.gens[k].inverse().then(to[v])
+				to[w] = g.gens[k].Inverse().Then(to[v])
 				queue = append(queue, w)
 			}
 		}

@@ -1,4 +1,4 @@
-package triple
+package triplestacks
 
 import (
 	"math/bits"
@@ -13,13 +13,13 @@ import (
 // the number of proper C-edge-colourings, by the columns, of the C-regular
 // bipartite graph joining each row to its C symbols.
 //
-// stackCounter computes E by a dynamic programme over the symbols (as the
-// pair package's does for two-row bands): after some symbols have their
+// StackCounter computes E by a dynamic programme over the symbols (as the
+// pairstacks package's does for two-row bands): after some symbols have their
 // columns, column j has been used in a set of rows, and the ways to finish
 // depend only on the multiset of those sets (the columns are
 // interchangeable). Placing a symbol sends its C rows (one per band) to the
 // C columns by a bijection that puts no row in a column already using it.
-type stackCounter struct {
+type StackCounter struct {
 	c, n      int
 	row       [maxN][MaxC]uint16 // row[x][i]: symbol x's row in band i, as a mask
 	rowIdx    [maxN][MaxC]uint8  // the same rows as numbers
@@ -30,8 +30,8 @@ type stackCounter struct {
 	order     []int
 }
 
-// count returns E for the partitions of the C bands (parts in any order).
-func (s *stackCounter) count(c int, bands [][3]uint16) uint64 {
+// Count returns E for the partitions of the C bands (parts in any order).
+func (s *StackCounter) Count(c int, bands [][3]uint16) uint64 {
 	s.c, s.n = c, 3*c
 	s.perms = permsFor(c)
 	s.keyMask = 0
@@ -80,7 +80,7 @@ func (s *stackCounter) count(c int, bands [][3]uint16) uint64 {
 // bijection π that puts no row in a column already using it. Among columns
 // with equal row sets only the bijections that give them increasing bands
 // are taken, the count multiplied by the run's factorial.
-func (s *stackCounter) expand(x int, k uint64, v uint64) {
+func (s *StackCounter) expand(x int, k uint64, v uint64) {
 	c := s.c
 	var cls [MaxC]uint16
 	for j := range c {
@@ -241,7 +241,7 @@ func sortColumns(a []uint16) {
 // Π_r C(C, d(r)) over the rows (d(r) the symbols placed in row r), the
 // number of ways the partly filled rows could use their columns; ties go to
 // the lower symbol.
-func (s *stackCounter) symbolOrder(symbolsOf []uint16) {
+func (s *StackCounter) symbolOrder(symbolsOf []uint16) {
 	var bin [MaxC + 1]uint64
 	for d := range s.c + 1 {
 		bin[d] = uint64(binom(s.c, d))

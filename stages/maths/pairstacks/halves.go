@@ -1,4 +1,4 @@
-package pair
+package pairstacks
 
 import (
 	"context"
@@ -29,77 +29,22 @@ import (
 // joins two canonical tables through the row permutation that takes one
 // frame to the other.
 
-// element is g ∈ B_c: p ↦ π(p) ⊕ mask, π = groupFor(c).perms[perm].
-type element struct {
-	perm int
-	mask uint8
-}
+// RowPerm is a permutation of the 2c rows: r[x] is the image of row x
+// (row 2i the upper row of band i, 2i+1 the lower).
+type RowPerm [maxN]int8
 
-// canonicalWith returns the canonical form of the multiset patterns (any
-// size; see canonical) and an element g with g(patterns) = that form. The
-// least image contains the pattern 0 (else shifting some member to 0 would
-// give a smaller one), so g maps some p ∈ T to 0, i.e. mask = π(p), and the
-// image of T is π(T ⊕ p): c!·(distinct members) candidates instead of
-// c!·2^c.
-func canonicalWith(c int, patterns []uint8) ([]uint8, element) {
-	g := groupFor(c)
-	n := len(patterns)
-	best := make([]uint8, n)
-	img := make([]uint8, n)
-	var at element
-	first := true
-	var seen uint64
-	for _, p := range patterns {
-		if seen>>p&1 == 1 {
-			continue
-		}
-		seen |= 1 << p
-		for k, t := range g.perms {
-			for j, q := range patterns {
-				img[j] = t[q^p]
-			}
-			sortSmall(img)
-			if first || slices.Compare(img, best) < 0 {
-				copy(best, img)
-				// t(q ⊕ p) = t(q) ⊕ t(p): the mask is t(p).
-				at = element{perm: k, mask: t[p]}
-				first = false
-			}
-		}
-	}
-	return best, at
-}
-
-// rowPerm is a permutation of the 2c rows: rows[r] is the image of row r.
-type rowPerm [maxN]int8
-
-// rows returns ρ_g. Symbol x with pattern p sits in row 2i of band i when
-// bit i of p is 1 and in row 2i+1 when it is 0; g moves bit i to bit π(i)
-// and then complements the mask's bits, so row 2i+s goes to row
-// 2π(i) + (s ⊕ mask bit π(i)).
-func (e element) rows(c int) rowPerm {
-	t := groupFor(c).perms[e.perm]
-	var r rowPerm
-	for i := range c {
-		pi := bits.TrailingZeros8(t[1<<i])
-		flip := int(e.mask>>pi) & 1
-		r[2*i] = int8(2*pi + flip)
-		r[2*i+1] = int8(2*pi + (1 ^ flip))
-	}
-	return r
-}
-
-func (r rowPerm) inverse(c int) rowPerm {
-	var inv rowPerm
+// Inverse returns r⁻¹.
+func (r RowPerm) Inverse(c int) RowPerm {
+	var inv RowPerm
 	for x := range 2 * c {
 		inv[r[x]] = int8(x)
 	}
 	return inv
 }
 
-// then returns the permutation r followed by s.
-func (r rowPerm) then(s rowPerm, c int) rowPerm {
-	var out rowPerm
+// Then returns the permutation r followed by s.
+func (r RowPerm) Then(s RowPerm, c int) RowPerm {
+	var out RowPerm
 	for x := range 2 * c {
 		out[x] = s[r[x]]
 	}
@@ -113,7 +58,7 @@ type setMap struct {
 	all    uint16
 }
 
-func newSetMap(r rowPerm, c int) *setMap {
+func newSetMap(r RowPerm, c int) *setMap {
 	m := &setMap{all: uint16(1)<<(2*c) - 1}
 	for x := range 64 {
 		for b := range 6 {
@@ -135,10 +80,10 @@ func (m *setMap) complementOf(x uint16) uint16 {
 	return ^(m.lo[x&63] | m.hi[x>>6]) & m.all
 }
 
-// split returns the patterns of the first k symbols of rep in the stack
-// DP's order, and those of the others.
-func split(c int, rep []uint8, k int) (first, second []uint8) {
-	var s stackCounter
+// Split returns the patterns of the first k symbols of rep in the stack
+// DP's order, and those of the others, each sorted.
+func Split(c int, rep []uint8, k int) (first, second []uint8) {
+	var s StackCounter
 	symbolsOf := s.load(c, rep)
 	for j, x := range symbolOrder(c, len(rep), symbolsOf[:2*c]) {
 		if j < k {
@@ -147,23 +92,37 @@ func split(c int, rep []uint8, k int) (first, second []uint8) {
 			second = append(second, rep[x])
 		}
 	}
-	sortSmall(first)
-	sortSmall(second)
+	slices.Sort(first)
+	slices.Sort(second)
 	return first, second
 }
 
-// halfTable is the layer of a half H (canonical): for each state M, sorted
+// HalfTable is the layer of a half H (canonical): for each state M, sorted
 // by key, G_H(M)/os(M), the number of partial colourings reaching any one
 // labelling of M.
-type halfTable struct {
+type HalfTable struct {
 	c    int
 	deg  [maxN]int // placed symbols per row, to unpack the keys
 	keys []key
 	vals []uint64
 }
 
-// bytes is the table's approximate size in memory.
-func (h *halfTable) bytes() int64 { return int64(len(h.keys))*16 + 128 }
+// Bytes is the table's approximate size in memory.
+func (h *HalfTable) Bytes() int64 { return int64(len(h.keys))*16 + 128 }
+
+// Len is the number of states of the table.
+func (h *HalfTable) Len() int { return len(h.keys) }
+
+// Each calls fn with every state M of the table, in key order: the row sets
+// of its c columns, sorted (the entries beyond c zero), and G_H(M)/os(M).
+func (h *HalfTable) Each(fn func(cols [MaxC]uint16, g uint64)) {
+	u := newUnpacker(h.c, &h.deg)
+	for i, k := range h.keys {
+		var cls [MaxC]uint16
+		u.unpack(k, &cls)
+		fn(cls, h.vals[i])
+	}
+}
 
 // labellings returns os(M) = c!/Π m! for the sorted column sets of M.
 func labellings(c int, cls *[MaxC]uint16) uint64 {
@@ -180,9 +139,9 @@ func labellings(c int, cls *[MaxC]uint16) uint64 {
 	return os
 }
 
-// buildHalf computes the table of the patterns half (at most 2c of them,
+// BuildHalf computes the table of the patterns half (at most 2c of them,
 // any multiset) with the counter s.
-func buildHalf(ctx context.Context, s *stackCounter, c int, half []uint8) (*halfTable, error) {
+func BuildHalf(ctx context.Context, s *StackCounter, c int, half []uint8) (*HalfTable, error) {
 	if err := checkC(c); err != nil {
 		return nil, err
 	}
@@ -198,7 +157,7 @@ func buildHalf(ctx context.Context, s *stackCounter, c int, half []uint8) (*half
 	if err := s.run(ctx, symbolOrder(c, len(half), symbolsOf[:2*c])); err != nil {
 		return nil, err
 	}
-	h := &halfTable{c: c}
+	h := &HalfTable{c: c}
 	for r := range 2 * c {
 		h.deg[r] = bits.OnesCount16(symbolsOf[r])
 	}
@@ -259,16 +218,16 @@ func radixSortSlots(a, tmp []slot) (sorted, spare []slot) {
 	return a, tmp
 }
 
-// joiner holds a worker's scratch for join.
-type joiner struct {
+// Joiner holds a worker's scratch for Join.
+type Joiner struct {
 	probes, tmp []slot
 }
 
-// join returns E(T) for T = H_A ∪ H_B from a, the table of g_A(H_A), and b,
+// Join returns E(T) for T = H_A ∪ H_B from a, the table of g_A(H_A), and b,
 // that of g_B(H_B), where aToB = ρ_{g_A}⁻¹ followed by ρ_{g_B} takes a row
 // of a's frame to b's. It walks a's states, maps each one's complement into
 // b's frame, sorts those keys and merges them with b's.
-func (j *joiner) join(a, b *halfTable, aToB rowPerm) (uint64, error) {
+func (j *Joiner) Join(a, b *HalfTable, aToB RowPerm) (uint64, error) {
 	c := a.c
 	m := newSetMap(aToB, c)
 	j.probes = j.probes[:0]
@@ -321,4 +280,27 @@ func (j *joiner) join(a, b *halfTable, aToB rowPerm) (uint64, error) {
 		return 0, ErrOverflow
 	}
 	return lo, nil
+}
+
+// StateBound is Π_r C(c, d(r)) over the rows r, d(r) being the number of
+// the half's symbols in row r: roughly how many states its table has (the
+// ways to give each row's symbols their columns), in integers so that the
+// plan's order is exact.
+func StateBound(c int, half []uint8) uint64 {
+	var s StackCounter
+	symbolsOf := s.load(c, half)
+	b := uint64(1)
+	for r := range 2 * c {
+		b = satMul(b, binomial(c, bits.OnesCount16(symbolsOf[r])))
+	}
+	return b
+}
+
+// binomial returns C(n, k) for small n.
+func binomial(n, k int) uint64 {
+	b := uint64(1)
+	for i := range k {
+		b = b * uint64(n-i) / uint64(i+1)
+	}
+	return b
 }

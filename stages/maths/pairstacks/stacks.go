@@ -1,27 +1,42 @@
-package pair
+package pairstacks
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math/bits"
 )
 
-// Stacks returns E(T), the number of stacks (2c rows × c columns, every
-// column and every 2 × c box holding each symbol once) whose rows hold the
-// row sets of any tuple σ with pattern multiset T = patterns (any order). It
-// is the number of proper c-edge-colourings of the graph G(T) (see the
-// package documentation), counted by a dynamic programme over the symbols
-// whose states are the multisets of row sets of the columns.
-func Stacks(ctx context.Context, c int, patterns []uint8) (uint64, error) {
-	if err := checkPatterns(c, patterns); err != nil {
-		return 0, err
+// MaxC is the widest box the package handles: patterns are bytes, rows and
+// symbols fit 16-bit masks, the stack counter keys its states by c-1 masks of n bits in 60 bits,
+// and E(T) fits 64 bits (checked: an overflow is an error, never wrapped).
+const MaxC = 6
+
+// maxN is the largest side, 2·MaxC.
+const maxN = 2 * MaxC
+
+// ErrOverflow is returned when a count does not fit its 64-bit word.
+var ErrOverflow = errors.New("pair: count exceeds 2^64")
+
+// checkC returns an error unless 1 ≤ c ≤ MaxC.
+func checkC(c int) error {
+	if c < 1 || c > MaxC {
+		return fmt.Errorf("pair: c = %d: want 1 ≤ c ≤ %d", c, MaxC)
 	}
-	var s stackCounter
-	return s.count(ctx, c, patterns)
+	return nil
 }
 
-// stackCounter counts E(T). It keeps its hash tables between calls; one per
+func factorial(k int) uint64 {
+	f := uint64(1)
+	for i := 2; i <= k; i++ {
+		f *= uint64(i)
+	}
+	return f
+}
+
+// StackCounter counts E(T). It keeps its hash tables between calls; one per
 // goroutine.
-type stackCounter struct {
+type StackCounter struct {
 	c, n int
 	// row[x][i] is the row of band i holding symbol x, as a one-bit mask
 	// over the 2c rows: bit 2i is the upper row, 2i+1 the lower.
@@ -39,8 +54,11 @@ type stackCounter struct {
 	unpacker unpacker
 }
 
-// count computes E(T) for valid patterns.
-func (s *stackCounter) count(ctx context.Context, c int, patterns []uint8) (uint64, error) {
+// Count returns E(T) for valid patterns: a multiset T of c, 2c patterns
+// below 2^c (any order) with every bit set in exactly c of them (package
+// pair's Stacks checks them), or ErrOverflow, or ctx's error when it is
+// done.
+func (s *StackCounter) Count(ctx context.Context, c int, patterns []uint8) (uint64, error) {
 	symbolsOf := s.load(c, patterns)
 	if err := s.run(ctx, symbolOrder(c, len(patterns), symbolsOf[:2*c])); err != nil {
 		return 0, err
@@ -56,7 +74,7 @@ func (s *stackCounter) count(ctx context.Context, c int, patterns []uint8) (uint
 // load gives the counter the rows of the symbols x = 0, …, len(patterns)-1
 // (at most 2c: a whole multiset T or part of one) and returns the set of
 // symbols in each row.
-func (s *stackCounter) load(c int, patterns []uint8) (symbolsOf [maxN]uint16) {
+func (s *StackCounter) load(c int, patterns []uint8) (symbolsOf [maxN]uint16) {
 	s.c, s.n = c, 2*c
 	for x, p := range patterns {
 		for i := range c {
@@ -75,7 +93,7 @@ func (s *stackCounter) load(c int, patterns []uint8) (symbolsOf [maxN]uint16) {
 // state (no row in any column), and leaves the last layer in s.cur: for
 // each state, the number of ways to give the placed symbols their columns
 // (the columns labelled) that reach it.
-func (s *stackCounter) run(ctx context.Context, order []int) error {
+func (s *StackCounter) run(ctx context.Context, order []int) error {
 	c := s.c
 	s.overflow = false
 	s.cur.reset(1)
@@ -118,7 +136,7 @@ func (s *stackCounter) run(ctx context.Context, order []int) error {
 // Columns with equal row sets give equal results whichever of them gets
 // which band, so among a run of equal columns the bands are taken in
 // increasing order and the count multiplied by the run length's factorial.
-func (s *stackCounter) expand(k key, v uint64) {
+func (s *StackCounter) expand(k key, v uint64) {
 	c := s.c
 	s.unpacker.unpack(k, &s.cls)
 	mult := uint64(1)

@@ -1,4 +1,4 @@
-package walks
+package forecast
 
 import (
 	"context"
