@@ -38,7 +38,7 @@
 //     capped at 1, and a kept child's weight is w/π (Horvitz–Thompson, level
 //     by level; the argument is in stages/maths/walks/lookahead.go).
 //   - bandmrv, bandse: the mrv walk or se started from a first band (rows
-//     0…R−1) drawn uniformly among all b(R,C) valid bands (walks.FirstBand,
+//     0…R−1) drawn uniformly among all b(R,C) valid bands (walkbands.FirstBand,
 //     box height R ≤ 3; b from heuristic.BandCount), multiplied by b: the
 //     walk's own weighting of the first band, a product of branching factors
 //     that varies from band to band, becomes the constant b (unbiased:
@@ -48,7 +48,7 @@
 //   - bandmrvlast, bandselast: conditional Monte Carlo on the last band.
 //     From the uniform first band they fill, in mrv order, only the cells of
 //     the upper bands (rows 0…N−R−1) and then count the last band's
-//     completions exactly (stages/maths/walks/lastband.go): each column then
+//     completions exactly (stages/maths/walkbands/lastband.go): each column then
 //     lacks a fixed set of R symbols; for R = 2 the completions are
 //     2^(cycles of the graph with the columns as vertices and the missing
 //     symbols as edges), for R = 3 the sum of that over the top row's systems

@@ -24,7 +24,7 @@
 // checked against Burnside's lemma. E is counted as the c-edge-colourings of
 // a symbol–row graph, symbol by symbol, with a dynamic programme.
 //
-// Split and join (pair.Plan, stages/maths/pair/halves.go): E(T) is computed
+// Split and join (pair.Plan, stages/maths/pairstacks/halves.go): E(T) is computed
 // by cutting T's symbols, in the programme's order, into two halves of c
 // symbols: E(T) = Σ_M G_A(M)·G_B(Mᶜ)/os(M), with G_A(M) the number of ways
 // to place the first half leaving the columns with row-set multiset M, G_B
