@@ -14,6 +14,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 )
 
 // Table is a Parquet artifact whose rows are T. T's fields carry `parquet`
@@ -264,7 +266,7 @@ func (p *Pass) publish() ([]ArtifactEntry, error) {
 		if err := os.Chmod(pend.tmp, 0o644); err != nil { // CreateTemp makes 0600
 			return nil, err
 		}
-		sum, size, err := hashFile(pend.tmp)
+		sum, size, err := files.Hash(pend.tmp)
 		if err != nil {
 			return nil, err
 		}
@@ -277,15 +279,8 @@ func (p *Pass) publish() ([]ArtifactEntry, error) {
 		if err := os.Rename(pend.tmp, filepath.Join(p.root, pend.out.Path)); err != nil {
 			return nil, err
 		}
-		syncDir(filepath.Dir(filepath.Join(p.root, pend.out.Path)))
+		files.SyncDir(filepath.Dir(filepath.Join(p.root, pend.out.Path)))
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
 	return entries, nil
-}
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }

@@ -19,6 +19,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 )
 
 // BundlesDir holds the committed result bundles, relative to the project
@@ -102,7 +104,7 @@ const maxBundleBytes = 64 << 20
 // missing file is an empty bundle.
 func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, error) {
 	path := filepath.Join(root, b.Path())
-	data, err := readLimited(path, maxBundleBytes)
+	data, err := files.ReadLimited(path, maxBundleBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]BundleRow{}, nil
 	}
@@ -143,23 +145,6 @@ func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, err
 		out[r.Unit] = r
 	}
 	return out, nil
-}
-
-// readLimited reads a whole file of at most limit bytes.
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("larger than %d bytes", limit)
-	}
-	return data, nil
 }
 
 // addToBundle adds rows to the bundle file, under an exclusive flock on

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
 
 // CitationPath is the Citation File Format (CFF 1.2.0) file at the project
@@ -86,7 +88,7 @@ func ReadCitation(root string) (*Citation, error) {
 	}
 	var c Citation
 	if err := yaml.Unmarshal(buf.Bytes(), &c); err != nil {
-		return nil, fmt.Errorf("%s: malformed YAML: %s", CitationPath, oneLine(err.Error()))
+		return nil, fmt.Errorf("%s: malformed YAML: %s", CitationPath, msg.OneLine(err.Error()))
 	}
 	if err := c.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", CitationPath, err)

@@ -393,14 +393,3 @@ func flatten(raw []byte) map[string]string {
 	walk("", generic)
 	return out
 }
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
-
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
-}

@@ -10,6 +10,9 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
 
 // Every config value, from the YAML file, a CENSUS_* variable or --set, is
@@ -30,16 +33,16 @@ func readConfigFile(path string) (*yaml.Node, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("config file %s: is a directory, not a YAML file", path)
 	}
-	data, err := readLimited(path, MaxConfigBytes)
+	data, err := files.ReadLimited(path, MaxConfigBytes)
 	if err != nil {
-		return nil, fmt.Errorf("config file %s: %w", path, unwrapPathError(err))
+		return nil, fmt.Errorf("config file %s: %w", path, msg.PathErr(err))
 	}
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, fmt.Errorf("config file %s is empty: write the keys to change (a file holding only comments keeps every default)", path)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("config file %s: malformed YAML: %s", path, oneLine(err.Error()))
+		return nil, fmt.Errorf("config file %s: malformed YAML: %s", path, msg.OneLine(err.Error()))
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return &yaml.Node{Kind: yaml.MappingNode}, nil // only comments: every default
@@ -111,7 +114,7 @@ func shownValue(n *yaml.Node) string {
 		if err != nil {
 			return "a " + map[yaml.Kind]string{yaml.SequenceNode: "list", yaml.MappingNode: "mapping"}[n.Kind]
 		}
-		return oneLine(string(out))
+		return msg.OneLine(string(out))
 	}
 	return "(empty)"
 }

@@ -11,6 +11,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
 
 // Headline is one headline number of a stage's artifacts (an exact count,
@@ -187,7 +190,7 @@ func (e *Engine) diffSide(name string) (*runSide, error) {
 			side.stages[s.Stage] = s
 		}
 		for _, a := range l.Artifacts {
-			if !safeRelPath(a.Path) {
+			if !files.SafeRelPath(a.Path) {
 				return nil, fmt.Errorf("lock %s names %q, not a path below the project root", name, a.Path)
 			}
 			side.artifacts[a.Path] = a
@@ -202,7 +205,7 @@ func (e *Engine) diffSide(name string) (*runSide, error) {
 		side.stages[s] = LockedStage{Stage: s, Version: rec.Version, Fingerprint: rec.Fingerprint, Config: rec.Config}
 	}
 	for _, a := range m.Artifacts {
-		sum, size, err := hashFile(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
+		sum, size, err := files.Hash(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
 		if err != nil {
 			side.notes = append(side.notes, fmt.Sprintf("%s: %s is in the manifest but missing on disk", name, a.Path))
 			continue
@@ -236,7 +239,7 @@ func (e *Engine) sideConfig(side *runSide) (map[string]map[string]string, []stri
 			}
 		}
 		if len(raw) == 0 {
-			notes = append(notes, fmt.Sprintf("%s: the configuration of stage %s (fingerprint %s) is not known here", side.label, name, short(s.Fingerprint)))
+			notes = append(notes, fmt.Sprintf("%s: the configuration of stage %s (fingerprint %s) is not known here", side.label, name, msg.Short(s.Fingerprint)))
 			continue
 		}
 		out[name] = map[string]string{}
@@ -312,7 +315,7 @@ func (e *Engine) sideHeadlines(side *runSide) (map[string]map[string]string, []s
 // artifact at path, or the run cache's object; "" when there is none.
 func (e *Engine) copyWithHash(path, sum string) string {
 	for _, candidate := range []string{filepath.Join(e.opts.Root, filepath.FromSlash(path)), e.cacheObject(sum)} {
-		if got, _, err := hashFile(candidate); err == nil && got == sum {
+		if got, _, err := files.Hash(candidate); err == nil && got == sum {
 			return candidate
 		}
 	}

@@ -16,6 +16,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
 
 // Options configure an Engine.
@@ -377,7 +380,7 @@ func (e *Engine) hash(path string) (string, error) {
 	if sum, ok := e.hashes[path]; ok {
 		return sum, nil
 	}
-	sum, _, err := hashFile(filepath.Join(e.opts.Root, path))
+	sum, _, err := files.Hash(filepath.Join(e.opts.Root, path))
 	if err != nil {
 		return "", err
 	}
@@ -726,7 +729,7 @@ func (e *Engine) Verify() ([]VerifyResult, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(filepath.Join(e.opts.Root, ManifestPath)); err != nil {
-		return nil, fmt.Errorf("%s: %w: nothing to verify (run `census run` first)", ManifestPath, unwrapPathError(err))
+		return nil, fmt.Errorf("%s: %w: nothing to verify (run `census run` first)", ManifestPath, msg.PathErr(err))
 	}
 	if len(m.Artifacts) == 0 {
 		return nil, fmt.Errorf("%s lists no artifact: nothing to verify (run `census run` first)", ManifestPath)

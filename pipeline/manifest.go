@@ -1,18 +1,17 @@
 package pipeline
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"sort"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
 
 // ManifestPath is where the manifest lives, relative to the project root.
@@ -75,7 +74,7 @@ func ReadManifest(root string) (*Manifest, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal(data, m); err != nil {
-		return nil, fmt.Errorf("%s is damaged (%s): delete it and run again", ManifestPath, oneLine(err.Error()))
+		return nil, fmt.Errorf("%s is damaged (%s): delete it and run again", ManifestPath, msg.OneLine(err.Error()))
 	}
 	// The engine always writes the three fields: a manifest without them
 	// ({}, null, an array) is damaged, not empty.
@@ -83,7 +82,7 @@ func ReadManifest(root string) (*Manifest, error) {
 	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
 		why := "not a JSON object"
 		if err != nil {
-			why = oneLine(err.Error())
+			why = msg.OneLine(err.Error())
 		}
 		return nil, fmt.Errorf("%s is damaged (%s): delete it and run again", ManifestPath, why)
 	}
@@ -96,7 +95,7 @@ func ReadManifest(root string) (*Manifest, error) {
 		m.Stages = map[string]StageRecord{}
 	}
 	if err := m.check(); err != nil {
-		return nil, fmt.Errorf("%s is damaged (%s): delete it and run again", ManifestPath, oneLine(err.Error()))
+		return nil, fmt.Errorf("%s is damaged (%s): delete it and run again", ManifestPath, msg.OneLine(err.Error()))
 	}
 	return m, nil
 }
@@ -112,11 +111,11 @@ func (m *Manifest) check() error {
 			return fmt.Errorf("artifact %d has no name", i+1)
 		case names[a.Name]:
 			return fmt.Errorf("%s is listed twice", what)
-		case !isHexDigest(a.SHA256):
+		case !files.IsHexDigest(a.SHA256):
 			return fmt.Errorf("%s: sha256 %q is not 64 lowercase hex digits", what, a.SHA256)
-		case !isHexDigest(a.Fingerprint):
+		case !files.IsHexDigest(a.Fingerprint):
 			return fmt.Errorf("%s: fingerprint %q is not 64 lowercase hex digits", what, a.Fingerprint)
-		case !safeRelPath(a.Path):
+		case !files.SafeRelPath(a.Path):
 			return fmt.Errorf("%s: path %q is not a relative path inside the project", what, a.Path)
 		case a.Stage == "":
 			return fmt.Errorf("%s has no stage", what)
@@ -126,35 +125,16 @@ func (m *Manifest) check() error {
 		names[a.Name] = true
 	}
 	for name, rec := range m.Stages {
-		if !isHexDigest(rec.Fingerprint) {
+		if !files.IsHexDigest(rec.Fingerprint) {
 			return fmt.Errorf("stage %q: fingerprint %q is not 64 lowercase hex digits", name, rec.Fingerprint)
 		}
 		for in, sum := range rec.Inputs {
-			if !isHexDigest(sum) {
+			if !files.IsHexDigest(sum) {
 				return fmt.Errorf("stage %q: input %q: sha256 %q is not 64 lowercase hex digits", name, in, sum)
 			}
 		}
 	}
 	return nil
-}
-
-// isHexDigest reports whether s is a SHA-256 in lowercase hex.
-func isHexDigest(s string) bool {
-	if len(s) != 2*sha256.Size {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-// safeRelPath reports whether p is a clean slash-separated path below the
-// project root.
-func safeRelPath(p string) bool {
-	return p != "" && filepath.IsLocal(filepath.FromSlash(p)) && path.Clean(p) == p
 }
 
 // Artifact returns the entry named name (an artifact name or its path).
@@ -196,39 +176,7 @@ func (m *Manifest) write(root string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(root, ManifestPath), append(data, '\n'))
-}
-
-// writeFileAtomic writes data to a temporary file beside path, syncs it and
-// renames it over path, so that path is always either old or new, whole.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(path))
-	return nil
+	return files.WriteAtomic(filepath.Join(root, ManifestPath), append(data, '\n'))
 }
 
 // ErrUnknownArtifact is wrapped by the error for a name that is no
@@ -241,12 +189,12 @@ var ErrUnknownArtifact = errors.New("unknown artifact")
 // (with the system's error) or other bytes. Every command that reports on
 // an artifact (verify, show, cite) asks it, never the manifest alone.
 func checkOnDisk(root string, a ArtifactEntry) string {
-	sum, size, err := hashFile(filepath.Join(root, filepath.FromSlash(a.Path)))
+	sum, size, err := files.Hash(filepath.Join(root, filepath.FromSlash(a.Path)))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return "missing"
 	case err != nil:
-		return "unreadable: " + oneLine(unwrapPathError(err).Error())
+		return "unreadable: " + msg.OneLine(msg.PathErr(err).Error())
 	case sum != a.SHA256 || size != a.Size:
 		return fmt.Sprintf("SHA-256 on disk %s, manifest says %s (size %d, manifest %d)", sum, a.SHA256, size, a.Size)
 	}
@@ -260,19 +208,4 @@ func checkArtifact(root string, a ArtifactEntry) error {
 		return fmt.Errorf("artifact %s (%s) is not what %s lists: %s; run `census verify`, and rerun its stage (census run --force %s) or restore the file", a.Name, a.Path, ManifestPath, problem, a.Stage)
 	}
 	return nil
-}
-
-// hashFile returns the hex SHA-256 and size of a file.
-func hashFile(path string) (string, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", 0, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return "", 0, err
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
 }

@@ -21,6 +21,9 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/fileblob"
 	_ "gocloud.dev/blob/s3blob" // s3:// remotes
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
 
 // A remote is a store shared by the machines that run the pipeline (DVC's
@@ -86,7 +89,7 @@ func OpenRemote(ctx context.Context, raw string) (*Remote, error) {
 		return nil, fmt.Errorf("remote %q: %s", raw, allowed)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("remote %s: %s", raw, oneLine(err.Error()))
+		return nil, fmt.Errorf("remote %s: %s", raw, msg.OneLine(err.Error()))
 	}
 	return &Remote{URL: raw, bucket: b}, nil
 }
@@ -104,7 +107,7 @@ func (r *Remote) keys(ctx context.Context) (map[string]int64, error) {
 			return out, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("remote %s: listing: %s", r.URL, oneLine(err.Error()))
+			return nil, fmt.Errorf("remote %s: listing: %s", r.URL, msg.OneLine(err.Error()))
 		}
 		if !obj.IsDir && !strings.HasSuffix(obj.Key, ".tmp") {
 			out[obj.Key] = obj.Size
@@ -129,7 +132,7 @@ func (r *Remote) upload(ctx context.Context, key, local, want string) (int64, er
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(w, h), f)
 	if err == nil && want != "" && hex.EncodeToString(h.Sum(nil)) != want {
-		err = fmt.Errorf("%s changed while it was sent (its SHA-256 is no longer %s)", local, short(want))
+		err = fmt.Errorf("%s changed while it was sent (its SHA-256 is no longer %s)", local, msg.Short(want))
 	}
 	if err != nil {
 		cancel() // abandons the write
@@ -137,7 +140,7 @@ func (r *Remote) upload(ctx context.Context, key, local, want string) (int64, er
 		return 0, fmt.Errorf("push %s: %w", key, err)
 	}
 	if err := w.Close(); err != nil {
-		return 0, fmt.Errorf("push %s: %s", key, oneLine(err.Error()))
+		return 0, fmt.Errorf("push %s: %s", key, msg.OneLine(err.Error()))
 	}
 	return n, nil
 }
@@ -146,12 +149,12 @@ func (r *Remote) upload(ctx context.Context, key, local, want string) (int64, er
 func (r *Remote) read(ctx context.Context, key string, limit int64) ([]byte, error) {
 	rd, err := r.bucket.NewReader(ctx, key, nil)
 	if err != nil {
-		return nil, fmt.Errorf("pull %s: %s", key, oneLine(err.Error()))
+		return nil, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))
 	}
 	defer rd.Close()
 	data, err := io.ReadAll(io.LimitReader(rd, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("pull %s: %s", key, oneLine(err.Error()))
+		return nil, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))
 	}
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("pull %s: larger than %d bytes", key, limit)
@@ -166,7 +169,7 @@ func (r *Remote) fetchObject(ctx context.Context, sum string, size int64, dst st
 	key := remoteObjects + sum
 	rd, err := r.bucket.NewReader(ctx, key, nil)
 	if err != nil {
-		return 0, fmt.Errorf("pull %s: %s", key, oneLine(err.Error()))
+		return 0, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))
 	}
 	defer rd.Close()
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
@@ -183,10 +186,10 @@ func (r *Remote) fetchObject(ctx context.Context, sum string, size int64, dst st
 		err = cerr
 	}
 	if err != nil {
-		return 0, fmt.Errorf("pull %s: %s", key, oneLine(err.Error()))
+		return 0, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != sum || n != size {
-		return 0, fmt.Errorf("pull %s: the remote's copy is damaged (SHA-256 %s, %d bytes; want %d bytes): not used", key, short(got), n, size)
+		return 0, fmt.Errorf("pull %s: the remote's copy is damaged (SHA-256 %s, %d bytes; want %d bytes): not used", key, msg.Short(got), n, size)
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 		return 0, err
@@ -244,7 +247,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 	cacheBase := filepath.Join(e.opts.Root, filepath.FromSlash(CacheDir))
 	if entries, err := os.ReadDir(filepath.Join(cacheBase, "objects")); err == nil {
 		for _, en := range entries {
-			if isHexDigest(en.Name()) {
+			if files.IsHexDigest(en.Name()) {
 				objects[en.Name()] = filepath.Join(cacheBase, "objects", en.Name())
 			}
 		}
@@ -254,7 +257,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 		data, err := os.ReadFile(file)
 		var rec cacheRecord
 		if err != nil || json.Unmarshal(data, &rec) != nil || rec.Stage != filepath.Base(filepath.Dir(file)) ||
-			rec.Record.Fingerprint+".json" != filepath.Base(file) || !isHexDigest(rec.Record.Fingerprint) {
+			rec.Record.Fingerprint+".json" != filepath.Base(file) || !files.IsHexDigest(rec.Record.Fingerprint) {
 			continue
 		}
 		records[remoteRuns+rec.Stage+"/"+filepath.Base(file)] = rec
@@ -266,7 +269,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 			t.Present++
 			continue
 		}
-		if got, _, err := hashFile(objects[sum]); err != nil || got != sum {
+		if got, _, err := files.Hash(objects[sum]); err != nil || got != sum {
 			e.log.Warn("not pushed: the local copy does not match its SHA-256", "file", objects[sum])
 			continue
 		}
@@ -283,7 +286,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 	sort.Strings(unitFiles)
 	for _, file := range unitFiles {
 		id, fp, stage := filepath.Base(file), filepath.Base(filepath.Dir(file)), filepath.Base(filepath.Dir(filepath.Dir(file)))
-		if !validUnitID(id) || !isHexDigest(fp) {
+		if !validUnitID(id) || !files.IsHexDigest(fp) {
 			continue
 		}
 		key := remoteUnits + stage + "/" + fp + "/" + id
@@ -299,7 +302,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 			continue
 		}
 		if err := r.bucket.WriteAll(ctx, key, data, nil); err != nil {
-			return t, fmt.Errorf("push %s: %s", key, oneLine(err.Error()))
+			return t, fmt.Errorf("push %s: %s", key, msg.OneLine(err.Error()))
 		}
 		t.Units++
 		t.Bytes += int64(len(data))
@@ -317,12 +320,12 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 			complete = complete && ok
 		}
 		if !complete {
-			e.log.Warn("run record not pushed: some of its files are neither here nor on the remote", "stage", rec.Stage, "fingerprint", short(rec.Record.Fingerprint))
+			e.log.Warn("run record not pushed: some of its files are neither here nor on the remote", "stage", rec.Stage, "fingerprint", msg.Short(rec.Record.Fingerprint))
 			continue
 		}
 		data, _ := json.MarshalIndent(rec, "", "  ")
 		if err := r.bucket.WriteAll(ctx, key, append(data, '\n'), nil); err != nil {
-			return t, fmt.Errorf("push %s: %s", key, oneLine(err.Error()))
+			return t, fmt.Errorf("push %s: %s", key, msg.OneLine(err.Error()))
 		}
 		t.Runs++
 		t.Bytes += int64(len(data) + 1)
@@ -426,7 +429,7 @@ func (e *Engine) pullRecord(ctx context.Context, r *Remote, have map[string]int6
 		return nil
 	}
 	for _, a := range rec.Artifacts {
-		if !isHexDigest(a.SHA256) || a.Size < 0 {
+		if !files.IsHexDigest(a.SHA256) || a.Size < 0 {
 			e.log.Warn("the remote's run record is damaged: not used", "key", key)
 			return nil
 		}
@@ -436,7 +439,7 @@ func (e *Engine) pullRecord(ctx context.Context, r *Remote, have map[string]int6
 			return err
 		}
 	}
-	if err := writeFileAtomic(e.cacheRun(stage, fingerprint), data); err != nil {
+	if err := files.WriteAtomic(e.cacheRun(stage, fingerprint), data); err != nil {
 		return err
 	}
 	t.Runs++
@@ -448,7 +451,7 @@ func (e *Engine) pullRecord(ctx context.Context, r *Remote, have map[string]int6
 // there already.
 func (e *Engine) pullObject(ctx context.Context, r *Remote, have map[string]int64, sum string, size int64, t *Transfer) error {
 	dst := e.cacheObject(sum)
-	if got, _, err := hashFile(dst); err == nil && got == sum {
+	if got, _, err := files.Hash(dst); err == nil && got == sum {
 		t.Present++
 		return nil
 	}
@@ -501,7 +504,7 @@ func (e *Engine) pullUnits(ctx context.Context, r *Remote, have map[string]int64
 // pullLock fetches the records and artifacts of a lock into the run cache.
 func (e *Engine) pullLock(ctx context.Context, r *Remote, have map[string]int64, l *RunLock, t *Transfer) error {
 	for _, s := range l.Stages {
-		if !isHexDigest(s.Fingerprint) || path.Base(s.Stage) != s.Stage {
+		if !files.IsHexDigest(s.Fingerprint) || path.Base(s.Stage) != s.Stage {
 			return fmt.Errorf("the lock's stage %q has a malformed fingerprint or name", s.Stage)
 		}
 		if _, err := os.Stat(e.cacheRun(s.Stage, s.Fingerprint)); errors.Is(err, fs.ErrNotExist) {
@@ -511,7 +514,7 @@ func (e *Engine) pullLock(ctx context.Context, r *Remote, have map[string]int64,
 		}
 	}
 	for _, a := range l.Artifacts {
-		if !isHexDigest(a.SHA256) || a.Size < 0 {
+		if !files.IsHexDigest(a.SHA256) || a.Size < 0 {
 			return fmt.Errorf("the lock's artifact %s has a malformed SHA-256 or size", a.Path)
 		}
 		if _, ok := have[remoteObjects+a.SHA256]; !ok {

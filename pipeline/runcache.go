@@ -4,13 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
 
 // The run cache keeps every published output in a content-addressed store,
@@ -47,13 +49,13 @@ func (e *Engine) cacheStore(stage string, rec StageRecord, entries []ArtifactEnt
 		if _, err := os.Stat(obj); err == nil {
 			continue
 		}
-		if err := copyFile(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)), obj); err != nil {
+		if err := files.Copy(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)), obj); err != nil {
 			e.log.Warn("cannot keep an artifact in the run cache", "stage", stage, "artifact", a.Path, "err", err)
 			return
 		}
 	}
 	data, _ := json.MarshalIndent(cacheRecord{Stage: stage, Record: rec, Artifacts: entries}, "", "  ")
-	if err := writeFileAtomic(e.cacheRun(stage, rec.Fingerprint), append(data, '\n')); err != nil {
+	if err := files.WriteAtomic(e.cacheRun(stage, rec.Fingerprint), append(data, '\n')); err != nil {
 		e.log.Warn("cannot write a run cache record", "stage", stage, "err", err)
 	}
 }
@@ -76,7 +78,7 @@ func (e *Engine) cached(s *Stage, fingerprint string) (*cacheRecord, bool) {
 		return nil, false
 	}
 	for _, sum := range rec.Record.Inputs {
-		if !isHexDigest(sum) {
+		if !files.IsHexDigest(sum) {
 			return nil, false
 		}
 	}
@@ -87,7 +89,7 @@ func (e *Engine) cached(s *Stage, fingerprint string) (*cacheRecord, bool) {
 	for _, a := range rec.Artifacts {
 		path, ok := outputs[a.Name]
 		delete(outputs, a.Name)
-		if !ok || a.Path != path || a.Stage != s.Name || a.Fingerprint != fingerprint || !isHexDigest(a.SHA256) {
+		if !ok || a.Path != path || a.Stage != s.Name || a.Fingerprint != fingerprint || !files.IsHexDigest(a.SHA256) {
 			return nil, false
 		}
 		if _, err := os.Stat(e.cacheObject(a.SHA256)); err != nil {
@@ -104,13 +106,13 @@ func (e *Engine) cached(s *Stage, fingerprint string) (*cacheRecord, bool) {
 func (e *Engine) restore(rec *cacheRecord) error {
 	for _, a := range rec.Artifacts {
 		obj := e.cacheObject(a.SHA256)
-		sum, _, err := hashFile(obj)
+		sum, _, err := files.Hash(obj)
 		if err != nil {
 			return err
 		}
 		if sum != a.SHA256 {
 			os.Remove(obj)
-			return fmt.Errorf("run cache object for %s is damaged (SHA-256 %s, want %s): removed", a.Path, short(sum), short(a.SHA256))
+			return fmt.Errorf("run cache object for %s is damaged (SHA-256 %s, want %s): removed", a.Path, msg.Short(sum), msg.Short(a.SHA256))
 		}
 	}
 	temps := make([]string, len(rec.Artifacts))
@@ -124,7 +126,7 @@ func (e *Engine) restore(rec *cacheRecord) error {
 	for i, a := range rec.Artifacts {
 		dst := filepath.Join(e.opts.Root, filepath.FromSlash(a.Path))
 		tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-restore")
-		if err := copyFile(e.cacheObject(a.SHA256), tmp); err != nil {
+		if err := files.Copy(e.cacheObject(a.SHA256), tmp); err != nil {
 			return err
 		}
 		temps[i] = tmp
@@ -134,37 +136,6 @@ func (e *Engine) restore(rec *cacheRecord) error {
 			return err
 		}
 		temps[i] = ""
-	}
-	return nil
-}
-
-// copyFile copies src to dst, atomically: dst is whole or absent.
-func copyFile(src, dst string) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	tmp := dst + ".tmp-copy"
-	out, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := out.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, dst); err != nil {
-		os.Remove(tmp)
-		return err
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 )
 
 // countingFixture is the toy pipeline with a counter of Run calls per stage.
@@ -144,7 +146,7 @@ func sha(data []byte) string {
 	defer os.Remove(f.Name())
 	f.Write(data)
 	f.Close()
-	s, _, _ := hashFile(f.Name())
+	s, _, _ := files.Hash(f.Name())
 	return s
 }
 

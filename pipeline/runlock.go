@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
 
 // RunLock records what a finished run produced, for a reader to check a
@@ -82,7 +85,7 @@ func (e *Engine) WriteLock(path string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, l.Encode())
+	return files.WriteAtomic(path, l.Encode())
 }
 
 // maxLockBytes bounds a lock file: a few hundred bytes per artifact.
@@ -90,9 +93,9 @@ const maxLockBytes = 16 << 20
 
 // ReadLock reads a lock file, with a one-line error when it is not one.
 func ReadLock(path string) (*RunLock, error) {
-	data, err := readLimited(path, maxLockBytes)
+	data, err := files.ReadLimited(path, maxLockBytes)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, unwrapPathError(err))
+		return nil, fmt.Errorf("lock %s: %w", path, msg.PathErr(err))
 	}
 	var l RunLock
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -119,7 +122,7 @@ func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
 		locked[a.Path] = a
 	}
 	for _, a := range l.Artifacts {
-		if !safeRelPath(a.Path) {
+		if !files.SafeRelPath(a.Path) {
 			return nil, fmt.Errorf("the lock names %q, not a path below the project root", a.Path)
 		}
 		if seen[a.Path] {
@@ -127,14 +130,14 @@ func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
 			continue
 		}
 		seen[a.Path] = true
-		sum, size, err := hashFile(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
+		sum, size, err := files.Hash(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			diffs = append(diffs, fmt.Sprintf("%s: missing (the lock has SHA-256 %s)", a.Path, short(a.SHA256)))
+			diffs = append(diffs, fmt.Sprintf("%s: missing (the lock has SHA-256 %s)", a.Path, msg.Short(a.SHA256)))
 		case err != nil:
-			diffs = append(diffs, fmt.Sprintf("%s: unreadable: %s (the lock has SHA-256 %s)", a.Path, oneLine(unwrapPathError(err).Error()), short(a.SHA256)))
+			diffs = append(diffs, fmt.Sprintf("%s: unreadable: %s (the lock has SHA-256 %s)", a.Path, msg.OneLine(msg.PathErr(err).Error()), msg.Short(a.SHA256)))
 		case sum != a.SHA256:
-			diffs = append(diffs, fmt.Sprintf("%s: SHA-256 %s, the lock has %s", a.Path, short(sum), short(a.SHA256)))
+			diffs = append(diffs, fmt.Sprintf("%s: SHA-256 %s, the lock has %s", a.Path, msg.Short(sum), msg.Short(a.SHA256)))
 		case size != a.Size:
 			diffs = append(diffs, fmt.Sprintf("%s: %d bytes, the lock says %d", a.Path, size, a.Size))
 		}
@@ -155,9 +158,9 @@ func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
 		rec, ok := m.Stages[s.Stage]
 		switch {
 		case !ok:
-			diffs = append(diffs, fmt.Sprintf("stage %s: never run here (the lock has fingerprint %s)", s.Stage, short(s.Fingerprint)))
+			diffs = append(diffs, fmt.Sprintf("stage %s: never run here (the lock has fingerprint %s)", s.Stage, msg.Short(s.Fingerprint)))
 		case rec.Fingerprint != s.Fingerprint:
-			diffs = append(diffs, fmt.Sprintf("stage %s: fingerprint %s, the lock has %s", s.Stage, short(rec.Fingerprint), short(s.Fingerprint)))
+			diffs = append(diffs, fmt.Sprintf("stage %s: fingerprint %s, the lock has %s", s.Stage, msg.Short(rec.Fingerprint), msg.Short(s.Fingerprint)))
 		}
 	}
 	slices.Sort(diffs)

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
 
 // Show writes what a reader needs to know about an artifact without any
@@ -194,7 +196,7 @@ func (e *Engine) Cite(w io.Writer, name string) error {
   howpublished = {File %s, produced by stage %s of the sudoku-census pipeline},%s%s
   note         = {SHA-256 %s; fingerprint %s; %s; %s},
 }
-`, a.Name, short(a.SHA256), a.Path, bibEscape(doc), author, year, a.Path, a.Stage, version, url, a.SHA256, a.Fingerprint, bibEscape(code), m.Tool)
+`, a.Name, msg.Short(a.SHA256), a.Path, bibEscape(doc), author, year, a.Path, a.Stage, version, url, a.SHA256, a.Fingerprint, bibEscape(code), m.Tool)
 	return nil
 }
 
@@ -273,13 +275,4 @@ func publicURL(remote string) string {
 
 func bibEscape(s string) string {
 	return strings.NewReplacer("&", `\&`, "%", `\%`, "_", `\_`, "#", `\#`).Replace(s)
-}
-
-// short is the first twelve characters of a hex digest, for messages and
-// citation keys.
-func short(digest string) string {
-	if len(digest) > 12 {
-		return digest[:12]
-	}
-	return digest
 }

@@ -16,6 +16,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
 
 // The slurm executor. For a stage with missing units it writes a plan
@@ -137,7 +140,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *unitSet, missing 
 	stamp := time.Now().UTC().Format("20060102-150405.000000")
 	planPath := filepath.Join(dir, "slurm-plan-"+stamp+".json")
 	planJSON, _ := json.Marshal(plan)
-	if err := writeFileAtomic(planPath, planJSON); err != nil {
+	if err := files.WriteAtomic(planPath, planJSON); err != nil {
 		return err
 	}
 	script := fmt.Sprintf("#!/bin/sh\n# census: stage %s, %d units in %d array tasks; plan %s\nexec %s\n",
@@ -169,7 +172,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *unitSet, missing 
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		why := oneLine(stderr.String())
+		why := msg.OneLine(stderr.String())
 		if why == "" {
 			why = err.Error()
 		}
@@ -177,7 +180,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *unitSet, missing 
 	}
 	job, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
 	if _, err := strconv.ParseUint(job, 10, 64); err != nil {
-		return slurmError("sbatch printed %q, not a job id", oneLine(string(out)))
+		return slurmError("sbatch printed %q, not a job id", msg.OneLine(string(out)))
 	}
 	p.Log.Info("submitted slurm array job", "job", job, "units", len(ids), "tasks", len(plan.Tasks), "logs", e.rel(u.dir))
 	p.Report("units.slurm_job", job)
@@ -269,7 +272,7 @@ func squeueHas(squeue, job string) (bool, error) {
 		if strings.Contains(stderr.String(), "Invalid job id") {
 			return false, nil
 		}
-		return false, fmt.Errorf("%v: %s", err, oneLine(stderr.String()))
+		return false, fmt.Errorf("%v: %s", err, msg.OneLine(stderr.String()))
 	}
 	return strings.TrimSpace(string(out)) != "", nil
 }
@@ -280,7 +283,7 @@ func scancel(log *slog.Logger, job string) {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "scancel", job).CombinedOutput()
 	if err != nil {
-		log.Warn("scancel failed: cancel the job by hand", "job", job, "err", err, "output", oneLine(string(out)))
+		log.Warn("scancel failed: cancel the job by hand", "job", job, "err", err, "output", msg.OneLine(string(out)))
 		return
 	}
 	log.Info("cancelled slurm job", "job", job)
@@ -429,11 +432,11 @@ func (e *Engine) WorkUnits(ctx context.Context, w io.Writer, stage, fingerprint,
 	}
 	var plan slurmPlan
 	if err := json.Unmarshal(data, &plan); err != nil {
-		return fmt.Errorf("unit plan %s is damaged: %s", planPath, oneLine(err.Error()))
+		return fmt.Errorf("unit plan %s is damaged: %s", planPath, msg.OneLine(err.Error()))
 	}
 	if plan.Stage != stage || plan.Fingerprint != fingerprint {
 		return fmt.Errorf("unit plan %s is for stage %s fingerprint %s, not stage %s fingerprint %s",
-			planPath, plan.Stage, short(plan.Fingerprint), stage, short(fingerprint))
+			planPath, plan.Stage, msg.Short(plan.Fingerprint), stage, msg.Short(fingerprint))
 	}
 	if task < 0 || task >= len(plan.Tasks) {
 		return fmt.Errorf("array task %d: the plan has tasks 0 to %d", task, len(plan.Tasks)-1)
@@ -455,7 +458,7 @@ func (e *Engine) WorkUnits(ctx context.Context, w io.Writer, stage, fingerprint,
 	c := checked{inputs: inputs, sources: sources, tools: tools, fingerprint: e.fingerprint(s, inputs, sources, tools)}
 	if c.fingerprint != fingerprint {
 		return fmt.Errorf("stage %s: the fingerprint here is %s but the submitting run's is %s: the configuration, the inputs or the program differ (use the same census binary and config, on a data directory every node shares)",
-			stage, short(c.fingerprint), short(fingerprint))
+			stage, msg.Short(c.fingerprint), msg.Short(fingerprint))
 	}
 	ids := plan.Tasks[task]
 	if err := checkUnitIDs(stage, ids); err != nil {

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 )
 
 // UnitsDir is where finished units are kept, relative to the project root:
@@ -88,7 +90,7 @@ var errDamagedUnit = errors.New("damaged unit file")
 // readUnit reads and checks the file of unit id: the one way any command
 // (a run resuming, status counting) takes a unit as done.
 func readUnit(dir, fingerprint, id string) ([]byte, time.Duration, error) {
-	b, err := readLimited(filepath.Join(dir, id), maxUnitFileBytes)
+	b, err := files.ReadLimited(filepath.Join(dir, id), maxUnitFileBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, 0, err
