@@ -16,6 +16,7 @@ import (
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // Table is a Parquet artifact whose rows are T. T's fields carry `parquet`
@@ -68,7 +69,7 @@ func (t Table[T]) Write(p *Pass, rows []T) error {
 	prov := p.provenance(t.Name)
 	opts := []parquet.WriterOption{
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
-		parquet.CreatedBy(toolName, toolRelease, ""),
+		parquet.CreatedBy(store.ToolName, store.ToolRelease, ""),
 		// Several row groups let Load read a large table on every core.
 		parquet.MaxRowsPerRowGroup(rowGroupRows),
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // BundlesDir holds the committed result bundles, relative to the project
@@ -188,7 +189,7 @@ func writeBundle(root string, b *Bundle, rows []BundleRow) error {
 	var buf bytes.Buffer
 	w := parquet.NewGenericWriter[BundleRow](&buf,
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
-		parquet.CreatedBy(toolName, toolRelease, ""))
+		parquet.CreatedBy(store.ToolName, store.ToolRelease, ""))
 	if _, err := w.Write(rows); err != nil {
 		return err
 	}
@@ -253,9 +254,9 @@ func peakRSS() int64 {
 // returns the indices still missing. A unit found in its unit file but not
 // in the bundle (its process stopped between the two writes) goes into the
 // bundle, with its compute time as its CPU time.
-func (e *Engine) fromBundle(p *Pass, u *unitSet, missing []int) ([]int, error) {
+func (e *Engine) fromBundle(p *Pass, u *store.UnitSet, missing []int) ([]int, error) {
 	b := p.Stage.Units.Bundle
-	ids := bundledIDs(b, u.ids)
+	ids := bundledIDs(b, u.IDs)
 	if len(ids) == 0 {
 		return missing, nil // this configuration uses none of the bundle
 	}
@@ -264,9 +265,9 @@ func (e *Engine) fromBundle(p *Pass, u *unitSet, missing []int) ([]int, error) {
 		return nil, err
 	}
 	var stray []BundleRow
-	for i, id := range u.ids {
-		if _, ok := rows[id]; !ok && u.results[i] != nil && b.Holds(id) {
-			stray = append(stray, newBundleRow(b, id, u.results[i], u.took[i]))
+	for i, id := range u.IDs {
+		if _, ok := rows[id]; !ok && u.Results[i] != nil && b.Holds(id) {
+			stray = append(stray, newBundleRow(b, id, u.Results[i], u.Took[i]))
 		}
 	}
 	if len(stray) > 0 {
@@ -276,8 +277,8 @@ func (e *Engine) fromBundle(p *Pass, u *unitSet, missing []int) ([]int, error) {
 	}
 	var still []int
 	for _, i := range missing {
-		if r, ok := rows[u.ids[i]]; ok {
-			u.results[i] = []byte(r.Result)
+		if r, ok := rows[u.IDs[i]]; ok {
+			u.Results[i] = []byte(r.Result)
 			continue
 		}
 		still = append(still, i)
@@ -319,13 +320,13 @@ type RecomputeReport struct {
 // for `make all`). It returns an error naming the unit at the first
 // mismatch.
 func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCPU time.Duration, log func(string)) ([]RecomputeReport, error) {
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
 	}
 	// A unit may read its stage's inputs: give it the pass a run would.
 	passes := map[*Stage]*Pass{}
-	e.survey(m, func(s *Stage, c checked, _ bool, sim *Manifest) {
+	e.survey(m, func(s *Stage, c checked, _ bool, sim *store.Manifest) {
 		if s.Units != nil && s.Units.Bundle != nil {
 			passes[s] = e.newPass(ctx, sim, s, c)
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // bundledToy is the units toy with its draws kept in a bundle.
@@ -21,7 +23,7 @@ func bundledToy(t *testing.T) (*fixture, *unitToy, *Bundle) {
 // freshClone removes everything a clone of the repository would lack:
 // artifacts, manifest, units and run cache; the bundle stays.
 func freshClone(t *testing.T, root string) {
-	for _, p := range []string{"data/numbers.parquet", "data/draws.parquet", "data/drawsum.txt", ManifestPath, UnitsDir, CacheDir} {
+	for _, p := range []string{"data/numbers.parquet", "data/draws.parquet", "data/drawsum.txt", store.ManifestPath, store.UnitsDir, store.CacheDir} {
 		if err := os.RemoveAll(filepath.Join(root, p)); err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +46,7 @@ func TestBundle(t *testing.T) {
 		t.Errorf("row %+v", r)
 	}
 
-	for _, p := range []string{"data/draws.parquet", UnitsDir, CacheDir} {
+	for _, p := range []string{"data/draws.parquet", store.UnitsDir, store.CacheDir} {
 		os.RemoveAll(filepath.Join(f.root, p))
 	}
 	if st, _ := f.engine().Status(); st[1].Units == nil || st[1].Units.String() != "20/20 units done" {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // TestCitationFileIsTheRelease checks the repository's CITATION.cff: valid
@@ -18,8 +20,8 @@ func TestCitationFileIsTheRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Version != toolRelease {
-		t.Errorf("CITATION.cff version %q, the tool's release (pipeline/stage.go toolRelease) %q: change both together", c.Version, toolRelease)
+	if c.Version != store.ToolRelease {
+		t.Errorf("CITATION.cff version %q, the tool's release (pipeline/stage.go store.ToolRelease) %q: change both together", c.Version, store.ToolRelease)
 	}
 	license, err := os.ReadFile("../LICENSE")
 	if err != nil {
@@ -96,7 +98,7 @@ func TestCiteNamesThePublicRepository(t *testing.T) {
 	good, _ := os.ReadFile("../" + CitationPath)
 	os.WriteFile(filepath.Join(f.root, CitationPath), good, 0o644)
 	out := cite()
-	for _, want := range []string{"url          = {https://github.com/sudoku-census/sudoku-census}", "version      = {" + toolRelease + "}", "author       = {{The sudoku-census authors}}"} {
+	for _, want := range []string{"url          = {https://github.com/sudoku-census/sudoku-census}", "version      = {" + store.ToolRelease + "}", "author       = {{The sudoku-census authors}}"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("cite lacks %q:\n%s", want, out)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // Headline is one headline number of a stage's artifacts (an exact count,
@@ -197,7 +198,7 @@ func (e *Engine) diffSide(name string) (*runSide, error) {
 		}
 		return side, nil
 	}
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +224,7 @@ func (e *Engine) diffSide(name string) (*runSide, error) {
 func (e *Engine) sideConfig(side *runSide) (map[string]map[string]string, []string) {
 	out := map[string]map[string]string{}
 	var notes []string
-	m, _ := ReadManifest(e.opts.Root)
+	m, _ := store.ReadManifest(e.opts.Root)
 	for _, name := range slices.Sorted(maps.Keys(side.stages)) {
 		s := side.stages[name]
 		raw := s.Config
@@ -231,8 +232,8 @@ func (e *Engine) sideConfig(side *runSide) (map[string]map[string]string, []stri
 			raw = m.Stages[name].Config
 		}
 		if len(raw) == 0 {
-			if data, err := os.ReadFile(e.cacheRun(name, s.Fingerprint)); err == nil {
-				var rec cacheRecord
+			if data, err := os.ReadFile(store.CacheRun(e.opts.Root, name, s.Fingerprint)); err == nil {
+				var rec store.CacheRecord
 				if json.Unmarshal(data, &rec) == nil && rec.Record.Fingerprint == s.Fingerprint {
 					raw = rec.Record.Config
 				}
@@ -314,7 +315,7 @@ func (e *Engine) sideHeadlines(side *runSide) (map[string]map[string]string, []s
 // copyWithHash returns a file of this project with the given SHA-256: the
 // artifact at path, or the run cache's object; "" when there is none.
 func (e *Engine) copyWithHash(path, sum string) string {
-	for _, candidate := range []string{filepath.Join(e.opts.Root, filepath.FromSlash(path)), e.cacheObject(sum)} {
+	for _, candidate := range []string{filepath.Join(e.opts.Root, filepath.FromSlash(path)), store.CacheObject(e.opts.Root, sum)} {
 		if got, _, err := files.Hash(candidate); err == nil && got == sum {
 			return candidate
 		}
@@ -327,7 +328,7 @@ func (e *Engine) copyWithHash(path, sum string) string {
 // and the times it reported (metrics named *_seconds).
 func (e *Engine) sideTimes(side *runSide) map[string]map[string]string {
 	out := map[string]map[string]string{}
-	e.eachRun(func(r runLogLine) {
+	store.EachRun(e.opts.Root, func(r store.RunLogLine) {
 		s, ok := side.stages[r.Stage]
 		if !ok || r.Action != "ran" || r.Fingerprint != s.Fingerprint {
 			return

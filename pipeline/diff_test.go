@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // diffFixture is the toy pipeline whose total stage reports its sum as a
@@ -82,7 +84,7 @@ func TestDiffOfTwoRuns(t *testing.T) {
 
 	// Without the run cache, the old run's numbers and configuration are
 	// nowhere: said in notes, and the artifacts still compared.
-	os.RemoveAll(filepath.Join(f.root, CacheDir))
+	os.RemoveAll(filepath.Join(f.root, store.CacheDir))
 	d, err = f.engine().Diff(old, DataSide, DiffOptions{})
 	if err != nil || len(d.Artifacts) != 3 || len(d.Config) != 0 || slices.ContainsFunc(d.Metrics, func(c Change) bool { return c.Key == "sum" }) {
 		t.Fatalf("without the cache: %+v, %v", d, err)

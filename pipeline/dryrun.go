@@ -1,11 +1,9 @@
 package pipeline
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"time"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // Planned is what a run would do with one stage.
@@ -28,13 +26,13 @@ func (e *Engine) DryRun(targets []string, ro RunOptions) ([]Planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
 	}
 	last := e.lastRunTimes()
 	e.hashes = map[string]string{}
-	sim := m.clone()
+	sim := m.Clone()
 	stale := map[string]string{}
 	var out []Planned
 	for _, s := range e.order {
@@ -48,7 +46,7 @@ func (e *Engine) DryRun(targets []string, ro RunOptions) ([]Planned, error) {
 		case !forced[s] && func() bool {
 			rec, ok := e.cached(s, c.fingerprint)
 			if ok {
-				sim.record(s.Name, rec.Record, rec.Artifacts)
+				sim.Record(s.Name, rec.Record, rec.Artifacts)
 			}
 			return ok
 		}():
@@ -66,39 +64,10 @@ func (e *Engine) DryRun(targets []string, ro RunOptions) ([]Planned, error) {
 // run.
 func (e *Engine) lastRunTimes() map[string]time.Duration {
 	times := map[string]time.Duration{}
-	e.eachRun(func(r runLogLine) {
+	store.EachRun(e.opts.Root, func(r store.RunLogLine) {
 		if r.Action == "ran" {
 			times[r.Stage] = time.Duration(r.Wall * float64(time.Second))
 		}
 	})
 	return times
-}
-
-// runLogLine is what the engine reads back of a line of the run log.
-type runLogLine struct {
-	Time        string         `json:"time"`
-	Stage       string         `json:"stage"`
-	Action      string         `json:"action"`
-	Fingerprint string         `json:"fingerprint"`
-	Wall        float64        `json:"wall_seconds"`
-	CPU         float64        `json:"cpu_seconds"`
-	Metrics     map[string]any `json:"metrics"`
-}
-
-// eachRun calls f with every line of the run log, oldest first; a missing
-// log has none, and damaged lines are passed over.
-func (e *Engine) eachRun(f func(runLogLine)) {
-	file, err := os.Open(filepath.Join(e.opts.Root, filepath.FromSlash(RunLogPath)))
-	if err != nil {
-		return
-	}
-	defer file.Close()
-	sc := bufio.NewScanner(file)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var line runLogLine
-		if json.Unmarshal(sc.Bytes(), &line) == nil {
-			f(line)
-		}
-	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // Options configure an Engine.
@@ -163,12 +164,12 @@ type StageStatus struct {
 
 // Status reports every stage's freshness without running anything.
 func (e *Engine) Status() ([]StageStatus, error) {
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
 	}
 	var out []StageStatus
-	e.survey(m, func(s *Stage, c checked, inCache bool, sim *Manifest) {
+	e.survey(m, func(s *Stage, c checked, inCache bool, sim *store.Manifest) {
 		st := StageStatus{Stage: s.Name, Fresh: c.fresh, Reason: c.reason, InCache: inCache}
 		if !c.fresh && !inCache && s.Units != nil && c.fingerprint != "" {
 			prog := e.unitProgress(sim, s, c)
@@ -183,17 +184,17 @@ func (e *Engine) Status() ([]StageStatus, error) {
 // find it: a stage the run would restore from the cache is not stale for
 // the stages downstream, which see its cached outputs in sim, a copy of m.
 // visit gets each stage's check and whether the cache holds it.
-func (e *Engine) survey(m *Manifest, visit func(s *Stage, c checked, inCache bool, sim *Manifest)) {
+func (e *Engine) survey(m *store.Manifest, visit func(s *Stage, c checked, inCache bool, sim *store.Manifest)) {
 	e.hashes = map[string]string{}
 	stale := map[string]string{}
-	sim := m.clone()
+	sim := m.Clone()
 	for _, s := range e.order {
 		c := e.check(sim, s, stale)
 		inCache := false
 		if !c.fresh {
 			if rec, ok := e.cached(s, c.fingerprint); ok {
 				inCache = true
-				sim.record(s.Name, rec.Record, rec.Artifacts)
+				sim.Record(s.Name, rec.Record, rec.Artifacts)
 			} else {
 				stale[s.Name] = c.reason
 			}
@@ -215,7 +216,7 @@ type checked struct {
 
 // check decides whether s is fresh against the manifest. stale holds the
 // stages already found stale, with their reasons.
-func (e *Engine) check(m *Manifest, s *Stage, stale map[string]string) checked {
+func (e *Engine) check(m *store.Manifest, s *Stage, stale map[string]string) checked {
 	for _, r := range s.Requires {
 		if _, ok := stale[r.Name]; ok {
 			return checked{reason: "upstream stage " + r.Name + " is stale", upstream: r.Name}
@@ -290,7 +291,7 @@ func (e *Engine) check(m *Manifest, s *Stage, stale map[string]string) checked {
 
 // inputsOf returns the SHA-256 of every artifact s reads, as the manifest
 // records them.
-func inputsOf(m *Manifest, s *Stage) (map[string]string, error) {
+func inputsOf(m *store.Manifest, s *Stage) (map[string]string, error) {
 	inputs := map[string]string{}
 	for _, r := range s.Requires {
 		for _, o := range r.Outputs {
@@ -429,13 +430,13 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 	if err != nil {
 		return nil, err
 	}
-	release, err := lock(e.opts.Root, ro.Wait)
+	release, err := store.Lock(e.opts.Root, ro.Wait)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
 	e.removeTemporaries()
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -508,7 +509,7 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 // checkForced is check for a run that forces the stages in forced: a
 // forced stage is stale, and so is every stage downstream of one (which
 // checkForced adds to forced).
-func (e *Engine) checkForced(m *Manifest, s *Stage, stale map[string]string, forced map[*Stage]bool) checked {
+func (e *Engine) checkForced(m *store.Manifest, s *Stage, stale map[string]string, forced map[*Stage]bool) checked {
 	c := e.check(m, s, stale)
 	for _, r := range s.Requires {
 		if forced[r] {
@@ -560,7 +561,7 @@ func (e *Engine) selection(targets, force []string) (want, forced map[*Stage]boo
 }
 
 // newPass is the pass of stage s with the inputs c found in manifest m.
-func (e *Engine) newPass(ctx context.Context, m *Manifest, s *Stage, c checked) *Pass {
+func (e *Engine) newPass(ctx context.Context, m *store.Manifest, s *Stage, c checked) *Pass {
 	p := &Pass{
 		Stage: s, Config: e.settings.stage[s.Name], Log: e.log.With("stage", s.Name),
 		ctx: ctx, root: e.opts.Root, fingerprint: c.fingerprint, configJSON: e.settings.canonical[s.Name],
@@ -590,7 +591,7 @@ func StopPublishing() { publishing.Lock() }
 // runStage runs one stage (its units first, if it has any) and publishes
 // its outputs and manifest entries. A panic in the stage's code fails the
 // stage, with the stack in the log.
-func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked, forced bool, ro RunOptions) (res StageResult, err error) {
+func (e *Engine) runStage(ctx context.Context, m *store.Manifest, s *Stage, c checked, forced bool, ro RunOptions) (res StageResult, err error) {
 	p := e.newPass(ctx, m, s, c)
 	p.failAfterRows = ro.FailAfterRows[s.Name]
 	start, cpu0 := time.Now(), ProcessCPU()
@@ -624,36 +625,36 @@ func (e *Engine) runStage(ctx context.Context, m *Manifest, s *Stage, c checked,
 		outs = append(outs, en.Name)
 		e.hashes[en.Path] = en.SHA256
 	}
-	m.record(s.Name, StageRecord{
+	m.Record(s.Name, store.StageRecord{
 		Version: s.Version, Fingerprint: c.fingerprint, Config: e.settings.canonical[s.Name],
 		Inputs: c.inputs, Outputs: outs, Sources: c.sources, Tools: c.tools, Code: buildCode(),
 	}, entries)
-	if err := m.write(e.opts.Root); err != nil {
+	if err := m.Write(e.opts.Root); err != nil {
 		return res, err
 	}
-	e.cacheStore(s.Name, m.Stages[s.Name], entries)
-	e.pruneUnits(s.Name, c.fingerprint)
+	store.CacheStore(e.opts.Root, e.log, s.Name, m.Stages[s.Name], entries)
+	store.PruneUnits(e.opts.Root, e.log, s.Name, c.fingerprint)
 	return StageResult{Stage: s.Name, Ran: true, Reason: c.reason, Wall: time.Since(start),
 		CPU: ProcessCPU() - cpu0, Metrics: p.metrics.all()}, nil
 }
 
 // restoreStage puts the cached outputs of s for fingerprint c.fingerprint
 // in place and records them in the manifest, as a run would have.
-func (e *Engine) restoreStage(ctx context.Context, m *Manifest, s *Stage, c checked, rec *cacheRecord) (StageResult, error) {
+func (e *Engine) restoreStage(ctx context.Context, m *store.Manifest, s *Stage, c checked, rec *store.CacheRecord) (StageResult, error) {
 	start := time.Now()
 	publishing.RLock()
 	defer publishing.RUnlock()
 	if err := ctx.Err(); err != nil {
 		return StageResult{}, err
 	}
-	if err := e.restore(rec); err != nil {
+	if err := store.Restore(e.opts.Root, rec); err != nil {
 		return StageResult{}, err
 	}
 	for _, a := range rec.Artifacts {
 		e.hashes[a.Path] = a.SHA256
 	}
-	m.record(s.Name, rec.Record, rec.Artifacts)
-	if err := m.write(e.opts.Root); err != nil {
+	m.Record(s.Name, rec.Record, rec.Artifacts)
+	if err := m.Write(e.opts.Root); err != nil {
 		return StageResult{}, err
 	}
 	return StageResult{Stage: s.Name, Restored: true, Reason: c.reason, Wall: time.Since(start)}, nil
@@ -671,7 +672,7 @@ func contains(list []string, x string) bool {
 // removeTemporaries deletes the temporary files of interrupted runs. It
 // runs under the lock, so no live run owns them.
 func (e *Engine) removeTemporaries() {
-	dirs := map[string]bool{filepath.Dir(ManifestPath): true}
+	dirs := map[string]bool{filepath.Dir(store.ManifestPath): true}
 	for _, s := range e.order {
 		for _, o := range s.Outputs {
 			dirs[filepath.Dir(o.Path)] = true
@@ -684,10 +685,6 @@ func (e *Engine) removeTemporaries() {
 		}
 	}
 }
-
-// RunLogPath is the run log: one JSON line per stage per run, with timings.
-// No stage reads it.
-const RunLogPath = "data/runs.jsonl"
 
 func (e *Engine) appendRunLog(s *Stage, c checked, res StageResult) {
 	metrics := map[string]any{}
@@ -706,7 +703,7 @@ func (e *Engine) appendRunLog(s *Stage, c checked, res StageResult) {
 		"reason": res.Reason, "fingerprint": c.fingerprint, "wall_seconds": res.Wall.Seconds(),
 		"cpu_seconds": res.CPU.Seconds(), "gomaxprocs": runtime.GOMAXPROCS(0), "metrics": metrics,
 	})
-	f, err := os.OpenFile(filepath.Join(e.opts.Root, RunLogPath), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(filepath.Join(e.opts.Root, store.RunLogPath), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		e.log.Warn("cannot write the run log", "err", err)
 		return
@@ -724,20 +721,20 @@ type VerifyResult struct {
 
 // Verify re-hashes every artifact in the manifest.
 func (e *Engine) Verify() ([]VerifyResult, error) {
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(e.opts.Root, ManifestPath)); err != nil {
-		return nil, fmt.Errorf("%s: %w: nothing to verify (run `census run` first)", ManifestPath, msg.PathErr(err))
+	if _, err := os.Stat(filepath.Join(e.opts.Root, store.ManifestPath)); err != nil {
+		return nil, fmt.Errorf("%s: %w: nothing to verify (run `census run` first)", store.ManifestPath, msg.PathErr(err))
 	}
 	if len(m.Artifacts) == 0 {
-		return nil, fmt.Errorf("%s lists no artifact: nothing to verify (run `census run` first)", ManifestPath)
+		return nil, fmt.Errorf("%s lists no artifact: nothing to verify (run `census run` first)", store.ManifestPath)
 	}
 	var out []VerifyResult
 	for _, a := range m.Artifacts {
 		r := VerifyResult{Artifact: a, OK: true}
-		if problem := checkOnDisk(e.opts.Root, a); problem != "" {
+		if problem := store.CheckOnDisk(e.opts.Root, a); problem != "" {
 			r.OK, r.Problem = false, problem
 		}
 		out = append(out, r)
@@ -747,3 +744,13 @@ func (e *Engine) Verify() ([]VerifyResult, error) {
 
 // Root is the project root the engine works on.
 func (e *Engine) Root() string { return e.opts.Root }
+
+// cached returns the run cache record of stage s under fingerprint, if the
+// cache holds it whole (see store.Cached).
+func (e *Engine) cached(s *Stage, fingerprint string) (*store.CacheRecord, bool) {
+	outputs := map[string]string{} // name -> path
+	for _, o := range s.Outputs {
+		outputs[o.Name] = o.Path
+	}
+	return store.Cached(e.opts.Root, s.Name, outputs, fingerprint)
+}

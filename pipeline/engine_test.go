@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // The toy pipeline: numbers -> squares -> total.
@@ -255,7 +257,7 @@ func TestToolVersionMakesStale(t *testing.T) {
 	if s := f.status(); s["total"] != "fresh" {
 		t.Fatalf("status after the run %v", s)
 	}
-	m, err := ReadManifest(f.root)
+	m, err := store.ReadManifest(f.root)
 	if err != nil || m.Stages["total"].Tools["tex"] != "1.0" || m.Stages["squares"].Tools != nil {
 		t.Fatalf("manifest records tools %v and %v (%v)", m.Stages["total"].Tools, m.Stages["squares"].Tools, err)
 	}
@@ -314,7 +316,7 @@ func TestDamagedArtifactIsStaleFlaggedAndRebuilt(t *testing.T) {
 			damageAgain := append([]byte(nil), good...)
 			damageAgain[len(damageAgain)/2] ^= 0x40
 			os.WriteFile(path, damageAgain, 0o644)
-			os.RemoveAll(filepath.Join(f.root, CacheDir))
+			os.RemoveAll(filepath.Join(f.root, store.CacheDir))
 			if ran := f.run(RunOptions{}, nil); !equal(ran, []string{"squares"}) {
 				t.Fatalf("rebuild ran %v", ran)
 			}
@@ -373,7 +375,7 @@ func TestByteIdenticalRuns(t *testing.T) {
 	a, b := newFixture(t, "seed: 9\n"), newFixture(t, "seed: 9\n")
 	a.run(RunOptions{}, nil)
 	b.run(RunOptions{}, nil)
-	for _, p := range []string{"data/numbers.parquet", "data/squares.parquet", "data/total.txt", ManifestPath} {
+	for _, p := range []string{"data/numbers.parquet", "data/squares.parquet", "data/total.txt", store.ManifestPath} {
 		if !bytes.Equal(a.read(p), b.read(p)) {
 			t.Errorf("%s differs between two runs", p)
 		}
@@ -387,7 +389,7 @@ func TestProvenanceInFooter(t *testing.T) {
 	if err := f.engine().Show(&out, "numbers", 3); err != nil {
 		t.Fatal(err)
 	}
-	m, _ := ReadManifest(f.root)
+	m, _ := store.ReadManifest(f.root)
 	a, _ := m.Artifact("numbers")
 	for _, want := range []string{
 		"census.fingerprint = " + a.Fingerprint, `census.config = {"numbers":{"count":1000},"seed":4}`,
@@ -404,7 +406,7 @@ func TestProvenanceInFooter(t *testing.T) {
 
 func TestLockRefusesSecondRun(t *testing.T) {
 	f := newFixture(t, "")
-	release, err := lock(f.root, false)
+	release, err := store.Lock(f.root, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // The run lock is held by the process, not by the file's existence:
@@ -15,11 +17,11 @@ func TestLockSurvivesDeletingItsFile(t *testing.T) {
 	for _, damage := range []string{"delete", "replace"} {
 		t.Run(damage, func(t *testing.T) {
 			f := newFixture(t, "")
-			release, err := lock(f.root, false)
+			release, err := store.Lock(f.root, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join(f.root, LockPath)
+			path := filepath.Join(f.root, store.LockPath)
 			os.Remove(path)
 			if damage == "replace" {
 				os.WriteFile(path, []byte("12345\n"), 0o644)

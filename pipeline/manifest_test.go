@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // damages edit a good manifest (as generic JSON) or replace it.
@@ -49,10 +51,10 @@ func damage(t *testing.T, edit func(map[string]any), raw string) *fixture {
 	t.Helper()
 	f := newFixture(t, "")
 	f.run(RunOptions{}, nil)
-	path := filepath.Join(f.root, ManifestPath)
+	path := filepath.Join(f.root, store.ManifestPath)
 	if edit != nil {
 		var m map[string]any
-		if err := json.Unmarshal(f.read(ManifestPath), &m); err != nil {
+		if err := json.Unmarshal(f.read(store.ManifestPath), &m); err != nil {
 			t.Fatal(err)
 		}
 		edit(m)
@@ -104,13 +106,13 @@ func FuzzManifest(f *testing.F) {
 	if _, err := e.Run(context.Background(), nil, RunOptions{}); err != nil {
 		f.Fatal(err)
 	}
-	good, _ := os.ReadFile(filepath.Join(root, ManifestPath))
+	good, _ := os.ReadFile(filepath.Join(root, store.ManifestPath))
 	f.Add(good)
 	f.Add([]byte(strings.Replace(string(good), `"sha256": "`, `"sha256": "0`, 1)))
 	f.Add([]byte(`{"artifacts":[{"name":"numbers","path":"data/numbers.parquet","sha256":"ab"}]}`))
 	f.Add([]byte(`{"stages":{"numbers":null},"artifacts":[null,{}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(filepath.Join(root, ManifestPath), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(root, store.ManifestPath), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		e.Verify()

@@ -24,6 +24,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // A remote is a store shared by the machines that run the pipeline (DVC's
@@ -217,12 +218,12 @@ func (t Transfer) Files() int { return t.Objects + t.Runs + t.Units }
 // not match their hash or trailer are not sent.
 func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, error) {
 	var t Transfer
-	release, err := lock(e.opts.Root, wait)
+	release, err := store.Lock(e.opts.Root, wait)
 	if err != nil {
 		return t, err
 	}
 	defer release()
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return t, err
 	}
@@ -231,7 +232,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 		return t, err
 	}
 	objects := map[string]string{} // SHA-256 -> a local file with those bytes
-	records := map[string]cacheRecord{}
+	records := map[string]store.CacheRecord{}
 	for _, a := range m.Artifacts {
 		objects[a.SHA256] = filepath.Join(e.opts.Root, filepath.FromSlash(a.Path))
 	}
@@ -242,9 +243,9 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 				entries = append(entries, a)
 			}
 		}
-		records[remoteRuns+name+"/"+rec.Fingerprint+".json"] = cacheRecord{Stage: name, Record: rec, Artifacts: entries}
+		records[remoteRuns+name+"/"+rec.Fingerprint+".json"] = store.CacheRecord{Stage: name, Record: rec, Artifacts: entries}
 	}
-	cacheBase := filepath.Join(e.opts.Root, filepath.FromSlash(CacheDir))
+	cacheBase := filepath.Join(e.opts.Root, filepath.FromSlash(store.CacheDir))
 	if entries, err := os.ReadDir(filepath.Join(cacheBase, "objects")); err == nil {
 		for _, en := range entries {
 			if files.IsHexDigest(en.Name()) {
@@ -255,7 +256,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 	runFiles, _ := filepath.Glob(filepath.Join(cacheBase, "runs", "*", "*.json"))
 	for _, file := range runFiles {
 		data, err := os.ReadFile(file)
-		var rec cacheRecord
+		var rec store.CacheRecord
 		if err != nil || json.Unmarshal(data, &rec) != nil || rec.Stage != filepath.Base(filepath.Dir(file)) ||
 			rec.Record.Fingerprint+".json" != filepath.Base(file) || !files.IsHexDigest(rec.Record.Fingerprint) {
 			continue
@@ -282,11 +283,11 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 		t.Bytes += n
 	}
 
-	unitFiles, _ := filepath.Glob(filepath.Join(e.opts.Root, filepath.FromSlash(UnitsDir), "*", "*", "*"))
+	unitFiles, _ := filepath.Glob(filepath.Join(e.opts.Root, filepath.FromSlash(store.UnitsDir), "*", "*", "*"))
 	sort.Strings(unitFiles)
 	for _, file := range unitFiles {
 		id, fp, stage := filepath.Base(file), filepath.Base(filepath.Dir(file)), filepath.Base(filepath.Dir(filepath.Dir(file)))
-		if !validUnitID(id) || !files.IsHexDigest(fp) {
+		if !store.ValidUnitID(id) || !files.IsHexDigest(fp) {
 			continue
 		}
 		key := remoteUnits + stage + "/" + fp + "/" + id
@@ -298,7 +299,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 		if err != nil {
 			return t, err
 		}
-		if _, _, ok := decodeUnit(fp, id, data); !ok {
+		if _, _, ok := store.DecodeUnit(fp, id, data); !ok {
 			continue
 		}
 		if err := r.bucket.WriteAll(ctx, key, data, nil); err != nil {
@@ -355,7 +356,7 @@ func (e *Engine) Pull(ctx context.Context, r *Remote, o PullOptions) (Transfer, 
 	if err != nil {
 		return t, nil, err
 	}
-	release, err := lock(e.opts.Root, o.Wait)
+	release, err := store.Lock(e.opts.Root, o.Wait)
 	if err != nil {
 		return t, nil, err
 	}
@@ -364,14 +365,14 @@ func (e *Engine) Pull(ctx context.Context, r *Remote, o PullOptions) (Transfer, 
 		release()
 		return t, nil, err
 	}
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		release()
 		return t, nil, err
 	}
 	// sim is the manifest as it will be once the stages found are
 	// restored: the fingerprints downstream depend on their outputs.
-	sim := m.clone()
+	sim := m.Clone()
 	e.hashes = map[string]string{}
 	stale := map[string]string{}
 	for _, s := range e.order {
@@ -391,7 +392,7 @@ func (e *Engine) Pull(ctx context.Context, r *Remote, o PullOptions) (Transfer, 
 			}
 		}
 		if rec, ok := e.cached(s, c.fingerprint); ok {
-			sim.record(s.Name, rec.Record, rec.Artifacts)
+			sim.Record(s.Name, rec.Record, rec.Artifacts)
 			for _, a := range rec.Artifacts {
 				e.hashes[a.Path] = a.SHA256
 			}
@@ -423,7 +424,7 @@ func (e *Engine) pullRecord(ctx context.Context, r *Remote, have map[string]int6
 	if err != nil {
 		return err
 	}
-	var rec cacheRecord
+	var rec store.CacheRecord
 	if err := json.Unmarshal(data, &rec); err != nil || rec.Stage != stage || rec.Record.Fingerprint != fingerprint {
 		e.log.Warn("the remote's run record is damaged: not used", "key", key)
 		return nil
@@ -439,7 +440,7 @@ func (e *Engine) pullRecord(ctx context.Context, r *Remote, have map[string]int6
 			return err
 		}
 	}
-	if err := files.WriteAtomic(e.cacheRun(stage, fingerprint), data); err != nil {
+	if err := files.WriteAtomic(store.CacheRun(e.opts.Root, stage, fingerprint), data); err != nil {
 		return err
 	}
 	t.Runs++
@@ -450,7 +451,7 @@ func (e *Engine) pullRecord(ctx context.Context, r *Remote, have map[string]int6
 // pullObject fetches one object into the run cache unless a good copy is
 // there already.
 func (e *Engine) pullObject(ctx context.Context, r *Remote, have map[string]int64, sum string, size int64, t *Transfer) error {
-	dst := e.cacheObject(sum)
+	dst := store.CacheObject(e.opts.Root, sum)
 	if got, _, err := files.Hash(dst); err == nil && got == sum {
 		t.Present++
 		return nil
@@ -471,14 +472,14 @@ func (e *Engine) pullObject(ctx context.Context, r *Remote, have map[string]int6
 // fingerprint that are not here, each checked by its trailer.
 func (e *Engine) pullUnits(ctx context.Context, r *Remote, have map[string]int64, stage, fingerprint string, t *Transfer) error {
 	prefix := remoteUnits + stage + "/" + fingerprint + "/"
-	dir := e.unitDir(stage, fingerprint)
+	dir := store.UnitDir(e.opts.Root, stage, fingerprint)
 	for _, key := range slices.Sorted(maps.Keys(have)) {
 		id, ok := strings.CutPrefix(key, prefix)
-		if !ok || !validUnitID(id) {
+		if !ok || !store.ValidUnitID(id) {
 			continue
 		}
 		if b, err := os.ReadFile(filepath.Join(dir, id)); err == nil {
-			if _, _, ok := decodeUnit(fingerprint, id, b); ok {
+			if _, _, ok := store.DecodeUnit(fingerprint, id, b); ok {
 				t.Present++
 				continue
 			}
@@ -487,12 +488,12 @@ func (e *Engine) pullUnits(ctx context.Context, r *Remote, have map[string]int64
 		if err != nil {
 			return err
 		}
-		result, took, ok := decodeUnit(fingerprint, id, data)
+		result, took, ok := store.DecodeUnit(fingerprint, id, data)
 		if !ok {
 			e.log.Warn("the remote's unit file does not check: not used", "key", key)
 			continue
 		}
-		if err := writeUnit(dir, fingerprint, id, result, took); err != nil {
+		if err := store.WriteUnit(dir, fingerprint, id, result, took); err != nil {
 			return err
 		}
 		t.Units++
@@ -507,7 +508,7 @@ func (e *Engine) pullLock(ctx context.Context, r *Remote, have map[string]int64,
 		if !files.IsHexDigest(s.Fingerprint) || path.Base(s.Stage) != s.Stage {
 			return fmt.Errorf("the lock's stage %q has a malformed fingerprint or name", s.Stage)
 		}
-		if _, err := os.Stat(e.cacheRun(s.Stage, s.Fingerprint)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(store.CacheRun(e.opts.Root, s.Stage, s.Fingerprint)); errors.Is(err, fs.ErrNotExist) {
 			if err := e.pullRecord(ctx, r, have, s.Stage, s.Fingerprint, t); err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/s3test"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // remotes returns a fresh remote of each kind: a file:// directory and a
@@ -121,7 +122,7 @@ func pushed(t *testing.T) (f *fixture, dir string, r *Remote) {
 func TestPullChecksEveryFile(t *testing.T) {
 	ctx := context.Background()
 	f, dir, r := pushed(t)
-	m, _ := ReadManifest(f.root)
+	m, _ := store.ReadManifest(f.root)
 	squares, _ := m.Artifact("squares")
 	obj := filepath.Join(dir, "objects", squares.SHA256)
 	data, _ := os.ReadFile(obj)
@@ -133,10 +134,10 @@ func TestPullChecksEveryFile(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "damaged") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("pull of a damaged object: %v", err)
 	}
-	if _, err := os.Stat(g.engine().cacheObject(squares.SHA256)); err == nil {
+	if _, err := os.Stat(store.CacheObject(g.root, squares.SHA256)); err == nil {
 		t.Error("the damaged object reached the run cache")
 	}
-	if _, err := os.Stat(g.engine().cacheRun("squares", m.Stages["squares"].Fingerprint)); err == nil {
+	if _, err := os.Stat(store.CacheRun(g.root, "squares", m.Stages["squares"].Fingerprint)); err == nil {
 		t.Error("the record of the damaged object's stage was written")
 	}
 	st := g.status()
@@ -162,8 +163,8 @@ func TestInterruptedPushIsNotTakenForComplete(t *testing.T) {
 			t.Errorf("stage %s: %+v, want skipped", res.Stage, res)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(g.root, ManifestPath)); err == nil {
-		if m, _ := ReadManifest(g.root); len(m.Artifacts) > 0 {
+	if _, err := os.Stat(filepath.Join(g.root, store.ManifestPath)); err == nil {
+		if m, _ := store.ReadManifest(g.root); len(m.Artifacts) > 0 {
 			t.Errorf("a pull without records published %v", m.Artifacts)
 		}
 	}
@@ -208,7 +209,7 @@ func TestPullLockFetchesItsArtifacts(t *testing.T) {
 	if err != nil || got.Objects != 3 || got.Runs != 3 || len(results) != 0 {
 		t.Fatalf("pull --lock: %+v, %v, %v", got, results, err)
 	}
-	if _, err := os.Stat(filepath.Join(g.root, ManifestPath)); err == nil {
+	if _, err := os.Stat(filepath.Join(g.root, store.ManifestPath)); err == nil {
 		t.Error("pull --lock wrote a manifest")
 	}
 	d, err := g.engine().Diff(lockPath, lockPath, DiffOptions{All: true})

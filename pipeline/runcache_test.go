@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // countingFixture is the toy pipeline with a counter of Run calls per stage.
@@ -44,7 +45,7 @@ func TestRunCacheRestoresWithoutRunning(t *testing.T) {
 	f, calls := countingFixture(t)
 	f.run(RunOptions{}, nil)
 	first := map[string][]byte{}
-	for _, p := range []string{"data/numbers.parquet", "data/squares.parquet", "data/total.txt", ManifestPath} {
+	for _, p := range []string{"data/numbers.parquet", "data/squares.parquet", "data/total.txt", store.ManifestPath} {
 		first[p] = f.read(p)
 	}
 	// Change a config key, run; change it back: the seed-1 outputs come
@@ -80,7 +81,7 @@ func TestRunCacheDamagedObjectIsRecomputed(t *testing.T) {
 	good := f.read("data/squares.parquet")
 	f.run(RunOptions{}, []string{"squares.offset=5"})
 	// Damage the cached object of the offset-0 squares.
-	obj := filepath.Join(f.root, CacheDir, "objects", sha(good))
+	obj := filepath.Join(f.root, store.CacheDir, "objects", sha(good))
 	data, err := os.ReadFile(obj)
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +111,7 @@ func TestRunCacheGC(t *testing.T) {
 	f.run(RunOptions{}, []string{"squares.offset=6"})
 	f.run(RunOptions{}, nil) // back to offset 0: restored
 	records := func() int {
-		m, _ := filepath.Glob(filepath.Join(f.root, CacheDir, "runs", "squares", "*.json"))
+		m, _ := filepath.Glob(filepath.Join(f.root, store.CacheDir, "runs", "squares", "*.json"))
 		return len(m)
 	}
 	if records() != 3 {
@@ -135,7 +136,7 @@ func TestRunCacheGC(t *testing.T) {
 	if got := f.restored(); !equal(got, []string{"numbers", "squares", "total"}) {
 		t.Fatalf("after gc restored %v", got)
 	}
-	if size := f.engine().CacheSize(); size.Runs != 3 || size.Objects != 3 {
+	if size := store.MeasureCache(f.root); size.Runs != 3 || size.Objects != 3 {
 		t.Fatalf("cache after gc: %+v", size)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // RunLock records what a finished run produced, for a reader to check a
@@ -55,7 +56,7 @@ func (e *Engine) Lock() (*RunLock, error) {
 			return nil, fmt.Errorf("stage %s is stale (%s): run census run first, a lock records a finished run", s.Stage, s.Reason)
 		}
 	}
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +112,7 @@ func ReadLock(path string) (*RunLock, error) {
 // an artifact missing, extra, or with other bytes; a stage with another
 // fingerprint. No difference means the run reproduces the locked one.
 func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
 	}

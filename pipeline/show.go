@@ -16,13 +16,14 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // Show writes what a reader needs to know about an artifact without any
 // other tool: its manifest entry, and for a table its schema, row count,
 // provenance and first rows. name is an artifact name or path.
 func (e *Engine) Show(w io.Writer, name string, rows int) error {
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return err
 	}
@@ -37,7 +38,7 @@ func (e *Engine) Show(w io.Writer, name string, rows int) error {
 		}
 		return fmt.Errorf("%w %q (artifacts: %s)", ErrUnknownArtifact, name, strings.Join(names, ", "))
 	}
-	if err := checkArtifact(e.opts.Root, entry); err != nil {
+	if err := store.CheckArtifact(e.opts.Root, entry); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "artifact     %s\npath         %s\nstage        %s\nfingerprint  %s\nsha256       %s\nsize         %d bytes\n",
@@ -139,7 +140,7 @@ func (e *Engine) Dag(w io.Writer, dot bool) {
 // Cite writes a BibTeX entry for an artifact, so that another paper can
 // cite the exact file.
 func (e *Engine) Cite(w io.Writer, name string) error {
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return err
 	}
@@ -147,7 +148,7 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 	if !ok {
 		return fmt.Errorf("%w %q: see `census status` and `census show`", ErrUnknownArtifact, name)
 	}
-	if err := checkArtifact(e.opts.Root, a); err != nil {
+	if err := store.CheckArtifact(e.opts.Root, a); err != nil {
 		return err
 	}
 	st, _ := e.Stage(a.Stage)
@@ -205,7 +206,7 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 // has none.
 func (e *Engine) lastRunYear(stage, fingerprint string) int {
 	year := time.Now().UTC().Year()
-	e.eachRun(func(r runLogLine) {
+	store.EachRun(e.opts.Root, func(r store.RunLogLine) {
 		if t, err := time.Parse(time.RFC3339, r.Time); err == nil && r.Stage == stage && r.Action == "ran" && r.Fingerprint == fingerprint {
 			year = t.Year()
 		}
@@ -216,12 +217,12 @@ func (e *Engine) lastRunYear(stage, fingerprint string) int {
 // buildCode returns the commit this binary was built from, from the
 // version control information Go stamps into binaries built in a git
 // checkout; nil for test binaries and builds outside one.
-func buildCode() *CodeVersion {
+func buildCode() *store.CodeVersion {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return nil
 	}
-	var c CodeVersion
+	var c store.CodeVersion
 	for _, st := range info.Settings {
 		switch st.Key {
 		case "vcs.revision":
@@ -276,3 +277,8 @@ func publicURL(remote string) string {
 func bibEscape(s string) string {
 	return strings.NewReplacer("&", `\&`, "%", `\%`, "_", `\_`, "#", `\#`).Replace(s)
 }
+
+// ErrUnknownArtifact is wrapped by the error for a name that is no
+// artifact of the manifest: bad usage, where a damaged artifact is a
+// failed check.
+var ErrUnknownArtifact = errors.New("unknown artifact")

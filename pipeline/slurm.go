@@ -19,6 +19,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // The slurm executor. For a stage with missing units it writes a plan
@@ -105,7 +106,7 @@ func (e *Engine) rel(path string) string {
 }
 
 // computeSlurm computes the missing units of u as one Slurm array job.
-func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *unitSet, missing []int, prog *Progress) error {
+func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *store.UnitSet, missing []int, prog *Progress) error {
 	cfg := e.settings.executor.Slurm
 	if e.opts.UnitCommand == nil {
 		return slurmError("this program cannot start unit workers (Options.UnitCommand is not set)")
@@ -123,17 +124,17 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *unitSet, missing 
 		return err
 	}
 	// Tasks start in root (--chdir) on any node: name every file absolutely.
-	dir := filepath.Join(root, filepath.FromSlash(UnitsDir), p.Stage.Name, u.fingerprint)
+	dir := filepath.Join(root, filepath.FromSlash(store.UnitsDir), p.Stage.Name, u.Fingerprint)
 	ids := make([]string, len(missing))
 	for k, i := range missing {
-		ids[k] = u.ids[i]
+		ids[k] = u.IDs[i]
 	}
 	parallel := cfg.CPUsPerTask
 	if w := p.Stage.Units.Workers; w > 0 {
 		parallel = min(parallel, w)
 	}
-	plan := slurmPlan{Stage: p.Stage.Name, Fingerprint: u.fingerprint,
-		Tasks: splitTasks(ids, unitsPerTask(cfg, parallel, u.meanTook(), len(ids)))}
+	plan := slurmPlan{Stage: p.Stage.Name, Fingerprint: u.Fingerprint,
+		Tasks: splitTasks(ids, unitsPerTask(cfg, parallel, u.MeanTook(), len(ids)))}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -145,7 +146,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *unitSet, missing 
 	}
 	script := fmt.Sprintf("#!/bin/sh\n# census: stage %s, %d units in %d array tasks; plan %s\nexec %s\n",
 		p.Stage.Name, len(ids), len(plan.Tasks), filepath.Base(planPath),
-		shellQuote(e.opts.UnitCommand(p.Stage.Name, u.fingerprint, planPath)))
+		shellQuote(e.opts.UnitCommand(p.Stage.Name, u.Fingerprint, planPath)))
 	scriptPath := filepath.Join(dir, "slurm-"+stamp+".sh")
 	if err := os.WriteFile(scriptPath, []byte(script), 0o755); err != nil {
 		return err
@@ -182,17 +183,17 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *unitSet, missing 
 	if _, err := strconv.ParseUint(job, 10, 64); err != nil {
 		return slurmError("sbatch printed %q, not a job id", msg.OneLine(string(out)))
 	}
-	p.Log.Info("submitted slurm array job", "job", job, "units", len(ids), "tasks", len(plan.Tasks), "logs", e.rel(u.dir))
+	p.Log.Info("submitted slurm array job", "job", job, "units", len(ids), "tasks", len(plan.Tasks), "logs", e.rel(u.Dir))
 	p.Report("units.slurm_job", job)
 	p.Report("units.slurm_tasks", len(plan.Tasks))
 	if err := waitSlurm(ctx, p.Log, squeue, job, u, ids, prog); err != nil {
 		return err
 	}
-	still := u.scan(p.Log)
+	still := u.Scan(p.Log)
 	// Files written on other nodes can show up late on a network
 	// filesystem: give them a while when no task has reported an error.
 	for deadline := time.Now().Add(30 * time.Second); len(still) > 0 && time.Now().Before(deadline); {
-		if e.anyTaskErrors(u.dir, job, len(plan.Tasks)) {
+		if e.anyTaskErrors(u.Dir, job, len(plan.Tasks)) {
 			break
 		}
 		select {
@@ -200,7 +201,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *unitSet, missing 
 			return ctx.Err()
 		case <-time.After(500 * time.Millisecond):
 		}
-		still = u.scan(p.Log)
+		still = u.Scan(p.Log)
 	}
 	if len(still) > 0 {
 		return e.slurmFailure(job, u, plan, still)
@@ -212,7 +213,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *unitSet, missing 
 // waitSlurm polls squeue until the job has left the queue, drawing
 // progress from the unit files that appear. When ctx is cancelled it
 // cancels the job (scancel) and returns ctx's error.
-func waitSlurm(ctx context.Context, log *slog.Logger, squeue, job string, u *unitSet, ids []string, prog *Progress) error {
+func waitSlurm(ctx context.Context, log *slog.Logger, squeue, job string, u *store.UnitSet, ids []string, prog *Progress) error {
 	tick := time.NewTicker(slurmPoll)
 	defer tick.Stop()
 	counted, failures := 0, 0
@@ -242,7 +243,7 @@ func waitSlurm(ctx context.Context, log *slog.Logger, squeue, job string, u *uni
 		}
 		failures = 0
 		if prog.shown() {
-			names := u.present()
+			names := u.Present()
 			n := 0
 			for _, id := range ids {
 				if names[id] {
@@ -362,7 +363,7 @@ func taskState(job string, task int) string {
 
 // slurmFailure is the error of an array job that left units missing: the
 // first failed task, the tail of its stderr and where the logs are.
-func (e *Engine) slurmFailure(job string, u *unitSet, plan slurmPlan, still []int) error {
+func (e *Engine) slurmFailure(job string, u *store.UnitSet, plan slurmPlan, still []int) error {
 	taskOf := map[string]int{}
 	for t, ids := range plan.Tasks {
 		for _, id := range ids {
@@ -372,7 +373,7 @@ func (e *Engine) slurmFailure(job string, u *unitSet, plan slurmPlan, still []in
 	perTask := map[int]int{}
 	var failed []int
 	for _, i := range still {
-		t, ok := taskOf[u.ids[i]]
+		t, ok := taskOf[u.IDs[i]]
 		if !ok {
 			continue
 		}
@@ -391,7 +392,7 @@ func (e *Engine) slurmFailure(job string, u *unitSet, plan slurmPlan, still []in
 		msg += " (" + state + ")"
 	}
 	msg += fmt.Sprintf(", %d of its %d units missing", perTask[first], len(plan.Tasks[first]))
-	errLog := taskLog(u.dir, job, first, "err")
+	errLog := taskLog(u.Dir, job, first, "err")
 	if t := tail(errLog, 3, 600); t != "" {
 		msg += "; stderr: " + t
 	} else {
@@ -408,8 +409,8 @@ func (e *Engine) slurmFailure(job string, u *unitSet, plan slurmPlan, still []in
 		}
 		msg += fmt.Sprintf("; %d more tasks failed (%s)", more, strings.Join(list, ", "))
 	}
-	done := len(u.ids) - len(still)
-	msg += fmt.Sprintf("; %d of %d units are done and kept: run again to submit the %d missing", done, len(u.ids), len(still))
+	done := len(u.IDs) - len(still)
+	msg += fmt.Sprintf("; %d of %d units are done and kept: run again to submit the %d missing", done, len(u.IDs), len(still))
 	return errors.New(msg)
 }
 
@@ -441,7 +442,7 @@ func (e *Engine) WorkUnits(ctx context.Context, w io.Writer, stage, fingerprint,
 	if task < 0 || task >= len(plan.Tasks) {
 		return fmt.Errorf("array task %d: the plan has tasks 0 to %d", task, len(plan.Tasks)-1)
 	}
-	m, err := ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return err
 	}
@@ -461,13 +462,13 @@ func (e *Engine) WorkUnits(ctx context.Context, w io.Writer, stage, fingerprint,
 			stage, msg.Short(c.fingerprint), msg.Short(fingerprint))
 	}
 	ids := plan.Tasks[task]
-	if err := checkUnitIDs(stage, ids); err != nil {
+	if err := store.CheckUnitIDs(stage, ids); err != nil {
 		return err
 	}
 	p := e.newPass(ctx, m, s, c)
-	u := newUnitSet(e.unitDir(stage, fingerprint), fingerprint, ids)
+	u := store.NewUnitSet(store.UnitDir(e.opts.Root, stage, fingerprint), fingerprint, ids)
 	p.units = u
-	missing := u.scan(p.Log)
+	missing := u.Scan(p.Log)
 	fmt.Fprintf(w, "census units: stage %s, array task %d: %d units, %d already done, GOMAXPROCS %d\n",
 		stage, task, len(ids), len(ids)-len(missing), runtime.GOMAXPROCS(0))
 	if len(missing) == 0 {

@@ -50,18 +50,9 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
-)
 
-// The tool's name and release, written once: ToolVersion joins them, and
-// Parquet footers record them as their "created by".
-const (
-	toolName    = "sudoku-census"
-	toolRelease = "0.1.0"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
-
-// ToolVersion is recorded in every artifact's provenance. It is not part of
-// any fingerprint: a new tool version alone does not make artifacts stale.
-const ToolVersion = toolName + " " + toolRelease
 
 // Stage is one step of the computation.
 type Stage struct {
@@ -211,7 +202,7 @@ type Pass struct {
 	progress    *progressSink
 	// units holds the stage's unit results once the engine has them; unit
 	// is the id of the unit a Compute call's copy of the pass computes.
-	units *unitSet
+	units *store.UnitSet
 	unit  string
 	// failAfterRows, when positive, makes Table.Write fail after writing
 	// that many rows: a test hook for interrupted stages.
@@ -296,3 +287,10 @@ func (p *Pass) Report(name string, value any) {
 	defer p.metrics.mu.Unlock()
 	p.metrics.list = append(p.metrics.list, Metric{Name: name, Value: value})
 }
+
+// ArtifactEntry is one artifact in the manifest: what Pass.Inputs lists.
+type ArtifactEntry = store.ArtifactEntry
+
+// ToolVersion is recorded in every artifact's provenance. It is not part of
+// any fingerprint: a new tool version alone does not make artifacts stale.
+const ToolVersion = store.ToolVersion

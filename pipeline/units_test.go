@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // The units toy: numbers -> draws (units) -> drawsum.
@@ -129,9 +131,9 @@ func newUnitFixture(t *testing.T, yaml string) (*fixture, *unitToy) {
 func unitFiles(t *testing.T, root string) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	dirs, _ := os.ReadDir(filepath.Join(root, UnitsDir, "draws"))
+	dirs, _ := os.ReadDir(filepath.Join(root, store.UnitsDir, "draws"))
 	for _, d := range dirs {
-		entries, _ := os.ReadDir(filepath.Join(root, UnitsDir, "draws", d.Name()))
+		entries, _ := os.ReadDir(filepath.Join(root, store.UnitsDir, "draws", d.Name()))
 		out[d.Name()] = []string{}
 		for _, en := range entries {
 			out[d.Name()] = append(out[d.Name()], en.Name())
@@ -140,7 +142,7 @@ func unitFiles(t *testing.T, root string) map[string][]string {
 	return out
 }
 
-var unitArtifacts = []string{"data/numbers.parquet", "data/draws.parquet", "data/drawsum.txt", ManifestPath}
+var unitArtifacts = []string{"data/numbers.parquet", "data/draws.parquet", "data/drawsum.txt", store.ManifestPath}
 
 func TestUnitsRerunReusesFinishedUnits(t *testing.T) {
 	f, toy := newUnitFixture(t, "")
@@ -154,7 +156,7 @@ func TestUnitsRerunReusesFinishedUnits(t *testing.T) {
 	// A lost artifact, and no run cache to restore it from: same
 	// fingerprint, every unit reused.
 	os.Remove(filepath.Join(f.root, "data/draws.parquet"))
-	os.RemoveAll(filepath.Join(f.root, CacheDir))
+	os.RemoveAll(filepath.Join(f.root, store.CacheDir))
 	if ran := f.run(RunOptions{}, nil); !equal(ran, []string{"draws"}) {
 		t.Fatalf("ran %v", ran)
 	}
@@ -169,13 +171,13 @@ func TestUnitsRerunReusesFinishedUnits(t *testing.T) {
 	for k := range unitFiles(t, f.root) {
 		fp = k
 	}
-	dir := filepath.Join(f.root, UnitsDir, "draws", fp)
+	dir := filepath.Join(f.root, store.UnitsDir, "draws", fp)
 	os.Remove(filepath.Join(dir, "u03"))
 	b, _ := os.ReadFile(filepath.Join(dir, "u11"))
 	b[0] ^= 1
 	os.WriteFile(filepath.Join(dir, "u11"), b, 0o644)
 	os.Remove(filepath.Join(f.root, "data/draws.parquet"))
-	os.RemoveAll(filepath.Join(f.root, CacheDir))
+	os.RemoveAll(filepath.Join(f.root, store.CacheDir))
 	if s := f.status(); !strings.Contains(s["draws"], "missing") {
 		t.Fatalf("status %v", s)
 	}
@@ -303,7 +305,7 @@ func TestCancelStopsPromptlyAndKeepsUnits(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
-	m, _ := ReadManifest(f.root)
+	m, _ := store.ReadManifest(f.root)
 	if _, ok := m.Stages["draws"]; ok {
 		t.Fatal("a cancelled stage is in the manifest")
 	}
@@ -351,11 +353,11 @@ func TestStaleUnitsRemovedOnPublishAndByGC(t *testing.T) {
 	}
 	// gc with the partial run's config keeps both; a leftover temporary
 	// file goes.
-	ghost := filepath.Join(f.root, UnitsDir, "ghost", "abc")
+	ghost := filepath.Join(f.root, store.UnitsDir, "ghost", "abc")
 	os.MkdirAll(ghost, 0o755)
 	os.WriteFile(filepath.Join(ghost, "x"), []byte("old"), 0o644)
 	for fp := range first {
-		os.WriteFile(filepath.Join(f.root, UnitsDir, "draws", fp, ".u00.tmp-1"), []byte("half"), 0o644)
+		os.WriteFile(filepath.Join(f.root, store.UnitsDir, "draws", fp, ".u00.tmp-1"), []byte("half"), 0o644)
 	}
 	removed, err := f.engine("draws.rounds=11").GC(false, 0)
 	if err != nil {
@@ -461,7 +463,7 @@ func TestPanicFailsTheStageWithStackInLog(t *testing.T) {
 				!strings.Contains(logs.String(), "units_test.go:") {
 				t.Fatalf("log lacks the stack:\n%s", logs.String())
 			}
-			m, _ := ReadManifest(f.root)
+			m, _ := store.ReadManifest(f.root)
 			if _, ok := m.Stages["draws"]; ok {
 				t.Fatal("a panicked stage is in the manifest")
 			}
@@ -582,28 +584,6 @@ func TestUnitsPerTask(t *testing.T) {
 	}
 	if got := fmt.Sprint(splitTasks(ids, 300)); got != "[[a b c d e f g]]" {
 		t.Errorf("splitTasks(7, 300) = %s", got)
-	}
-}
-
-func TestUnitFileChecks(t *testing.T) {
-	fp := strings.Repeat("ab", 32)
-	b := encodeUnit(fp, "u1", []byte("result"), 1500*time.Millisecond)
-	if r, took, ok := decodeUnit(fp, "u1", b); !ok || string(r) != "result" || took != 1500*time.Millisecond {
-		t.Fatalf("decode: %q %v %v", r, took, ok)
-	}
-	for name, bad := range map[string][]byte{
-		"other id": b, "short": b[:10], "truncated": b[:len(b)-1], "flipped": append([]byte{'R'}, b[1:]...),
-	} {
-		id := "u1"
-		if name == "other id" {
-			id = "u2"
-		}
-		if _, _, ok := decodeUnit(fp, id, bad); ok {
-			t.Errorf("%s: accepted", name)
-		}
-	}
-	if r, _, ok := decodeUnit(fp, "e", encodeUnit(fp, "e", nil, 0)); !ok || r == nil || len(r) != 0 {
-		t.Errorf("empty result: %v %v", r, ok)
 	}
 }
 

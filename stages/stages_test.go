@@ -19,6 +19,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden.json and configs/smoke.lock.json from this run (go test ./stages -run 'Golden|SmokeLock' -update)")
@@ -76,7 +77,7 @@ func TestByteIdenticalWhateverTheCores(t *testing.T) {
 	}
 	requireTeX(t)
 	one, two := runSmoke(t, 1), runSmoke(t, 2)
-	m, err := pipeline.ReadManifest(one)
+	m, err := store.ReadManifest(one)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestByteIdenticalWhateverTheCores(t *testing.T) {
 	for _, a := range m.Artifacts {
 		paths = append(paths, a.Path)
 	}
-	pipelinetest.SameFiles(t, one, two, append([]string{pipeline.ManifestPath}, paths...)...)
+	pipelinetest.SameFiles(t, one, two, append([]string{store.ManifestPath}, paths...)...)
 }
 
 // goldenPath is the committed record of the smoke pipeline's outputs.
@@ -125,7 +126,7 @@ func TestGoldenVersions(t *testing.T) {
 	}
 	requireTeX(t)
 	root := runSmoke(t, 2)
-	m, err := pipeline.ReadManifest(root)
+	m, err := store.ReadManifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}

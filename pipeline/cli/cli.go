@@ -25,6 +25,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // IO is where the command reads and writes; tests pass buffers.
@@ -337,7 +338,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 			}
 			tw.Flush()
 			if len(want) == 0 {
-				if size := e.CacheSize(); size.Runs > 0 {
+				if size := store.MeasureCache(e.Root()); size.Runs > 0 {
 					fmt.Fprintln(io.Stdout, size)
 				}
 			}
@@ -453,7 +454,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 				return err
 			}
 			if len(args) > 0 {
-				m, err := pipeline.ReadManifest(e.Root())
+				m, err := store.ReadManifest(e.Root())
 				if err != nil {
 					return err
 				}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 	"github.com/sudoku-census/sudoku-census/stages/figures"
 	"github.com/sudoku-census/sudoku-census/stages/paper"
 )
@@ -53,7 +54,7 @@ func TestPaperIsReproducibleWithMetadata(t *testing.T) {
 		t.Fatal("paper/main.pdf is not a PDF")
 	}
 	// The TeX programs' versions are in the fingerprint and the manifest.
-	m, err := pipeline.ReadManifest(root)
+	m, err := store.ReadManifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}

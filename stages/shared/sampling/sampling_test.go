@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
@@ -369,9 +370,9 @@ func TestUnitsResume(t *testing.T) {
 		os.Remove(filepath.Join(root, path))
 	}
 	// No run cache either: it would restore the tables without running.
-	os.RemoveAll(filepath.Join(root, pipeline.CacheDir))
+	os.RemoveAll(filepath.Join(root, store.CacheDir))
 	// 2x2: 30 blocks in 30 units; 3x3: 21 blocks in 21 units. Remove 3.
-	files, _ := filepath.Glob(filepath.Join(root, pipeline.UnitsDir, "samplingtest", "*", "*"))
+	files, _ := filepath.Glob(filepath.Join(root, store.UnitsDir, "samplingtest", "*", "*"))
 	var removed []string
 	for _, f := range files {
 		if name := filepath.Base(f); name == "2x2.spread.0-0" || name == "3x3.spread.7-7" || name == "3x3.spread.20-20" {

@@ -1,4 +1,4 @@
-package pipeline
+package store
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 // LockPath is the lock file that keeps two runs off the same data/.
 const LockPath = "data/.lock"
 
-// lock takes an exclusive flock on the data/ directory itself and on
+// Lock takes an exclusive flock on the data/ directory itself and on
 // data/.lock, and writes our pid into the file. The lock belongs to the
 // process's open descriptors, not to the file's existence: deleting
 // data/.lock during a run does not let a second run in, since data/ stays
@@ -21,7 +21,7 @@ const LockPath = "data/.lock"
 // lock alone is taken). The kernel releases both when the process dies, so
 // a killed run never leaves data/ locked. With wait false, a held lock is
 // an error naming the holder's pid.
-func lock(root string, wait bool) (release func(), err error) {
+func Lock(root string, wait bool) (release func(), err error) {
 	path := filepath.Join(root, LockPath)
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -1,10 +1,12 @@
-package pipeline
+package store
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -25,56 +27,59 @@ import (
 // removed and the stage runs.
 const CacheDir = "data/cache"
 
-// cacheRecord is what the cache keeps of one run of a stage.
-type cacheRecord struct {
+// CacheRecord is what the cache keeps of one run of a stage.
+type CacheRecord struct {
 	Stage     string          `json:"stage"`
 	Record    StageRecord     `json:"record"`
 	Artifacts []ArtifactEntry `json:"artifacts"`
 }
 
-func (e *Engine) cacheObject(sum string) string {
-	return filepath.Join(e.opts.Root, filepath.FromSlash(CacheDir), "objects", sum)
+// CacheObject is the path of the run cache object with SHA-256 sum.
+func CacheObject(root, sum string) string {
+	return filepath.Join(root, filepath.FromSlash(CacheDir), "objects", sum)
 }
 
-func (e *Engine) cacheRun(stage, fingerprint string) string {
-	return filepath.Join(e.opts.Root, filepath.FromSlash(CacheDir), "runs", stage, fingerprint+".json")
+// CacheRun is the path of the run cache record of stage under fingerprint.
+func CacheRun(root, stage, fingerprint string) string {
+	return filepath.Join(root, filepath.FromSlash(CacheDir), "runs", stage, fingerprint+".json")
 }
 
-// cacheStore keeps the outputs a stage just published under its
+// CacheStore keeps the outputs a stage just published under its
 // fingerprint. Objects are copies, not links, so that an artifact damaged
 // in place leaves the cache intact. A failure only costs the cache entry.
-func (e *Engine) cacheStore(stage string, rec StageRecord, entries []ArtifactEntry) {
+func CacheStore(root string, log *slog.Logger, stage string, rec StageRecord, entries []ArtifactEntry) {
 	for _, a := range entries {
-		obj := e.cacheObject(a.SHA256)
+		obj := CacheObject(root, a.SHA256)
 		if _, err := os.Stat(obj); err == nil {
 			continue
 		}
-		if err := files.Copy(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)), obj); err != nil {
-			e.log.Warn("cannot keep an artifact in the run cache", "stage", stage, "artifact", a.Path, "err", err)
+		if err := files.Copy(filepath.Join(root, filepath.FromSlash(a.Path)), obj); err != nil {
+			log.Warn("cannot keep an artifact in the run cache", "stage", stage, "artifact", a.Path, "err", err)
 			return
 		}
 	}
-	data, _ := json.MarshalIndent(cacheRecord{Stage: stage, Record: rec, Artifacts: entries}, "", "  ")
-	if err := files.WriteAtomic(e.cacheRun(stage, rec.Fingerprint), append(data, '\n')); err != nil {
-		e.log.Warn("cannot write a run cache record", "stage", stage, "err", err)
+	data, _ := json.MarshalIndent(CacheRecord{Stage: stage, Record: rec, Artifacts: entries}, "", "  ")
+	if err := files.WriteAtomic(CacheRun(root, stage, rec.Fingerprint), append(data, '\n')); err != nil {
+		log.Warn("cannot write a run cache record", "stage", stage, "err", err)
 	}
 }
 
-// cached returns the cache record of stage s under fingerprint when it and
+// Cached returns the cache record of stage under fingerprint when it and
 // every object it names exist (they are hashed at restore). A record is
 // trusted only when it names exactly the stage's outputs, at their paths,
 // with well-formed digests: a damaged one is passed over.
-func (e *Engine) cached(s *Stage, fingerprint string) (*cacheRecord, bool) {
+// outputs maps the name of each of the stage's outputs to its path.
+func Cached(root, stage string, outputs map[string]string, fingerprint string) (*CacheRecord, bool) {
 	if fingerprint == "" {
 		return nil, false
 	}
-	data, err := os.ReadFile(e.cacheRun(s.Name, fingerprint))
+	data, err := os.ReadFile(CacheRun(root, stage, fingerprint))
 	if err != nil {
 		return nil, false
 	}
-	var rec cacheRecord
-	if json.Unmarshal(data, &rec) != nil || rec.Stage != s.Name || rec.Record.Fingerprint != fingerprint ||
-		len(rec.Artifacts) != len(s.Outputs) {
+	var rec CacheRecord
+	if json.Unmarshal(data, &rec) != nil || rec.Stage != stage || rec.Record.Fingerprint != fingerprint ||
+		len(rec.Artifacts) != len(outputs) {
 		return nil, false
 	}
 	for _, sum := range rec.Record.Inputs {
@@ -82,30 +87,27 @@ func (e *Engine) cached(s *Stage, fingerprint string) (*cacheRecord, bool) {
 			return nil, false
 		}
 	}
-	outputs := map[string]string{} // name -> path, each taken once
-	for _, o := range s.Outputs {
-		outputs[o.Name] = o.Path
-	}
+	outputs = maps.Clone(outputs) // each taken once
 	for _, a := range rec.Artifacts {
 		path, ok := outputs[a.Name]
 		delete(outputs, a.Name)
-		if !ok || a.Path != path || a.Stage != s.Name || a.Fingerprint != fingerprint || !files.IsHexDigest(a.SHA256) {
+		if !ok || a.Path != path || a.Stage != stage || a.Fingerprint != fingerprint || !files.IsHexDigest(a.SHA256) {
 			return nil, false
 		}
-		if _, err := os.Stat(e.cacheObject(a.SHA256)); err != nil {
+		if _, err := os.Stat(CacheObject(root, a.SHA256)); err != nil {
 			return nil, false
 		}
 	}
 	return &rec, true
 }
 
-// restore puts the cached outputs of rec in place, after hashing every
+// Restore puts the cached outputs of rec in place, after hashing every
 // object; it changes nothing when one is damaged (that object is removed).
 // Every output is copied beside its place first and renamed only when all
 // copies succeeded, so a failure leaves the old outputs as they were.
-func (e *Engine) restore(rec *cacheRecord) error {
+func Restore(root string, rec *CacheRecord) error {
 	for _, a := range rec.Artifacts {
-		obj := e.cacheObject(a.SHA256)
+		obj := CacheObject(root, a.SHA256)
 		sum, _, err := files.Hash(obj)
 		if err != nil {
 			return err
@@ -124,15 +126,15 @@ func (e *Engine) restore(rec *cacheRecord) error {
 		}
 	}()
 	for i, a := range rec.Artifacts {
-		dst := filepath.Join(e.opts.Root, filepath.FromSlash(a.Path))
+		dst := filepath.Join(root, filepath.FromSlash(a.Path))
 		tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-restore")
-		if err := files.Copy(e.cacheObject(a.SHA256), tmp); err != nil {
+		if err := files.Copy(CacheObject(root, a.SHA256), tmp); err != nil {
 			return err
 		}
 		temps[i] = tmp
 	}
 	for i, a := range rec.Artifacts {
-		if err := os.Rename(temps[i], filepath.Join(e.opts.Root, filepath.FromSlash(a.Path))); err != nil {
+		if err := os.Rename(temps[i], filepath.Join(root, filepath.FromSlash(a.Path))); err != nil {
 			return err
 		}
 		temps[i] = ""
@@ -150,10 +152,10 @@ func (c CacheSize) String() string {
 	return fmt.Sprintf("run cache: %d runs, %d objects, %.1f MB", c.Runs, c.Objects, float64(c.Bytes)/1e6)
 }
 
-// CacheSize measures the run cache.
-func (e *Engine) CacheSize() CacheSize {
+// MeasureCache measures the run cache.
+func MeasureCache(root string) CacheSize {
 	var c CacheSize
-	base := filepath.Join(e.opts.Root, filepath.FromSlash(CacheDir))
+	base := filepath.Join(root, filepath.FromSlash(CacheDir))
 	filepath.WalkDir(base, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
@@ -173,11 +175,11 @@ func (e *Engine) CacheSize() CacheSize {
 	return c
 }
 
-// gcCache removes the run records no current fingerprint needs (keep lists
+// GCCache removes the run records no current fingerprint needs (keep lists
 // the needed fingerprints per stage), except the keepLast most recent
 // others of each stage, then every object no remaining record names.
-func (e *Engine) gcCache(keep map[string]map[string]bool, keepLast int) ([]Removed, error) {
-	base := filepath.Join(e.opts.Root, filepath.FromSlash(CacheDir))
+func GCCache(root string, keep map[string]map[string]bool, keepLast int) ([]Removed, error) {
+	base := filepath.Join(root, filepath.FromSlash(CacheDir))
 	runsDir := filepath.Join(base, "runs")
 	stages, err := os.ReadDir(runsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -221,7 +223,7 @@ func (e *Engine) gcCache(keep map[string]map[string]bool, keepLast int) ([]Remov
 			if err != nil {
 				continue
 			}
-			var rec cacheRecord
+			var rec CacheRecord
 			if json.Unmarshal(data, &rec) == nil {
 				for _, a := range rec.Artifacts {
 					needed[a.SHA256] = true

@@ -1,4 +1,4 @@
-package pipeline
+package store
 
 import (
 	"encoding/json"
@@ -147,8 +147,8 @@ func (m *Manifest) Artifact(name string) (ArtifactEntry, bool) {
 	return ArtifactEntry{}, false
 }
 
-// clone returns a copy that record can change without changing m.
-func (m *Manifest) clone() *Manifest {
+// Clone returns a copy that Record can change without changing m.
+func (m *Manifest) Clone() *Manifest {
 	c := &Manifest{Tool: m.Tool, Stages: make(map[string]StageRecord, len(m.Stages)), Artifacts: slices.Clone(m.Artifacts)}
 	for k, v := range m.Stages {
 		c.Stages[k] = v
@@ -156,8 +156,8 @@ func (m *Manifest) clone() *Manifest {
 	return c
 }
 
-// record replaces the stage's record and artifacts.
-func (m *Manifest) record(stage string, rec StageRecord, entries []ArtifactEntry) {
+// Record replaces the stage's record and artifacts.
+func (m *Manifest) Record(stage string, rec StageRecord, entries []ArtifactEntry) {
 	m.Tool = ToolVersion
 	m.Stages[stage] = rec
 	kept := m.Artifacts[:0]
@@ -170,8 +170,8 @@ func (m *Manifest) record(stage string, rec StageRecord, entries []ArtifactEntry
 	sort.Slice(m.Artifacts, func(i, j int) bool { return m.Artifacts[i].Path < m.Artifacts[j].Path })
 }
 
-// write saves the manifest atomically.
-func (m *Manifest) write(root string) error {
+// Write saves the manifest atomically.
+func (m *Manifest) Write(root string) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
@@ -179,16 +179,11 @@ func (m *Manifest) write(root string) error {
 	return files.WriteAtomic(filepath.Join(root, ManifestPath), append(data, '\n'))
 }
 
-// ErrUnknownArtifact is wrapped by the error for a name that is no
-// artifact of the manifest: bad usage, where a damaged artifact is a
-// failed check.
-var ErrUnknownArtifact = errors.New("unknown artifact")
-
-// checkOnDisk hashes the artifact's file and says what is wrong with it,
+// CheckOnDisk hashes the artifact's file and says what is wrong with it,
 // "" when its bytes are those the manifest lists: missing, unreadable
 // (with the system's error) or other bytes. Every command that reports on
 // an artifact (verify, show, cite) asks it, never the manifest alone.
-func checkOnDisk(root string, a ArtifactEntry) string {
+func CheckOnDisk(root string, a ArtifactEntry) string {
 	sum, size, err := files.Hash(filepath.Join(root, filepath.FromSlash(a.Path)))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -201,11 +196,22 @@ func checkOnDisk(root string, a ArtifactEntry) string {
 	return ""
 }
 
-// checkArtifact returns an error naming the artifact and what is wrong
+// CheckArtifact returns an error naming the artifact and what is wrong
 // when its file is not the one the manifest lists.
-func checkArtifact(root string, a ArtifactEntry) error {
-	if problem := checkOnDisk(root, a); problem != "" {
+func CheckArtifact(root string, a ArtifactEntry) error {
+	if problem := CheckOnDisk(root, a); problem != "" {
 		return fmt.Errorf("artifact %s (%s) is not what %s lists: %s; run `census verify`, and rerun its stage (census run --force %s) or restore the file", a.Name, a.Path, ManifestPath, problem, a.Stage)
 	}
 	return nil
 }
+
+// The tool's name and release, written once: ToolVersion joins them, and
+// Parquet footers record them as their "created by".
+const (
+	ToolName    = "sudoku-census"
+	ToolRelease = "0.1.0"
+)
+
+// ToolVersion is recorded in every artifact's provenance. It is not part of
+// any fingerprint: a new tool version alone does not make artifacts stale.
+const ToolVersion = ToolName + " " + ToolRelease
