@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/citation"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
@@ -184,7 +186,7 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 		}
 		author = strings.Join(names, " and ")
 		version = "\n  version      = {" + cff.Version + "},"
-	} else if u := gitRemote(e.opts.Root); isWebURL(u) || strings.HasPrefix(u, "ssh://") {
+	} else if u := gitRemote(e.opts.Root); citation.IsWebURL(u) || strings.HasPrefix(u, "ssh://") {
 		url = u
 	}
 	if url != "" {
@@ -282,3 +284,13 @@ func bibEscape(s string) string {
 // artifact of the manifest: bad usage, where a damaged artifact is a
 // failed check.
 var ErrUnknownArtifact = errors.New("unknown artifact")
+
+// citationOrNil is CITATION.cff when it exists and is valid; a present but
+// invalid one is an error.
+func citationOrNil(root string) (*citation.Citation, error) {
+	c, err := citation.Read(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return c, err
+}

@@ -51,6 +51,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/citation"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
@@ -294,3 +295,10 @@ type ArtifactEntry = store.ArtifactEntry
 // ToolVersion is recorded in every artifact's provenance. It is not part of
 // any fingerprint: a new tool version alone does not make artifacts stale.
 const ToolVersion = store.ToolVersion
+
+// CitationPath is CITATION.cff, the file that names the release: a stage
+// that reads it (the paper) lists it in its Sources.
+const CitationPath = citation.Path
+
+// ReadCitation reads and checks root/CITATION.cff (see citation.Read).
+func ReadCitation(root string) (*citation.Citation, error) { return citation.Read(root) }

@@ -1,11 +1,16 @@
-package pipeline
+// Package citation reads CITATION.cff, the Citation File Format file at the
+// project root that names the release: its version (which must be the
+// tool's), date, authors and public address. Read checks what CFF 1.2.0
+// requires of the fields the tool reads and what the tool itself needs, and
+// fails in one line naming the key; census cite and the paper use nothing
+// else to read the file.
+package citation
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -17,33 +22,33 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
 
-// CitationPath is the Citation File Format (CFF 1.2.0) file at the project
+// Path is the Citation File Format (CFF 1.2.0) file at the project
 // root: the one place that names the release (its version must equal the
 // tool's, a test checks it), its date, the authors and the repository's
 // public address. `census cite` and the paper's PDF date read it.
-const CitationPath = "CITATION.cff"
+const Path = "CITATION.cff"
 
-// maxCitationBytes bounds what ReadCitation reads.
+// maxCitationBytes bounds what Read reads.
 const maxCitationBytes = 1 << 20
 
 // Citation is the part of CITATION.cff this tool reads.
 type Citation struct {
-	CFFVersion     string           `yaml:"cff-version"`
-	Message        string           `yaml:"message"`
-	Title          string           `yaml:"title"`
-	Type           string           `yaml:"type"`
-	Authors        []CitationAuthor `yaml:"authors"`
-	Version        string           `yaml:"version"`
-	DateReleased   string           `yaml:"date-released"`
-	License        string           `yaml:"license"`
-	RepositoryCode string           `yaml:"repository-code"`
-	URL            string           `yaml:"url"`
-	Keywords       []string         `yaml:"keywords"`
-	Preferred      *CitationWork    `yaml:"preferred-citation"`
+	CFFVersion     string   `yaml:"cff-version"`
+	Message        string   `yaml:"message"`
+	Title          string   `yaml:"title"`
+	Type           string   `yaml:"type"`
+	Authors        []Author `yaml:"authors"`
+	Version        string   `yaml:"version"`
+	DateReleased   string   `yaml:"date-released"`
+	License        string   `yaml:"license"`
+	RepositoryCode string   `yaml:"repository-code"`
+	URL            string   `yaml:"url"`
+	Keywords       []string `yaml:"keywords"`
+	Preferred      *Work    `yaml:"preferred-citation"`
 }
 
-// CitationAuthor is a person (family and given names) or an entity (name).
-type CitationAuthor struct {
+// Author is a person (family and given names) or an entity (name).
+type Author struct {
 	Name        string `yaml:"name"`
 	FamilyNames string `yaml:"family-names"`
 	GivenNames  string `yaml:"given-names"`
@@ -51,7 +56,7 @@ type CitationAuthor struct {
 
 // String is the author as BibTeX writes a name: "Family, Given", or an
 // entity's name in braces so that BibTeX does not split it.
-func (a CitationAuthor) String() string {
+func (a Author) String() string {
 	if a.FamilyNames != "" {
 		if a.GivenNames != "" {
 			return a.FamilyNames + ", " + a.GivenNames
@@ -61,37 +66,37 @@ func (a CitationAuthor) String() string {
 	return "{" + a.Name + "}"
 }
 
-// CitationWork is CITATION.cff's preferred-citation.
-type CitationWork struct {
-	Type    string           `yaml:"type"`
-	Title   string           `yaml:"title"`
-	Authors []CitationAuthor `yaml:"authors"`
-	Year    int              `yaml:"year"`
-	URL     string           `yaml:"url"`
+// Work is CITATION.cff's preferred-citation.
+type Work struct {
+	Type    string   `yaml:"type"`
+	Title   string   `yaml:"title"`
+	Authors []Author `yaml:"authors"`
+	Year    int      `yaml:"year"`
+	URL     string   `yaml:"url"`
 }
 
-// ReadCitation reads and checks root/CITATION.cff. A missing file is
+// Read reads and checks root/CITATION.cff. A missing file is
 // fs.ErrNotExist (wrapped).
-func ReadCitation(root string) (*Citation, error) {
-	path := filepath.Join(root, CitationPath)
+func Read(root string) (*Citation, error) {
+	path := filepath.Join(root, Path)
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", CitationPath, err)
+		return nil, fmt.Errorf("%s: %w", Path, err)
 	}
 	defer f.Close()
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(io.LimitReader(f, maxCitationBytes+1)); err != nil {
-		return nil, fmt.Errorf("%s: %w", CitationPath, err)
+		return nil, fmt.Errorf("%s: %w", Path, err)
 	}
 	if buf.Len() > maxCitationBytes {
-		return nil, fmt.Errorf("%s is larger than %d bytes", CitationPath, maxCitationBytes)
+		return nil, fmt.Errorf("%s is larger than %d bytes", Path, maxCitationBytes)
 	}
 	var c Citation
 	if err := yaml.Unmarshal(buf.Bytes(), &c); err != nil {
-		return nil, fmt.Errorf("%s: malformed YAML: %s", CitationPath, msg.OneLine(err.Error()))
+		return nil, fmt.Errorf("%s: malformed YAML: %s", Path, msg.OneLine(err.Error()))
 	}
 	if err := c.check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", CitationPath, err)
+		return nil, fmt.Errorf("%s: %w", Path, err)
 	}
 	return &c, nil
 }
@@ -120,7 +125,7 @@ func (c *Citation) check() error {
 		return err
 	}
 	for key, u := range map[string]string{"repository-code": c.RepositoryCode, "url": c.URL} {
-		if u != "" && !isWebURL(u) {
+		if u != "" && !IsWebURL(u) {
 			return fmt.Errorf("%s %q: want an http or https URL", key, u)
 		}
 	}
@@ -131,7 +136,7 @@ func (c *Citation) check() error {
 		switch {
 		case p.Type == "" || p.Title == "":
 			return errors.New("preferred-citation needs a type and a title (CFF requires them)")
-		case p.URL != "" && !isWebURL(p.URL):
+		case p.URL != "" && !IsWebURL(p.URL):
 			return fmt.Errorf("preferred-citation.url %q: want an http or https URL", p.URL)
 		}
 		if err := checkAuthors("preferred-citation.authors", p.Authors); err != nil {
@@ -141,7 +146,7 @@ func (c *Citation) check() error {
 	return nil
 }
 
-func checkAuthors(key string, authors []CitationAuthor) error {
+func checkAuthors(key string, authors []Author) error {
 	if len(authors) == 0 {
 		return fmt.Errorf("%s is empty (CFF requires at least one)", key)
 	}
@@ -162,19 +167,9 @@ func (c *Citation) Released() (time.Time, error) {
 	return t.UTC(), nil
 }
 
-// isWebURL reports whether s is an absolute http(s) URL with a host: an
+// IsWebURL reports whether s is an absolute http(s) URL with a host: an
 // address anyone can open, never a path on this machine.
-func isWebURL(s string) bool {
+func IsWebURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
-}
-
-// citationOrNil is CITATION.cff when it exists and is valid; a present but
-// invalid one is an error.
-func citationOrNil(root string) (*Citation, error) {
-	c, err := ReadCitation(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return c, err
 }
