@@ -302,3 +302,48 @@ const CitationPath = citation.Path
 
 // ReadCitation reads and checks root/CITATION.cff (see citation.Read).
 func ReadCitation(root string) (*citation.Citation, error) { return citation.Read(root) }
+
+// UnitIDs returns the ids of the stage's units in List order (nil for a
+// stage without Units).
+func (p *Pass) UnitIDs() []string {
+	if p.units == nil {
+		return nil
+	}
+	return append([]string(nil), p.units.IDs...)
+}
+
+// UnitResults returns the result of every unit of the stage, in List order.
+// The engine has computed (or found) them all before Run; Run merges them.
+// The byte slices are the engine's: read them, do not modify them.
+func (p *Pass) UnitResults() ([][]byte, error) {
+	switch {
+	case p.Stage.Units == nil:
+		return nil, fmt.Errorf("stage %s asks for unit results but has no Units", p.Stage.Name)
+	case p.unit != "":
+		return nil, fmt.Errorf("stage %s: unit %s asks for unit results: only Run merges units", p.Stage.Name, p.unit)
+	case p.units == nil:
+		return nil, fmt.Errorf("stage %s: unit results are not ready", p.Stage.Name)
+	}
+	for i, r := range p.units.Results {
+		if r == nil {
+			return nil, fmt.Errorf("stage %s: unit %s has no result", p.Stage.Name, p.units.IDs[i])
+		}
+	}
+	return append([][]byte(nil), p.units.Results...), nil
+}
+
+// forUnit is the pass a Compute call gets: the same stage, configuration
+// and inputs, with the unit's context and id.
+func (p *Pass) forUnit(ctx context.Context, id string) *Pass {
+	q := *p
+	q.ctx, q.unit, q.Log = ctx, id, p.Log.With("unit", id)
+	return &q
+}
+
+// Headline is one headline number of a stage's artifacts (an exact count,
+// an estimate, a half-width), named so that two runs can be matched:
+// "3x3/mrv estimate". Stage.Headlines returns them; census diff compares.
+type Headline struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}

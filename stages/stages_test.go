@@ -17,7 +17,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
+
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
@@ -244,8 +246,8 @@ func TestCompareGolden(t *testing.T) {
 // bands run publishes nothing.
 func TestRerunRules(t *testing.T) {
 	root := t.TempDir()
-	run := func(ro pipeline.RunOptions, set ...string) ([]string, error) {
-		e, err := pipeline.New(pipeline.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml", Set: set})
+	run := func(ro engine.RunOptions, set ...string) ([]string, error) {
+		e, err := engine.New(engine.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml", Set: set})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -259,19 +261,19 @@ func TestRerunRules(t *testing.T) {
 		return ran, err
 	}
 	// Half the bands, then a failure: nothing is published.
-	if _, err := run(pipeline.RunOptions{FailAfterRows: map[string]int64{"bands": 2612736 / 2}}); err == nil {
+	if _, err := run(engine.RunOptions{FailAfterRows: map[string]int64{"bands": 2612736 / 2}}); err == nil {
 		t.Fatal("injected failure did not fail")
 	}
 	if _, err := os.Stat(filepath.Join(root, "data/bands.parquet")); !os.IsNotExist(err) {
 		t.Fatalf("interrupted bands stage left data/bands.parquet (%v)", err)
 	}
-	if ran, err := run(pipeline.RunOptions{}); err != nil || len(ran) != 2 {
+	if ran, err := run(engine.RunOptions{}); err != nil || len(ran) != 2 {
 		t.Fatalf("first run ran %v, %v", ran, err)
 	}
-	if ran, err := run(pipeline.RunOptions{}); err != nil || len(ran) != 0 {
+	if ran, err := run(engine.RunOptions{}); err != nil || len(ran) != 0 {
 		t.Fatalf("second run ran %v, %v", ran, err)
 	}
-	if ran, err := run(pipeline.RunOptions{}, "reduce.swap_blocks=false"); err != nil || len(ran) != 1 || ran[0] != "reduce" {
+	if ran, err := run(engine.RunOptions{}, "reduce.swap_blocks=false"); err != nil || len(ran) != 1 || ran[0] != "reduce" {
 		t.Fatalf("--set reduce.swap_blocks=false ran %v, %v", ran, err)
 	}
 }
@@ -281,11 +283,11 @@ const smokeLockPath = "../configs/smoke.lock.json"
 
 // smokeEngine is the smoke run (TeX required: the lock has the paper) and
 // an engine over it.
-func smokeEngine(t *testing.T) (string, *pipeline.Engine) {
+func smokeEngine(t *testing.T) (string, *engine.Engine) {
 	t.Helper()
 	requireTeX(t)
 	root := runSmoke(t, 2)
-	e, err := pipeline.New(pipeline.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml"})
+	e, err := engine.New(engine.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,16 +319,16 @@ func TestSmokeLock(t *testing.T) {
 		t.Fatalf("%v: create it with go test ./stages -run 'Golden|SmokeLock' -update", err)
 	}
 	if !bytes.Equal(committed, l.Encode()) {
-		locked, err := pipeline.ReadLock(smokeLockPath)
+		locked, err := inspect.ReadLock(smokeLockPath)
 		if err != nil {
 			t.Fatal(err)
 		}
-		diffs, _ := e.CompareLock(locked)
+		diffs, _ := e.Project().CompareLock(locked)
 		t.Fatalf("the smoke run differs from %s (rewrite it with go test ./stages -run 'Golden|SmokeLock' -update after bumping the Versions):\n%s",
 			smokeLockPath, strings.Join(diffs, "\n"))
 	}
 	// A flipped byte in each artifact, in a copy, is reported by name.
-	locked, err := pipeline.ReadLock(smokeLockPath)
+	locked, err := inspect.ReadLock(smokeLockPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,11 +343,11 @@ func TestSmokeLock(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ce, err := pipeline.New(pipeline.Options{Root: copyRoot, Stages: All, ConfigFile: "../configs/smoke.yaml"})
+		ce, err := engine.New(engine.Options{Root: copyRoot, Stages: All, ConfigFile: "../configs/smoke.yaml"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		diffs, err := ce.CompareLock(locked)
+		diffs, err := ce.Project().CompareLock(locked)
 		if err != nil || len(diffs) != 1 || !strings.HasPrefix(diffs[0], a.Path+": SHA-256") {
 			t.Errorf("flipped a byte of %s: differences %q, %v", a.Path, diffs, err)
 		}

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
+
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
@@ -198,11 +200,11 @@ func runStage(t *testing.T, root string, stage *pipeline.Stage) (string, map[str
 	if err := os.WriteFile(config, []byte("seed: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := pipeline.New(pipeline.Options{Root: root, Stages: []*pipeline.Stage{stage}, ConfigFile: config})
+	eng, err := engine.New(engine.Options{Root: root, Stages: []*pipeline.Stage{stage}, ConfigFile: config})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := eng.Run(context.Background(), nil, pipeline.RunOptions{})
+	res, err := eng.Run(context.Background(), nil, engine.RunOptions{})
 	metrics := map[string]any{}
 	for _, r := range res {
 		for _, m := range r.Metrics {

@@ -1,4 +1,4 @@
-package pipeline
+package executor
 
 import (
 	"bytes"
@@ -11,12 +11,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
@@ -34,11 +34,22 @@ import (
 // slurmPoll is how often the submitting run asks squeue about its job.
 const slurmPoll = 250 * time.Millisecond
 
-// slurmPlan is the plan file of one array job.
-type slurmPlan struct {
+// Plan is the plan file of one array job: what `census units` reads.
+type Plan struct {
 	Stage       string     `json:"stage"`
 	Fingerprint string     `json:"fingerprint"`
 	Tasks       [][]string `json:"tasks"` // unit ids, by array task index
+}
+
+// Slurm is the slurm executor of one project.
+type Slurm struct {
+	Config SlurmConfig
+	// Root is the project root; the units are below it, in a data directory
+	// every node shares.
+	Root string
+	// UnitCommand returns the command line that computes the units of an
+	// array task (see engine.Options.UnitCommand).
+	UnitCommand func(stage, fingerprint, plan string) []string
 }
 
 // slurmError is a failure of the Slurm tools themselves.
@@ -98,17 +109,17 @@ func shellQuote(args []string) string {
 }
 
 // rel is path relative to the project root, for messages.
-func (e *Engine) rel(path string) string {
-	if r, err := filepath.Rel(e.opts.Root, path); err == nil && filepath.IsLocal(r) {
+func (sl *Slurm) rel(path string) string {
+	if r, err := filepath.Rel(sl.Root, path); err == nil && filepath.IsLocal(r) {
 		return filepath.ToSlash(r)
 	}
 	return path
 }
 
-// computeSlurm computes the missing units of u as one Slurm array job.
-func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *store.UnitSet, missing []int, prog *Progress) error {
-	cfg := e.settings.executor.Slurm
-	if e.opts.UnitCommand == nil {
+// Compute computes the missing units of u as one Slurm array job.
+func (sl *Slurm) Compute(ctx context.Context, p *pipeline.Pass, u *store.UnitSet, missing []int, prog *pipeline.Progress) error {
+	cfg := sl.Config
+	if sl.UnitCommand == nil {
 		return slurmError("this program cannot start unit workers (Options.UnitCommand is not set)")
 	}
 	sbatch, err := lookSlurm("sbatch")
@@ -119,7 +130,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *store.UnitSet, mi
 	if err != nil {
 		return err
 	}
-	root, err := filepath.Abs(e.opts.Root)
+	root, err := filepath.Abs(sl.Root)
 	if err != nil {
 		return err
 	}
@@ -133,7 +144,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *store.UnitSet, mi
 	if w := p.Stage.Units.Workers; w > 0 {
 		parallel = min(parallel, w)
 	}
-	plan := slurmPlan{Stage: p.Stage.Name, Fingerprint: u.Fingerprint,
+	plan := Plan{Stage: p.Stage.Name, Fingerprint: u.Fingerprint,
 		Tasks: splitTasks(ids, unitsPerTask(cfg, parallel, u.MeanTook(), len(ids)))}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -146,7 +157,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *store.UnitSet, mi
 	}
 	script := fmt.Sprintf("#!/bin/sh\n# census: stage %s, %d units in %d array tasks; plan %s\nexec %s\n",
 		p.Stage.Name, len(ids), len(plan.Tasks), filepath.Base(planPath),
-		shellQuote(e.opts.UnitCommand(p.Stage.Name, u.Fingerprint, planPath)))
+		shellQuote(sl.UnitCommand(p.Stage.Name, u.Fingerprint, planPath)))
 	scriptPath := filepath.Join(dir, "slurm-"+stamp+".sh")
 	if err := os.WriteFile(scriptPath, []byte(script), 0o755); err != nil {
 		return err
@@ -183,7 +194,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *store.UnitSet, mi
 	if _, err := strconv.ParseUint(job, 10, 64); err != nil {
 		return slurmError("sbatch printed %q, not a job id", msg.OneLine(string(out)))
 	}
-	p.Log.Info("submitted slurm array job", "job", job, "units", len(ids), "tasks", len(plan.Tasks), "logs", e.rel(u.Dir))
+	p.Log.Info("submitted slurm array job", "job", job, "units", len(ids), "tasks", len(plan.Tasks), "logs", sl.rel(u.Dir))
 	p.Report("units.slurm_job", job)
 	p.Report("units.slurm_tasks", len(plan.Tasks))
 	if err := waitSlurm(ctx, p.Log, squeue, job, u, ids, prog); err != nil {
@@ -193,7 +204,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *store.UnitSet, mi
 	// Files written on other nodes can show up late on a network
 	// filesystem: give them a while when no task has reported an error.
 	for deadline := time.Now().Add(30 * time.Second); len(still) > 0 && time.Now().Before(deadline); {
-		if e.anyTaskErrors(u.Dir, job, len(plan.Tasks)) {
+		if sl.anyTaskErrors(u.Dir, job, len(plan.Tasks)) {
 			break
 		}
 		select {
@@ -204,7 +215,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *store.UnitSet, mi
 		still = u.Scan(p.Log)
 	}
 	if len(still) > 0 {
-		return e.slurmFailure(job, u, plan, still)
+		return sl.slurmFailure(job, u, plan, still)
 	}
 	p.Log.Info("slurm array job done", "job", job, "units", len(ids))
 	return nil
@@ -213,7 +224,7 @@ func (e *Engine) computeSlurm(ctx context.Context, p *Pass, u *store.UnitSet, mi
 // waitSlurm polls squeue until the job has left the queue, drawing
 // progress from the unit files that appear. When ctx is cancelled it
 // cancels the job (scancel) and returns ctx's error.
-func waitSlurm(ctx context.Context, log *slog.Logger, squeue, job string, u *store.UnitSet, ids []string, prog *Progress) error {
+func waitSlurm(ctx context.Context, log *slog.Logger, squeue, job string, u *store.UnitSet, ids []string, prog *pipeline.Progress) error {
 	tick := time.NewTicker(slurmPoll)
 	defer tick.Stop()
 	counted, failures := 0, 0
@@ -242,7 +253,7 @@ func waitSlurm(ctx context.Context, log *slog.Logger, squeue, job string, u *sto
 			log.Info("squeue answers again", "job", job, "after", lastErr)
 		}
 		failures = 0
-		if prog.shown() {
+		if prog.Shown() {
 			names := u.Present()
 			n := 0
 			for _, id := range ids {
@@ -296,7 +307,7 @@ func taskLog(dir, job string, task int, stream string) string {
 }
 
 // anyTaskErrors reports whether any task of the job wrote to its stderr.
-func (e *Engine) anyTaskErrors(dir, job string, tasks int) bool {
+func (sl *Slurm) anyTaskErrors(dir, job string, tasks int) bool {
 	for t := range tasks {
 		if info, err := os.Stat(taskLog(dir, job, t, "err")); err == nil && info.Size() > 0 {
 			return true
@@ -363,7 +374,7 @@ func taskState(job string, task int) string {
 
 // slurmFailure is the error of an array job that left units missing: the
 // first failed task, the tail of its stderr and where the logs are.
-func (e *Engine) slurmFailure(job string, u *store.UnitSet, plan slurmPlan, still []int) error {
+func (sl *Slurm) slurmFailure(job string, u *store.UnitSet, plan Plan, still []int) error {
 	taskOf := map[string]int{}
 	for t, ids := range plan.Tasks {
 		for _, id := range ids {
@@ -398,7 +409,7 @@ func (e *Engine) slurmFailure(job string, u *store.UnitSet, plan slurmPlan, stil
 	} else {
 		msg += "; its stderr is empty"
 	}
-	msg += " [" + e.rel(errLog) + "]"
+	msg += " [" + sl.rel(errLog) + "]"
 	if more := len(failed) - 1; more > 0 {
 		var list []string
 		for _, t := range failed[1:min(len(failed), 11)] {
@@ -412,74 +423,4 @@ func (e *Engine) slurmFailure(job string, u *store.UnitSet, plan slurmPlan, stil
 	done := len(u.IDs) - len(still)
 	msg += fmt.Sprintf("; %d of %d units are done and kept: run again to submit the %d missing", done, len(u.IDs), len(still))
 	return errors.New(msg)
-}
-
-// WorkUnits computes one Slurm array task's units: what the hidden command
-// `census units` runs. It recomputes the stage's fingerprint from the
-// manifest and the configuration and refuses to work when it differs from
-// fingerprint (another configuration, other inputs, another program).
-// task is the array task index; progress lines go to w.
-func (e *Engine) WorkUnits(ctx context.Context, w io.Writer, stage, fingerprint, planPath string, task int) error {
-	s, err := e.Stage(stage)
-	if err != nil {
-		return err
-	}
-	if s.Units == nil {
-		return fmt.Errorf("stage %s has no units", stage)
-	}
-	data, err := os.ReadFile(planPath)
-	if err != nil {
-		return fmt.Errorf("unit plan: %w", err)
-	}
-	var plan slurmPlan
-	if err := json.Unmarshal(data, &plan); err != nil {
-		return fmt.Errorf("unit plan %s is damaged: %s", planPath, msg.OneLine(err.Error()))
-	}
-	if plan.Stage != stage || plan.Fingerprint != fingerprint {
-		return fmt.Errorf("unit plan %s is for stage %s fingerprint %s, not stage %s fingerprint %s",
-			planPath, plan.Stage, msg.Short(plan.Fingerprint), stage, msg.Short(fingerprint))
-	}
-	if task < 0 || task >= len(plan.Tasks) {
-		return fmt.Errorf("array task %d: the plan has tasks 0 to %d", task, len(plan.Tasks)-1)
-	}
-	m, err := store.ReadManifest(e.opts.Root)
-	if err != nil {
-		return err
-	}
-	inputs, err := inputsOf(m, s)
-	if err != nil {
-		return fmt.Errorf("stage %s: %w", stage, err)
-	}
-	e.hashes = map[string]string{}
-	sources, err := e.sourcesOf(s)
-	if err != nil {
-		return fmt.Errorf("stage %s: %w", stage, err)
-	}
-	tools := e.toolsOf(s)
-	c := checked{inputs: inputs, sources: sources, tools: tools, fingerprint: e.fingerprint(s, inputs, sources, tools)}
-	if c.fingerprint != fingerprint {
-		return fmt.Errorf("stage %s: the fingerprint here is %s but the submitting run's is %s: the configuration, the inputs or the program differ (use the same census binary and config, on a data directory every node shares)",
-			stage, msg.Short(c.fingerprint), msg.Short(fingerprint))
-	}
-	ids := plan.Tasks[task]
-	if err := store.CheckUnitIDs(stage, ids); err != nil {
-		return err
-	}
-	p := e.newPass(ctx, m, s, c)
-	u := store.NewUnitSet(store.UnitDir(e.opts.Root, stage, fingerprint), fingerprint, ids)
-	p.units = u
-	missing := u.Scan(p.Log)
-	fmt.Fprintf(w, "census units: stage %s, array task %d: %d units, %d already done, GOMAXPROCS %d\n",
-		stage, task, len(ids), len(ids)-len(missing), runtime.GOMAXPROCS(0))
-	if len(missing) == 0 {
-		return nil
-	}
-	err = e.computeLocal(ctx, p, u, missing, nil, func(id string, took time.Duration) {
-		fmt.Fprintf(w, "unit %s computed in %.3fs\n", id, took.Seconds())
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "census units: array task %d done\n", task)
-	return nil
 }

@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
@@ -20,7 +22,7 @@ func countingFixture(t *testing.T) (*fixture, map[string]*atomic.Int64) {
 	for _, s := range f.stages {
 		n, run := &atomic.Int64{}, s.Run
 		calls[s.Name] = n
-		s.Run = func(p *Pass) error { n.Add(1); return run(p) }
+		s.Run = func(p *pipeline.Pass) error { n.Add(1); return run(p) }
 	}
 	return f, calls
 }
@@ -153,7 +155,7 @@ func sha(data []byte) string {
 
 func TestSkipSkipsDownstreamAndTheRunSucceeds(t *testing.T) {
 	f, calls := countingFixture(t)
-	f.stages[1].Run = func(p *Pass) error { return Skip("a tool is missing") }
+	f.stages[1].Run = func(p *pipeline.Pass) error { return pipeline.Skip("a tool is missing") }
 	res, err := f.engine().Run(context.Background(), nil, RunOptions{})
 	if err != nil {
 		t.Fatalf("a skipped stage failed the run: %v", err)

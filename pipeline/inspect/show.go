@@ -1,4 +1,4 @@
-package pipeline
+package inspect
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -24,8 +23,8 @@ import (
 // Show writes what a reader needs to know about an artifact without any
 // other tool: its manifest entry, and for a table its schema, row count,
 // provenance and first rows. name is an artifact name or path.
-func (e *Engine) Show(w io.Writer, name string, rows int) error {
-	m, err := store.ReadManifest(e.opts.Root)
+func (pr Project) Show(w io.Writer, name string, rows int) error {
+	m, err := store.ReadManifest(pr.Root)
 	if err != nil {
 		return err
 	}
@@ -40,7 +39,7 @@ func (e *Engine) Show(w io.Writer, name string, rows int) error {
 		}
 		return fmt.Errorf("%w %q (artifacts: %s)", ErrUnknownArtifact, name, strings.Join(names, ", "))
 	}
-	if err := store.CheckArtifact(e.opts.Root, entry); err != nil {
+	if err := store.CheckArtifact(pr.Root, entry); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "artifact     %s\npath         %s\nstage        %s\nfingerprint  %s\nsha256       %s\nsize         %d bytes\n",
@@ -48,7 +47,7 @@ func (e *Engine) Show(w io.Writer, name string, rows int) error {
 	if entry.Rows < 0 {
 		return nil
 	}
-	f, err := os.Open(filepath.Join(e.opts.Root, entry.Path))
+	f, err := os.Open(filepath.Join(pr.Root, entry.Path))
 	if err != nil {
 		return err
 	}
@@ -107,10 +106,10 @@ func (e *Engine) Show(w io.Writer, name string, rows int) error {
 }
 
 // Dag writes the stage graph as text, or as Graphviz with dot.
-func (e *Engine) Dag(w io.Writer, dot bool) {
+func (pr Project) Dag(w io.Writer, dot bool) {
 	if dot {
 		fmt.Fprintln(w, "digraph census {\n  rankdir=LR;\n  node [shape=box];")
-		for _, s := range e.order {
+		for _, s := range pr.Stages {
 			var outs []string
 			for _, o := range s.Outputs {
 				outs = append(outs, o.Path)
@@ -123,7 +122,7 @@ func (e *Engine) Dag(w io.Writer, dot bool) {
 		fmt.Fprintln(w, "}")
 		return
 	}
-	for _, s := range e.order {
+	for _, s := range pr.Stages {
 		var reqs, outs []string
 		for _, r := range s.Requires {
 			reqs = append(reqs, r.Name)
@@ -141,8 +140,8 @@ func (e *Engine) Dag(w io.Writer, dot bool) {
 
 // Cite writes a BibTeX entry for an artifact, so that another paper can
 // cite the exact file.
-func (e *Engine) Cite(w io.Writer, name string) error {
-	m, err := store.ReadManifest(e.opts.Root)
+func (pr Project) Cite(w io.Writer, name string) error {
+	m, err := store.ReadManifest(pr.Root)
 	if err != nil {
 		return err
 	}
@@ -150,19 +149,21 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 	if !ok {
 		return fmt.Errorf("%w %q: see `census status` and `census show`", ErrUnknownArtifact, name)
 	}
-	if err := store.CheckArtifact(e.opts.Root, a); err != nil {
+	if err := store.CheckArtifact(pr.Root, a); err != nil {
 		return err
 	}
-	st, _ := e.Stage(a.Stage)
 	doc := ""
-	if st != nil {
+	for _, st := range pr.Stages {
+		if st.Name != a.Stage {
+			continue
+		}
 		for _, o := range st.Outputs {
 			if o.Name == a.Name {
 				doc = o.Doc
 			}
 		}
 	}
-	year := e.lastRunYear(a.Stage, a.Fingerprint)
+	year := pr.lastRunYear(a.Stage, a.Fingerprint)
 	code := "the code's commit is unknown (the binary was not built from a git checkout)"
 	if c := m.Stages[a.Stage].Code; c != nil {
 		code = "code at git commit " + c.Commit
@@ -170,7 +171,7 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 			code += " with uncommitted changes"
 		}
 	}
-	cff, err := citationOrNil(e.opts.Root)
+	cff, err := citationOrNil(pr.Root)
 	if err != nil {
 		return err
 	}
@@ -186,7 +187,7 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 		}
 		author = strings.Join(names, " and ")
 		version = "\n  version      = {" + cff.Version + "},"
-	} else if u := gitRemote(e.opts.Root); citation.IsWebURL(u) || strings.HasPrefix(u, "ssh://") {
+	} else if u := gitRemote(pr.Root); citation.IsWebURL(u) || strings.HasPrefix(u, "ssh://") {
 		url = u
 	}
 	if url != "" {
@@ -206,37 +207,14 @@ func (e *Engine) Cite(w io.Writer, name string) error {
 // lastRunYear is the year of the run that made the artifact (the stage's
 // last run under fingerprint in the run log), or this year when the log
 // has none.
-func (e *Engine) lastRunYear(stage, fingerprint string) int {
+func (pr Project) lastRunYear(stage, fingerprint string) int {
 	year := time.Now().UTC().Year()
-	store.EachRun(e.opts.Root, func(r store.RunLogLine) {
+	store.EachRun(pr.Root, func(r store.RunLogLine) {
 		if t, err := time.Parse(time.RFC3339, r.Time); err == nil && r.Stage == stage && r.Action == "ran" && r.Fingerprint == fingerprint {
 			year = t.Year()
 		}
 	})
 	return year
-}
-
-// buildCode returns the commit this binary was built from, from the
-// version control information Go stamps into binaries built in a git
-// checkout; nil for test binaries and builds outside one.
-func buildCode() *store.CodeVersion {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return nil
-	}
-	var c store.CodeVersion
-	for _, st := range info.Settings {
-		switch st.Key {
-		case "vcs.revision":
-			c.Commit = st.Value
-		case "vcs.modified":
-			c.Modified = st.Value == "true"
-		}
-	}
-	if c.Commit == "" {
-		return nil
-	}
-	return &c
 }
 
 // gitRemote returns the URL of the project's git remote "origin", or of

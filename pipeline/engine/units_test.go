@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
@@ -34,43 +35,43 @@ type drawsConfig struct {
 
 func (c *drawsConfig) Validate() error {
 	if c.Units < 0 {
-		return Invalid("draws.units", c.Units, "an integer ≥ 0")
+		return pipeline.Invalid("draws.units", c.Units, "an integer ≥ 0")
 	}
 	return nil
 }
 
 var (
-	drawsTable = NewTable[drawRow]("draws", "one row per unit")
-	drawSum    = NewFile("drawsum", "data/drawsum.txt", "the sum of the draws")
+	drawsTable = pipeline.NewTable[drawRow]("draws", "one row per unit")
+	drawSum    = pipeline.NewFile("drawsum", "data/drawsum.txt", "the sum of the draws")
 )
 
 // unitToy is the units toy's stages and what its units did.
 type unitToy struct {
-	stages []*Stage
-	draws  *Stage
+	stages []*pipeline.Stage
+	draws  *pipeline.Stage
 	calls  atomic.Int64 // Compute calls that returned a result
 	// hook, when set, runs at the start of every Compute call; an error
 	// it returns is the unit's.
-	hook func(p *Pass, id string) error
+	hook func(p *pipeline.Pass, id string) error
 }
 
 func newUnitToy() *unitToy {
 	toy := &unitToy{}
 	base := toyStages()
 	numbers := base[0]
-	toy.draws = &Stage{
-		Name: "draws", Doc: "one hash per unit", Version: 1, Requires: []*Stage{numbers},
-		NewConfig: func() Config { return &drawsConfig{Units: 20, Rounds: 10} },
-		Outputs:   []Output{drawsTable.Output},
-		Units: &Units{
-			List: func(p *Pass) ([]string, error) {
-				ids := make([]string, ConfigOf[drawsConfig](p).Units)
+	toy.draws = &pipeline.Stage{
+		Name: "draws", Doc: "one hash per unit", Version: 1, Requires: []*pipeline.Stage{numbers},
+		NewConfig: func() pipeline.Config { return &drawsConfig{Units: 20, Rounds: 10} },
+		Outputs:   []pipeline.Output{drawsTable.Output},
+		Units: &pipeline.Units{
+			List: func(p *pipeline.Pass) ([]string, error) {
+				ids := make([]string, pipeline.ConfigOf[drawsConfig](p).Units)
 				for i := range ids {
 					ids[i] = fmt.Sprintf("u%02d", i)
 				}
 				return ids, nil
 			},
-			Compute: func(p *Pass, id string) ([]byte, error) {
+			Compute: func(p *pipeline.Pass, id string) ([]byte, error) {
 				if toy.hook != nil {
 					if err := toy.hook(p, id); err != nil {
 						return nil, err
@@ -81,14 +82,14 @@ func newUnitToy() *unitToy {
 					return nil, err
 				}
 				sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d/%d", id, len(in), in[0].N))
-				for range ConfigOf[drawsConfig](p).Rounds {
+				for range pipeline.ConfigOf[drawsConfig](p).Rounds {
 					sum = sha256.Sum256(sum[:])
 				}
 				toy.calls.Add(1)
 				return sum[:8], nil
 			},
 		},
-		Run: func(p *Pass) error {
+		Run: func(p *pipeline.Pass) error {
 			results, err := p.UnitResults()
 			if err != nil {
 				return err
@@ -101,10 +102,10 @@ func newUnitToy() *unitToy {
 			return drawsTable.Write(p, rows)
 		},
 	}
-	sum := &Stage{
-		Name: "drawsum", Doc: "their sum", Version: 1, Requires: []*Stage{toy.draws},
-		Outputs: []Output{drawSum.Output},
-		Run: func(p *Pass) error {
+	sum := &pipeline.Stage{
+		Name: "drawsum", Doc: "their sum", Version: 1, Requires: []*pipeline.Stage{toy.draws},
+		Outputs: []pipeline.Output{drawSum.Output},
+		Run: func(p *pipeline.Pass) error {
 			rows, err := drawsTable.Read(p)
 			if err != nil {
 				return err
@@ -116,7 +117,7 @@ func newUnitToy() *unitToy {
 			return drawSum.Write(p, fmt.Appendf(nil, "%d\n", total))
 		},
 	}
-	toy.stages = []*Stage{numbers, toy.draws, sum}
+	toy.stages = []*pipeline.Stage{numbers, toy.draws, sum}
 	return toy
 }
 
@@ -222,7 +223,7 @@ func TestUnitsByteIdenticalWhateverTheOrder(t *testing.T) {
 	// Interrupted by a failing unit, then resumed.
 	failed, toy := newUnitFixture(t, "")
 	toy.draws.Units.Workers = 1
-	toy.hook = func(p *Pass, id string) error {
+	toy.hook = func(p *pipeline.Pass, id string) error {
 		if id == "u13" {
 			return errors.New("disk on fire")
 		}
@@ -250,7 +251,7 @@ func TestUnitsByteIdenticalWhateverTheOrder(t *testing.T) {
 	cancelled, toy := newUnitFixture(t, "")
 	toy.draws.Units.Workers = 2
 	ctx, cancel := context.WithCancel(context.Background())
-	toy.hook = func(p *Pass, id string) error {
+	toy.hook = func(p *pipeline.Pass, id string) error {
 		if id == "u09" {
 			cancel()
 			<-p.Context().Done()
@@ -278,7 +279,7 @@ func TestCancelStopsPromptlyAndKeepsUnits(t *testing.T) {
 	toy.draws.Units.Workers = 2
 	var started atomic.Int64
 	reached := make(chan struct{})
-	toy.hook = func(p *Pass, id string) error {
+	toy.hook = func(p *pipeline.Pass, id string) error {
 		if started.Add(1) == 10 {
 			close(reached)
 		}
@@ -338,7 +339,7 @@ func TestStaleUnitsRemovedOnPublishAndByGC(t *testing.T) {
 	}
 	// A partial run of another configuration leaves its units.
 	toy.draws.Units.Workers = 1
-	toy.hook = func(p *Pass, id string) error {
+	toy.hook = func(p *pipeline.Pass, id string) error {
 		if id == "u05" {
 			return errors.New("stop here")
 		}
@@ -398,17 +399,17 @@ func TestBadUnitsFailTheStage(t *testing.T) {
 	cases := []struct {
 		name string
 		ids  []string
-		hook func(p *Pass, id string) error
+		hook func(p *pipeline.Pass, id string) error
 		want string
 	}{
 		{"escaping id", []string{"u0", "../x"}, nil, `unit 1 has the id "../x"`},
 		{"empty id", []string{""}, nil, `unit 0 has the id ""`},
 		{"reserved id", []string{"slurm-1_0.err"}, nil, `has the id "slurm-1_0.err"`},
 		{"duplicate", []string{"a", "b", "a"}, nil, `unit id "a" is listed twice`},
-		{"writes an artifact", []string{"a"}, func(p *Pass, id string) error {
+		{"writes an artifact", []string{"a"}, func(p *pipeline.Pass, id string) error {
 			return drawsTable.Write(p, nil)
 		}, "unit a writes artifact draws: a unit returns bytes, and only Run writes artifacts"},
-		{"asks for results", []string{"a"}, func(p *Pass, id string) error {
+		{"asks for results", []string{"a"}, func(p *pipeline.Pass, id string) error {
 			_, err := p.UnitResults()
 			return err
 		}, "unit a asks for unit results"},
@@ -416,7 +417,7 @@ func TestBadUnitsFailTheStage(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f, toy := newUnitFixture(t, "")
-			toy.draws.Units.List = func(*Pass) ([]string, error) { return c.ids, nil }
+			toy.draws.Units.List = func(*pipeline.Pass) ([]string, error) { return c.ids, nil }
 			toy.hook = c.hook
 			_, err := f.engine().Run(context.Background(), nil, RunOptions{})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -432,14 +433,14 @@ func TestPanicFailsTheStageWithStackInLog(t *testing.T) {
 			f, toy := newUnitFixture(t, "")
 			toy.draws.Units.Workers = 1
 			if where == "Run" {
-				toy.draws.Run = func(p *Pass) error {
+				toy.draws.Run = func(p *pipeline.Pass) error {
 					drawsTable.Write(p, nil) // a temporary file to clean up
 					var m map[string]int
 					m["x"] = 1 // panics
 					return nil
 				}
 			} else {
-				toy.hook = func(p *Pass, id string) error {
+				toy.hook = func(p *pipeline.Pass, id string) error {
 					if id == "u04" {
 						panic("unit exploded")
 					}
@@ -504,7 +505,7 @@ func TestExecutorConfigErrors(t *testing.T) {
 	}
 	f, _ := newUnitFixture(t, "executor:\n  name: slurm\n  slurm:\n    partition: short\n    time: \"1:00:00\"\n    extra_args: [--mem=4G]\n")
 	e := f.engine()
-	if x := e.settings.executor; x.Name != "slurm" || x.Slurm.Partition != "short" || x.Slurm.Time != "1:00:00" || !equal(x.Slurm.ExtraArgs, []string{"--mem=4G"}) || x.Slurm.CPUsPerTask != 1 {
+	if x := e.executor; x.Name != "slurm" || x.Slurm.Partition != "short" || x.Slurm.Time != "1:00:00" || !equal(x.Slurm.ExtraArgs, []string{"--mem=4G"}) || x.Slurm.CPUsPerTask != 1 {
 		t.Fatalf("executor config %+v", x)
 	}
 	// The executor is in no fingerprint.
@@ -528,8 +529,8 @@ func fakeSlurm(t *testing.T, sbatch string) {
 func TestSlurmToolErrors(t *testing.T) {
 	cases := []struct{ name, sbatch, want string }{
 		{"no sbatch", "", "executor slurm: sbatch is not installed (not found in PATH): install the Slurm client tools (Debian: slurm-client), or run with --executor local"},
-		{"refused", `echo "sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" >&2; exit 1`,
-			"executor slurm: sbatch refused the array job of stage draws: sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified"},
+		{"refused", `echo "sbatch: error: Batch job submission failed: pipeline.Invalid account or account/partition combination specified" >&2; exit 1`,
+			"executor slurm: sbatch refused the array job of stage draws: sbatch: error: Batch job submission failed: pipeline.Invalid account or account/partition combination specified"},
 		{"no job id", `echo "Submitted batch job"`, `executor slurm: sbatch printed "Submitted batch job", not a job id`},
 	}
 	for _, c := range cases {
@@ -549,41 +550,6 @@ func TestSlurmToolErrors(t *testing.T) {
 				t.Fatal("units were computed locally")
 			}
 		})
-	}
-}
-
-func TestUnitsPerTask(t *testing.T) {
-	cfg := defaultExecutor().Slurm
-	cases := []struct {
-		per, max, parallel int
-		minutes            float64
-		mean               time.Duration
-		missing, want      int
-	}{
-		{0, 1000, 1, 10, 0, 500, 1},                       // nothing known: one unit per task
-		{0, 1000, 1, 10, time.Second, 5000, 600},          // ten minutes of one-second units
-		{0, 1000, 4, 1, 30 * time.Second, 100, 8},         // four at once
-		{0, 100, 1, 10, 0, 1001, 11},                      // capped at max_tasks
-		{7, 1000, 1, 10, time.Hour, 20, 7},                // fixed
-		{0, 1000, 1, 10, 2 * time.Hour, 3, 1},             // units longer than a task
-		{3, 2, 1, 10, 0, 20, 10},                          // fixed, but capped
-		{0, 1000, 1, 0.5, 100 * time.Millisecond, 10, 10}, // more per task than missing: one task of them all
-		{math.MaxInt, 1000, 1, 10, 0, 20, 20},             // hostile sizes: no overflow, one task
-		{0, 1000, 1, 1e300, time.Nanosecond, 20, 20},      // a fill beyond int is clamped, not wrapped
-		{0, 1000000, math.MaxInt, 1e300, time.Second, 7, 7},
-	}
-	for _, c := range cases {
-		cfg.UnitsPerTask, cfg.MaxTasks, cfg.TaskMinutes = c.per, c.max, c.minutes
-		if got := unitsPerTask(cfg, c.parallel, c.mean, c.missing); got != c.want {
-			t.Errorf("%+v: %d units per task, want %d", c, got, c.want)
-		}
-	}
-	ids := []string{"a", "b", "c", "d", "e", "f", "g"}
-	if got := fmt.Sprint(splitTasks(ids, 3)); got != "[[a b] [c d] [e f g]]" {
-		t.Errorf("splitTasks(7, 3) = %s", got)
-	}
-	if got := fmt.Sprint(splitTasks(ids, 300)); got != "[[a b c d e f g]]" {
-		t.Errorf("splitTasks(7, 300) = %s", got)
 	}
 }
 
@@ -609,8 +575,8 @@ func unitBookkeeping(tb testing.TB, n, workers int) (first, rerun time.Duration)
 	os.WriteFile(config, []byte(fmt.Sprintf("draws:\n  units: %d\n  rounds: 0\n", n)), 0o644)
 	toy := newUnitToy()
 	toy.draws.Units.Workers = workers
-	toy.draws.Units.Compute = func(p *Pass, id string) ([]byte, error) { return []byte(id + "........"), nil }
-	toy.draws.Run = func(p *Pass) error {
+	toy.draws.Units.Compute = func(p *pipeline.Pass, id string) ([]byte, error) { return []byte(id + "........"), nil }
+	toy.draws.Run = func(p *pipeline.Pass) error {
 		if _, err := p.UnitResults(); err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
@@ -24,7 +26,7 @@ type numbersConfig struct {
 
 func (c *numbersConfig) Validate() error {
 	if c.Count < 1 || c.Count > 1_000_000 {
-		return Invalid("numbers.count", c.Count, "an integer from 1 to 1000000")
+		return pipeline.Invalid("numbers.count", c.Count, "an integer from 1 to 1000000")
 	}
 	return nil
 }
@@ -36,19 +38,19 @@ type squaresConfig struct {
 func (c *squaresConfig) Validate() error { return nil }
 
 var (
-	numbersTable = NewTable[numberRow]("numbers", "one row per number")
-	squaresTable = NewTable[numberRow]("squares", "one row per square")
-	totalFile    = NewFile("total", "data/total.txt", "the sum of the squares")
+	numbersTable = pipeline.NewTable[numberRow]("numbers", "one row per number")
+	squaresTable = pipeline.NewTable[numberRow]("squares", "one row per square")
+	totalFile    = pipeline.NewFile("total", "data/total.txt", "the sum of the squares")
 )
 
-func toyStages() []*Stage {
-	numbers := &Stage{
+func toyStages() []*pipeline.Stage {
+	numbers := &pipeline.Stage{
 		Name: "numbers", Doc: "the numbers 0..count-1", Version: 1,
-		NewConfig: func() Config { return &numbersConfig{Count: 1000} },
+		NewConfig: func() pipeline.Config { return &numbersConfig{Count: 1000} },
 		Globals:   []string{"seed"},
-		Outputs:   []Output{numbersTable.Output},
-		Run: func(p *Pass) error {
-			cfg := ConfigOf[numbersConfig](p)
+		Outputs:   []pipeline.Output{numbersTable.Output},
+		Run: func(p *pipeline.Pass) error {
+			cfg := pipeline.ConfigOf[numbersConfig](p)
 			rows := make([]numberRow, cfg.Count)
 			for i := range rows {
 				rows[i].N = int64(i) + int64(p.Seed)
@@ -56,26 +58,26 @@ func toyStages() []*Stage {
 			return numbersTable.Write(p, rows)
 		},
 	}
-	squares := &Stage{
-		Name: "squares", Doc: "their squares", Version: 1, Requires: []*Stage{numbers},
-		NewConfig: func() Config { return &squaresConfig{} },
-		Outputs:   []Output{squaresTable.Output},
-		Run: func(p *Pass) error {
+	squares := &pipeline.Stage{
+		Name: "squares", Doc: "their squares", Version: 1, Requires: []*pipeline.Stage{numbers},
+		NewConfig: func() pipeline.Config { return &squaresConfig{} },
+		Outputs:   []pipeline.Output{squaresTable.Output},
+		Run: func(p *pipeline.Pass) error {
 			in, err := numbersTable.Read(p)
 			if err != nil {
 				return err
 			}
-			off := ConfigOf[squaresConfig](p).Offset
+			off := pipeline.ConfigOf[squaresConfig](p).Offset
 			for i := range in {
 				in[i].N = in[i].N*in[i].N + off
 			}
 			return squaresTable.Write(p, in)
 		},
 	}
-	total := &Stage{
-		Name: "total", Doc: "their sum", Version: 1, Requires: []*Stage{squares},
-		Outputs: []Output{totalFile.Output},
-		Run: func(p *Pass) error {
+	total := &pipeline.Stage{
+		Name: "total", Doc: "their sum", Version: 1, Requires: []*pipeline.Stage{squares},
+		Outputs: []pipeline.Output{totalFile.Output},
+		Run: func(p *pipeline.Pass) error {
 			in, err := squaresTable.Read(p)
 			if err != nil {
 				return err
@@ -87,14 +89,14 @@ func toyStages() []*Stage {
 			return totalFile.Write(p, []byte(fmt.Sprintln(sum)))
 		},
 	}
-	return []*Stage{numbers, squares, total}
+	return []*pipeline.Stage{numbers, squares, total}
 }
 
 type fixture struct {
 	t      *testing.T
 	root   string
 	config string
-	stages []*Stage
+	stages []*pipeline.Stage
 }
 
 func newFixture(t *testing.T, yaml string) *fixture {
@@ -386,14 +388,14 @@ func TestProvenanceInFooter(t *testing.T) {
 	f := newFixture(t, "seed: 4\n")
 	f.run(RunOptions{}, nil)
 	var out bytes.Buffer
-	if err := f.engine().Show(&out, "numbers", 3); err != nil {
+	if err := f.engine().Project().Show(&out, "numbers", 3); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := store.ReadManifest(f.root)
 	a, _ := m.Artifact("numbers")
 	for _, want := range []string{
 		"census.fingerprint = " + a.Fingerprint, `census.config = {"numbers":{"count":1000},"seed":4}`,
-		"census.stage = numbers", "census.version = 1", "census.tool = " + ToolVersion, "rows         1000",
+		"census.stage = numbers", "census.version = 1", "census.tool = " + pipeline.ToolVersion, "rows         1000",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("show lacks %q:\n%s", want, out.String())
@@ -475,18 +477,18 @@ func TestBadInput(t *testing.T) {
 func TestGraphErrors(t *testing.T) {
 	config := filepath.Join(t.TempDir(), "c.yaml")
 	os.WriteFile(config, nil, 0o644)
-	a := &Stage{Name: "a"}
-	b := &Stage{Name: "b", Requires: []*Stage{a}}
-	a.Requires = []*Stage{b}
-	if _, err := New(Options{Stages: []*Stage{a, b}, ConfigFile: config}); err == nil || !strings.Contains(err.Error(), "cycle") {
+	a := &pipeline.Stage{Name: "a"}
+	b := &pipeline.Stage{Name: "b", Requires: []*pipeline.Stage{a}}
+	a.Requires = []*pipeline.Stage{b}
+	if _, err := New(Options{Stages: []*pipeline.Stage{a, b}, ConfigFile: config}); err == nil || !strings.Contains(err.Error(), "cycle") {
 		t.Fatalf("cycle: %v", err)
 	}
-	orphan := &Stage{Name: "c", Requires: []*Stage{{Name: "ghost"}}}
-	if _, err := New(Options{Stages: []*Stage{orphan}, ConfigFile: config}); err == nil || !strings.Contains(err.Error(), "not in the pipeline") {
+	orphan := &pipeline.Stage{Name: "c", Requires: []*pipeline.Stage{{Name: "ghost"}}}
+	if _, err := New(Options{Stages: []*pipeline.Stage{orphan}, ConfigFile: config}); err == nil || !strings.Contains(err.Error(), "not in the pipeline") {
 		t.Fatalf("missing requirement: %v", err)
 	}
 	s := toyStages()
-	s[2].Outputs = []Output{numbersTable.Output}
+	s[2].Outputs = []pipeline.Output{numbersTable.Output}
 	if _, err := New(Options{Stages: s, ConfigFile: config}); err == nil || !strings.Contains(err.Error(), "already belongs") {
 		t.Fatalf("duplicate output: %v", err)
 	}
@@ -500,13 +502,13 @@ func (c *mapConfig) Validate() error { return nil }
 
 func TestSetOneMapEntryKeepsTheOthers(t *testing.T) {
 	f := newFixture(t, "sampler:\n  samples:\n    2x2: 10\n    3x3: 20\n")
-	f.stages = append(f.stages, &Stage{
+	f.stages = append(f.stages, &pipeline.Stage{
 		Name: "sampler", Version: 1,
-		NewConfig: func() Config { return &mapConfig{Samples: map[string]int{"2x2": 1}} },
-		Run:       func(p *Pass) error { return nil },
+		NewConfig: func() pipeline.Config { return &mapConfig{Samples: map[string]int{"2x2": 1}} },
+		Run:       func(p *pipeline.Pass) error { return nil },
 	})
 	e := f.engine("sampler.samples.3x3=30", "sampler.samples.4x4=40")
-	got := e.settings.stage["sampler"].(*mapConfig).Samples
+	got := e.settings.Stage["sampler"].(*mapConfig).Samples
 	if len(got) != 3 || got["2x2"] != 10 || got["3x3"] != 30 || got["4x4"] != 40 {
 		t.Fatalf("samples = %v, want 2x2:10 3x3:30 4x4:40", got)
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package inspect
 
 import (
 	"cmp"
@@ -12,18 +12,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/config"
+
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
-
-// Headline is one headline number of a stage's artifacts (an exact count,
-// an estimate, a half-width), named so that two runs can be matched:
-// "3x3/mrv estimate". Stage.Headlines returns them; census diff compares.
-type Headline struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
 
 // DataSide names the current data/ (its manifest and files) as a side of
 // a diff, where a lock file would be.
@@ -105,20 +99,20 @@ type runSide struct {
 // in data/ when its SHA-256 matches, else the run cache's object), so that
 // a lock's numbers are available once its artifacts were made or pulled
 // here (census pull --lock).
-func (e *Engine) Diff(a, b string, o DiffOptions) (*Diff, error) {
-	sa, err := e.diffSide(a)
+func (pr Project) Diff(a, b string, o DiffOptions) (*Diff, error) {
+	sa, err := pr.diffSide(a)
 	if err != nil {
 		return nil, err
 	}
-	sb, err := e.diffSide(b)
+	sb, err := pr.diffSide(b)
 	if err != nil {
 		return nil, err
 	}
 	d := &Diff{A: a, B: b, Config: []Change{}, Stages: []StageChange{}, Artifacts: []ArtifactChange{}, Metrics: []Change{}}
 	d.Notes = append(append(d.Notes, sa.notes...), sb.notes...)
 
-	configA, notesA := e.sideConfig(sa)
-	configB, notesB := e.sideConfig(sb)
+	configA, notesA := pr.sideConfig(sa)
+	configB, notesB := pr.sideConfig(sb)
 	d.Notes = append(append(d.Notes, notesA...), notesB...)
 	seen := map[string]bool{} // a global key is in the config of every stage that reads it
 	for _, stage := range keyUnion(sa.stages, sb.stages) {
@@ -151,17 +145,17 @@ func (e *Engine) Diff(a, b string, o DiffOptions) (*Diff, error) {
 		}
 	}
 
-	headA, notesA, err := e.sideHeadlines(sa)
+	headA, notesA, err := pr.sideHeadlines(sa)
 	if err != nil {
 		return nil, err
 	}
-	headB, notesB, err := e.sideHeadlines(sb)
+	headB, notesB, err := pr.sideHeadlines(sb)
 	if err != nil {
 		return nil, err
 	}
 	d.Notes = append(append(d.Notes, notesA...), notesB...)
-	timesA, timesB := e.sideTimes(sa), e.sideTimes(sb)
-	for _, s := range e.order {
+	timesA, timesB := pr.sideTimes(sa), pr.sideTimes(sb)
+	for _, s := range pr.Stages {
 		for _, pair := range [][2]map[string]map[string]string{{headA, headB}, {timesA, timesB}} {
 			x, okA := pair[0][s.Name]
 			y, okB := pair[1][s.Name]
@@ -180,7 +174,7 @@ func (e *Engine) Diff(a, b string, o DiffOptions) (*Diff, error) {
 
 // diffSide reads a lock file, or the current data/ for DataSide: the
 // manifest's stages and the SHA-256 of the artifacts on disk.
-func (e *Engine) diffSide(name string) (*runSide, error) {
+func (pr Project) diffSide(name string) (*runSide, error) {
 	side := &runSide{label: name, stages: map[string]LockedStage{}, artifacts: map[string]LockedArtifact{}}
 	if name != DataSide {
 		l, err := ReadLock(name)
@@ -198,7 +192,7 @@ func (e *Engine) diffSide(name string) (*runSide, error) {
 		}
 		return side, nil
 	}
-	m, err := store.ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(pr.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +200,7 @@ func (e *Engine) diffSide(name string) (*runSide, error) {
 		side.stages[s] = LockedStage{Stage: s, Version: rec.Version, Fingerprint: rec.Fingerprint, Config: rec.Config}
 	}
 	for _, a := range m.Artifacts {
-		sum, size, err := files.Hash(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
+		sum, size, err := files.Hash(filepath.Join(pr.Root, filepath.FromSlash(a.Path)))
 		if err != nil {
 			side.notes = append(side.notes, fmt.Sprintf("%s: %s is in the manifest but missing on disk", name, a.Path))
 			continue
@@ -221,10 +215,10 @@ func (e *Engine) diffSide(name string) (*runSide, error) {
 // predates configuration in locks, from the manifest or the run cache
 // record of the same fingerprint. A stage whose configuration is nowhere
 // is noted, and its keys left out.
-func (e *Engine) sideConfig(side *runSide) (map[string]map[string]string, []string) {
+func (pr Project) sideConfig(side *runSide) (map[string]map[string]string, []string) {
 	out := map[string]map[string]string{}
 	var notes []string
-	m, _ := store.ReadManifest(e.opts.Root)
+	m, _ := store.ReadManifest(pr.Root)
 	for _, name := range slices.Sorted(maps.Keys(side.stages)) {
 		s := side.stages[name]
 		raw := s.Config
@@ -232,7 +226,7 @@ func (e *Engine) sideConfig(side *runSide) (map[string]map[string]string, []stri
 			raw = m.Stages[name].Config
 		}
 		if len(raw) == 0 {
-			if data, err := os.ReadFile(store.CacheRun(e.opts.Root, name, s.Fingerprint)); err == nil {
+			if data, err := os.ReadFile(store.CacheRun(pr.Root, name, s.Fingerprint)); err == nil {
 				var rec store.CacheRecord
 				if json.Unmarshal(data, &rec) == nil && rec.Record.Fingerprint == s.Fingerprint {
 					raw = rec.Record.Config
@@ -244,7 +238,7 @@ func (e *Engine) sideConfig(side *runSide) (map[string]map[string]string, []stri
 			continue
 		}
 		out[name] = map[string]string{}
-		for k, v := range flatten(raw) {
+		for k, v := range config.Flatten(raw) {
 			if k != "" {
 				out[name][k] = v
 			}
@@ -257,7 +251,7 @@ func (e *Engine) sideConfig(side *runSide) (map[string]map[string]string, []stri
 // artifacts, wherever this project holds a copy with the right SHA-256:
 // the copies are linked into a scratch root laid out like the project.
 // A stage whose artifacts are not all here is noted.
-func (e *Engine) sideHeadlines(side *runSide) (map[string]map[string]string, []string, error) {
+func (pr Project) sideHeadlines(side *runSide) (map[string]map[string]string, []string, error) {
 	scratch, err := os.MkdirTemp("", "census-diff-")
 	if err != nil {
 		return nil, nil, err
@@ -265,7 +259,7 @@ func (e *Engine) sideHeadlines(side *runSide) (map[string]map[string]string, []s
 	defer os.RemoveAll(scratch)
 	out := map[string]map[string]string{}
 	var notes []string
-	for _, s := range e.order {
+	for _, s := range pr.Stages {
 		if s.Headlines == nil {
 			continue
 		}
@@ -277,7 +271,7 @@ func (e *Engine) sideHeadlines(side *runSide) (map[string]map[string]string, []s
 			a, ok := side.artifacts[o.Path]
 			var src string
 			if ok {
-				src = e.copyWithHash(a.Path, a.SHA256)
+				src = pr.copyWithHash(a.Path, a.SHA256)
 			}
 			if src == "" {
 				missing = append(missing, o.Path)
@@ -314,8 +308,8 @@ func (e *Engine) sideHeadlines(side *runSide) (map[string]map[string]string, []s
 
 // copyWithHash returns a file of this project with the given SHA-256: the
 // artifact at path, or the run cache's object; "" when there is none.
-func (e *Engine) copyWithHash(path, sum string) string {
-	for _, candidate := range []string{filepath.Join(e.opts.Root, filepath.FromSlash(path)), store.CacheObject(e.opts.Root, sum)} {
+func (pr Project) copyWithHash(path, sum string) string {
+	for _, candidate := range []string{filepath.Join(pr.Root, filepath.FromSlash(path)), store.CacheObject(pr.Root, sum)} {
 		if got, _, err := files.Hash(candidate); err == nil && got == sum {
 			return candidate
 		}
@@ -326,9 +320,9 @@ func (e *Engine) copyWithHash(path, sum string) string {
 // sideTimes returns, per stage, the times the run log recorded for the
 // last run of the side's fingerprint: the stage's wall and CPU seconds
 // and the times it reported (metrics named *_seconds).
-func (e *Engine) sideTimes(side *runSide) map[string]map[string]string {
+func (pr Project) sideTimes(side *runSide) map[string]map[string]string {
 	out := map[string]map[string]string{}
-	store.EachRun(e.opts.Root, func(r store.RunLogLine) {
+	store.EachRun(pr.Root, func(r store.RunLogLine) {
 		s, ok := side.stages[r.Stage]
 		if !ok || r.Action != "ran" || r.Fingerprint != s.Fingerprint {
 			return

@@ -1,4 +1,4 @@
-package pipeline
+package config
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
 )
 
 // globalKeys are the top-level configuration keys outside any stage's
@@ -18,30 +20,45 @@ import (
 // Globals, which puts it in the stage's fingerprint.
 var globalKeys = map[string]any{
 	"seed":    uint64(1),
-	remoteKey: "",
+	RemoteKey: "",
 }
 
-// remoteKey is the global key naming the default remote of census push
-// and pull (a URL); no stage reads it, so it is in no fingerprint.
-const remoteKey = "remote"
+// IsGlobal reports whether name is a global key: no stage or section may
+// bear it.
+func IsGlobal(name string) bool {
+	_, ok := globalKeys[name]
+	return ok
+}
 
-// executorKey is the configuration subtree of the executor
-// (ExecutorConfig): not a stage's, and in no fingerprint.
-const executorKey = "executor"
+// RemoteKey is the global key naming the default remote of census push
+// and pull (a URL); no stage reads it, so it is in no fingerprint.
+const RemoteKey = "remote"
+
+// Section is a configuration subtree that is not a stage's (the
+// executor's): its keys are set and checked like a stage's, and it is in no
+// fingerprint.
+type Section struct {
+	// Key is the subtree's name, such as "executor".
+	Key string
+	// New returns the subtree's configuration with its defaults set, as
+	// Stage.NewConfig does.
+	New func() pipeline.Config
+}
 
 // envPrefix is the prefix of environment variables that set config keys:
 // CENSUS_SEED sets seed, CENSUS_KNUTH_SAMPLES sets knuth.samples.
 const envPrefix = "CENSUS"
 
-// settings is a loaded configuration: each stage's decoded config and the
-// globals, with the canonical JSON that enters fingerprints.
-type settings struct {
-	stage    map[string]Config
-	globals  map[string]any
-	executor *ExecutorConfig
-	// canonical[stage] is the canonical JSON of the stage's subtree and the
+// Settings is a loaded configuration: each stage's decoded config, each
+// section's and the globals, with the canonical JSON that enters
+// fingerprints.
+type Settings struct {
+	Stage   map[string]pipeline.Config // by stage, for the stages that have one
+	Section map[string]pipeline.Config // by Section.Key
+	Globals map[string]any
+	// Canonical[stage] is the canonical JSON of the stage's subtree and the
 	// globals it reads: {"<stage>": {...}, "<global>": value}, keys sorted.
-	canonical map[string][]byte
+	Canonical map[string][]byte
 }
 
 // leaf is one configuration key that can be set.
@@ -76,11 +93,11 @@ func leaves(prefix string, t reflect.Type, path []int) []leaf {
 	return out
 }
 
-// loadSettings reads the config file, then environment variables, then the
+// Load reads the config file, then environment variables, then the
 // --set overrides (each later one wins), rejects unknown keys, parses every
-// value exactly against its key's type (configvalue.go), decodes each
-// stage's subtree and validates it.
-func loadSettings(stages []*Stage, file string, sets []string) (*settings, error) {
+// value exactly against its key's type (value.go), decodes the subtree of
+// each section and stage and validates it.
+func Load(stages []*pipeline.Stage, sections []Section, file string, sets []string) (*Settings, error) {
 	fileRoot, err := readConfigFile(file)
 	if err != nil {
 		return nil, err
@@ -91,13 +108,17 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 	for g, def := range globalKeys {
 		known[g] = leaf{key: g, typ: reflect.TypeOf(def)}
 	}
-	executor := defaultExecutor()
-	executorLeaves := leaves(executorKey, reflect.TypeOf(*executor), nil)
-	for _, l := range executorLeaves {
-		known[l.key] = l
+	sectionDefaults := make([]pipeline.Config, len(sections))
+	sectionLeaves := make([][]leaf, len(sections))
+	for i, sec := range sections {
+		sectionDefaults[i] = sec.New()
+		sectionLeaves[i] = leaves(sec.Key, reflect.ValueOf(sectionDefaults[i]).Elem().Type(), nil)
+		for _, l := range sectionLeaves[i] {
+			known[l.key] = l
+		}
 	}
-	defaults := map[string]Config{}
-	newConfig := map[string]func() Config{}
+	defaults := map[string]pipeline.Config{}
+	newConfig := map[string]func() pipeline.Config{}
 	for _, s := range stages {
 		if s.NewConfig == nil {
 			continue
@@ -157,7 +178,7 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 					return err
 				}
 			case subtrees[key]:
-				return Invalid(key, shownValue(v), "a mapping of its keys")
+				return pipeline.Invalid(key, shownValue(v), "a mapping of its keys")
 			default:
 				return fmt.Errorf("config file %s: unknown config key %s (known keys: %s)", file, key, allowedList())
 			}
@@ -263,26 +284,28 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 	}
 	// asWritten shows a Validate error's value as the user wrote it.
 	asWritten := func(err error) error {
-		var ce *ConfigError
+		var ce *pipeline.ConfigError
 		if errors.As(err, &ce) {
 			if text, ok := written[ce.Key]; ok {
-				return Invalid(ce.Key, text, ce.Allowed)
+				return pipeline.Invalid(ce.Key, text, ce.Allowed)
 			}
 		}
 		return err
 	}
 
-	st := &settings{stage: map[string]Config{}, globals: map[string]any{}, canonical: map[string][]byte{}, executor: executor}
-	executorRanges := func(key string) string {
-		return probeRange(func() Config { return defaultExecutor() }, executorKey, key)
-	}
-	for _, l := range executorLeaves {
-		if err := decode(l, reflect.ValueOf(executor).Elem().FieldByIndex(l.field), executorRanges); err != nil {
-			return nil, err
+	st := &Settings{Stage: map[string]pipeline.Config{}, Section: map[string]pipeline.Config{}, Globals: map[string]any{}, Canonical: map[string][]byte{}}
+	for i, sec := range sections {
+		cfg := sectionDefaults[i]
+		ranges := func(key string) string { return probeRange(sec.New, sec.Key, key) }
+		for _, l := range sectionLeaves[i] {
+			if err := decode(l, reflect.ValueOf(cfg).Elem().FieldByIndex(l.field), ranges); err != nil {
+				return nil, err
+			}
 		}
-	}
-	if err := executor.Validate(); err != nil {
-		return nil, asWritten(err)
+		if err := cfg.Validate(); err != nil {
+			return nil, asWritten(err)
+		}
+		st.Section[sec.Key] = cfg
 	}
 	for g, def := range globalKeys {
 		ptr := reflect.New(reflect.TypeOf(def))
@@ -290,7 +313,7 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 		if err := decode(known[g], ptr.Elem(), nil); err != nil {
 			return nil, err
 		}
-		st.globals[g] = ptr.Elem().Interface()
+		st.Globals[g] = ptr.Elem().Interface()
 	}
 	for _, s := range stages {
 		cfg, ok := defaults[s.Name]
@@ -307,24 +330,24 @@ func loadSettings(stages []*Stage, file string, sets []string) (*settings, error
 		if err := cfg.Validate(); err != nil {
 			return nil, asWritten(err)
 		}
-		st.stage[s.Name] = cfg
+		st.Stage[s.Name] = cfg
 	}
 	for _, s := range stages {
 		tree := map[string]any{}
-		if cfg, ok := st.stage[s.Name]; ok {
+		if cfg, ok := st.Stage[s.Name]; ok {
 			tree[s.Name] = cfg
 		}
 		for _, g := range s.Globals {
 			if _, ok := globalKeys[g]; !ok {
 				return nil, fmt.Errorf("stage %s reads global config key %s, which does not exist", s.Name, g)
 			}
-			tree[g] = st.globals[g]
+			tree[g] = st.Globals[g]
 		}
 		canon, err := canonicalJSON(tree)
 		if err != nil {
 			return nil, fmt.Errorf("stage %s: config: %w", s.Name, err)
 		}
-		st.canonical[s.Name] = canon
+		st.Canonical[s.Name] = canon
 	}
 	return st, nil
 }
@@ -365,9 +388,9 @@ func canonicalJSON(v any) ([]byte, error) {
 	return json.Marshal(generic) // maps marshal with sorted keys
 }
 
-// flatten turns canonical config JSON into dotted keys and their values, for
+// Flatten turns canonical config JSON into dotted keys and their values, for
 // saying which key changed.
-func flatten(raw []byte) map[string]string {
+func Flatten(raw []byte) map[string]string {
 	out := map[string]string{}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()

@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func TestCiteNamesThePublicRepository(t *testing.T) {
 	gitIn("remote", "add", "origin", "/srv/clones/sudoku-census")
 	cite := func() string {
 		var buf bytes.Buffer
-		if err := f.engine().Cite(&buf, "total"); err != nil {
+		if err := f.engine().Project().Cite(&buf, "total"); err != nil {
 			t.Fatal(err)
 		}
 		return buf.String()
@@ -56,7 +56,7 @@ func TestCiteNamesThePublicRepository(t *testing.T) {
 		t.Errorf("without CITATION.cff cite should name a remote that is a URL:\n%s", out)
 	}
 	os.WriteFile(filepath.Join(f.root, citation.Path), []byte("cff-version: 1.2.0\n"), 0o644)
-	if err := f.engine().Cite(&bytes.Buffer{}, "total"); err == nil || !strings.Contains(err.Error(), citation.Path) {
+	if err := f.engine().Project().Cite(&bytes.Buffer{}, "total"); err == nil || !strings.Contains(err.Error(), citation.Path) {
 		t.Errorf("an invalid CITATION.cff: err = %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 import (
 	"context"
@@ -81,8 +81,8 @@ func TestDamagedManifestIsAOneLineError(t *testing.T) {
 			}
 			_, err := e.Verify()
 			check("verify", err)
-			check("cite", e.Cite(io.Discard, "numbers"))
-			check("show", e.Show(io.Discard, "numbers", 3))
+			check("cite", e.Project().Cite(io.Discard, "numbers"))
+			check("show", e.Project().Show(io.Discard, "numbers", 3))
 			_, err = e.Status()
 			check("status", err)
 			_, err = e.Run(context.Background(), nil, RunOptions{})
@@ -116,9 +116,9 @@ func FuzzManifest(f *testing.F) {
 			t.Fatal(err)
 		}
 		e.Verify()
-		e.Cite(io.Discard, "numbers")
-		e.Cite(io.Discard, "data/total.txt")
-		e.Show(io.Discard, "numbers", 2)
+		e.Project().Cite(io.Discard, "numbers")
+		e.Project().Cite(io.Discard, "data/total.txt")
+		e.Project().Show(io.Discard, "numbers", 2)
 		e.Status()
 	})
 }

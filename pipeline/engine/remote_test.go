@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
+	"github.com/sudoku-census/sudoku-census/pipeline/remote"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/s3test"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
@@ -21,9 +24,9 @@ func remotes(t *testing.T) map[string]func(t *testing.T) string {
 	}
 }
 
-func open(t *testing.T, url string) *Remote {
+func open(t *testing.T, url string) *remote.Remote {
 	t.Helper()
-	r, err := OpenRemote(context.Background(), url)
+	r, err := remote.Open(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,14 +50,14 @@ func TestPushPullRoundTrip(t *testing.T) {
 			lockPath := f.writeLock("run.lock.json")
 			url := newRemote(t)
 			r := open(t, url)
-			first, err := f.engine().Push(ctx, r, false)
+			first, err := r.Push(ctx, f.root, f.engine().Log(), false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if first.Objects != 3 || first.Runs != 3 || first.Bytes == 0 {
 				t.Fatalf("first push: %+v, want 3 objects and 3 run records", first)
 			}
-			second, err := f.engine().Push(ctx, r, false)
+			second, err := r.Push(ctx, f.root, f.engine().Log(), false)
 			if err != nil || second.Files() != 0 || second.Bytes != 0 || second.Present != 6 {
 				t.Fatalf("second push: %+v, %v; want nothing sent", second, err)
 			}
@@ -74,8 +77,8 @@ func TestPushPullRoundTrip(t *testing.T) {
 					t.Errorf("stage %s: %+v, want restored", res.Stage, res)
 				}
 			}
-			l, _ := ReadLock(lockPath)
-			if diffs, err := g.engine().CompareLock(l); err != nil || len(diffs) != 0 {
+			l, _ := inspect.ReadLock(lockPath)
+			if diffs, err := g.engine().Project().CompareLock(l); err != nil || len(diffs) != 0 {
 				t.Fatalf("after the pull: %v, %v", diffs, err)
 			}
 			if st := g.status(); st["total"] != "fresh" {
@@ -84,7 +87,7 @@ func TestPushPullRoundTrip(t *testing.T) {
 			if kind == "s3" {
 				// Every key went below the remote's prefix.
 				whole := open(t, strings.Replace(url, "/team/cache?", "/?", 1))
-				keys, err := whole.keys(ctx)
+				keys, err := whole.Keys(ctx)
 				if err != nil || len(keys) != 6 {
 					t.Fatalf("the bucket holds %v, %v; want 6 keys", keys, err)
 				}
@@ -105,12 +108,12 @@ func TestPushPullRoundTrip(t *testing.T) {
 
 // pushed runs the toy pipeline and pushes it to a fresh file:// remote in
 // dir.
-func pushed(t *testing.T) (f *fixture, dir string, r *Remote) {
+func pushed(t *testing.T) (f *fixture, dir string, r *remote.Remote) {
 	f = newFixture(t, "")
 	f.run(RunOptions{}, nil)
 	dir = t.TempDir()
 	r = open(t, "file://"+dir)
-	if _, err := f.engine().Push(context.Background(), r, false); err != nil {
+	if _, err := r.Push(context.Background(), f.root, f.engine().Log(), false); err != nil {
 		t.Fatal(err)
 	}
 	return f, dir, r
@@ -172,7 +175,7 @@ func TestInterruptedPushIsNotTakenForComplete(t *testing.T) {
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	dir2 := t.TempDir()
-	if _, err := f.engine().Push(cancelled, open(t, "file://"+dir2), false); err == nil {
+	if _, err := open(t, "file://"+dir2).Push(cancelled, f.root, f.engine().Log(), false); err == nil {
 		t.Error("a cancelled push succeeded")
 	}
 	if runs, _ := filepath.Glob(filepath.Join(dir2, "runs", "*", "*")); len(runs) > 0 {
@@ -182,7 +185,7 @@ func TestInterruptedPushIsNotTakenForComplete(t *testing.T) {
 
 func TestBadRemotes(t *testing.T) {
 	for _, url := range []string{"", "/tmp/x", "file://relative/x", "file:///tmp/x?y=1", "http://example.org/x", "s3://", "s3://b/p?prefix=q", "gs://b"} {
-		_, err := OpenRemote(context.Background(), url)
+		_, err := remote.Open(context.Background(), url)
 		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "remote") {
 			t.Errorf("%q: err = %v, want one line naming the remote", url, err)
 		}
@@ -199,12 +202,12 @@ func TestPullLockFetchesItsArtifacts(t *testing.T) {
 	lockPath := f.writeLock("run.lock.json")
 	dir := t.TempDir()
 	r := open(t, "file://"+dir)
-	if _, err := f.engine().Push(ctx, r, false); err != nil {
+	if _, err := r.Push(ctx, f.root, f.engine().Log(), false); err != nil {
 		t.Fatal(err)
 	}
 	g := f.clone()
 	g.stages = f.stages
-	l, _ := ReadLock(lockPath)
+	l, _ := inspect.ReadLock(lockPath)
 	got, results, err := g.engine().Pull(ctx, r, PullOptions{Lock: l})
 	if err != nil || got.Objects != 3 || got.Runs != 3 || len(results) != 0 {
 		t.Fatalf("pull --lock: %+v, %v, %v", got, results, err)
@@ -212,8 +215,8 @@ func TestPullLockFetchesItsArtifacts(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(g.root, store.ManifestPath)); err == nil {
 		t.Error("pull --lock wrote a manifest")
 	}
-	d, err := g.engine().Diff(lockPath, lockPath, DiffOptions{All: true})
-	if err != nil || len(d.Notes) != 0 || !slices.Contains(d.Metrics, Change{Stage: "total", Key: "sum", Old: "385", New: "385"}) {
+	d, err := g.engine().Project().Diff(lockPath, lockPath, inspect.DiffOptions{All: true})
+	if err != nil || len(d.Notes) != 0 || !slices.Contains(d.Metrics, inspect.Change{Stage: "total", Key: "sum", Old: "385", New: "385"}) {
 		t.Fatalf("diff after pull --lock: %+v, %v", d, err)
 	}
 }

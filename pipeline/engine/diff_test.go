@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 import (
 	"encoding/json"
@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
@@ -16,9 +19,9 @@ import (
 func diffFixture(t *testing.T) *fixture {
 	f := newFixture(t, "numbers:\n  count: 10\n")
 	total := f.stages[2]
-	total.Headlines = func(root string) ([]Headline, error) {
+	total.Headlines = func(root string) ([]pipeline.Headline, error) {
 		b, err := os.ReadFile(filepath.Join(root, totalFile.Path))
-		return []Headline{{Name: "sum", Value: strings.TrimSpace(string(b))}}, err
+		return []pipeline.Headline{{Name: "sum", Value: strings.TrimSpace(string(b))}}, err
 	}
 	return f
 }
@@ -36,7 +39,7 @@ func TestDiffOfTwoRuns(t *testing.T) {
 	f := diffFixture(t)
 	f.run(RunOptions{}, nil)
 	ten := f.writeLock("ten.lock.json")
-	d, err := f.engine().Diff(ten, DataSide, DiffOptions{})
+	d, err := f.engine().Project().Diff(ten, inspect.DataSide, inspect.DiffOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,19 +52,19 @@ func TestDiffOfTwoRuns(t *testing.T) {
 	os.WriteFile(f.config, []byte("numbers:\n  count: 20\n"), 0o644)
 	f.run(RunOptions{}, nil)
 	twenty := f.writeLock("twenty.lock.json")
-	for _, b := range []string{DataSide, twenty} {
-		d, err = f.engine().Diff(ten, b, DiffOptions{})
+	for _, b := range []string{inspect.DataSide, twenty} {
+		d, err = f.engine().Project().Diff(ten, b, inspect.DiffOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !d.Differs() || len(d.Config) != 1 || d.Config[0] != (Change{Key: "numbers.count", Old: "10", New: "20"}) {
+		if !d.Differs() || len(d.Config) != 1 || d.Config[0] != (inspect.Change{Key: "numbers.count", Old: "10", New: "20"}) {
 			t.Errorf("%s: config %+v, want numbers.count 10 → 20", b, d.Config)
 		}
 		if len(d.Stages) != 3 || len(d.Artifacts) != 3 {
 			t.Errorf("%s: stages %+v, artifacts %+v: want all three of each", b, d.Stages, d.Artifacts)
 		}
 		// Σ i² for i < 10 and i < 20, with seed 1: i runs from 1.
-		want := Change{Stage: "total", Key: "sum", Old: "385", New: "2870"}
+		want := inspect.Change{Stage: "total", Key: "sum", Old: "385", New: "2870"}
 		if !slices.Contains(d.Metrics, want) {
 			t.Errorf("%s: numbers %+v, want %+v among them", b, d.Metrics, want)
 		}
@@ -78,15 +81,15 @@ func TestDiffOfTwoRuns(t *testing.T) {
 	data, _ = json.Marshal(l)
 	old := filepath.Join(f.root, "old.lock.json")
 	os.WriteFile(old, data, 0o644)
-	if d, err = f.engine().Diff(old, DataSide, DiffOptions{}); err != nil || len(d.Config) != 1 {
+	if d, err = f.engine().Project().Diff(old, inspect.DataSide, inspect.DiffOptions{}); err != nil || len(d.Config) != 1 {
 		t.Errorf("a lock without configs: %+v, %v", d, err)
 	}
 
 	// Without the run cache, the old run's numbers and configuration are
 	// nowhere: said in notes, and the artifacts still compared.
 	os.RemoveAll(filepath.Join(f.root, store.CacheDir))
-	d, err = f.engine().Diff(old, DataSide, DiffOptions{})
-	if err != nil || len(d.Artifacts) != 3 || len(d.Config) != 0 || slices.ContainsFunc(d.Metrics, func(c Change) bool { return c.Key == "sum" }) {
+	d, err = f.engine().Project().Diff(old, inspect.DataSide, inspect.DiffOptions{})
+	if err != nil || len(d.Artifacts) != 3 || len(d.Config) != 0 || slices.ContainsFunc(d.Metrics, func(c inspect.Change) bool { return c.Key == "sum" }) {
 		t.Fatalf("without the cache: %+v, %v", d, err)
 	}
 	notes := strings.Join(d.Notes, "\n")
@@ -96,7 +99,7 @@ func TestDiffOfTwoRuns(t *testing.T) {
 		}
 	}
 	// --all lists the numbers that agree too.
-	if d, err = f.engine().Diff(twenty, DataSide, DiffOptions{All: true}); err != nil || d.Differs() || len(d.Metrics) == 0 {
+	if d, err = f.engine().Project().Diff(twenty, inspect.DataSide, inspect.DiffOptions{All: true}); err != nil || d.Differs() || len(d.Metrics) == 0 {
 		t.Errorf("--all of equal runs: %+v, %v", d, err)
 	}
 }
@@ -107,11 +110,11 @@ func TestDiffRejectsBadLocks(t *testing.T) {
 	bad := filepath.Join(f.root, "bad.json")
 	for _, content := range []string{`{"stages": 3}`, `{"artifacts": [{"path": "../x"}]}`, `{"extra": 1}`} {
 		os.WriteFile(bad, []byte(content), 0o644)
-		if _, err := f.engine().Diff(bad, DataSide, DiffOptions{}); err == nil || strings.Contains(err.Error(), "\n") {
+		if _, err := f.engine().Project().Diff(bad, inspect.DataSide, inspect.DiffOptions{}); err == nil || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: err = %v, want one line", content, err)
 		}
 	}
-	if _, err := f.engine().Diff(filepath.Join(f.root, "none.json"), DataSide, DiffOptions{}); err == nil {
+	if _, err := f.engine().Project().Diff(filepath.Join(f.root, "none.json"), inspect.DataSide, inspect.DiffOptions{}); err == nil {
 		t.Error("a missing lock was accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 import (
 	"context"
@@ -12,11 +12,18 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/config"
+	"github.com/sudoku-census/sudoku-census/pipeline/executor"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
@@ -28,7 +35,7 @@ type Options struct {
 	// paper/generated/).
 	Root string
 	// Stages is the whole pipeline; every stage's Requires must be in it.
-	Stages []*Stage
+	Stages []*pipeline.Stage
 	// ConfigFile is the YAML configuration; Set holds key=value overrides
 	// applied after it and after CENSUS_* environment variables.
 	ConfigFile string
@@ -48,12 +55,13 @@ type Options struct {
 // Engine runs a pipeline of stages over one project root.
 type Engine struct {
 	opts     Options
-	order    []*Stage // dependency order
-	byName   map[string]*Stage
-	settings *settings
+	order    []*pipeline.Stage // dependency order
+	byName   map[string]*pipeline.Stage
+	settings *config.Settings
+	executor *executor.Config
 	log      *slog.Logger
 	hashes   map[string]string            // path -> SHA-256, valid within one call
-	tools    map[string]map[string]string // stage -> Stage.Tools(), once per process
+	tools    map[string]map[string]string // stage -> pipeline.Stage.Tools(), once per process
 	toolsMu  sync.Mutex
 }
 
@@ -62,7 +70,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.Root == "" {
 		opts.Root = "."
 	}
-	e := &Engine{opts: opts, byName: map[string]*Stage{}, log: opts.Log}
+	e := &Engine{opts: opts, byName: map[string]*pipeline.Stage{}, log: opts.Log}
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)
 	}
@@ -74,7 +82,7 @@ func New(opts Options) (*Engine, error) {
 		if _, dup := e.byName[s.Name]; dup {
 			return nil, fmt.Errorf("stage %s is listed twice", s.Name)
 		}
-		if _, clash := globalKeys[s.Name]; clash || s.Name == executorKey {
+		if config.IsGlobal(s.Name) || s.Name == executor.Key {
 			return nil, fmt.Errorf("stage %s has the name of a global config key", s.Name)
 		}
 		e.byName[s.Name] = s
@@ -92,21 +100,22 @@ func New(opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.order = order
-	st, err := loadSettings(order, opts.ConfigFile, opts.Set)
+	st, err := config.Load(order, []config.Section{{Key: executor.Key, New: func() pipeline.Config { return executor.Default() }}}, opts.ConfigFile, opts.Set)
 	if err != nil {
 		return nil, err
 	}
 	e.settings = st
+	e.executor = st.Section[executor.Key].(*executor.Config)
 	return e, nil
 }
 
 // topoSort orders stages so that each comes after what it requires,
 // keeping the given order where the graph allows.
-func topoSort(stages []*Stage, byName map[string]*Stage) ([]*Stage, error) {
-	state := map[*Stage]int{} // 1 visiting, 2 done
-	var order []*Stage
-	var visit func(s *Stage, path []string) error
-	visit = func(s *Stage, path []string) error {
+func topoSort(stages []*pipeline.Stage, byName map[string]*pipeline.Stage) ([]*pipeline.Stage, error) {
+	state := map[*pipeline.Stage]int{} // 1 visiting, 2 done
+	var order []*pipeline.Stage
+	var visit func(s *pipeline.Stage, path []string) error
+	visit = func(s *pipeline.Stage, path []string) error {
 		switch state[s] {
 		case 1:
 			return fmt.Errorf("stages form a cycle: %s", strings.Join(append(path, s.Name), " -> "))
@@ -135,10 +144,10 @@ func topoSort(stages []*Stage, byName map[string]*Stage) ([]*Stage, error) {
 }
 
 // Stages returns the stages in dependency order.
-func (e *Engine) Stages() []*Stage { return e.order }
+func (e *Engine) Stages() []*pipeline.Stage { return e.order }
 
 // Stage returns the named stage, or an error that lists the stages.
-func (e *Engine) Stage(name string) (*Stage, error) {
+func (e *Engine) Stage(name string) (*pipeline.Stage, error) {
 	if s, ok := e.byName[name]; ok {
 		return s, nil
 	}
@@ -169,7 +178,7 @@ func (e *Engine) Status() ([]StageStatus, error) {
 		return nil, err
 	}
 	var out []StageStatus
-	e.survey(m, func(s *Stage, c checked, inCache bool, sim *store.Manifest) {
+	e.survey(m, func(s *pipeline.Stage, c checked, inCache bool, sim *store.Manifest) {
 		st := StageStatus{Stage: s.Name, Fresh: c.fresh, Reason: c.reason, InCache: inCache}
 		if !c.fresh && !inCache && s.Units != nil && c.fingerprint != "" {
 			prog := e.unitProgress(sim, s, c)
@@ -184,7 +193,7 @@ func (e *Engine) Status() ([]StageStatus, error) {
 // find it: a stage the run would restore from the cache is not stale for
 // the stages downstream, which see its cached outputs in sim, a copy of m.
 // visit gets each stage's check and whether the cache holds it.
-func (e *Engine) survey(m *store.Manifest, visit func(s *Stage, c checked, inCache bool, sim *store.Manifest)) {
+func (e *Engine) survey(m *store.Manifest, visit func(s *pipeline.Stage, c checked, inCache bool, sim *store.Manifest)) {
 	e.hashes = map[string]string{}
 	stale := map[string]string{}
 	sim := m.Clone()
@@ -216,7 +225,7 @@ type checked struct {
 
 // check decides whether s is fresh against the manifest. stale holds the
 // stages already found stale, with their reasons.
-func (e *Engine) check(m *store.Manifest, s *Stage, stale map[string]string) checked {
+func (e *Engine) check(m *store.Manifest, s *pipeline.Stage, stale map[string]string) checked {
 	for _, r := range s.Requires {
 		if _, ok := stale[r.Name]; ok {
 			return checked{reason: "upstream stage " + r.Name + " is stale", upstream: r.Name}
@@ -261,7 +270,7 @@ func (e *Engine) check(m *store.Manifest, s *Stage, stale map[string]string) che
 	if rec.Version != s.Version {
 		why = append(why, fmt.Sprintf("code version %d -> %d", rec.Version, s.Version))
 	}
-	was, now := flatten(rec.Config), flatten(e.settings.canonical[s.Name])
+	was, now := config.Flatten(rec.Config), config.Flatten(e.settings.Canonical[s.Name])
 	for _, k := range unionKeys(was, now) {
 		if was[k] != now[k] {
 			why = append(why, fmt.Sprintf("config %s changed (%s -> %s)", k, orNone(was[k]), orNone(now[k])))
@@ -291,7 +300,7 @@ func (e *Engine) check(m *store.Manifest, s *Stage, stale map[string]string) che
 
 // inputsOf returns the SHA-256 of every artifact s reads, as the manifest
 // records them.
-func inputsOf(m *store.Manifest, s *Stage) (map[string]string, error) {
+func inputsOf(m *store.Manifest, s *pipeline.Stage) (map[string]string, error) {
 	inputs := map[string]string{}
 	for _, r := range s.Requires {
 		for _, o := range r.Outputs {
@@ -307,7 +316,7 @@ func inputsOf(m *store.Manifest, s *Stage) (map[string]string, error) {
 
 // sourcesOf returns the SHA-256 of every source file of s, by path (nil
 // when it has none).
-func (e *Engine) sourcesOf(s *Stage) (map[string]string, error) {
+func (e *Engine) sourcesOf(s *pipeline.Stage) (map[string]string, error) {
 	var sources map[string]string
 	for _, path := range s.Sources {
 		sum, err := e.hash(path)
@@ -324,7 +333,7 @@ func (e *Engine) sourcesOf(s *Stage) (map[string]string, error) {
 
 // toolsOf returns s.Tools(), called once per stage and process: a program's
 // version does not change while the engine runs.
-func (e *Engine) toolsOf(s *Stage) map[string]string {
+func (e *Engine) toolsOf(s *pipeline.Stage) map[string]string {
 	if s.Tools == nil {
 		return nil
 	}
@@ -364,7 +373,7 @@ func orNone(s string) string {
 }
 
 // fingerprint hashes everything a stage's outputs depend on.
-func (e *Engine) fingerprint(s *Stage, inputs, sources, tools map[string]string) string {
+func (e *Engine) fingerprint(s *pipeline.Stage, inputs, sources, tools map[string]string) string {
 	doc, _ := json.Marshal(struct {
 		Stage   string            `json:"stage"`
 		Version int               `json:"version"`
@@ -372,7 +381,7 @@ func (e *Engine) fingerprint(s *Stage, inputs, sources, tools map[string]string)
 		Inputs  map[string]string `json:"inputs"`
 		Sources map[string]string `json:"sources,omitempty"`
 		Tools   map[string]string `json:"tools,omitempty"`
-	}{s.Name, s.Version, e.settings.canonical[s.Name], inputs, sources, tools})
+	}{s.Name, s.Version, e.settings.Canonical[s.Name], inputs, sources, tools})
 	sum := sha256.Sum256(doc)
 	return hex.EncodeToString(sum[:])
 }
@@ -415,11 +424,11 @@ type StageResult struct {
 	// Skipped says Run returned Skip: nothing was published.
 	Skipped bool `json:"skipped,omitempty"`
 	// Restored says the outputs came from the run cache: no stage code ran.
-	Restored bool          `json:"restored,omitempty"`
-	Reason   string        `json:"reason,omitempty"`
-	Wall     time.Duration `json:"-"`
-	CPU      time.Duration `json:"-"`
-	Metrics  []Metric      `json:"metrics,omitempty"`
+	Restored bool              `json:"restored,omitempty"`
+	Reason   string            `json:"reason,omitempty"`
+	Wall     time.Duration     `json:"-"`
+	CPU      time.Duration     `json:"-"`
+	Metrics  []pipeline.Metric `json:"metrics,omitempty"`
 }
 
 // Run brings the target stages (all when none are named) up to date,
@@ -490,7 +499,7 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 		}
 		e.log.Info("running", "stage", s.Name, "reason", c.reason)
 		res, err := e.runStage(ctx, m, s, c, forced[s], ro)
-		if errors.Is(err, ErrSkipped) && ctx.Err() == nil {
+		if errors.Is(err, pipeline.ErrSkipped) && ctx.Err() == nil {
 			e.log.Warn("stage "+s.Name+" "+err.Error(), "stage", s.Name)
 			stale[s.Name] = err.Error()
 			skipped[s.Name] = true
@@ -509,7 +518,7 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 // checkForced is check for a run that forces the stages in forced: a
 // forced stage is stale, and so is every stage downstream of one (which
 // checkForced adds to forced).
-func (e *Engine) checkForced(m *store.Manifest, s *Stage, stale map[string]string, forced map[*Stage]bool) checked {
+func (e *Engine) checkForced(m *store.Manifest, s *pipeline.Stage, stale map[string]string, forced map[*pipeline.Stage]bool) checked {
 	c := e.check(m, s, stale)
 	for _, r := range s.Requires {
 		if forced[r] {
@@ -526,15 +535,15 @@ func (e *Engine) checkForced(m *store.Manifest, s *Stage, stale map[string]strin
 // selection returns the stages a run of targets brings up to date (all
 // when none are named; else the targets and everything upstream of them)
 // and the stages force names.
-func (e *Engine) selection(targets, force []string) (want, forced map[*Stage]bool, err error) {
-	want = map[*Stage]bool{}
+func (e *Engine) selection(targets, force []string) (want, forced map[*pipeline.Stage]bool, err error) {
+	want = map[*pipeline.Stage]bool{}
 	if len(targets) == 0 {
 		for _, s := range e.order {
 			want[s] = true
 		}
 	}
-	var mark func(s *Stage)
-	mark = func(s *Stage) {
+	var mark func(s *pipeline.Stage)
+	mark = func(s *pipeline.Stage) {
 		if !want[s] {
 			want[s] = true
 			for _, r := range s.Requires {
@@ -549,7 +558,7 @@ func (e *Engine) selection(targets, force []string) (want, forced map[*Stage]boo
 		}
 		mark(s)
 	}
-	forced = map[*Stage]bool{}
+	forced = map[*pipeline.Stage]bool{}
 	for _, name := range force {
 		s, err := e.Stage(name)
 		if err != nil {
@@ -560,22 +569,26 @@ func (e *Engine) selection(targets, force []string) (want, forced map[*Stage]boo
 	return want, forced, nil
 }
 
-// newPass is the pass of stage s with the inputs c found in manifest m.
-func (e *Engine) newPass(ctx context.Context, m *store.Manifest, s *Stage, c checked) *Pass {
-	p := &Pass{
-		Stage: s, Config: e.settings.stage[s.Name], Log: e.log.With("stage", s.Name),
-		ctx: ctx, root: e.opts.Root, fingerprint: c.fingerprint, configJSON: e.settings.canonical[s.Name],
-		inputs: map[string]inputArtifact{}, written: map[string]*pending{}, metrics: &metricLog{},
-		progress: &progressSink{out: e.opts.Progress},
+// passSpec is the pass of stage s with the inputs c found in manifest m.
+func (e *Engine) passSpec(m *store.Manifest, s *pipeline.Stage, c checked) pipeline.PassSpec {
+	spec := pipeline.PassSpec{
+		Stage: s, Config: e.settings.Stage[s.Name], Log: e.log.With("stage", s.Name),
+		Root: e.opts.Root, Fingerprint: c.fingerprint, ConfigJSON: e.settings.Canonical[s.Name],
+		Inputs: map[string]pipeline.PassInput{}, Progress: e.opts.Progress,
 	}
-	if seed, ok := e.settings.globals["seed"].(uint64); ok && contains(s.Globals, "seed") {
-		p.Seed = seed
+	if seed, ok := e.settings.Globals["seed"].(uint64); ok && contains(s.Globals, "seed") {
+		spec.Seed = seed
 	}
 	for name, sum := range c.inputs {
 		entry, _ := m.Artifact(name)
-		p.inputs[name] = inputArtifact{root: e.opts.Root, sha256: sum, entry: entry}
+		spec.Inputs[name] = pipeline.PassInput{SHA256: sum, Entry: entry}
 	}
-	return p
+	return spec
+}
+
+// newPass is the pass of stage s with the inputs c found in manifest m.
+func (e *Engine) newPass(ctx context.Context, m *store.Manifest, s *pipeline.Stage, c checked) *pipeline.PassControl {
+	return pipeline.NewPass(ctx, e.passSpec(m, s, c))
 }
 
 // publishing is held (read-locked) by every engine of the process while it
@@ -591,24 +604,25 @@ func StopPublishing() { publishing.Lock() }
 // runStage runs one stage (its units first, if it has any) and publishes
 // its outputs and manifest entries. A panic in the stage's code fails the
 // stage, with the stack in the log.
-func (e *Engine) runStage(ctx context.Context, m *store.Manifest, s *Stage, c checked, forced bool, ro RunOptions) (res StageResult, err error) {
-	p := e.newPass(ctx, m, s, c)
-	p.failAfterRows = ro.FailAfterRows[s.Name]
-	start, cpu0 := time.Now(), ProcessCPU()
+func (e *Engine) runStage(ctx context.Context, m *store.Manifest, s *pipeline.Stage, c checked, forced bool, ro RunOptions) (res StageResult, err error) {
+	spec := e.passSpec(m, s, c)
+	spec.FailAfterRows = ro.FailAfterRows[s.Name]
+	pc := pipeline.NewPass(ctx, spec)
+	start, cpu0 := time.Now(), pipeline.ProcessCPU()
 	defer func() {
 		if r := recover(); r != nil {
 			err = e.panicked(s.Name, "Run", r)
 		}
 		if err != nil {
-			p.discard()
+			pc.Discard()
 		}
 	}()
 	if s.Units != nil {
-		if err := e.prepareUnits(ctx, p, forced, ro.unitOrder); err != nil {
+		if err := e.prepareUnits(ctx, pc, c.fingerprint, forced, ro.unitOrder); err != nil {
 			return res, err
 		}
 	}
-	if err := s.Run(p); err != nil {
+	if err := s.Run(pc.Pass()); err != nil {
 		return res, err
 	}
 	publishing.RLock()
@@ -616,7 +630,7 @@ func (e *Engine) runStage(ctx context.Context, m *store.Manifest, s *Stage, c ch
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	entries, err := p.publish()
+	entries, err := pc.Publish()
 	if err != nil {
 		return res, err
 	}
@@ -626,7 +640,7 @@ func (e *Engine) runStage(ctx context.Context, m *store.Manifest, s *Stage, c ch
 		e.hashes[en.Path] = en.SHA256
 	}
 	m.Record(s.Name, store.StageRecord{
-		Version: s.Version, Fingerprint: c.fingerprint, Config: e.settings.canonical[s.Name],
+		Version: s.Version, Fingerprint: c.fingerprint, Config: e.settings.Canonical[s.Name],
 		Inputs: c.inputs, Outputs: outs, Sources: c.sources, Tools: c.tools, Code: buildCode(),
 	}, entries)
 	if err := m.Write(e.opts.Root); err != nil {
@@ -635,12 +649,12 @@ func (e *Engine) runStage(ctx context.Context, m *store.Manifest, s *Stage, c ch
 	store.CacheStore(e.opts.Root, e.log, s.Name, m.Stages[s.Name], entries)
 	store.PruneUnits(e.opts.Root, e.log, s.Name, c.fingerprint)
 	return StageResult{Stage: s.Name, Ran: true, Reason: c.reason, Wall: time.Since(start),
-		CPU: ProcessCPU() - cpu0, Metrics: p.metrics.all()}, nil
+		CPU: pipeline.ProcessCPU() - cpu0, Metrics: pc.Metrics()}, nil
 }
 
 // restoreStage puts the cached outputs of s for fingerprint c.fingerprint
 // in place and records them in the manifest, as a run would have.
-func (e *Engine) restoreStage(ctx context.Context, m *store.Manifest, s *Stage, c checked, rec *store.CacheRecord) (StageResult, error) {
+func (e *Engine) restoreStage(ctx context.Context, m *store.Manifest, s *pipeline.Stage, c checked, rec *store.CacheRecord) (StageResult, error) {
 	start := time.Now()
 	publishing.RLock()
 	defer publishing.RUnlock()
@@ -686,7 +700,7 @@ func (e *Engine) removeTemporaries() {
 	}
 }
 
-func (e *Engine) appendRunLog(s *Stage, c checked, res StageResult) {
+func (e *Engine) appendRunLog(s *pipeline.Stage, c checked, res StageResult) {
 	metrics := map[string]any{}
 	for _, mt := range res.Metrics {
 		metrics[mt.Name] = mt.Value
@@ -714,7 +728,7 @@ func (e *Engine) appendRunLog(s *Stage, c checked, res StageResult) {
 
 // VerifyResult is the check of one manifest artifact against its file.
 type VerifyResult struct {
-	Artifact ArtifactEntry
+	Artifact pipeline.ArtifactEntry
 	OK       bool
 	Problem  string
 }
@@ -747,10 +761,42 @@ func (e *Engine) Root() string { return e.opts.Root }
 
 // cached returns the run cache record of stage s under fingerprint, if the
 // cache holds it whole (see store.Cached).
-func (e *Engine) cached(s *Stage, fingerprint string) (*store.CacheRecord, bool) {
+func (e *Engine) cached(s *pipeline.Stage, fingerprint string) (*store.CacheRecord, bool) {
 	outputs := map[string]string{} // name -> path
 	for _, o := range s.Outputs {
 		outputs[o.Name] = o.Path
 	}
 	return store.Cached(e.opts.Root, s.Name, outputs, fingerprint)
+}
+
+// buildCode returns the commit this binary was built from, from the
+// version control information Go stamps into binaries built in a git
+// checkout; nil for test binaries and builds outside one.
+func buildCode() *store.CodeVersion {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return nil
+	}
+	var c store.CodeVersion
+	for _, st := range info.Settings {
+		switch st.Key {
+		case "vcs.revision":
+			c.Commit = st.Value
+		case "vcs.modified":
+			c.Modified = st.Value == "true"
+		}
+	}
+	if c.Commit == "" {
+		return nil
+	}
+	return &c
+}
+
+// Log is the logger of the engine and its stages.
+func (e *Engine) Log() *slog.Logger { return e.log }
+
+// Project is the engine's project as package inspect reads it: the root
+// and the stages in dependency order.
+func (e *Engine) Project() inspect.Project {
+	return inspect.Project{Root: e.opts.Root, Stages: e.order}
 }

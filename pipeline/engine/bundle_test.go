@@ -1,20 +1,27 @@
-package pipeline
+package engine
 
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // bundledToy is the units toy with its draws kept in a bundle.
-func bundledToy(t *testing.T) (*fixture, *unitToy, *Bundle) {
+func bundledToy(t *testing.T) (*fixture, *unitToy, *pipeline.Bundle) {
 	f, toy := newUnitFixture(t, "")
-	b := &Bundle{Name: "draws", Kernel: "toy v1", Holds: func(id string) bool { return strings.HasPrefix(id, "u") },
+	b := &pipeline.Bundle{Name: "draws", Kernel: "toy v1", Holds: func(id string) bool { return strings.HasPrefix(id, "u") },
 		Work: func(id string) string { return "draw " + id }}
 	toy.draws.Units.Bundle = b
 	return f, toy, b
@@ -38,7 +45,7 @@ func TestBundle(t *testing.T) {
 	f, toy, b := bundledToy(t)
 	f.run(RunOptions{}, nil)
 	good := f.read("data/draws.parquet")
-	rows, err := ReadBundle(f.root, b, nil)
+	rows, err := pipeline.ReadBundle(f.root, b, nil)
 	if err != nil || len(rows) != 20 {
 		t.Fatalf("bundle after the first run: %d rows, %v", len(rows), err)
 	}
@@ -63,7 +70,7 @@ func TestBundle(t *testing.T) {
 	}
 
 	// A unit missing from the bundle is computed, and added back.
-	list := make([]BundleRow, 0, len(rows))
+	list := make([]pipeline.BundleRow, 0, len(rows))
 	for _, r := range rows {
 		if r.Unit != "u13" {
 			list = append(list, r)
@@ -78,37 +85,40 @@ func TestBundle(t *testing.T) {
 	if n := toy.calls.Load() - calls; n != 1 {
 		t.Errorf("a clone missing one bundled unit computed %d units", n)
 	}
-	if rows, _ := ReadBundle(f.root, b, nil); len(rows) != 20 {
+	if rows, _ := pipeline.ReadBundle(f.root, b, nil); len(rows) != 20 {
 		t.Errorf("the bundle has %d units after the missing one was computed", len(rows))
 	}
 
-	damaged := func(r BundleRow) BundleRow { r.Result = "x" + r.Result; return r }
-	rehashed := func(r BundleRow) BundleRow { r.SHA256 = bundleSum(r.Kernel, r.Unit, r.Result); return r }
+	damaged := func(r pipeline.BundleRow) pipeline.BundleRow { r.Result = "x" + r.Result; return r }
+	rehashed := func(r pipeline.BundleRow) pipeline.BundleRow {
+		r.SHA256 = bundleSum(r.Kernel, r.Unit, r.Result)
+		return r
+	}
 	for _, tc := range []struct {
 		name, want string
-		edit       func([]BundleRow) []BundleRow
+		edit       func([]pipeline.BundleRow) []pipeline.BundleRow
 	}{
-		{"edited result", `unit "u00": its bytes do not match`, func(rs []BundleRow) []BundleRow { rs[0] = damaged(rs[0]); return rs }},
-		{"duplicated unit", `unit "u01" appears twice`, func(rs []BundleRow) []BundleRow { return append(rs, rs[1]) }},
-		{"foreign unit", `unit "zz" is not a unit of this bundle`, func(rs []BundleRow) []BundleRow {
+		{"edited result", `unit "u00": its bytes do not match`, func(rs []pipeline.BundleRow) []pipeline.BundleRow { rs[0] = damaged(rs[0]); return rs }},
+		{"duplicated unit", `unit "u01" appears twice`, func(rs []pipeline.BundleRow) []pipeline.BundleRow { return append(rs, rs[1]) }},
+		{"foreign unit", `unit "zz" is not a unit of this bundle`, func(rs []pipeline.BundleRow) []pipeline.BundleRow {
 			rs[2].Unit = "zz"
 			rs[2] = rehashed(rs[2])
 			return rs
 		}},
-		{"unit the stage does not list", `unit "u99" is not a unit of this bundle`, func(rs []BundleRow) []BundleRow {
+		{"unit the stage does not list", `unit "u99" is not a unit of this bundle`, func(rs []pipeline.BundleRow) []pipeline.BundleRow {
 			rs[2].Unit = "u99"
 			rs[2] = rehashed(rs[2])
 			return rs
 		}},
-		{"other kernel", `unit "u03" was computed by kernel "toy v0"`, func(rs []BundleRow) []BundleRow {
+		{"other kernel", `unit "u03" was computed by kernel "toy v0"`, func(rs []pipeline.BundleRow) []pipeline.BundleRow {
 			rs[3].Kernel = "toy v0"
 			rs[3] = rehashed(rs[3])
 			return rs
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			all, _ := ReadBundle(f.root, b, nil)
-			var rs []BundleRow
+			all, _ := pipeline.ReadBundle(f.root, b, nil)
+			var rs []pipeline.BundleRow
 			for _, id := range []string{"u00", "u01", "u02", "u03", "u04"} {
 				rs = append(rs, all[id])
 			}
@@ -125,8 +135,8 @@ func TestBundle(t *testing.T) {
 	}
 }
 
-func listOf(rows map[string]BundleRow) []BundleRow {
-	var out []BundleRow
+func listOf(rows map[string]pipeline.BundleRow) []pipeline.BundleRow {
+	var out []pipeline.BundleRow
 	for _, r := range rows {
 		out = append(out, r)
 	}
@@ -138,7 +148,7 @@ func listOf(rows map[string]BundleRow) []BundleRow {
 func TestBundleUnused(t *testing.T) {
 	f, toy, b := bundledToy(t)
 	b.Holds = func(id string) bool { return strings.HasPrefix(id, "v") }
-	if err := writeBundle(f.root, b, []BundleRow{{Unit: "v1", Result: "x", Kernel: "toy v1", SHA256: "bad"}}); err != nil {
+	if err := writeBundle(f.root, b, []pipeline.BundleRow{{Unit: "v1", Result: "x", Kernel: "toy v1", SHA256: "bad"}}); err != nil {
 		t.Fatal(err)
 	}
 	f.run(RunOptions{}, nil)
@@ -157,7 +167,7 @@ func TestRecomputeBundles(t *testing.T) {
 	if err != nil || len(reps) != 1 || len(reps[0].Checked) != 20 || reps[0].Units != 20 {
 		t.Fatalf("recompute of a good bundle: %+v, %v", reps, err)
 	}
-	rows, _ := ReadBundle(f.root, b, nil)
+	rows, _ := pipeline.ReadBundle(f.root, b, nil)
 	r := rows["u05"]
 	r.Result = "forged"
 	r.SHA256 = bundleSum(r.Kernel, r.Unit, r.Result)
@@ -169,4 +179,27 @@ func TestRecomputeBundles(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "unit u05: recomputed") {
 		t.Errorf("recompute of a forged unit: %v", err)
 	}
+}
+
+// writeBundle replaces the bundle's file by rows as they are, damaged or
+// not: the engine's writer, pipeline.AddToBundle, refuses a damaged file.
+func writeBundle(root string, b *pipeline.Bundle, rows []pipeline.BundleRow) error {
+	path := filepath.Join(root, b.Path())
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return parquet.WriteFile(path, rows)
+}
+
+// bundleSum is a row's hash as pipeline.Bundle documents it, written
+// again from the documentation: SHA-256(domain ‖ str(kernel) ‖ str(unit)
+// ‖ str(result)), str being the length as 8 bytes little-endian, then the
+// bytes.
+func bundleSum(kernel, unit, result string) string {
+	h := sha256.New()
+	for _, s := range []string{"sudoku-census/bundle/v1", kernel, unit, result} {
+		h.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(s))))
+		h.Write([]byte(s))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

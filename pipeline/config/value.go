@@ -1,4 +1,4 @@
-package pipeline
+package config
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 )
@@ -129,7 +130,7 @@ func decodeNode(key string, t reflect.Type, n *yaml.Node, ranges rangeOf) (refle
 	n = resolveAlias(n)
 	out := reflect.New(t).Elem()
 	bad := func(allowed string) (reflect.Value, error) {
-		return out, Invalid(key, shownValue(n), allowed)
+		return out, pipeline.Invalid(key, shownValue(n), allowed)
 	}
 	switch t.Kind() {
 	case reflect.Slice:
@@ -177,7 +178,7 @@ func decodeNode(key string, t reflect.Type, n *yaml.Node, ranges rangeOf) (refle
 			}
 			name := strings.ToLower(k.Value)
 			if out.MapIndex(reflect.ValueOf(name)).IsValid() {
-				return out, Invalid(key+"."+name, shownValue(n.Content[i+1]), "one value per key: "+name+" is given twice")
+				return out, pipeline.Invalid(key+"."+name, shownValue(n.Content[i+1]), "one value per key: "+name+" is given twice")
 			}
 			v, err := decodeNode(key+"."+name, t.Elem(), n.Content[i+1], ranges)
 			if err != nil {
@@ -264,14 +265,14 @@ func scalarKind(t reflect.Type, key string, ranges rangeOf) string {
 // probeRange returns the range an integer key of a config allows, as its
 // Validate words it: the key set to the least, then the greatest value of
 // its type in a fresh default config. "" when Validate accepts both.
-func probeRange(newConfig func() Config, stage string, key string) string {
+func probeRange(newConfig func() pipeline.Config, stage string, key string) string {
 	for _, extreme := range []int{-1, 1} {
 		cfg := newConfig()
 		rv := reflect.ValueOf(cfg).Elem()
 		if !setExtreme(rv, stage, key, extreme) {
 			return ""
 		}
-		var ce *ConfigError
+		var ce *pipeline.ConfigError
 		if err := cfg.Validate(); errors.As(err, &ce) && ce.Key == key {
 			return ce.Allowed
 		}

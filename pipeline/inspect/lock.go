@@ -1,4 +1,4 @@
-package pipeline
+package inspect
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
@@ -44,49 +43,11 @@ type LockedArtifact struct {
 	Size   int64  `json:"size"`
 }
 
-// Lock returns the lock of the current run. Every stage must be fresh:
-// a lock describes a finished run, never a partial one.
-func (e *Engine) Lock() (*RunLock, error) {
-	st, err := e.Status()
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range st {
-		if !s.Fresh {
-			return nil, fmt.Errorf("stage %s is stale (%s): run census run first, a lock records a finished run", s.Stage, s.Reason)
-		}
-	}
-	m, err := store.ReadManifest(e.opts.Root)
-	if err != nil {
-		return nil, err
-	}
-	l := &RunLock{Tool: ToolVersion}
-	for _, s := range e.order {
-		rec := m.Stages[s.Name]
-		l.Stages = append(l.Stages, LockedStage{Stage: s.Name, Version: rec.Version, Fingerprint: rec.Fingerprint, Config: rec.Config})
-	}
-	for _, a := range m.Artifacts {
-		l.Artifacts = append(l.Artifacts, LockedArtifact{Path: a.Path, Stage: a.Stage, SHA256: a.SHA256, Size: a.Size})
-	}
-	slices.SortFunc(l.Stages, func(a, b LockedStage) int { return strings.Compare(a.Stage, b.Stage) })
-	slices.SortFunc(l.Artifacts, func(a, b LockedArtifact) int { return strings.Compare(a.Path, b.Path) })
-	return l, nil
-}
-
 // Encode returns the lock as indented JSON ending in a newline: the same
 // run gives the same bytes.
 func (l *RunLock) Encode() []byte {
 	data, _ := json.MarshalIndent(l, "", "  ")
 	return append(data, '\n')
-}
-
-// WriteLock writes the lock of the current run to path, atomically.
-func (e *Engine) WriteLock(path string) error {
-	l, err := e.Lock()
-	if err != nil {
-		return err
-	}
-	return files.WriteAtomic(path, l.Encode())
 }
 
 // maxLockBytes bounds a lock file: a few hundred bytes per artifact.
@@ -111,8 +72,8 @@ func ReadLock(path string) (*RunLock, error) {
 // fingerprints with lock l and returns one line per difference, sorted:
 // an artifact missing, extra, or with other bytes; a stage with another
 // fingerprint. No difference means the run reproduces the locked one.
-func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
-	m, err := store.ReadManifest(e.opts.Root)
+func (pr Project) CompareLock(l *RunLock) ([]string, error) {
+	m, err := store.ReadManifest(pr.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +92,7 @@ func (e *Engine) CompareLock(l *RunLock) ([]string, error) {
 			continue
 		}
 		seen[a.Path] = true
-		sum, size, err := files.Hash(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)))
+		sum, size, err := files.Hash(filepath.Join(pr.Root, filepath.FromSlash(a.Path)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			diffs = append(diffs, fmt.Sprintf("%s: missing (the lock has SHA-256 %s)", a.Path, msg.Short(a.SHA256)))

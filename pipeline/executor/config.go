@@ -1,15 +1,20 @@
-package pipeline
+package executor
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
 )
 
-// ExecutorConfig is the configuration subtree "executor": where the units of
+// Key is the configuration subtree of the executor.
+const Key = "executor"
+
+// Config is the configuration subtree "executor": where the units of
 // stages that have them are computed. It is not part of any fingerprint:
 // every executor gives the same bytes.
-type ExecutorConfig struct {
+type Config struct {
 	// Name is "local" (this process, the default) or "slurm" (one Slurm
 	// array job per stage; `census run --executor slurm`).
 	Name  string      `mapstructure:"name" json:"name"`
@@ -44,8 +49,9 @@ type SlurmConfig struct {
 	ExtraArgs []string `mapstructure:"extra_args" json:"extra_args"`
 }
 
-func defaultExecutor() *ExecutorConfig {
-	return &ExecutorConfig{Name: "local", Slurm: SlurmConfig{CPUsPerTask: 1, TaskMinutes: 10, MaxTasks: 1000, ExtraArgs: []string{}}}
+// Default is the executor configuration when no key is set: local.
+func Default() *Config {
+	return &Config{Name: "local", Slurm: SlurmConfig{CPUsPerTask: 1, TaskMinutes: 10, MaxTasks: 1000, ExtraArgs: []string{}}}
 }
 
 // slurmTime is the formats sbatch --time accepts.
@@ -63,44 +69,44 @@ var sbatchOwned = map[string]string{
 }
 
 // Validate checks every executor key.
-func (c *ExecutorConfig) Validate() error {
+func (c *Config) Validate() error {
 	if c.Name != "local" && c.Name != "slurm" {
-		return Invalid("executor.name", c.Name, `"local" or "slurm"`)
+		return pipeline.Invalid("executor.name", c.Name, `"local" or "slurm"`)
 	}
 	s := &c.Slurm
 	for _, kv := range []struct{ key, value string }{
 		{"executor.slurm.partition", s.Partition}, {"executor.slurm.account", s.Account},
 	} {
 		if strings.ContainsFunc(kv.value, func(r rune) bool { return r <= ' ' || r == '\'' || r == '"' }) {
-			return Invalid(kv.key, kv.value, "a Slurm name without spaces or quotes, or empty for the cluster's default")
+			return pipeline.Invalid(kv.key, kv.value, "a Slurm name without spaces or quotes, or empty for the cluster's default")
 		}
 	}
 	if s.Time != "" && !slurmTime.MatchString(s.Time) {
-		return Invalid("executor.slurm.time", s.Time, `a Slurm time limit such as "30" (minutes), "1:30:00" or "2-00:00:00", or empty for the partition's default`)
+		return pipeline.Invalid("executor.slurm.time", s.Time, `a Slurm time limit such as "30" (minutes), "1:30:00" or "2-00:00:00", or empty for the partition's default`)
 	}
 	if s.CPUsPerTask < 1 || s.CPUsPerTask > 4096 {
-		return Invalid("executor.slurm.cpus_per_task", s.CPUsPerTask, "an integer from 1 to 4096")
+		return pipeline.Invalid("executor.slurm.cpus_per_task", s.CPUsPerTask, "an integer from 1 to 4096")
 	}
 	if s.UnitsPerTask < 0 {
-		return Invalid("executor.slurm.units_per_task", s.UnitsPerTask, "an integer ≥ 1, or 0 to derive it from executor.slurm.task_minutes")
+		return pipeline.Invalid("executor.slurm.units_per_task", s.UnitsPerTask, "an integer ≥ 1, or 0 to derive it from executor.slurm.task_minutes")
 	}
 	if !(s.TaskMinutes > 0 && s.TaskMinutes <= 1e6) {
-		return Invalid("executor.slurm.task_minutes", s.TaskMinutes, "a number of minutes above 0")
+		return pipeline.Invalid("executor.slurm.task_minutes", s.TaskMinutes, "a number of minutes above 0")
 	}
 	if s.MaxTasks < 1 || s.MaxTasks > 1_000_000 {
-		return Invalid("executor.slurm.max_tasks", s.MaxTasks, "an integer from 1 to 1000000 (at most the cluster's MaxArraySize)")
+		return pipeline.Invalid("executor.slurm.max_tasks", s.MaxTasks, "an integer from 1 to 1000000 (at most the cluster's MaxArraySize)")
 	}
 	for _, arg := range s.ExtraArgs {
 		name, _, _ := strings.Cut(arg, "=")
 		if !strings.HasPrefix(arg, "-") || strings.ContainsAny(arg, "\n\r") {
-			return Invalid("executor.slurm.extra_args", fmt.Sprintf("%q", arg), `sbatch options, each one list item starting with "-", such as "--mem=4G"`)
+			return pipeline.Invalid("executor.slurm.extra_args", fmt.Sprintf("%q", arg), `sbatch options, each one list item starting with "-", such as "--mem=4G"`)
 		}
 		if key, owned := sbatchOwned[name]; owned {
 			allowed := "an sbatch option the executor does not set itself (it sets --array, --output, --error, --chdir, --job-name and --parsable)"
 			if key != "" {
 				allowed = "an sbatch option without a key of its own: use " + key
 			}
-			return Invalid("executor.slurm.extra_args", fmt.Sprintf("%q", arg), allowed)
+			return pipeline.Invalid("executor.slurm.extra_args", fmt.Sprintf("%q", arg), allowed)
 		}
 	}
 	return nil

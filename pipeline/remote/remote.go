@@ -1,4 +1,4 @@
-package pipeline
+package remote
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"maps"
 	"net/url"
 	"os"
@@ -22,6 +23,7 @@ import (
 	"gocloud.dev/blob/fileblob"
 	_ "gocloud.dev/blob/s3blob" // s3:// remotes
 
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
@@ -57,11 +59,11 @@ const (
 	maxRecordBytes = 16 << 20
 )
 
-// OpenRemote opens a remote by URL: file:///absolute/path (a directory,
+// Open opens a remote by URL: file:///absolute/path (a directory,
 // made if missing) or s3://bucket/prefix, with gocloud.dev/blob's query
 // parameters for S3 (region, endpoint, use_path_style, disable_https…) and
 // credentials from the environment, as the AWS SDK reads them.
-func OpenRemote(ctx context.Context, raw string) (*Remote, error) {
+func Open(ctx context.Context, raw string) (*Remote, error) {
 	const allowed = "want file:///absolute/path or s3://bucket/prefix"
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -98,8 +100,8 @@ func OpenRemote(ctx context.Context, raw string) (*Remote, error) {
 // Close closes the remote.
 func (r *Remote) Close() error { return r.bucket.Close() }
 
-// keys lists every key of the remote with its size.
-func (r *Remote) keys(ctx context.Context) (map[string]int64, error) {
+// Keys lists every key of the remote with its size.
+func (r *Remote) Keys(ctx context.Context) (map[string]int64, error) {
 	out := map[string]int64{}
 	it := r.bucket.List(nil)
 	for {
@@ -216,28 +218,28 @@ func (t Transfer) Files() int { return t.Objects + t.Runs + t.Units }
 // cache record and each stage's current record (runs/), every finished unit
 // (units/). Records go last, once their objects are there. Files that do
 // not match their hash or trailer are not sent.
-func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, error) {
+func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait bool) (Transfer, error) {
 	var t Transfer
-	release, err := store.Lock(e.opts.Root, wait)
+	release, err := store.Lock(root, wait)
 	if err != nil {
 		return t, err
 	}
 	defer release()
-	m, err := store.ReadManifest(e.opts.Root)
+	m, err := store.ReadManifest(root)
 	if err != nil {
 		return t, err
 	}
-	have, err := r.keys(ctx)
+	have, err := r.Keys(ctx)
 	if err != nil {
 		return t, err
 	}
 	objects := map[string]string{} // SHA-256 -> a local file with those bytes
 	records := map[string]store.CacheRecord{}
 	for _, a := range m.Artifacts {
-		objects[a.SHA256] = filepath.Join(e.opts.Root, filepath.FromSlash(a.Path))
+		objects[a.SHA256] = filepath.Join(root, filepath.FromSlash(a.Path))
 	}
 	for name, rec := range m.Stages {
-		var entries []ArtifactEntry
+		var entries []store.ArtifactEntry
 		for _, a := range m.Artifacts {
 			if a.Stage == name {
 				entries = append(entries, a)
@@ -245,7 +247,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 		}
 		records[remoteRuns+name+"/"+rec.Fingerprint+".json"] = store.CacheRecord{Stage: name, Record: rec, Artifacts: entries}
 	}
-	cacheBase := filepath.Join(e.opts.Root, filepath.FromSlash(store.CacheDir))
+	cacheBase := filepath.Join(root, filepath.FromSlash(store.CacheDir))
 	if entries, err := os.ReadDir(filepath.Join(cacheBase, "objects")); err == nil {
 		for _, en := range entries {
 			if files.IsHexDigest(en.Name()) {
@@ -271,7 +273,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 			continue
 		}
 		if got, _, err := files.Hash(objects[sum]); err != nil || got != sum {
-			e.log.Warn("not pushed: the local copy does not match its SHA-256", "file", objects[sum])
+			log.Warn("not pushed: the local copy does not match its SHA-256", "file", objects[sum])
 			continue
 		}
 		n, err := r.upload(ctx, key, objects[sum], sum)
@@ -283,7 +285,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 		t.Bytes += n
 	}
 
-	unitFiles, _ := filepath.Glob(filepath.Join(e.opts.Root, filepath.FromSlash(store.UnitsDir), "*", "*", "*"))
+	unitFiles, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(store.UnitsDir), "*", "*", "*"))
 	sort.Strings(unitFiles)
 	for _, file := range unitFiles {
 		id, fp, stage := filepath.Base(file), filepath.Base(filepath.Dir(file)), filepath.Base(filepath.Dir(filepath.Dir(file)))
@@ -321,7 +323,7 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 			complete = complete && ok
 		}
 		if !complete {
-			e.log.Warn("run record not pushed: some of its files are neither here nor on the remote", "stage", rec.Stage, "fingerprint", msg.Short(rec.Record.Fingerprint))
+			log.Warn("run record not pushed: some of its files are neither here nor on the remote", "stage", rec.Stage, "fingerprint", msg.Short(rec.Record.Fingerprint))
 			continue
 		}
 		data, _ := json.MarshalIndent(rec, "", "  ")
@@ -334,88 +336,13 @@ func (e *Engine) Push(ctx context.Context, r *Remote, wait bool) (Transfer, erro
 	return t, nil
 }
 
-// PullOptions modify a pull.
-type PullOptions struct {
-	Wait bool
-	// Lock, when set, fetches the run records and artifacts of that lock
-	// into the run cache (for census diff) instead of what the current
-	// configuration needs; data/ is left as it is.
-	Lock *RunLock
-}
-
-// Pull fetches from the remote what the current configuration needs, stage
-// by stage in pipeline order: the run cache record of the stage's
-// fingerprint and its objects (each checked against its SHA-256), or, for
-// a stage the remote has no record of, its finished units (each checked by
-// its trailer). It then restores every stage it can from the run cache,
-// as census run would, and runs none: a stage that stays stale is listed
-// in Transfer.Missing for census run to compute.
-func (e *Engine) Pull(ctx context.Context, r *Remote, o PullOptions) (Transfer, []StageResult, error) {
-	var t Transfer
-	have, err := r.keys(ctx)
-	if err != nil {
-		return t, nil, err
-	}
-	release, err := store.Lock(e.opts.Root, o.Wait)
-	if err != nil {
-		return t, nil, err
-	}
-	if o.Lock != nil {
-		err := e.pullLock(ctx, r, have, o.Lock, &t)
-		release()
-		return t, nil, err
-	}
-	m, err := store.ReadManifest(e.opts.Root)
-	if err != nil {
-		release()
-		return t, nil, err
-	}
-	// sim is the manifest as it will be once the stages found are
-	// restored: the fingerprints downstream depend on their outputs.
-	sim := m.Clone()
-	e.hashes = map[string]string{}
-	stale := map[string]string{}
-	for _, s := range e.order {
-		c := e.check(sim, s, stale)
-		if c.fresh {
-			continue
-		}
-		if c.fingerprint == "" {
-			stale[s.Name] = c.reason
-			t.Missing = append(t.Missing, s.Name)
-			continue
-		}
-		if _, ok := e.cached(s, c.fingerprint); !ok {
-			if err := e.pullRecord(ctx, r, have, s.Name, c.fingerprint, &t); err != nil {
-				release()
-				return t, nil, err
-			}
-		}
-		if rec, ok := e.cached(s, c.fingerprint); ok {
-			sim.Record(s.Name, rec.Record, rec.Artifacts)
-			for _, a := range rec.Artifacts {
-				e.hashes[a.Path] = a.SHA256
-			}
-			continue
-		}
-		if err := e.pullUnits(ctx, r, have, s.Name, c.fingerprint, &t); err != nil {
-			release()
-			return t, nil, err
-		}
-		stale[s.Name] = "not on the remote"
-		t.Missing = append(t.Missing, s.Name)
-	}
-	release()
-	results, err := e.Run(ctx, nil, RunOptions{Wait: o.Wait, restoreOnly: true})
-	return t, results, err
-}
-
-// pullRecord fetches the remote's record of stage under fingerprint, if
+// Record fetches the remote's record of stage under fingerprint, if
 // it has one, with every object it names, into the local run cache; the
 // record is written last, so an interrupted pull leaves no record whose
 // objects are missing. A record that does not describe the stage's
 // outputs is not used.
-func (e *Engine) pullRecord(ctx context.Context, r *Remote, have map[string]int64, stage, fingerprint string, t *Transfer) error {
+func (pl *Pull) Record(ctx context.Context, stage, fingerprint string) error {
+	r, have, t := pl.r, pl.have, &pl.Transfer
 	key := remoteRuns + stage + "/" + fingerprint + ".json"
 	if _, ok := have[key]; !ok {
 		return nil
@@ -426,21 +353,21 @@ func (e *Engine) pullRecord(ctx context.Context, r *Remote, have map[string]int6
 	}
 	var rec store.CacheRecord
 	if err := json.Unmarshal(data, &rec); err != nil || rec.Stage != stage || rec.Record.Fingerprint != fingerprint {
-		e.log.Warn("the remote's run record is damaged: not used", "key", key)
+		pl.log.Warn("the remote's run record is damaged: not used", "key", key)
 		return nil
 	}
 	for _, a := range rec.Artifacts {
 		if !files.IsHexDigest(a.SHA256) || a.Size < 0 {
-			e.log.Warn("the remote's run record is damaged: not used", "key", key)
+			pl.log.Warn("the remote's run record is damaged: not used", "key", key)
 			return nil
 		}
 	}
 	for _, a := range rec.Artifacts {
-		if err := e.pullObject(ctx, r, have, a.SHA256, a.Size, t); err != nil {
+		if err := pl.object(ctx, a.SHA256, a.Size); err != nil {
 			return err
 		}
 	}
-	if err := files.WriteAtomic(store.CacheRun(e.opts.Root, stage, fingerprint), data); err != nil {
+	if err := files.WriteAtomic(store.CacheRun(pl.root, stage, fingerprint), data); err != nil {
 		return err
 	}
 	t.Runs++
@@ -448,10 +375,11 @@ func (e *Engine) pullRecord(ctx context.Context, r *Remote, have map[string]int6
 	return nil
 }
 
-// pullObject fetches one object into the run cache unless a good copy is
+// object fetches one object into the run cache unless a good copy is
 // there already.
-func (e *Engine) pullObject(ctx context.Context, r *Remote, have map[string]int64, sum string, size int64, t *Transfer) error {
-	dst := store.CacheObject(e.opts.Root, sum)
+func (pl *Pull) object(ctx context.Context, sum string, size int64) error {
+	r, have, t := pl.r, pl.have, &pl.Transfer
+	dst := store.CacheObject(pl.root, sum)
 	if got, _, err := files.Hash(dst); err == nil && got == sum {
 		t.Present++
 		return nil
@@ -468,11 +396,12 @@ func (e *Engine) pullObject(ctx context.Context, r *Remote, have map[string]int6
 	return nil
 }
 
-// pullUnits fetches the remote's finished units of stage under
+// Units fetches the remote's finished units of stage under
 // fingerprint that are not here, each checked by its trailer.
-func (e *Engine) pullUnits(ctx context.Context, r *Remote, have map[string]int64, stage, fingerprint string, t *Transfer) error {
+func (pl *Pull) Units(ctx context.Context, stage, fingerprint string) error {
+	r, have, t := pl.r, pl.have, &pl.Transfer
 	prefix := remoteUnits + stage + "/" + fingerprint + "/"
-	dir := store.UnitDir(e.opts.Root, stage, fingerprint)
+	dir := store.UnitDir(pl.root, stage, fingerprint)
 	for _, key := range slices.Sorted(maps.Keys(have)) {
 		id, ok := strings.CutPrefix(key, prefix)
 		if !ok || !store.ValidUnitID(id) {
@@ -490,7 +419,7 @@ func (e *Engine) pullUnits(ctx context.Context, r *Remote, have map[string]int64
 		}
 		result, took, ok := store.DecodeUnit(fingerprint, id, data)
 		if !ok {
-			e.log.Warn("the remote's unit file does not check: not used", "key", key)
+			pl.log.Warn("the remote's unit file does not check: not used", "key", key)
 			continue
 		}
 		if err := store.WriteUnit(dir, fingerprint, id, result, took); err != nil {
@@ -502,14 +431,15 @@ func (e *Engine) pullUnits(ctx context.Context, r *Remote, have map[string]int64
 	return nil
 }
 
-// pullLock fetches the records and artifacts of a lock into the run cache.
-func (e *Engine) pullLock(ctx context.Context, r *Remote, have map[string]int64, l *RunLock, t *Transfer) error {
+// Lock fetches the records and artifacts of a lock into the run cache.
+func (pl *Pull) Lock(ctx context.Context, l *inspect.RunLock) error {
+	have, t := pl.have, &pl.Transfer
 	for _, s := range l.Stages {
 		if !files.IsHexDigest(s.Fingerprint) || path.Base(s.Stage) != s.Stage {
 			return fmt.Errorf("the lock's stage %q has a malformed fingerprint or name", s.Stage)
 		}
-		if _, err := os.Stat(store.CacheRun(e.opts.Root, s.Stage, s.Fingerprint)); errors.Is(err, fs.ErrNotExist) {
-			if err := e.pullRecord(ctx, r, have, s.Stage, s.Fingerprint, t); err != nil {
+		if _, err := os.Stat(store.CacheRun(pl.root, s.Stage, s.Fingerprint)); errors.Is(err, fs.ErrNotExist) {
+			if err := pl.Record(ctx, s.Stage, s.Fingerprint); err != nil {
 				return err
 			}
 		}
@@ -522,16 +452,30 @@ func (e *Engine) pullLock(ctx context.Context, r *Remote, have map[string]int64,
 			t.Missing = append(t.Missing, a.Path)
 			continue
 		}
-		if err := e.pullObject(ctx, r, have, a.SHA256, a.Size, t); err != nil {
+		if err := pl.object(ctx, a.SHA256, a.Size); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// DefaultRemote is the config key remote: the remote push and pull use
-// when none is named ("" when unset).
-func (e *Engine) DefaultRemote() string {
-	s, _ := e.settings.globals[remoteKey].(string)
-	return s
+// Pull is one pull from a remote into a project's run cache and unit
+// files: the remote's keys, listed once when it starts, and what it has
+// fetched so far.
+type Pull struct {
+	Transfer
+	r    *Remote
+	root string
+	log  *slog.Logger
+	have map[string]int64
+}
+
+// NewPull starts a pull from r into the project at root: it lists the
+// remote's keys. log gets what the pull passes over.
+func (r *Remote) NewPull(ctx context.Context, root string, log *slog.Logger) (*Pull, error) {
+	have, err := r.Keys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Pull{r: r, root: root, log: log, have: have}, nil
 }
