@@ -1,46 +1,23 @@
-// Package pipeline is the engine of sudoku-census: a graph of stages, each a
-// value that names the stages it reads from, the configuration it uses and
-// the artifacts it writes, in the manner of golang.org/x/tools/go/analysis.
+// Package pipeline is what a stage of sudoku-census is written against: a
+// stage is a value (Stage) that names the stages it reads from, its
+// configuration and the artifacts it writes, in the manner of
+// golang.org/x/tools/go/analysis, and its Run gets a Pass through which it
+// reads its inputs (Table.Read, File.Read), writes its outputs (Table.Write,
+// File.Write), reports metrics and progress, and merges its units
+// (Pass.UnitResults). A stage sees nothing of how it is run.
 //
-// A stage is fresh when every output exists, hashes to what the manifest
-// recorded, and was made with the fingerprint the stage would compute now:
+// The contract: Run reads only the artifacts of the stages it Requires,
+// its configuration and its Sources; it writes every one of its Outputs
+// exactly once and nothing else; an output is published (renamed into
+// place and recorded) only when Run returns nil. A unit's result is a pure
+// function of the pass and the unit's id. Bump Stage.Version with any
+// change that changes an output's bytes.
 //
-//	fingerprint = SHA-256(stage name, stage Version, canonical JSON of the
-//	              stage's config subtree and globals, SHA-256 of every input)
-//
-// Anything else is stale, with a reason, and `census run` rebuilds it.
-//
-// # Units
-//
-// A stage may split its work into units (Stage.Units): a deterministic
-// list of short ids, and a Compute function whose result, a few bytes, is a
-// pure function of the pass and the id. Before Run the engine computes the
-// units that are missing and keeps each one, atomically and checksummed, in
-// data/units/<stage>/<fingerprint>/<id>; Run merges them, in List order,
-// with Pass.UnitResults. So the artifacts are the same bytes whatever
-// order, process or machine computed the units, and a rerun with the same
-// fingerprint (after a failure, a Ctrl-C, a lost artifact) computes only
-// the missing ones. `census status` counts the units done of a stale stage;
-// the units of other fingerprints go when the stage publishes, or by `census
-// gc`; `census run --force` recomputes them. Compute runs on Units.Workers
-// goroutines at once and must honour Pass.Context.
-//
-// # Executors
-//
-// The executor (config key executor.name, flag --executor) says where
-// units are computed: "local", in the running process, or "slurm", as one
-// Slurm array job per stage (executor.slurm.*: partition, account, time,
-// cpus_per_task, units_per_task, task_minutes, max_tasks, extra_args). Each
-// array task runs Options.UnitCommand (the hidden `census units`), which
-// recomputes the fingerprint, refuses another one, and writes its units to
-// the shared data directory; the submitting run polls squeue, then merges
-// and publishes as a local run does. Everything but the units runs in the
-// submitting process. The executor is in no fingerprint.
-//
-// Cancelling the context of Engine.Run (the command line does on Ctrl-C
-// and SIGTERM) stops the stage, publishes nothing, keeps finished units and
-// cancels a Slurm job (scancel). A panic in Run or Compute fails the stage,
-// with its stack in the log.
+// The programs that run stages (the engine, pipeline/engine) use the few
+// names of driver.go: NewPass, PassSpec and PassControl. The packages below
+// this one, pipeline/store and pipeline/citation, know nothing of stages;
+// those above it (config, executor, inspect, remote, engine, cli) drive
+// them.
 package pipeline
 
 import (

@@ -1,3 +1,11 @@
+// Package config loads the configuration of a pipeline: a YAML file, then
+// CENSUS_* environment variables, then --set overrides, each later one
+// winning. Every key belongs to a stage's subtree (the struct its
+// NewConfig returns), to a Section (the executor's) or is a global (seed,
+// remote); an unknown key is an error naming the known ones. Every value
+// is parsed exactly against its key's type, never coerced, and each
+// subtree is checked by its Validate. Load returns each stage's
+// configuration with the canonical JSON that enters its fingerprint.
 package config
 
 import (

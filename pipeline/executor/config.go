@@ -1,3 +1,11 @@
+// Package executor computes the missing units of a pass, the only work of
+// a stage that may leave the running process: Local computes them here,
+// Units.Workers at a time; Slurm submits them as one Slurm array job whose
+// tasks run `census units` (engine.Engine.WorkUnits) on the shared data
+// directory. Either writes each finished unit to its file (store.WriteUnit)
+// and fills the pass's store.UnitSet; neither publishes anything, and both
+// give the same bytes. Config is the configuration subtree "executor",
+// which is in no fingerprint.
 package executor
 
 import (

@@ -1,3 +1,9 @@
+// Package remote keeps a project's run cache and finished units on a
+// store shared by the machines that run the pipeline (a directory or an S3
+// bucket): Remote.Push sends what the remote lacks, and a Pull fetches, for
+// the engine (engine.Engine.Pull), the run records, objects and units a
+// configuration needs, checking each file before it is used. It writes
+// only the run cache and the unit files, never data/ itself.
 package remote
 
 import (
