@@ -452,7 +452,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 				fmt.Fprintf(io.Stdout, "%d artifacts and %d stages match %s\n", len(l.Artifacts), len(l.Stages), lockFile)
 				return nil
 			}
-			res, err := e.Verify()
+			res, err := e.Project().Verify()
 			if err != nil {
 				return err
 			}
@@ -469,7 +469,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 					}
 					want[a.Path] = true
 				}
-				res = slices.DeleteFunc(res, func(r engine.VerifyResult) bool { return !want[r.Artifact.Path] })
+				res = slices.DeleteFunc(res, func(r inspect.VerifyResult) bool { return !want[r.Artifact.Path] })
 			}
 			bad := 0
 			for _, r := range res {

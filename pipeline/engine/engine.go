@@ -25,7 +25,6 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
-	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
@@ -724,36 +723,6 @@ func (e *Engine) appendRunLog(s *pipeline.Stage, c checked, res StageResult) {
 	}
 	defer f.Close()
 	f.Write(append(line, '\n'))
-}
-
-// VerifyResult is the check of one manifest artifact against its file.
-type VerifyResult struct {
-	Artifact pipeline.ArtifactEntry
-	OK       bool
-	Problem  string
-}
-
-// Verify re-hashes every artifact in the manifest.
-func (e *Engine) Verify() ([]VerifyResult, error) {
-	m, err := store.ReadManifest(e.opts.Root)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(filepath.Join(e.opts.Root, store.ManifestPath)); err != nil {
-		return nil, fmt.Errorf("%s: %w: nothing to verify (run `census run` first)", store.ManifestPath, msg.PathErr(err))
-	}
-	if len(m.Artifacts) == 0 {
-		return nil, fmt.Errorf("%s lists no artifact: nothing to verify (run `census run` first)", store.ManifestPath)
-	}
-	var out []VerifyResult
-	for _, a := range m.Artifacts {
-		r := VerifyResult{Artifact: a, OK: true}
-		if problem := store.CheckOnDisk(e.opts.Root, a); problem != "" {
-			r.OK, r.Problem = false, problem
-		}
-		out = append(out, r)
-	}
-	return out, nil
 }
 
 // Root is the project root the engine works on.

@@ -293,7 +293,7 @@ func TestDamagedArtifactIsStaleFlaggedAndRebuilt(t *testing.T) {
 			if !strings.Contains(s["squares"], "data/squares.parquet is") || s["numbers"] != "fresh" {
 				t.Fatalf("status after %s: %v", damage, s)
 			}
-			res, err := f.engine().Verify()
+			res, err := f.engine().Project().Verify()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -79,7 +79,7 @@ func TestDamagedManifestIsAOneLineError(t *testing.T) {
 					t.Errorf("%s: err = %v, want one line with %q", what, err, d.want)
 				}
 			}
-			_, err := e.Verify()
+			_, err := e.Project().Verify()
 			check("verify", err)
 			check("cite", e.Project().Cite(io.Discard, "numbers"))
 			check("show", e.Project().Show(io.Discard, "numbers", 3))
@@ -115,7 +115,7 @@ func FuzzManifest(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(root, store.ManifestPath), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		e.Verify()
+		e.Project().Verify()
 		e.Project().Cite(io.Discard, "numbers")
 		e.Project().Cite(io.Discard, "data/total.txt")
 		e.Project().Show(io.Discard, "numbers", 2)

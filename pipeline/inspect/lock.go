@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -127,4 +128,34 @@ func (pr Project) CompareLock(l *RunLock) ([]string, error) {
 	}
 	slices.Sort(diffs)
 	return diffs, nil
+}
+
+// VerifyResult is the check of one manifest artifact against its file.
+type VerifyResult struct {
+	Artifact store.ArtifactEntry
+	OK       bool
+	Problem  string
+}
+
+// Verify re-hashes every artifact in the manifest.
+func (pr Project) Verify() ([]VerifyResult, error) {
+	m, err := store.ReadManifest(pr.Root)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(pr.Root, store.ManifestPath)); err != nil {
+		return nil, fmt.Errorf("%s: %w: nothing to verify (run `census run` first)", store.ManifestPath, msg.PathErr(err))
+	}
+	if len(m.Artifacts) == 0 {
+		return nil, fmt.Errorf("%s lists no artifact: nothing to verify (run `census run` first)", store.ManifestPath)
+	}
+	var out []VerifyResult
+	for _, a := range m.Artifacts {
+		r := VerifyResult{Artifact: a, OK: true}
+		if problem := store.CheckOnDisk(pr.Root, a); problem != "" {
+			r.OK, r.Problem = false, problem
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
