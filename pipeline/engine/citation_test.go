@@ -39,7 +39,7 @@ func TestCiteNamesThePublicRepository(t *testing.T) {
 	if out := cite(); strings.Contains(out, "/srv/clones") || strings.Contains(out, "url ") {
 		t.Errorf("without CITATION.cff and with a local remote, cite printed a url:\n%s", out)
 	}
-	good, _ := os.ReadFile("../" + citation.Path)
+	good, _ := os.ReadFile("../../" + citation.Path)
 	os.WriteFile(filepath.Join(f.root, citation.Path), good, 0o644)
 	out := cite()
 	for _, want := range []string{"url          = {https://github.com/sudoku-census/sudoku-census}", "version      = {" + store.ToolRelease + "}", "author       = {{The sudoku-census authors}}"} {
