@@ -529,8 +529,8 @@ func fakeSlurm(t *testing.T, sbatch string) {
 func TestSlurmToolErrors(t *testing.T) {
 	cases := []struct{ name, sbatch, want string }{
 		{"no sbatch", "", "executor slurm: sbatch is not installed (not found in PATH): install the Slurm client tools (Debian: slurm-client), or run with --executor local"},
-		{"refused", `echo "sbatch: error: Batch job submission failed: pipeline.Invalid account or account/partition combination specified" >&2; exit 1`,
-			"executor slurm: sbatch refused the array job of stage draws: sbatch: error: Batch job submission failed: pipeline.Invalid account or account/partition combination specified"},
+		{"refused", `echo "sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" >&2; exit 1`,
+			"executor slurm: sbatch refused the array job of stage draws: sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified"},
 		{"no job id", `echo "Submitted batch job"`, `executor slurm: sbatch printed "Submitted batch job", not a job id`},
 	}
 	for _, c := range cases {
