@@ -1,11 +1,12 @@
 package shapes_test
 
 import (
-	"github.com/sudoku-census/sudoku-census/pipeline"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
@@ -134,7 +135,7 @@ func TestConfigErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, set := range []string{"shapes.shapes=[2x5]", "shapes.shapes=[3x3]", "shapes.shapes=[2x6]", "shapes.shapes=[6x2, 3x3]"} {
-		if _, err := pipeline.New(pipeline.Options{Root: t.TempDir(), Stages: small.Stages, ConfigFile: empty, Set: []string{set}}); err != nil {
+		if _, err := engine.New(engine.Options{Root: t.TempDir(), Stages: small.Stages, ConfigFile: empty, Set: []string{set}}); err != nil {
 			t.Errorf("--set %s alone: %v", set, err)
 		}
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/htmlreport"
 )
@@ -38,7 +38,7 @@ func TestPage(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m, err := pipeline.ReadManifest(root)
+	m, err := store.ReadManifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}

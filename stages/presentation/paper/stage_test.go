@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/paper"
 )
@@ -21,15 +23,15 @@ var smoke = pipelinetest.Options{Stages: pipelinetest.Closure(paper.Stage), Conf
 	Targets: []string{"report", "figures"}}
 
 // run runs the paper stage (forced) in root and returns its result.
-func run(t *testing.T, root string) (pipeline.StageResult, error) {
+func run(t *testing.T, root string) (engine.StageResult, error) {
 	t.Helper()
-	e, err := pipeline.New(pipeline.Options{Root: root, Stages: smoke.Stages, ConfigFile: smoke.Config})
+	e, err := engine.New(engine.Options{Root: root, Stages: smoke.Stages, ConfigFile: smoke.Config})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Run(context.Background(), []string{"paper"}, pipeline.RunOptions{Force: []string{"paper"}})
+	res, err := e.Run(context.Background(), []string{"paper"}, engine.RunOptions{Force: []string{"paper"}})
 	if len(res) == 0 {
-		return pipeline.StageResult{}, err
+		return engine.StageResult{}, err
 	}
 	return res[len(res)-1], err
 }
@@ -53,7 +55,7 @@ func TestPaperIsReproducibleWithMetadata(t *testing.T) {
 		t.Fatal("paper/main.pdf is not a PDF")
 	}
 	// The TeX programs' versions are in the fingerprint and the manifest.
-	m, err := pipeline.ReadManifest(root)
+	m, err := store.ReadManifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,11 +113,11 @@ func TestReleaseDateDatesThePaper(t *testing.T) {
 		t.Skip("needs pdfinfo (Debian: poppler-utils)")
 	}
 	root := pipelinetest.Run(t, smoke)
-	e, err := pipeline.New(pipeline.Options{Root: root, Stages: smoke.Stages, ConfigFile: smoke.Config})
+	e, err := engine.New(engine.Options{Root: root, Stages: smoke.Stages, ConfigFile: smoke.Config})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Run(context.Background(), []string{"paper"}, pipeline.RunOptions{}); err != nil {
+	if _, err := e.Run(context.Background(), []string{"paper"}, engine.RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(root, pipeline.CitationPath)
@@ -131,7 +133,7 @@ func TestReleaseDateDatesThePaper(t *testing.T) {
 	if last := st[len(st)-1]; last.Stage != "paper" || last.Fresh || !strings.Contains(last.Reason, "source CITATION.cff changed") {
 		t.Fatalf("after a new release date: %+v, want paper stale because CITATION.cff changed", last)
 	}
-	if res, err := e.Run(context.Background(), []string{"paper"}, pipeline.RunOptions{}); err != nil || !res[len(res)-1].Ran {
+	if res, err := e.Run(context.Background(), []string{"paper"}, engine.RunOptions{}); err != nil || !res[len(res)-1].Ran {
 		t.Fatalf("paper: %+v, %v", res, err)
 	}
 	info, err := exec.Command("pdfinfo", "-isodates", filepath.Join(root, "paper/main.pdf")).Output()
