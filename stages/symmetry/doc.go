@@ -1,8 +1,8 @@
 // Package symmetry is the stage that counts essentially different grids:
 // grids counted once per orbit under the symmetries of the box shape and
 // relabelling of the symbols, by Burnside's lemma over the conjugacy classes
-// of the group (package stages/maths/symmetry, which states the formulas).
-// 9×9 has 5,472,730,538. It requires shapes: each shape of symmetry.shapes
+// of the group (packages stages/maths/symmetry, .../search and .../stacks,
+// which state the formulas). 9×9 has 5,472,730,538. It requires shapes: each shape of symmetry.shapes
 // must be in shapes.shapes.
 //
 // # Method
@@ -32,7 +32,7 @@
 // orientation, exchanges the two stacks or the two rows of every band (280
 // of the 1,259 non-identity classes, among them the 25 that fix the most
 // grids and that the search does not finish in minutes) are counted by the
-// stack method instead of the search (FixedByStacks in stages/maths/symmetry;
+// stack method instead of the search (stacks.Fixed in stages/maths/symmetry/stacks;
 // see stackMethod): a grid fixed by g up to σ is a pair of stacks, and its
 // count is a sum over the σ-equivariant assignments of row sets to the
 // symbols of twisted stack counts (stacks fixed by (ρ, κ) up to σ, counted by
@@ -63,7 +63,7 @@
 // A wrong answer fails these: the class sizes sum to |G| (NewGroup), the
 // Burnside sum is a multiple of |G|, every fixed count of the stack method
 // is a sum of multiples of the centraliser orders of the relabellings
-// (FixedByStacks), canonical forms agree for sides ≤ 6, and the result
+// (stacks.Fixed), canonical forms agree for sides ≤ 6, and the result
 // equals the literature's count for every shape it knows: 2 for 2×2 with
 // transposition (OEIS A109741), 49 for 2×3, 1,673,187 for 2×4 and
 // 4,743,933,602,050,718 for 2×5 (OEIS A291188, both orientations), and

@@ -10,6 +10,8 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 )
 
@@ -102,12 +104,13 @@ func accepted(s grid.Shape) bool {
 // the two bands) or exchanges the two rows of every band of it (the two
 // columns of every stack), which fix the most grids and which the search
 // does not finish in minutes. Smaller shapes keep the search, which the
-// stack method is checked against class by class in package maths/symmetry.
+// stack method is checked against class by class in package
+// maths/symmetry/stacks.
 func stackMethod(s symmetry.Shape, c symmetry.Class) bool {
 	if s.N() != 10 || c.Rep.Transpose {
 		return false
 	}
-	return symmetry.StackHeavy(s, c.Rep)
+	return stacks.Heavy(s, c.Rep)
 }
 
 // Validate checks every key.
@@ -207,9 +210,9 @@ func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 	var f *big.Int
 	if stackMethod(s, c) {
 		method = methodStacks
-		f, err = symmetry.FixedByStacks(p.Context(), s, c.Rep)
+		f, err = stacks.Fixed(p.Context(), s, c.Rep)
 	} else {
-		f, err = symmetry.Fixed(p.Context(), s, c)
+		f, err = search.Fixed(p.Context(), s, c)
 	}
 	if err != nil {
 		return nil, err

@@ -3,6 +3,8 @@ package symmetry
 import (
 	"context"
 	"fmt"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 )
 
 // MaxCanonicalSide is the largest side CountByCanonicalForms takes: 6×6 has
@@ -18,7 +20,8 @@ const MaxCanonicalSide = 6
 // when asked), relabels each image so that its first row reads 0, …, N−1
 // again, and keeps the smallest in reading order. Two grids are
 // essentially the same exactly when these smallest images are equal, so
-// their number is the answer. It shares no counting code with Fixed.
+// their number is the answer. It shares no counting code with the
+// fixed-grid counts (packages search and stacks).
 func CountByCanonicalForms(ctx context.Context, s Shape, transpose bool) (int64, error) {
 	if err := s.Check(); err != nil {
 		return 0, err
@@ -100,7 +103,7 @@ func CountByCanonicalForms(ctx context.Context, s Shape, transpose bool) (int64,
 // the k blocks of m consecutive lines and the lines inside each block: as
 // src maps, line i of the image is line p[i] of the source.
 func wreathElements(m, k int) [][]int {
-	inner := permutations(m)
+	inner := perm.All(m)
 	var out [][]int
 	var build func(blocks []int, b int, p []int)
 	build = func(blocks []int, b int, p []int) {
@@ -115,7 +118,7 @@ func wreathElements(m, k int) [][]int {
 			build(blocks, b+1, p)
 		}
 	}
-	for _, blocks := range permutations(k) {
+	for _, blocks := range perm.All(k) {
 		build(blocks, 0, make([]int, m*k))
 	}
 	return out

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 )
 
 // Class is one conjugacy class of G.
@@ -72,7 +74,7 @@ func NewGroup(s Shape, transpose bool) (*Group, error) {
 	if transpose {
 		for i, k := range rows.types {
 			add(new(big.Int).Mul(rows.order, rows.sizes[i]),
-				Element{Rows: rows.rep(k), Cols: identity(n), Transpose: true},
+				Element{Rows: rows.rep(k), Cols: perm.Identity(n), Transpose: true},
 				"transpose, rows∘columns "+rows.label(k))
 		}
 	}
@@ -125,9 +127,9 @@ type wreathPart struct{ l, mu int }
 type wreathTyp []wreathPart
 
 func newWreath(m, k int) *wreath {
-	w := &wreath{m: m, k: k, parts: partitions(m)}
-	w.order = new(big.Int).Exp(factorial(m), big.NewInt(int64(k)), nil)
-	w.order.Mul(w.order, factorial(k))
+	w := &wreath{m: m, k: k, parts: perm.Partitions(m)}
+	w.order = new(big.Int).Exp(perm.Factorial(m), big.NewInt(int64(k)), nil)
+	w.order.Mul(w.order, perm.Factorial(k))
 	var rec func(t wreathTyp, left int, min wreathPart)
 	rec = func(t wreathTyp, left int, min wreathPart) {
 		if left == 0 {
@@ -162,9 +164,9 @@ func (w *wreath) centralizer(t wreathTyp) *big.Int {
 			j++
 		}
 		a := j - i
-		f := new(big.Int).Mul(big.NewInt(int64(t[i].l)), symCentralizer(w.parts[t[i].mu]))
+		f := new(big.Int).Mul(big.NewInt(int64(t[i].l)), perm.Centralizer(w.parts[t[i].mu]))
 		z.Mul(z, f.Exp(f, big.NewInt(int64(a)), nil))
-		z.Mul(z, factorial(a))
+		z.Mul(z, perm.Factorial(a))
 		i = j
 	}
 	return z
@@ -179,7 +181,7 @@ func (w *wreath) rep(t wreathTyp) []int {
 	p := make([]int, w.m*w.k)
 	b := 0
 	for _, part := range t {
-		h := partRep(w.parts[part.mu])
+		h := perm.WithCycleType(w.parts[part.mu])
 		for i := range part.l {
 			to := b + i + 1
 			for j := range w.m {
@@ -215,56 +217,4 @@ func (w *wreath) label(t wreathTyp) string {
 		i = j
 	}
 	return strings.Join(out, " ")
-}
-
-// partitions returns the partitions of m as non-increasing part lists,
-// [1,…,1] first and [m] last.
-func partitions(m int) [][]int {
-	var out [][]int
-	var rec func(p []int, left, max int)
-	rec = func(p []int, left, max int) {
-		if left == 0 {
-			out = append(out, slices.Clone(p))
-			return
-		}
-		for x := min(left, max); x >= 1; x-- {
-			rec(append(p, x), left-x, x)
-		}
-	}
-	rec(nil, m, m)
-	slices.Reverse(out)
-	return out
-}
-
-// symCentralizer is z_μ = Π_i i^{b_i}·b_i!, the order of the centralizer in
-// S_m of a permutation of cycle type μ (b_i cycles of length i).
-func symCentralizer(mu []int) *big.Int {
-	z := big.NewInt(1)
-	count := map[int]int{}
-	for _, x := range mu {
-		count[x]++
-	}
-	for x, b := range count {
-		f := new(big.Int).Exp(big.NewInt(int64(x)), big.NewInt(int64(b)), nil)
-		z.Mul(z, f.Mul(f, factorial(b)))
-	}
-	return z
-}
-
-// partRep is the permutation of len = Σμ points of cycle type μ whose cycles
-// are runs of consecutive points: (0 1 … μ₀-1)(μ₀ …)….
-func partRep(mu []int) []int {
-	n := 0
-	for _, x := range mu {
-		n += x
-	}
-	p := make([]int, n)
-	at := 0
-	for _, x := range mu {
-		for i := range x {
-			p[at+i] = at + (i+1)%x
-		}
-		at += x
-	}
-	return p
 }

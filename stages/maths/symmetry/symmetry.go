@@ -1,5 +1,11 @@
-// Package symmetry counts essentially different Sudoku grids by Burnside's
-// lemma, for boxes of any shape R×C.
+// Package symmetry is the group side of counting essentially different
+// Sudoku grids by Burnside's lemma, for boxes of any shape R×C: the
+// symmetry group, its conjugacy classes with their sizes, the identity's
+// term, and an independent count by canonical forms for small grids. The
+// grids fixed by a class are counted elsewhere: by a search (package
+// search) or, for boxes of 2 rows or 2 columns, by the stack method
+// (package stacks); package perm holds the permutation arithmetic all three
+// share.
 //
 // # Grids and the group
 //
@@ -58,80 +64,15 @@
 // it by the transposition gives (κ, ρ, t), with κρ = ρ⁻¹(ρκ)ρ, and any two
 // elements with conjugate products are conjugate this way. For 9×9 that is
 // 22·23/2 + 22 = 275 classes; for 2×3, 10·9 = 90.
-//
-// # Fixed grids
-//
-// F(g) is computed by a search (see Fixed): X∘g = σ∘X for one σ exactly
-// (each symbol occurs in every row), and the set of grids with a given σ
-// is carried onto that of τστ⁻¹ by relabelling with τ, so
-//
-//	F(g) = Σ_λ #{X : X∘g = σ_λ∘X} / |Z(σ_λ)|,
-//
-// over the cycle types λ of S_N, with σ_λ one permutation of type λ and
-// Z(σ_λ) its centralizer, which acts freely on those grids. The search fixes
-// σ_λ and counts only the grids whose first row is the canonical one of its
-// Z(σ_λ)-orbit, so the division is exact and implicit.
-//
-// # The stack method (boxes of 2 rows)
-//
-// For boxes of 2 rows and c columns (c×2 by transposing the grid and g),
-// FixedByStacks counts the same F(g) without a search, from the structure
-// of package pair. The grid has c bands of rows 2i (upper) and 2i+1 and two
-// stacks L (columns 0…c-1) and M. A symbol x lies in one row of each band of
-// L: its row set P(x), one of 2^c; M's row sets are the complements P(x)^c
-// (the other row of every band). g = (ρ, κ) with ρ ∈ B_c = S_2 wr S_c on
-// the rows. For one σ the grids with X∘g = σ∘X are counted as follows.
-//
-// Family 1, κ keeps the stacks (κ₀ on L's columns, κ₁ on M's):
-// X∘g = σ∘X holds on each stack separately, so L(ρr, κ₀j) = σ(L(r, j)) and
-// likewise M with κ₁; reading rows, P(σx) = ρ(P(x)). Hence
-//
-//	#{X} = Σ_P  E_{ρ,κ₀,σ}(P) · E_{ρ,κ₁,σ}(P^c),
-//
-// over the assignments P equivariant for ρ̂ = ρ (P∘σ = ρ̂∘P) with every row
-// holding c symbols, where E_{h,τ}(P) counts the stacks with row sets P
-// fixed by h up to τ. With h = id and τ = id this is the pair method's
-// Σ_σ E(σ)² (the identity, checked on 2×2 to 2×4).
-//
-// Family 2, κ exchanges the stacks (κ₀: L → M, κ₁: M → L): the equations
-// M(ρr, κ₀j) = σ(L(r, j)) and L(ρr, κ₁j) = σ(M(r, j)) make M the image of L,
-// and L fixed by h = (ρ², κ₁κ₀) up to τ = σ²; M's rows are the complements
-// of L's exactly when P(σx) = ρ(P(x))^c. Hence
-//
-//	#{X} = Σ_P  E_{(ρ², κ₁κ₀), σ²}(P)   (P equivariant for ρ̂ = ρ(·)^c).
-//
-// For the plain exchange this is E_σ in place of E²: σ is an involution
-// pairing each symbol with one of the complementary pattern, and
-// F = Σ_T E(T)/Π_{p<~p} m_p! over the pattern multisets closed under
-// complement (checked against package pair's orbits and stack counter).
-//
-// Twisted stack counts. E_{h,τ}(P) counts the proper c-edge-colourings of
-// the symbol–row graph (columns as colours) with col(τx, ρ'r) = κ'(col(x, r)):
-// a dynamic programme places one τ-cycle of symbols at a time (its first
-// symbol's colours fix the cycle's, and must close up after the cycle), the
-// state being the row set of each column. States are invariant under
-// (ρ', κ'), so one column per κ'-cycle stores it (64 bits for c ≤ 5), and
-// states equal up to the centraliser of κ' (rotating a cycle, permuting
-// cycles of equal length) are merged.
-//
-// Sum over assignments. F(g) = Σ_λ #{X : σ = σ_λ}/|Z(σ_λ)|. An equivariant P
-// is fixed by its value on the first symbol of each cycle of σ_λ, a row set
-// whose ⟨ρ̂⟩-orbit has a length dividing the cycle's; Z(σ_λ) rotates cycles
-// (moving that value along its orbit) and permutes cycles of equal length,
-// and leaves the counts unchanged, so the sum runs over the multisets of
-// orbits per cycle length, with weight Π multinomial·Π |orbit|. The band maps
-// commuting with ρ also leave the counts unchanged (they carry fixed stacks
-// to fixed stacks), so terms are computed once per class under both. Each
-// #{X : σ = σ_λ} must be a multiple of |Z(σ_λ)| (Z acts freely on the
-// grids), which is checked.
 package symmetry
 
 import (
 	"fmt"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 )
 
 // MaxSide is the largest grid side N = R·C the package accepts (symbol sets
@@ -213,9 +154,9 @@ func checkWreath(p []int, n, m int) error {
 	return nil
 }
 
-// cellPerm returns the permutation of the n² cells (index r·n+c) that e
+// CellPerm returns the permutation of the n² cells (index r·n+c) that e
 // induces.
-func (e Element) cellPerm(n int) []int {
+func (e Element) CellPerm(n int) []int {
 	p := make([]int, n*n)
 	for r := range n {
 		for c := range n {
@@ -228,12 +169,12 @@ func (e Element) cellPerm(n int) []int {
 
 // Order is the order of e in G.
 func (e Element) Order() int {
-	return permOrder(e.cellPerm(len(e.Rows)))
+	return perm.Order(e.CellPerm(len(e.Rows)))
 }
 
 // IsIdentity reports whether e is the identity.
 func (e Element) IsIdentity() bool {
-	return !e.Transpose && isIdentity(e.Rows) && isIdentity(e.Cols)
+	return !e.Transpose && perm.IsIdentity(e.Rows) && perm.IsIdentity(e.Cols)
 }
 
 // Describe writes e readably for shape s, numbering from 1: the permutation
@@ -263,7 +204,7 @@ func describeWreath(p []int, m int, blocks, inner string) []string {
 		for j := range m {
 			h[j] = p[i*m+j] - top[i]*m
 		}
-		if !isIdentity(h) {
+		if !perm.IsIdentity(h) {
 			out = append(out, fmt.Sprintf("%s %d: %s", inner, i+1, cycles(h)))
 		}
 	}
@@ -295,64 +236,15 @@ func cycles(p []int) string {
 	return b.String()
 }
 
-func isIdentity(p []int) bool {
-	for i, x := range p {
-		if x != i {
-			return false
-		}
+// IdentityFixed returns F(identity) = grids/N!, with an error if N! does not
+// divide grids.
+func IdentityFixed(s Shape, grids *big.Int) (*big.Int, error) {
+	if err := s.Check(); err != nil {
+		return nil, err
 	}
-	return true
-}
-
-func identity(n int) []int {
-	p := make([]int, n)
-	for i := range p {
-		p[i] = i
+	q, r := new(big.Int).QuoRem(grids, perm.Factorial(s.N()), new(big.Int))
+	if r.Sign() != 0 {
+		return nil, fmt.Errorf("symmetry: %v grids of shape %v is not a multiple of %d!", grids, s, s.N())
 	}
-	return p
-}
-
-// cycleType returns the cycle lengths of p, largest first.
-func cycleType(p []int) []int {
-	seen := make([]bool, len(p))
-	var t []int
-	for i := range p {
-		if seen[i] {
-			continue
-		}
-		l := 0
-		for j := i; !seen[j]; j = p[j] {
-			seen[j] = true
-			l++
-		}
-		t = append(t, l)
-	}
-	slices.Sort(t)
-	slices.Reverse(t)
-	return t
-}
-
-func permOrder(p []int) int {
-	o := 1
-	for _, l := range cycleType(p) {
-		o = lcm(o, l)
-	}
-	return o
-}
-
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
-func lcm(a, b int) int { return a / gcd(a, b) * b }
-
-func factorial(n int) *big.Int {
-	f := big.NewInt(1)
-	for i := 2; i <= n; i++ {
-		f.Mul(f, big.NewInt(int64(i)))
-	}
-	return f
+	return q, nil
 }

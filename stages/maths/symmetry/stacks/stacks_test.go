@@ -1,25 +1,29 @@
-package symmetry
+package stacks
 
 import (
 	"context"
 	"math/big"
 	"slices"
 
-	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 )
 
 // TestStacksMatchSearch checks the stack method against the search on
 // every class without transposition of the shapes with boxes of 2 rows or
 // 2 columns up to 8×8.
 func TestStacksMatchSearch(t *testing.T) {
-	shapes := []Shape{{2, 1}, {1, 2}, {2, 2}, {2, 3}, {3, 2}, {2, 4}, {4, 2}}
+	shapes := []symmetry.Shape{{R: 2, C: 1}, {R: 1, C: 2}, {R: 2, C: 2}, {R: 2, C: 3}, {R: 3, C: 2}, {R: 2, C: 4}, {R: 4, C: 2}}
 	grids := []string{"2", "2", "288", "28200960", "28200960", "29136487207403520", "29136487207403520"}
 	if testing.Short() {
 		shapes = shapes[:5]
 	}
 	for i, s := range shapes {
-		g, err := NewGroup(s, false)
+		g, err := symmetry.NewGroup(s, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -28,14 +32,14 @@ func TestStacksMatchSearch(t *testing.T) {
 			if c.Index == 0 {
 				// the search would count every grid one by one
 				n, _ := new(big.Int).SetString(grids[i], 10)
-				want, err = IdentityFixed(s, n)
+				want, err = symmetry.IdentityFixed(s, n)
 			} else {
-				want, err = Fixed(context.Background(), s, c)
+				want, err = search.Fixed(context.Background(), s, c)
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := FixedByStacks(context.Background(), s, c.Rep)
+			got, err := Fixed(context.Background(), s, c.Rep)
 			if err != nil {
 				t.Fatalf("%v class %d (%s): %v", s, c.Index, c.Desc, err)
 			}
@@ -82,7 +86,7 @@ func TestStackSwapByPairOrbits(t *testing.T) {
 					closed = false
 				}
 				if p < q {
-					den.Mul(den, factorial(int(m[p])))
+					den.Mul(den, perm.Factorial(int(m[p])))
 				}
 			}
 			if !closed {
@@ -95,9 +99,9 @@ func TestStackSwapByPairOrbits(t *testing.T) {
 			num := new(big.Int).Mul(new(big.Int).SetUint64(o.Size), new(big.Int).SetUint64(e))
 			sum.Add(sum, new(big.Rat).SetFrac(num, den))
 		}
-		s := Shape{2, c}
-		swap := Element{Rows: identity(2 * c), Cols: append(rangeFrom(c, 2*c), rangeFrom(0, c)...)}
-		got, err := FixedByStacks(ctx, s, swap)
+		s := symmetry.Shape{R: 2, C: c}
+		swap := symmetry.Element{Rows: perm.Identity(2 * c), Cols: append(rangeFrom(c, 2*c), rangeFrom(0, c)...)}
+		got, err := Fixed(ctx, s, swap)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +157,7 @@ func TestSwapAllByPairOrbits(t *testing.T) {
 			}
 			f := new(big.Rat).SetUint64(o.Size)
 			for p := range 1 << c {
-				f.Mul(f, new(big.Rat).SetFrac(involutions(m[p]), factorial(m[p])))
+				f.Mul(f, new(big.Rat).SetFrac(involutions(m[p]), perm.Factorial(m[p])))
 			}
 			e, err := pair.Stacks(ctx, c, o.Rep)
 			if err != nil {
@@ -165,8 +169,8 @@ func TestSwapAllByPairOrbits(t *testing.T) {
 		for r := range rows {
 			rows[r] = r ^ 1
 		}
-		g := Element{Rows: rows, Cols: append(rangeFrom(c, 2*c), rangeFrom(0, c)...)}
-		got, err := FixedByStacks(ctx, Shape{2, c}, g)
+		g := symmetry.Element{Rows: rows, Cols: append(rangeFrom(c, 2*c), rangeFrom(0, c)...)}
+		got, err := Fixed(ctx, symmetry.Shape{R: 2, C: c}, g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,12 +201,12 @@ func TestRowsSwappedClosedForm(t *testing.T) {
 			want.Mul(want, big.NewInt(int64(k)))
 		}
 		want.Lsh(want, uint(c*c))
-		want.Quo(want, factorial(2*c))
+		want.Quo(want, perm.Factorial(2*c))
 		rows := make([]int, 2*c)
 		for r := range rows {
 			rows[r] = r ^ 1
 		}
-		got, err := FixedByStacks(context.Background(), Shape{2, c}, Element{Rows: rows, Cols: identity(2 * c)})
+		got, err := Fixed(context.Background(), symmetry.Shape{R: 2, C: c}, symmetry.Element{Rows: rows, Cols: perm.Identity(2 * c)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,8 +233,8 @@ func TestStackExchangesByMultisets(t *testing.T) {
 	}
 	ctx := context.Background()
 	for c := 2; c <= maxC; c++ {
-		s := Shape{2, c}
-		g, err := NewGroup(s, false)
+		s := symmetry.Shape{R: 2, C: c}
+		g, err := symmetry.NewGroup(s, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,14 +243,14 @@ func TestStackExchangesByMultisets(t *testing.T) {
 		checked := 0
 		for _, cl := range g.Classes {
 			e := cl.Rep
-			if e.Cols[0] < c || !slices.Equal(compose(e.Rows, e.Rows), identity(2*c)) {
+			if e.Cols[0] < c || !slices.Equal(perm.Compose(e.Rows, e.Rows), perm.Identity(2*c)) {
 				continue
 			}
 			k := make([]int, c)
 			for j := range c {
 				k[j] = e.Cols[e.Cols[j]] // κ₁κ₀ on stack 0
 			}
-			if !slices.Equal(k, identity(c)) {
+			if !slices.Equal(k, perm.Identity(c)) {
 				continue
 			}
 			hat := make([]int, 1<<c)
@@ -275,11 +279,11 @@ func TestStackExchangesByMultisets(t *testing.T) {
 					for p := range 1 << c {
 						switch q := hat[p]; {
 						case q == p:
-							f.Mul(f, new(big.Rat).SetFrac(involutions(m[p]), factorial(m[p])))
+							f.Mul(f, new(big.Rat).SetFrac(involutions(m[p]), perm.Factorial(m[p])))
 						case m[p] != m[q]:
 							return
 						case p < q:
-							f.Quo(f, new(big.Rat).SetInt(factorial(m[p])))
+							f.Quo(f, new(big.Rat).SetInt(perm.Factorial(m[p])))
 						}
 					}
 					o, err := pair.NewOrbit(c, pats)
@@ -321,7 +325,7 @@ func TestStackExchangesByMultisets(t *testing.T) {
 				}
 			}
 			rec(0)
-			got, err := FixedByStacks(ctx, s, e)
+			got, err := Fixed(ctx, s, e)
 			if err != nil {
 				t.Fatal(err)
 			}

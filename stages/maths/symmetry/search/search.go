@@ -1,4 +1,25 @@
-package symmetry
+// Package search counts the grids fixed by an element of the symmetry group
+// (package symmetry) up to relabelling, F(g), by a search over the orbits of
+// ⟨g⟩ on the cells. It works for every shape and class; its cost is what
+// limits it (see Fixed).
+//
+// Contract: Fixed(ctx, s, class) returns F(class.Rep) exactly, as defined in
+// package symmetry; SigmaTypes lists the cycle types of the relabellings σ
+// that X∘g = σ∘X allows, which the stack method (package stacks) reuses.
+//
+// # Fixed grids
+//
+// X∘g = σ∘X for one σ exactly (each symbol occurs in every row), and the
+// set of grids with a given σ is carried onto that of τστ⁻¹ by relabelling
+// with τ, so
+//
+//	F(g) = Σ_λ #{X : X∘g = σ_λ∘X} / |Z(σ_λ)|,
+//
+// over the cycle types λ of S_N, with σ_λ one permutation of type λ and
+// Z(σ_λ) its centralizer, which acts freely on those grids. The search fixes
+// σ_λ and counts only the grids whose first row is the canonical one of its
+// Z(σ_λ)-orbit, so the division is exact and implicit.
+package search
 
 import (
 	"context"
@@ -13,6 +34,8 @@ import (
 	"sync/atomic"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 )
 
 // Fixed returns F(g) for g = class.Rep: the number of grids X of shape s
@@ -42,15 +65,15 @@ import (
 // Fixed checks ctx every few thousand search nodes and returns ctx.Err()
 // when it is cancelled. The identity class works too, but counts every grid
 // (up to relabelling) one by one: use it only for small shapes, and pass the
-// exact count instead (IdentityFixed).
-func Fixed(ctx context.Context, s Shape, class Class) (*big.Int, error) {
+// exact count instead (symmetry.IdentityFixed).
+func Fixed(ctx context.Context, s symmetry.Shape, class symmetry.Class) (*big.Int, error) {
 	return FixedElement(ctx, s, class.Rep)
 }
 
-// FixedIndex is Fixed for class index of NewGroup(s, transpose): the unit of
-// work that can be run on its own, e.g. on another machine.
-func FixedIndex(ctx context.Context, s Shape, transpose bool, index int) (*big.Int, error) {
-	g, err := NewGroup(s, transpose)
+// FixedIndex is Fixed for class index of symmetry.NewGroup(s, transpose):
+// the unit of work that can be run on its own, e.g. on another machine.
+func FixedIndex(ctx context.Context, s symmetry.Shape, transpose bool, index int) (*big.Int, error) {
+	g, err := symmetry.NewGroup(s, transpose)
 	if err != nil {
 		return nil, err
 	}
@@ -61,27 +84,14 @@ func FixedIndex(ctx context.Context, s Shape, transpose bool, index int) (*big.I
 	return Fixed(ctx, s, c)
 }
 
-// IdentityFixed returns F(identity) = grids/N!, with an error if N! does not
-// divide grids.
-func IdentityFixed(s Shape, grids *big.Int) (*big.Int, error) {
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	q, r := new(big.Int).QuoRem(grids, factorial(s.N()), new(big.Int))
-	if r.Sign() != 0 {
-		return nil, fmt.Errorf("symmetry: %v grids of shape %v is not a multiple of %d!", grids, s, s.N())
-	}
-	return q, nil
-}
-
 // FixedElement is Fixed for any element e of G.
-func FixedElement(ctx context.Context, s Shape, e Element) (*big.Int, error) {
+func FixedElement(ctx context.Context, s symmetry.Shape, e symmetry.Element) (*big.Int, error) {
 	return fixedElement(ctx, s, e, runtime.GOMAXPROCS(0), nil)
 }
 
 // fixedElement counts with the given number of worker goroutines; stats,
 // if not nil, receives one line per cycle type searched.
-func fixedElement(ctx context.Context, s Shape, e Element, workers int, stats func(string)) (*big.Int, error) {
+func fixedElement(ctx context.Context, s symmetry.Shape, e symmetry.Element, workers int, stats func(string)) (*big.Int, error) {
 	if err := e.Check(s); err != nil {
 		return nil, err
 	}
@@ -127,40 +137,21 @@ func fixedElement(ctx context.Context, s Shape, e Element, workers int, stats fu
 // one of them: for 9×9, "bands (2 3); rows in band 1: (1 2); stacks (2 3);
 // columns in stack 1: (1 2)" plans 6·10⁹ nodes, its conjugate with the
 // swapped lines in band 3 and stack 3 about 6·10⁷.
-func conjugates(s Shape, e Element) []Element {
-	out := []Element{e}
+func conjugates(s symmetry.Shape, e symmetry.Element) []symmetry.Element {
+	out := []symmetry.Element{e}
 	seen := map[string]bool{fmt.Sprint(e): true}
-	for _, bp := range permutations(s.C) {
-		for _, sp := range permutations(s.R) {
-			x := Element{Rows: conjugate(e.Rows, blocks(bp, s.R)), Cols: conjugate(e.Cols, blocks(sp, s.C)), Transpose: e.Transpose}
+	for _, bp := range perm.All(s.C) {
+		for _, sp := range perm.All(s.R) {
+			x := symmetry.Element{Rows: perm.Conjugate(e.Rows, blocks(bp, s.R)), Cols: perm.Conjugate(e.Cols, blocks(sp, s.C)), Transpose: e.Transpose}
 			if e.Transpose {
 				// (ρ, κ, t) conjugated by (x, y) is (yρx⁻¹, xκy⁻¹, t).
-				x.Rows = compose(compose(blocks(sp, s.C), e.Rows), inverse(blocks(bp, s.R)))
-				x.Cols = compose(compose(blocks(bp, s.R), e.Cols), inverse(blocks(sp, s.C)))
+				x.Rows = perm.Compose(perm.Compose(blocks(sp, s.C), e.Rows), perm.Inverse(blocks(bp, s.R)))
+				x.Cols = perm.Compose(perm.Compose(blocks(bp, s.R), e.Cols), perm.Inverse(blocks(sp, s.C)))
 			}
 			if k := fmt.Sprint(x); !seen[k] {
 				seen[k] = true
 				out = append(out, x)
 			}
-		}
-	}
-	return out
-}
-
-// permutations returns every permutation of 0, …, k−1, in lexicographic
-// order.
-func permutations(k int) [][]int {
-	if k == 0 {
-		return [][]int{{}}
-	}
-	var out [][]int
-	for _, p := range permutations(k - 1) {
-		for i := 0; i <= len(p); i++ {
-			q := make([]int, 0, k)
-			q = append(q, p[:i]...)
-			q = append(q, k-1)
-			q = append(q, p[i:]...)
-			out = append(out, q)
 		}
 	}
 	return out
@@ -178,30 +169,16 @@ func blocks(b []int, m int) []int {
 	return out
 }
 
-// compose returns p∘q: i ↦ p[q[i]].
-func compose(p, q []int) []int {
-	out := make([]int, len(q))
-	for i, x := range q {
-		out[i] = p[x]
-	}
-	return out
+// SigmaTypes returns the cycle types λ of S_N, largest part first, that the
+// relabelling σ of a grid X with X∘e = σ∘X can have: those meeting the
+// constraint of every row, column and box (see Fixed).
+func SigmaTypes(s symmetry.Shape, e symmetry.Element) [][]int {
+	return newProblem(s, e).sigmaTypes()
 }
-
-// inverse returns p⁻¹.
-func inverse(p []int) []int {
-	out := make([]int, len(p))
-	for i, x := range p {
-		out[x] = i
-	}
-	return out
-}
-
-// conjugate returns x∘p∘x⁻¹.
-func conjugate(p, x []int) []int { return compose(compose(x, p), inverse(x)) }
 
 // problem is the part of the search that depends only on g.
 type problem struct {
-	s    Shape
+	s    symmetry.Shape
 	n    int
 	g    []int    // g on cells, index r·n+c
 	unit [][3]int // row, n+column, 2n+box of each cell
@@ -215,9 +192,9 @@ type sigmaConstraint struct {
 	typ []int
 }
 
-func newProblem(s Shape, e Element) *problem {
+func newProblem(s symmetry.Shape, e symmetry.Element) *problem {
 	n := s.N()
-	p := &problem{s: s, n: n, g: e.cellPerm(n), unit: make([][3]int, n*n)}
+	p := &problem{s: s, n: n, g: e.CellPerm(n), unit: make([][3]int, n*n)}
 	for r := range n {
 		for c := range n {
 			p.unit[r*n+c] = [3]int{r, n + c, 2*n + (r/s.R)*s.R + c/s.C}
@@ -265,15 +242,15 @@ func newProblem(s Shape, e Element) *problem {
 		for i, c := range u {
 			idx[c] = i
 		}
-		perm := make([]int, len(u))
+		onU := make([]int, len(u))
 		for i, c := range u {
 			x := c
 			for range l {
 				x = p.g[x]
 			}
-			perm[i] = idx[x]
+			onU[i] = idx[x]
 		}
-		sc := sigmaConstraint{l, cycleType(perm)}
+		sc := sigmaConstraint{l, perm.CycleType(onU)}
 		k := fmt.Sprint(sc)
 		if !done[k] {
 			done[k] = true
@@ -305,10 +282,10 @@ func (p *problem) orders() [][]int {
 // sigmaTypes returns the cycle types λ of S_N that meet every constraint.
 func (p *problem) sigmaTypes() [][]int {
 	var out [][]int
-	for _, lam := range partitions(p.n) {
+	for _, lam := range perm.Partitions(p.n) {
 		ok := true
 		for _, sc := range p.constraint {
-			if !equalInts(powerType(lam, sc.l), sc.typ) {
+			if !equalInts(perm.PowerType(lam, sc.l), sc.typ) {
 				ok = false
 				break
 			}
@@ -318,28 +295,6 @@ func (p *problem) sigmaTypes() [][]int {
 		}
 	}
 	return out
-}
-
-// powerType is the cycle type of σ^l for σ of cycle type lam: a cycle of
-// length a splits into gcd(a, l) cycles of length a/gcd(a, l).
-func powerType(lam []int, l int) []int {
-	var t []int
-	for _, a := range lam {
-		d := gcd(a, l)
-		for range d {
-			t = append(t, a/d)
-		}
-	}
-	sortDesc(t)
-	return t
-}
-
-func sortDesc(t []int) {
-	for i := 1; i < len(t); i++ {
-		for j := i; j > 0 && t[j] > t[j-1]; j-- {
-			t[j], t[j-1] = t[j-1], t[j]
-		}
-	}
 }
 
 func equalInts(a, b []int) bool {
@@ -432,8 +387,8 @@ func newSolver(ctx context.Context, p *problem, lam []int, order []int) *solver 
 		orbits = append(orbits, o)
 	}
 	s.m = len(orbits)
-	sigma := partRep(lam)
-	s.ord = permOrder(sigma)
+	sigma := perm.WithCycleType(lam)
+	s.ord = perm.Order(sigma)
 	s.sigPow = make([]uint8, s.ord*n)
 	for v := range n {
 		x := v

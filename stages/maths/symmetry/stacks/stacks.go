@@ -1,4 +1,66 @@
-package symmetry
+// Package stacks counts the grids fixed by an element of the symmetry group
+// (package symmetry) up to relabelling, F(g), by the stack method instead of
+// a search, for boxes of 2 rows or 2 columns and width ≤ 5.
+//
+// Contract: Fixed(ctx, s, e) returns F(e) exactly, as defined in package
+// symmetry, for any element e without transposition of a 2×c or c×2 shape,
+// c ≤ 5; it agrees with search.Fixed, and the tests check that class by class
+// where the search finishes. Heavy reports the classes the method is meant
+// for, those the search does not finish.
+//
+// # The stack method
+//
+// For boxes of 2 rows and c columns (c×2 by transposing the grid and g),
+// Fixed counts the same F(g) as package search, without a search, from the
+// structure of package pair. The grid has c bands of rows 2i (upper) and 2i+1 and two
+// stacks L (columns 0…c-1) and M. A symbol x lies in one row of each band of
+// L: its row set P(x), one of 2^c; M's row sets are the complements P(x)^c
+// (the other row of every band). g = (ρ, κ) with ρ ∈ B_c = S_2 wr S_c on
+// the rows. For one σ the grids with X∘g = σ∘X are counted as follows.
+//
+// Family 1, κ keeps the stacks (κ₀ on L's columns, κ₁ on M's):
+// X∘g = σ∘X holds on each stack separately, so L(ρr, κ₀j) = σ(L(r, j)) and
+// likewise M with κ₁; reading rows, P(σx) = ρ(P(x)). Hence
+//
+//	#{X} = Σ_P  E_{ρ,κ₀,σ}(P) · E_{ρ,κ₁,σ}(P^c),
+//
+// over the assignments P equivariant for ρ̂ = ρ (P∘σ = ρ̂∘P) with every row
+// holding c symbols, where E_{h,τ}(P) counts the stacks with row sets P
+// fixed by h up to τ. With h = id and τ = id this is the pair method's
+// Σ_σ E(σ)² (the identity, checked on 2×2 to 2×4).
+//
+// Family 2, κ exchanges the stacks (κ₀: L → M, κ₁: M → L): the equations
+// M(ρr, κ₀j) = σ(L(r, j)) and L(ρr, κ₁j) = σ(M(r, j)) make M the image of L,
+// and L fixed by h = (ρ², κ₁κ₀) up to τ = σ²; M's rows are the complements
+// of L's exactly when P(σx) = ρ(P(x))^c. Hence
+//
+//	#{X} = Σ_P  E_{(ρ², κ₁κ₀), σ²}(P)   (P equivariant for ρ̂ = ρ(·)^c).
+//
+// For the plain exchange this is E_σ in place of E²: σ is an involution
+// pairing each symbol with one of the complementary pattern, and
+// F = Σ_T E(T)/Π_{p<~p} m_p! over the pattern multisets closed under
+// complement (checked against package pair's orbits and stack counter).
+//
+// Twisted stack counts. E_{h,τ}(P) counts the proper c-edge-colourings of
+// the symbol–row graph (columns as colours) with col(τx, ρ'r) = κ'(col(x, r)):
+// a dynamic programme places one τ-cycle of symbols at a time (its first
+// symbol's colours fix the cycle's, and must close up after the cycle), the
+// state being the row set of each column. States are invariant under
+// (ρ', κ'), so one column per κ'-cycle stores it (64 bits for c ≤ 5), and
+// states equal up to the centraliser of κ' (rotating a cycle, permuting
+// cycles of equal length) are merged.
+//
+// Sum over assignments. F(g) = Σ_λ #{X : σ = σ_λ}/|Z(σ_λ)|. An equivariant P
+// is fixed by its value on the first symbol of each cycle of σ_λ, a row set
+// whose ⟨ρ̂⟩-orbit has a length dividing the cycle's; Z(σ_λ) rotates cycles
+// (moving that value along its orbit) and permutes cycles of equal length,
+// and leaves the counts unchanged, so the sum runs over the multisets of
+// orbits per cycle length, with weight Π multinomial·Π |orbit|. The band maps
+// commuting with ρ also leave the counts unchanged (they carry fixed stacks
+// to fixed stacks), so terms are computed once per class under both. Each
+// #{X : σ = σ_λ} must be a multiple of |Z(σ_λ)| (Z acts freely on the
+// grids), which is checked.
+package stacks
 
 import (
 	"context"
@@ -11,6 +73,9 @@ import (
 	"sync/atomic"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 )
 
 // errTwistedOverflow is returned when a twisted stack count passes 2^64.
@@ -67,20 +132,20 @@ func newTwisted(c int, rows []uint16, tau, rho, kappa []int) *twistedStacks {
 			return nil
 		}
 	}
-	t.rhoOrd = permOrder(rho)
-	pow := identity(2 * c)
+	t.rhoOrd = perm.Order(rho)
+	pow := perm.Identity(2 * c)
 	for range t.rhoOrd {
 		tab := make([]uint16, 1<<n)
 		for m := range tab {
 			tab[m] = mapMask(pow, uint16(m))
 		}
 		t.rhoPow = append(t.rhoPow, tab)
-		pow = compose(rho, pow)
+		pow = perm.Compose(rho, pow)
 	}
-	kp := identity(c)
+	kp := perm.Identity(c)
 	for range n + 1 {
 		t.kapPow = append(t.kapPow, kp)
-		kp = compose(kappa, kp)
+		kp = perm.Compose(kappa, kp)
 	}
 	// κ'-cycles, shortest first (so equal lengths are adjacent).
 	seen := make([]bool, c)
@@ -344,7 +409,7 @@ var debugNoJoin bool
 var debugAllTypes bool
 
 // stackProblem is F(g) for one element g of a 2×c grid, by the stack method
-// (see FixedByStacks).
+// (see Fixed).
 type stackProblem struct {
 	c, n  int
 	full  uint16 // all 2c rows
@@ -363,7 +428,7 @@ type stackProblem struct {
 	gens [][]uint16
 }
 
-func newStackProblem(c int, e Element) *stackProblem {
+func newStackProblem(c int, e symmetry.Element) *stackProblem {
 	n := 2 * c
 	p := &stackProblem{c: c, n: n, full: uint16(1)<<n - 1, rho: e.Rows, swap: e.Cols[0] >= c}
 	p.k0, p.k1 = make([]int, c), make([]int, c)
@@ -400,27 +465,27 @@ func newStackProblem(c int, e Element) *stackProblem {
 	// The elements commuting with ρ form a group; keep a generating set,
 	// each element outside the subgroup generated by the earlier ones.
 	var gens [][]int
-	inGroup := map[string]bool{fmt.Sprint(identity(n)): true}
-	for _, pi := range permutations(c) {
+	inGroup := map[string]bool{fmt.Sprint(perm.Identity(n)): true}
+	for _, pi := range perm.All(c) {
 		for m := range 1 << c {
-			perm := make([]int, n)
+			bm := make([]int, n)
 			for i := range c {
 				for j := range 2 {
-					perm[2*i+j] = 2*pi[i] + (j ^ (m >> pi[i] & 1))
+					bm[2*i+j] = 2*pi[i] + (j ^ (m >> pi[i] & 1))
 				}
 			}
-			if !slices.Equal(compose(perm, p.rho), compose(p.rho, perm)) || inGroup[fmt.Sprint(perm)] {
+			if !slices.Equal(perm.Compose(bm, p.rho), perm.Compose(p.rho, bm)) || inGroup[fmt.Sprint(bm)] {
 				continue
 			}
-			gens = append(gens, perm)
+			gens = append(gens, bm)
 			// the closure, by multiplying by the generators
-			queue := [][]int{identity(n)}
-			inGroup = map[string]bool{fmt.Sprint(identity(n)): true}
+			queue := [][]int{perm.Identity(n)}
+			inGroup = map[string]bool{fmt.Sprint(perm.Identity(n)): true}
 			for len(queue) > 0 {
 				x := queue[len(queue)-1]
 				queue = queue[:len(queue)-1]
 				for _, g := range gens {
-					y := compose(g, x)
+					y := perm.Compose(g, x)
 					if k := fmt.Sprint(y); !inGroup[k] {
 						inGroup[k] = true
 						queue = append(queue, y)
@@ -429,10 +494,10 @@ func newStackProblem(c int, e Element) *stackProblem {
 			}
 		}
 	}
-	for _, perm := range gens {
+	for _, bm := range gens {
 		img := make([]uint16, 1<<n)
 		for _, q := range p.valid {
-			img[q] = p.orbitRep[mapMask(perm, q)]
+			img[q] = p.orbitRep[mapMask(bm, q)]
 		}
 		p.gens = append(p.gens, img)
 	}
@@ -442,7 +507,7 @@ func newStackProblem(c int, e Element) *stackProblem {
 // sumFor returns Σ_X over the grids X with X∘g = σ∘X, σ = σ_λ: the sum over
 // the equivariant pattern assignments of their stack products.
 func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big.Int, error) {
-	sigma := partRep(lam)
+	sigma := perm.WithCycleType(lam)
 	var starts []int
 	at := 0
 	for _, l := range lam {
@@ -633,7 +698,7 @@ func factorialInt(k int) int {
 func (p *stackProblem) term(ctx context.Context, sigma []int, rows []uint16) (*big.Int, error) {
 	var a *big.Int
 	if p.swap {
-		t := newTwisted(p.c, rows, compose(sigma, sigma), compose(p.rho, p.rho), compose(p.k1, p.k0))
+		t := newTwisted(p.c, rows, perm.Compose(sigma, sigma), perm.Compose(p.rho, p.rho), perm.Compose(p.k1, p.k0))
 		e, err := t.countOrZero(ctx)
 		if err != nil {
 			return nil, err
@@ -668,10 +733,10 @@ func (t *twistedStacks) countOrZero(ctx context.Context) (uint64, error) {
 	return t.count(ctx)
 }
 
-// FixedByStacks returns F(g) for an element g without transposition of a
+// Fixed returns F(g) for an element g without transposition of a
 // grid with boxes of 2 rows (2×c) or 2 columns (c×2, by transposing), c ≤ 5,
 // by the stack method of the package documentation, instead of a search.
-func FixedByStacks(ctx context.Context, s Shape, e Element) (*big.Int, error) {
+func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element) (*big.Int, error) {
 	if err := e.Check(s); err != nil {
 		return nil, err
 	}
@@ -681,7 +746,7 @@ func FixedByStacks(ctx context.Context, s Shape, e Element) (*big.Int, error) {
 		return nil, fmt.Errorf("symmetry: the stack method does not handle transposition")
 	case s.R == 2:
 	case s.C == 2:
-		s2, e2 = Shape{R: 2, C: s.R}, Element{Rows: e.Cols, Cols: e.Rows}
+		s2, e2 = symmetry.Shape{R: 2, C: s.R}, symmetry.Element{Rows: e.Cols, Cols: e.Rows}
 	default:
 		return nil, fmt.Errorf("symmetry: the stack method needs boxes of 2 rows or 2 columns, shape is %v", s)
 	}
@@ -690,16 +755,16 @@ func FixedByStacks(ctx context.Context, s Shape, e Element) (*big.Int, error) {
 	}
 	p := newStackProblem(s2.C, e2)
 	total := new(big.Int)
-	lams := newProblem(s2, e2).sigmaTypes()
+	lams := search.SigmaTypes(s2, e2)
 	if debugAllTypes {
-		lams = partitions(s2.N())
+		lams = perm.Partitions(s2.N())
 	}
 	for _, lam := range lams {
 		sum, err := p.sumFor(ctx, lam, runtime.GOMAXPROCS(0))
 		if err != nil {
 			return nil, err
 		}
-		z := symCentralizer(lam)
+		z := perm.Centralizer(lam)
 		q, r := new(big.Int).QuoRem(sum, z, new(big.Int))
 		if r.Sign() != 0 {
 			return nil, fmt.Errorf("symmetry: internal error: %v grids of %v fixed with σ of type %v, not a multiple of its centraliser order %v", sum, s, lam, z)
@@ -709,18 +774,18 @@ func FixedByStacks(ctx context.Context, s Shape, e Element) (*big.Int, error) {
 	return total, nil
 }
 
-// StackHeavy reports whether e, an element of shape s with boxes of 2 rows
+// Heavy reports whether e, an element of shape s with boxes of 2 rows
 // or 2 columns, is one the stack method is meant for: in the 2×c
 // orientation, e exchanges the two stacks or exchanges the two rows of every
 // band (keeping each band in place).
-func StackHeavy(s Shape, e Element) bool {
+func Heavy(s symmetry.Shape, e symmetry.Element) bool {
 	if e.Transpose || e.Check(s) != nil {
 		return false
 	}
 	switch {
 	case s.R == 2:
 	case s.C == 2:
-		s, e = Shape{R: 2, C: s.R}, Element{Rows: e.Cols, Cols: e.Rows}
+		s, e = symmetry.Shape{R: 2, C: s.R}, symmetry.Element{Rows: e.Cols, Cols: e.Rows}
 	default:
 		return false
 	}
