@@ -152,15 +152,14 @@
 //     4.50 ± 0.80 CPU-seconds per orbit (95%; uniform sample of 210 orbits,
 //     `PAIR_PROJECT_SAMPLES=60 go test -run TestProject2x6 -v -timeout 2h
 //     ./stages/maths/pair`): 79 ± 14 CPU-hours;
-//   - 2×6 by the split-and-join kernel, measured into the bundle: in progress,
-//     93 of the 1,975 units done on 2026-11-25 in 1.73 CPU-hours, peak RSS
-//     13.8 GB (12.8 GiB, with GOMEMLIMIT=12GiB); the first unit took 963
-//     CPU-seconds, units 5-16 50-380 s, the last twenty about 7 s each. If the
-//     other 1,882 cost what those did, about 3.7 more CPU-hours: under 6 in
-//     all, against 79 projected for the full programme. Resume with
-//     `census run shapes --set "shapes.shapes=[2x6]" --set
-//     shapes.max_cpu_hours=8` (each unit goes into the bundle as it finishes;
-//     commit it).
+//   - 2×6 by the split-and-join kernel, measured into the bundle (finished
+//     2026-11-26): all 1,975 units in 3.65 CPU-hours on the 2-core machine,
+//     peak RSS 13.8 GB (12.8 GiB, with GOMEMLIMIT=12GiB); the first unit took
+//     963 CPU-seconds, the last thousand about a second each. The sum equals
+//     Pettersen's count. `census verify --recompute 3` recomputed three units
+//     byte for byte, each with one orbit recounted by pairindep, in 5 min 11 s
+//     (most of it planning the 63,199 orbits). The default run takes every
+//     unit from the bundle.
 //
 // 3×4 is not counted. By the three-stack (gangster) method of
 // stages/maths/triple it is projected at 567 ± 22 CPU-hours (95%; 2026-11-25):
