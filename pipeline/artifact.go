@@ -14,10 +14,14 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // Table is a Parquet artifact whose rows are T. T's fields carry `parquet`
-// tags naming the columns; README.md documents each table's schema.
+// tags naming the columns; the stage's package doc documents its schema
+// (stages/docs_test.go checks it).
 type Table[T any] struct{ Output }
 
 // NewTable declares the Parquet artifact data/<name>.parquet.
@@ -66,7 +70,7 @@ func (t Table[T]) Write(p *Pass, rows []T) error {
 	prov := p.provenance(t.Name)
 	opts := []parquet.WriterOption{
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
-		parquet.CreatedBy(toolName, toolRelease, ""),
+		parquet.CreatedBy(store.ToolName, store.ToolRelease, ""),
 		// Several row groups let Load read a large table on every core.
 		parquet.MaxRowsPerRowGroup(rowGroupRows),
 	}
@@ -264,7 +268,7 @@ func (p *Pass) publish() ([]ArtifactEntry, error) {
 		if err := os.Chmod(pend.tmp, 0o644); err != nil { // CreateTemp makes 0600
 			return nil, err
 		}
-		sum, size, err := hashFile(pend.tmp)
+		sum, size, err := files.Hash(pend.tmp)
 		if err != nil {
 			return nil, err
 		}
@@ -277,15 +281,8 @@ func (p *Pass) publish() ([]ArtifactEntry, error) {
 		if err := os.Rename(pend.tmp, filepath.Join(p.root, pend.out.Path)); err != nil {
 			return nil, err
 		}
-		syncDir(filepath.Dir(filepath.Join(p.root, pend.out.Path)))
+		files.SyncDir(filepath.Dir(filepath.Join(p.root, pend.out.Path)))
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
 	return entries, nil
-}
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }

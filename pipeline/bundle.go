@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -10,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +17,9 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // BundlesDir holds the committed result bundles, relative to the project
@@ -102,7 +103,7 @@ const maxBundleBytes = 64 << 20
 // missing file is an empty bundle.
 func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, error) {
 	path := filepath.Join(root, b.Path())
-	data, err := readLimited(path, maxBundleBytes)
+	data, err := files.ReadLimited(path, maxBundleBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]BundleRow{}, nil
 	}
@@ -145,27 +146,10 @@ func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, err
 	return out, nil
 }
 
-// readLimited reads a whole file of at most limit bytes.
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("larger than %d bytes", limit)
-	}
-	return data, nil
-}
-
-// addToBundle adds rows to the bundle file, under an exclusive flock on
+// AddToBundle adds rows to the bundle file, under an exclusive flock on
 // BundlesDir/.<name>.lock so that processes computing units at once (Slurm
 // tasks) lose none; the file is replaced atomically, sorted by unit.
-func addToBundle(root string, b *Bundle, add []BundleRow) error {
+func AddToBundle(root string, b *Bundle, add []BundleRow) error {
 	dir := filepath.Join(root, BundlesDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -203,7 +187,7 @@ func writeBundle(root string, b *Bundle, rows []BundleRow) error {
 	var buf bytes.Buffer
 	w := parquet.NewGenericWriter[BundleRow](&buf,
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
-		parquet.CreatedBy(toolName, toolRelease, ""))
+		parquet.CreatedBy(store.ToolName, store.ToolRelease, ""))
 	if _, err := w.Write(rows); err != nil {
 		return err
 	}
@@ -244,8 +228,8 @@ func cmpString(a, b string) int {
 	return 0
 }
 
-// newBundleRow is the row of a unit just computed.
-func newBundleRow(b *Bundle, id string, result []byte, cpu time.Duration) BundleRow {
+// NewBundleRow is the row of a unit just computed.
+func NewBundleRow(b *Bundle, id string, result []byte, cpu time.Duration) BundleRow {
 	r := BundleRow{Unit: id, Result: string(result), Kernel: b.Kernel,
 		CPUSeconds: cpu.Seconds(), PeakRSSBytes: peakRSS()}
 	if b.Work != nil {
@@ -264,48 +248,8 @@ func peakRSS() int64 {
 	return ru.Maxrss * 1024 // kilobytes on Linux
 }
 
-// fromBundle fills the missing units of u that the stage's bundle holds and
-// returns the indices still missing. A unit found in its unit file but not
-// in the bundle (its process stopped between the two writes) goes into the
-// bundle, with its compute time as its CPU time.
-func (e *Engine) fromBundle(p *Pass, u *unitSet, missing []int) ([]int, error) {
-	b := p.Stage.Units.Bundle
-	ids := bundledIDs(b, u.ids)
-	if len(ids) == 0 {
-		return missing, nil // this configuration uses none of the bundle
-	}
-	rows, err := ReadBundle(e.opts.Root, b, ids)
-	if err != nil {
-		return nil, err
-	}
-	var stray []BundleRow
-	for i, id := range u.ids {
-		if _, ok := rows[id]; !ok && u.results[i] != nil && b.Holds(id) {
-			stray = append(stray, newBundleRow(b, id, u.results[i], u.took[i]))
-		}
-	}
-	if len(stray) > 0 {
-		if err := addToBundle(e.opts.Root, b, stray); err != nil {
-			return nil, err
-		}
-	}
-	var still []int
-	for _, i := range missing {
-		if r, ok := rows[u.ids[i]]; ok {
-			u.results[i] = []byte(r.Result)
-			continue
-		}
-		still = append(still, i)
-	}
-	if n := len(missing) - len(still); n > 0 {
-		p.Log.Info("units taken from the bundle", "bundle", b.Path(), "units", n)
-		p.Report("units.bundled", n)
-	}
-	return still, nil
-}
-
-// bundledIDs returns the ids that the bundle b (possibly nil) holds.
-func bundledIDs(b *Bundle, ids []string) []string {
+// BundledIDs returns the ids that the bundle b (possibly nil) holds.
+func BundledIDs(b *Bundle, ids []string) []string {
 	if b == nil {
 		return nil
 	}
@@ -316,93 +260,4 @@ func bundledIDs(b *Bundle, ids []string) []string {
 		}
 	}
 	return out
-}
-
-// RecomputeReport is what verify --recompute found for one bundle.
-type RecomputeReport struct {
-	Stage, Bundle string
-	Units, Total  int      // units in the bundle, units the stage lists
-	Checked       []string // the units recomputed, each equal
-	Rechecks      []string // what the second computations checked
-}
-
-// RecomputeBundles recomputes k units drawn (without replacement, by a PCG
-// seeded with seed) from every stage's bundle present on disk, with the
-// current configuration, and compares each result byte for byte with the
-// bundle's; then runs the bundle's Recheck on each. maxCPU, when positive,
-// draws only among the units that took at most that long (a quick check
-// for `make all`). It returns an error naming the unit at the first
-// mismatch.
-func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCPU time.Duration, log func(string)) ([]RecomputeReport, error) {
-	m, err := ReadManifest(e.opts.Root)
-	if err != nil {
-		return nil, err
-	}
-	// A unit may read its stage's inputs: give it the pass a run would.
-	passes := map[*Stage]*Pass{}
-	e.survey(m, func(s *Stage, c checked, _ bool, sim *Manifest) {
-		if s.Units != nil && s.Units.Bundle != nil {
-			passes[s] = e.newPass(ctx, sim, s, c)
-		}
-	})
-	var reports []RecomputeReport
-	for _, s := range e.order {
-		if s.Units == nil || s.Units.Bundle == nil {
-			continue
-		}
-		b := s.Units.Bundle
-		if _, err := os.Stat(filepath.Join(e.opts.Root, b.Path())); errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		p := passes[s]
-		ids, err := listUnits(p)
-		if err != nil {
-			return reports, err
-		}
-		rows, err := ReadBundle(e.opts.Root, b, nil)
-		if err != nil {
-			return reports, err
-		}
-		rep := RecomputeReport{Stage: s.Name, Bundle: b.Path(), Units: len(rows), Total: len(ids)}
-		var have []string
-		for _, id := range ids {
-			if _, ok := rows[id]; ok {
-				have = append(have, id)
-			}
-		}
-		if len(have) != len(rows) {
-			// The configuration lists fewer units than the bundle holds
-			// (say 2x6 left out of shapes.shapes): draw from the bundle.
-			have = have[:0]
-			for id := range rows {
-				have = append(have, id)
-			}
-			slices.Sort(have)
-		}
-		if maxCPU > 0 {
-			have = slices.DeleteFunc(have, func(id string) bool { return rows[id].CPUSeconds > maxCPU.Seconds() })
-		}
-		rng := rand.New(rand.NewPCG(seed, 0xb0d1e))
-		rng.Shuffle(len(have), func(i, j int) { have[i], have[j] = have[j], have[i] })
-		for _, id := range have[:min(k, len(have))] {
-			log(fmt.Sprintf("%s: recomputing unit %s", b.Path(), id))
-			result, _, err := e.computeUnit(ctx, p, id)
-			if err != nil {
-				return reports, fmt.Errorf("bundle %s: unit %s: %w", b.Path(), id, err)
-			}
-			if string(result) != rows[id].Result {
-				return reports, fmt.Errorf("bundle %s: unit %s: recomputed %q, the bundle holds %q", b.Path(), id, result, rows[id].Result)
-			}
-			rep.Checked = append(rep.Checked, id)
-			if b.Recheck != nil {
-				what, err := b.Recheck(p.forUnit(ctx, id), id, result, seed)
-				if err != nil {
-					return reports, fmt.Errorf("bundle %s: unit %s: second computation: %w", b.Path(), id, err)
-				}
-				rep.Rechecks = append(rep.Rechecks, what)
-			}
-		}
-		reports = append(reports, rep)
-	}
-	return reports, nil
 }

@@ -71,5 +71,5 @@ func (g *Progress) draw(done int64, final bool) {
 	fmt.Fprint(g.sink.out, line)
 }
 
-// shown reports whether the bar is drawn (on a terminal).
-func (g *Progress) shown() bool { return g != nil && g.sink != nil && g.sink.out != nil }
+// Shown reports whether the bar is drawn (on a terminal).
+func (g *Progress) Shown() bool { return g != nil && g.sink != nil && g.sink.out != nil }

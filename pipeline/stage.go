@@ -1,46 +1,23 @@
-// Package pipeline is the engine of sudoku-census: a graph of stages, each a
-// value that names the stages it reads from, the configuration it uses and
-// the artifacts it writes, in the manner of golang.org/x/tools/go/analysis.
+// Package pipeline is what a stage of sudoku-census is written against: a
+// stage is a value (Stage) that names the stages it reads from, its
+// configuration and the artifacts it writes, in the manner of
+// golang.org/x/tools/go/analysis, and its Run gets a Pass through which it
+// reads its inputs (Table.Read, File.Read), writes its outputs (Table.Write,
+// File.Write), reports metrics and progress, and merges its units
+// (Pass.UnitResults). A stage sees nothing of how it is run.
 //
-// A stage is fresh when every output exists, hashes to what the manifest
-// recorded, and was made with the fingerprint the stage would compute now:
+// The contract: Run reads only the artifacts of the stages it Requires,
+// its configuration and its Sources; it writes every one of its Outputs
+// exactly once and nothing else; an output is published (renamed into
+// place and recorded) only when Run returns nil. A unit's result is a pure
+// function of the pass and the unit's id. Bump Stage.Version with any
+// change that changes an output's bytes.
 //
-//	fingerprint = SHA-256(stage name, stage Version, canonical JSON of the
-//	              stage's config subtree and globals, SHA-256 of every input)
-//
-// Anything else is stale, with a reason, and `census run` rebuilds it.
-//
-// # Units
-//
-// A stage may split its work into units (Stage.Units): a deterministic
-// list of short ids, and a Compute function whose result, a few bytes, is a
-// pure function of the pass and the id. Before Run the engine computes the
-// units that are missing and keeps each one, atomically and checksummed, in
-// data/units/<stage>/<fingerprint>/<id>; Run merges them, in List order,
-// with Pass.UnitResults. So the artifacts are the same bytes whatever
-// order, process or machine computed the units, and a rerun with the same
-// fingerprint (after a failure, a Ctrl-C, a lost artifact) computes only
-// the missing ones. `census status` counts the units done of a stale stage;
-// the units of other fingerprints go when the stage publishes, or by `census
-// gc`; `census run --force` recomputes them. Compute runs on Units.Workers
-// goroutines at once and must honour Pass.Context.
-//
-// # Executors
-//
-// The executor (config key executor.name, flag --executor) says where
-// units are computed: "local", in the running process, or "slurm", as one
-// Slurm array job per stage (executor.slurm.*: partition, account, time,
-// cpus_per_task, units_per_task, task_minutes, max_tasks, extra_args). Each
-// array task runs Options.UnitCommand (the hidden `census units`), which
-// recomputes the fingerprint, refuses another one, and writes its units to
-// the shared data directory; the submitting run polls squeue, then merges
-// and publishes as a local run does. Everything but the units runs in the
-// submitting process. The executor is in no fingerprint.
-//
-// Cancelling the context of Engine.Run (the command line does on Ctrl-C
-// and SIGTERM) stops the stage, publishes nothing, keeps finished units and
-// cancels a Slurm job (scancel). A panic in Run or Compute fails the stage,
-// with its stack in the log.
+// The programs that run stages (the engine, pipeline/engine) use the few
+// names of driver.go: NewPass, PassSpec and PassControl. The packages below
+// this one, pipeline/store and pipeline/citation, know nothing of stages;
+// those above it (config, executor, inspect, remote, engine, cli) drive
+// them.
 package pipeline
 
 import (
@@ -50,24 +27,16 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
-)
 
-// The tool's name and release, written once: ToolVersion joins them, and
-// Parquet footers record them as their "created by".
-const (
-	toolName    = "sudoku-census"
-	toolRelease = "0.1.0"
+	"github.com/sudoku-census/sudoku-census/pipeline/citation"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
-
-// ToolVersion is recorded in every artifact's provenance. It is not part of
-// any fingerprint: a new tool version alone does not make artifacts stale.
-const ToolVersion = toolName + " " + toolRelease
 
 // Stage is one step of the computation.
 type Stage struct {
 	// Name is the stage's name on the command line and its config key.
 	Name string
-	// Doc is a one-line description for `census dag` and README.md.
+	// Doc is a one-line description, for `census dag` and README's list.
 	Doc string
 	// Version is the code version. Bump it in the same commit as any change
 	// to the stage (or to code it calls) that changes its output; it is part
@@ -211,7 +180,7 @@ type Pass struct {
 	progress    *progressSink
 	// units holds the stage's unit results once the engine has them; unit
 	// is the id of the unit a Compute call's copy of the pass computes.
-	units *unitSet
+	units *store.UnitSet
 	unit  string
 	// failAfterRows, when positive, makes Table.Write fail after writing
 	// that many rows: a test hook for interrupted stages.
@@ -295,4 +264,63 @@ func (p *Pass) Report(name string, value any) {
 	p.metrics.mu.Lock()
 	defer p.metrics.mu.Unlock()
 	p.metrics.list = append(p.metrics.list, Metric{Name: name, Value: value})
+}
+
+// ArtifactEntry is one artifact in the manifest: what Pass.Inputs lists.
+type ArtifactEntry = store.ArtifactEntry
+
+// ToolVersion is recorded in every artifact's provenance. It is not part of
+// any fingerprint: a new tool version alone does not make artifacts stale.
+const ToolVersion = store.ToolVersion
+
+// CitationPath is CITATION.cff, the file that names the release: a stage
+// that reads it (the paper) lists it in its Sources.
+const CitationPath = citation.Path
+
+// ReadCitation reads and checks root/CITATION.cff (see citation.Read).
+func ReadCitation(root string) (*citation.Citation, error) { return citation.Read(root) }
+
+// UnitIDs returns the ids of the stage's units in List order (nil for a
+// stage without Units).
+func (p *Pass) UnitIDs() []string {
+	if p.units == nil {
+		return nil
+	}
+	return append([]string(nil), p.units.IDs...)
+}
+
+// UnitResults returns the result of every unit of the stage, in List order.
+// The engine has computed (or found) them all before Run; Run merges them.
+// The byte slices are the engine's: read them, do not modify them.
+func (p *Pass) UnitResults() ([][]byte, error) {
+	switch {
+	case p.Stage.Units == nil:
+		return nil, fmt.Errorf("stage %s asks for unit results but has no Units", p.Stage.Name)
+	case p.unit != "":
+		return nil, fmt.Errorf("stage %s: unit %s asks for unit results: only Run merges units", p.Stage.Name, p.unit)
+	case p.units == nil:
+		return nil, fmt.Errorf("stage %s: unit results are not ready", p.Stage.Name)
+	}
+	for i, r := range p.units.Results {
+		if r == nil {
+			return nil, fmt.Errorf("stage %s: unit %s has no result", p.Stage.Name, p.units.IDs[i])
+		}
+	}
+	return append([][]byte(nil), p.units.Results...), nil
+}
+
+// forUnit is the pass a Compute call gets: the same stage, configuration
+// and inputs, with the unit's context and id.
+func (p *Pass) forUnit(ctx context.Context, id string) *Pass {
+	q := *p
+	q.ctx, q.unit, q.Log = ctx, id, p.Log.With("unit", id)
+	return &q
+}
+
+// Headline is one headline number of a stage's artifacts (an exact count,
+// an estimate, a half-width), named so that two runs can be matched:
+// "3x3/mrv estimate". Stage.Headlines returns them; census diff compares.
+type Headline struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
 )
 
 // TestDiffOfTheSmokeLock diffs a fresh smoke run against the committed
@@ -20,14 +20,14 @@ func TestDiffOfTheSmokeLock(t *testing.T) {
 		t.Skip("runs the whole smoke pipeline")
 	}
 	_, e := smokeEngine(t)
-	d, err := e.Diff(smokeLockPath, pipeline.DataSide, pipeline.DiffOptions{All: true})
+	d, err := e.Project().Diff(smokeLockPath, inspect.DataSide, inspect.DiffOptions{All: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Differs() || len(d.Notes) != 0 {
 		t.Fatalf("the smoke run against its lock: config %v, stages %v, artifacts %v, notes %v", d.Config, d.Stages, d.Artifacts, d.Notes)
 	}
-	for _, want := range []pipeline.Change{
+	for _, want := range []inspect.Change{
 		{Stage: "exact", Key: "grids", Old: "6670903752021072936960", New: "6670903752021072936960"},
 		{Stage: "shapes", Key: "2x3 grids", Old: "28200960", New: "28200960"},
 		{Stage: "symmetry", Key: "2x2 essentially_different", Old: "2", New: "2"},
@@ -37,7 +37,7 @@ func TestDiffOfTheSmokeLock(t *testing.T) {
 		}
 	}
 	for _, key := range []string{"3x3/mrv estimate", "3x3/mrv half_width_95", "3x3/ridder samples", "3x3 estimate"} {
-		if !slices.ContainsFunc(d.Metrics, func(c pipeline.Change) bool { return c.Key == key && c.Old != "" && c.Old == c.New }) {
+		if !slices.ContainsFunc(d.Metrics, func(c inspect.Change) bool { return c.Key == key && c.Old != "" && c.Old == c.New }) {
 			t.Errorf("numbers lack %q", key)
 		}
 	}
@@ -62,11 +62,11 @@ func TestDiffOfTheSmokeLock(t *testing.T) {
 	modified := filepath.Join(t.TempDir(), "modified.lock.json")
 	data, _ = json.Marshal(l)
 	os.WriteFile(modified, data, 0o644)
-	d, err = e.Diff(smokeLockPath, modified, pipeline.DiffOptions{})
+	d, err = e.Project().Diff(smokeLockPath, modified, inspect.DiffOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Config) != 1 || d.Config[0] != (pipeline.Change{Key: "knuth.samples.3x3", Old: "2000", New: "4000"}) {
+	if len(d.Config) != 1 || d.Config[0] != (inspect.Change{Key: "knuth.samples.3x3", Old: "2000", New: "4000"}) {
 		t.Errorf("config %+v, want knuth.samples.3x3 2000 → 4000", d.Config)
 	}
 	if len(d.Stages) != 1 || d.Stages[0].Stage != "knuth" || len(d.Artifacts) != 1 || d.Artifacts[0].Path != "data/knuth.parquet" {

@@ -17,8 +17,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
+
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden.json and configs/smoke.lock.json from this run (go test ./stages -run 'Golden|SmokeLock' -update)")
@@ -76,7 +79,7 @@ func TestByteIdenticalWhateverTheCores(t *testing.T) {
 	}
 	requireTeX(t)
 	one, two := runSmoke(t, 1), runSmoke(t, 2)
-	m, err := pipeline.ReadManifest(one)
+	m, err := store.ReadManifest(one)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +94,7 @@ func TestByteIdenticalWhateverTheCores(t *testing.T) {
 	for _, a := range m.Artifacts {
 		paths = append(paths, a.Path)
 	}
-	pipelinetest.SameFiles(t, one, two, append([]string{pipeline.ManifestPath}, paths...)...)
+	pipelinetest.SameFiles(t, one, two, append([]string{store.ManifestPath}, paths...)...)
 }
 
 // goldenPath is the committed record of the smoke pipeline's outputs.
@@ -125,7 +128,7 @@ func TestGoldenVersions(t *testing.T) {
 	}
 	requireTeX(t)
 	root := runSmoke(t, 2)
-	m, err := pipeline.ReadManifest(root)
+	m, err := store.ReadManifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,8 +246,8 @@ func TestCompareGolden(t *testing.T) {
 // bands run publishes nothing.
 func TestRerunRules(t *testing.T) {
 	root := t.TempDir()
-	run := func(ro pipeline.RunOptions, set ...string) ([]string, error) {
-		e, err := pipeline.New(pipeline.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml", Set: set})
+	run := func(ro engine.RunOptions, set ...string) ([]string, error) {
+		e, err := engine.New(engine.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml", Set: set})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -258,19 +261,19 @@ func TestRerunRules(t *testing.T) {
 		return ran, err
 	}
 	// Half the bands, then a failure: nothing is published.
-	if _, err := run(pipeline.RunOptions{FailAfterRows: map[string]int64{"bands": 2612736 / 2}}); err == nil {
+	if _, err := run(engine.RunOptions{FailAfterRows: map[string]int64{"bands": 2612736 / 2}}); err == nil {
 		t.Fatal("injected failure did not fail")
 	}
 	if _, err := os.Stat(filepath.Join(root, "data/bands.parquet")); !os.IsNotExist(err) {
 		t.Fatalf("interrupted bands stage left data/bands.parquet (%v)", err)
 	}
-	if ran, err := run(pipeline.RunOptions{}); err != nil || len(ran) != 2 {
+	if ran, err := run(engine.RunOptions{}); err != nil || len(ran) != 2 {
 		t.Fatalf("first run ran %v, %v", ran, err)
 	}
-	if ran, err := run(pipeline.RunOptions{}); err != nil || len(ran) != 0 {
+	if ran, err := run(engine.RunOptions{}); err != nil || len(ran) != 0 {
 		t.Fatalf("second run ran %v, %v", ran, err)
 	}
-	if ran, err := run(pipeline.RunOptions{}, "reduce.swap_blocks=false"); err != nil || len(ran) != 1 || ran[0] != "reduce" {
+	if ran, err := run(engine.RunOptions{}, "reduce.swap_blocks=false"); err != nil || len(ran) != 1 || ran[0] != "reduce" {
 		t.Fatalf("--set reduce.swap_blocks=false ran %v, %v", ran, err)
 	}
 }
@@ -280,11 +283,11 @@ const smokeLockPath = "../configs/smoke.lock.json"
 
 // smokeEngine is the smoke run (TeX required: the lock has the paper) and
 // an engine over it.
-func smokeEngine(t *testing.T) (string, *pipeline.Engine) {
+func smokeEngine(t *testing.T) (string, *engine.Engine) {
 	t.Helper()
 	requireTeX(t)
 	root := runSmoke(t, 2)
-	e, err := pipeline.New(pipeline.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml"})
+	e, err := engine.New(engine.Options{Root: root, Stages: All, ConfigFile: "../configs/smoke.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,16 +319,16 @@ func TestSmokeLock(t *testing.T) {
 		t.Fatalf("%v: create it with go test ./stages -run 'Golden|SmokeLock' -update", err)
 	}
 	if !bytes.Equal(committed, l.Encode()) {
-		locked, err := pipeline.ReadLock(smokeLockPath)
+		locked, err := inspect.ReadLock(smokeLockPath)
 		if err != nil {
 			t.Fatal(err)
 		}
-		diffs, _ := e.CompareLock(locked)
+		diffs, _ := e.Project().CompareLock(locked)
 		t.Fatalf("the smoke run differs from %s (rewrite it with go test ./stages -run 'Golden|SmokeLock' -update after bumping the Versions):\n%s",
 			smokeLockPath, strings.Join(diffs, "\n"))
 	}
 	// A flipped byte in each artifact, in a copy, is reported by name.
-	locked, err := pipeline.ReadLock(smokeLockPath)
+	locked, err := inspect.ReadLock(smokeLockPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,11 +343,11 @@ func TestSmokeLock(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ce, err := pipeline.New(pipeline.Options{Root: copyRoot, Stages: All, ConfigFile: "../configs/smoke.yaml"})
+		ce, err := engine.New(engine.Options{Root: copyRoot, Stages: All, ConfigFile: "../configs/smoke.yaml"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		diffs, err := ce.CompareLock(locked)
+		diffs, err := ce.Project().CompareLock(locked)
 		if err != nil || len(diffs) != 1 || !strings.HasPrefix(diffs[0], a.Path+": SHA-256") {
 			t.Errorf("flipped a byte of %s: differences %q, %v", a.Path, diffs, err)
 		}

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 )
@@ -146,7 +146,7 @@ func runCensus(t *testing.T, bin, root string, args ...string) (stdout, stderr s
 // for stage.
 func lastRunMetrics(t *testing.T, root, stage string) map[string]any {
 	t.Helper()
-	f, err := os.Open(filepath.Join(root, pipeline.RunLogPath))
+	f, err := os.Open(filepath.Join(root, store.RunLogPath))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,14 +160,14 @@ func lastRunMetrics(t *testing.T, root, stage string) map[string]any {
 			Metrics map[string]any `json:"metrics"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			t.Fatalf("%s: %v", pipeline.RunLogPath, err)
+			t.Fatalf("%s: %v", store.RunLogPath, err)
 		}
 		if line.Stage == stage {
 			last = line.Metrics
 		}
 	}
 	if last == nil {
-		t.Fatalf("%s has no line for stage %s", pipeline.RunLogPath, stage)
+		t.Fatalf("%s has no line for stage %s", store.RunLogPath, stage)
 	}
 	return last
 }
@@ -175,7 +175,7 @@ func lastRunMetrics(t *testing.T, root, stage string) map[string]any {
 // unitFiles counts the finished units of stage under root (every
 // fingerprint; temporary files excluded).
 func unitFiles(root, stage string) int {
-	files, _ := filepath.Glob(filepath.Join(root, pipeline.UnitsDir, stage, "*", "*"))
+	files, _ := filepath.Glob(filepath.Join(root, store.UnitsDir, stage, "*", "*"))
 	n := 0
 	for _, f := range files {
 		if name := filepath.Base(f); !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "slurm") {
@@ -188,7 +188,7 @@ func unitFiles(root, stage string) int {
 // published reports whether root's manifest records stage.
 func published(t *testing.T, root, stage string) bool {
 	t.Helper()
-	m, err := pipeline.ReadManifest(root)
+	m, err := store.ReadManifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,11 +200,11 @@ func published(t *testing.T, root, stage string) bool {
 // manifest itself, whose bytes differ under b.
 func sameArtifacts(t *testing.T, a, b string) {
 	t.Helper()
-	m, err := pipeline.ReadManifest(a)
+	m, err := store.ReadManifest(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths := []string{pipeline.ManifestPath}
+	paths := []string{store.ManifestPath}
 	for _, en := range m.Artifacts {
 		paths = append(paths, en.Path)
 	}

@@ -1,7 +1,3 @@
-// Package cli is the census command line: run, status, dag, show, verify,
-// lock, diff (diff.go), count, cite, gc, push and pull (remote.go) over a
-// pipeline of stages, and the hidden units that the tasks of a Slurm array
-// job run (see units.go).
 package cli
 
 import (
@@ -21,10 +17,14 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
+
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // IO is where the command reads and writes; tests pass buffers.
@@ -74,7 +74,7 @@ func Main(stages []*pipeline.Stage, args []string, io IO) int {
 	// Never leave a stage half-published: wait (briefly) for a publish in
 	// progress to end, and keep any other from starting.
 	stopped := make(chan struct{})
-	go func() { pipeline.StopPublishing(); close(stopped) }()
+	go func() { engine.StopPublishing(); close(stopped) }()
 	select {
 	case <-stopped:
 	case <-time.After(10 * time.Second):
@@ -223,7 +223,7 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 	pf.StringArrayVar(&g.set, "set", nil, "override a config key: --set key=value (repeatable)")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "log warnings and errors only")
 
-	engine := func() (*pipeline.Engine, error) {
+	openEngine := func() (*engine.Engine, error) {
 		level := slog.LevelInfo
 		if g.quiet {
 			level = slog.LevelWarn
@@ -237,12 +237,12 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 				return a
 			},
 		}))
-		opts := pipeline.Options{Root: g.root, Stages: stages, ConfigFile: g.config, Set: g.set, Log: logger,
+		opts := engine.Options{Root: g.root, Stages: stages, ConfigFile: g.config, Set: g.set, Log: logger,
 			UnitCommand: g.unitCommand}
 		if io.Terminal {
 			opts.Progress = io.Stderr
 		}
-		e, err := pipeline.New(opts)
+		e, err := engine.New(opts)
 		if err != nil {
 			return nil, usageError{err}
 		}
@@ -262,7 +262,7 @@ stage runs here. The --slurm-* flags set the executor.slurm.* config keys. Ctrl-
 the run: nothing partial is published, finished units are kept for the next run.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g.set = append(g.set, ex.sets(cmd)...)
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}
@@ -274,7 +274,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 			if force && len(args) == 0 {
 				return usageError{errors.New("--force needs the stages to rerun, for example: census run --force reduce")}
 			}
-			ro := pipeline.RunOptions{Wait: wait}
+			ro := engine.RunOptions{Wait: wait}
 			if force {
 				ro.Force = args
 			}
@@ -300,7 +300,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 		Use:   "status [STAGE...]",
 		Short: "One line per stage (default: all): fresh, or stale and why; exit 1 unless all fresh",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}
@@ -337,7 +337,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 			}
 			tw.Flush()
 			if len(want) == 0 {
-				if size := e.CacheSize(); size.Runs > 0 {
+				if size := store.MeasureCache(e.Root()); size.Runs > 0 {
 					fmt.Fprintln(io.Stdout, size)
 				}
 			}
@@ -354,11 +354,11 @@ the run: nothing partial is published, finished units are kept for the next run.
 		Short: "Show the stage graph (text, or Graphviz with --dot)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}
-			e.Dag(io.Stdout, dot)
+			e.Project().Dag(io.Stdout, dot)
 			return nil
 		},
 	}
@@ -370,14 +370,14 @@ the run: nothing partial is published, finished units are kept for the next run.
 		Short: "Show an artifact: schema, row count, provenance and the first rows",
 		Args:  exactArgs(1, "show needs one artifact name or path, for example: census show reduced"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}
 			if rows < 0 {
 				return usageError{fmt.Errorf("--rows %d: want the number of rows to print, an integer ≥ 0", rows)}
 			}
-			if err := e.Show(io.Stdout, args[0], rows); err != nil {
+			if err := e.Project().Show(io.Stdout, args[0], rows); err != nil {
 				return unknownIsUsage(err)
 			}
 			return nil
@@ -393,7 +393,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 		Use:   "verify [ARTIFACT...]",
 		Short: "Re-hash artifacts (default: all) against data/manifest.json, against a lock with --lock, or recompute bundled units with --recompute K; exit 1 on any mismatch",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}
@@ -430,11 +430,11 @@ the run: nothing partial is published, finished units are kept for the next run.
 				if len(args) > 0 {
 					return usageError{errors.New("verify --lock compares every artifact with the lock: name no artifacts")}
 				}
-				l, err := pipeline.ReadLock(lockFile)
+				l, err := inspect.ReadLock(lockFile)
 				if err != nil {
 					return usageError{err}
 				}
-				diffs, err := e.CompareLock(l)
+				diffs, err := e.Project().CompareLock(l)
 				if err != nil {
 					return err
 				}
@@ -448,12 +448,12 @@ the run: nothing partial is published, finished units are kept for the next run.
 				fmt.Fprintf(io.Stdout, "%d artifacts and %d stages match %s\n", len(l.Artifacts), len(l.Stages), lockFile)
 				return nil
 			}
-			res, err := e.Verify()
+			res, err := e.Project().Verify()
 			if err != nil {
 				return err
 			}
 			if len(args) > 0 {
-				m, err := pipeline.ReadManifest(e.Root())
+				m, err := store.ReadManifest(e.Root())
 				if err != nil {
 					return err
 				}
@@ -465,7 +465,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 					}
 					want[a.Path] = true
 				}
-				res = slices.DeleteFunc(res, func(r pipeline.VerifyResult) bool { return !want[r.Artifact.Path] })
+				res = slices.DeleteFunc(res, func(r inspect.VerifyResult) bool { return !want[r.Artifact.Path] })
 			}
 			bad := 0
 			for _, r := range res {
@@ -500,7 +500,7 @@ standard output. The repository commits the locks of the paper's run
 check a rerun against one with census verify --lock FILE.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}
@@ -522,11 +522,11 @@ check a rerun against one with census verify --lock FILE.`,
 		Short: "Print a BibTeX entry for an artifact",
 		Args:  exactArgs(1, "cite needs one artifact name or path, for example: census cite total"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}
-			if err := e.Cite(io.Stdout, args[0]); err != nil {
+			if err := e.Project().Cite(io.Stdout, args[0]); err != nil {
 				return unknownIsUsage(err)
 			}
 			return nil
@@ -546,7 +546,7 @@ and the objects no kept record names. Artifacts are never touched, and every cur
 stays restorable. Takes data/.lock like a run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}
@@ -570,15 +570,15 @@ stays restorable. Takes data/.lock like a run.`,
 	gc.Flags().BoolVar(&gcWait, "wait", false, "wait for a run holding data/ instead of failing")
 	gc.Flags().IntVar(&keepLast, "keep-last", 0, "keep the run cache's N most recent other runs of each stage")
 
-	root.AddCommand(run, status, dag, show, verify, lock, diffCommand(io, engine), countCommand(io), cite, gc,
-		pushCommand(io, engine), pullCommand(io, engine), unitsCommand(io, g, engine))
+	root.AddCommand(run, status, dag, show, verify, lock, diffCommand(io, openEngine), countCommand(io), cite, gc,
+		pushCommand(io, openEngine), pullCommand(io, openEngine), unitsCommand(io, g, openEngine))
 	return root
 }
 
 // unknownIsUsage makes an unknown artifact's name bad usage (exit 2); any
 // other error (a damaged manifest or artifact) is a failed check (exit 1).
 func unknownIsUsage(err error) error {
-	if errors.Is(err, pipeline.ErrUnknownArtifact) {
+	if errors.Is(err, inspect.ErrUnknownArtifact) {
 		return usageError{err}
 	}
 	return err
@@ -595,7 +595,7 @@ func exactArgs(n int, msg string) cobra.PositionalArgs {
 
 // writePlan prints a dry run: one line per stage, its action, the reason
 // and, for a stage that would run, the time its last run took.
-func writePlan(w io.Writer, plan []pipeline.Planned) {
+func writePlan(w io.Writer, plan []engine.Planned) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "stage\twould\twhy\tlast run took")
 	for _, p := range plan {
@@ -612,7 +612,7 @@ func writePlan(w io.Writer, plan []pipeline.Planned) {
 
 // writeTimings prints the run's timing report: one line per stage, then
 // each stage's own measurements, one per line.
-func writeTimings(w io.Writer, results []pipeline.StageResult) {
+func writeTimings(w io.Writer, results []engine.StageResult) {
 	if len(results) == 0 {
 		return
 	}

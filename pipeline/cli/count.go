@@ -13,9 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/forecast"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
-	"github.com/sudoku-census/sudoku-census/stages/maths/walks"
 )
 
 // calibration is how long count runs the exact counter to measure its
@@ -123,7 +123,7 @@ they depend on --seed and --samples only.`,
 				fmt.Fprintln(io.Stdout, count.String())
 				return nil
 			}
-			cal, err := walks.Calibrate(ctx, g, workers, min(calibration, maxTime))
+			cal, err := forecast.Calibrate(ctx, g, workers, min(calibration, maxTime))
 			if done, err := failed(err); done {
 				return err
 			}
@@ -131,14 +131,14 @@ they depend on --seed and --samples only.`,
 				fmt.Fprintln(io.Stdout, cal.Count.String())
 				return nil
 			}
-			est, err := walks.EstimateCount(ctx, g, seed, samples, workers)
+			est, err := forecast.EstimateCount(ctx, g, seed, samples, workers)
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			pred := walks.Predict(est.OuterNodes, cal)
+			pred := forecast.Predict(est.OuterNodes, cal)
 			if estimate {
 				printEstimate(io.Stdout, est, pred, cal, seed)
 				return nil
@@ -178,7 +178,7 @@ func completionsText(s montecarlo.Stats) string {
 }
 
 // printEstimate writes the report of --estimate: three lines.
-func printEstimate(w io.Writer, est walks.CountEstimate, pred walks.Prediction, cal walks.Calibration, seed uint64) {
+func printEstimate(w io.Writer, est forecast.CountEstimate, pred forecast.Prediction, cal forecast.Calibration, seed uint64) {
 	fmt.Fprintf(w, "estimate: %s from %d probes, seed %d\n", completionsText(est.Completions), est.Completions.Samples, seed)
 	n := est.OuterNodes
 	fmt.Fprintf(w, "search tree: about %s outer nodes (95%% interval %s to %s)\n", sig(n.Estimate), sig(n.CILow), sig(n.CIHigh))

@@ -6,14 +6,15 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/spf13/cobra"
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/spf13/cobra"
 )
 
 // diffCommand is `census diff A [B]`: two runs compared, each a lock file
 // or the current data/.
-func diffCommand(io IO, engine func() (*pipeline.Engine, error)) *cobra.Command {
+func diffCommand(io IO, openEngine func() (*engine.Engine, error)) *cobra.Command {
 	var asJSON, exitCode, all bool
 	cmd := &cobra.Command{
 		Use:   "diff LOCK [LOCK|data]",
@@ -31,20 +32,20 @@ fetches them); what cannot be compared is said in a note. Exit 0, or with --exit
   census diff configs/default.lock.json --exit-code     # exit 1 if data/ is another run`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
-				return usageError{fmt.Errorf("diff needs one or two runs, each a lock file or %q, for example: census diff configs/smoke.lock.json", pipeline.DataSide)}
+				return usageError{fmt.Errorf("diff needs one or two runs, each a lock file or %q, for example: census diff configs/smoke.lock.json", inspect.DataSide)}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}
-			b := pipeline.DataSide
+			b := inspect.DataSide
 			if len(args) == 2 {
 				b = args[1]
 			}
-			d, err := e.Diff(args[0], b, pipeline.DiffOptions{All: all})
+			d, err := e.Project().Diff(args[0], b, inspect.DiffOptions{All: all})
 			if err != nil {
 				return usageError{err}
 			}
@@ -67,7 +68,7 @@ fetches them); what cannot be compared is said in a note. Exit 0, or with --exit
 }
 
 // writeDiff prints a diff as tables, one per kind of difference.
-func writeDiff(w io.Writer, d *pipeline.Diff) {
+func writeDiff(w io.Writer, d *inspect.Diff) {
 	fmt.Fprintf(w, "%s → %s\n", d.A, d.B)
 	if !d.Differs() && len(d.Metrics) == 0 {
 		fmt.Fprintln(w, "\nno difference")

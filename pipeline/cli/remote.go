@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spf13/cobra"
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
+	"github.com/sudoku-census/sudoku-census/pipeline/remote"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/spf13/cobra"
 )
 
 // openRemote opens the remote named on the command line, or the config
 // key remote.
-func openRemote(ctx context.Context, e *pipeline.Engine, args []string, verb string) (*pipeline.Remote, error) {
+func openRemote(ctx context.Context, e *engine.Engine, args []string, verb string) (*remote.Remote, error) {
 	url := e.DefaultRemote()
 	if len(args) == 1 {
 		url = args[0]
@@ -20,7 +22,7 @@ func openRemote(ctx context.Context, e *pipeline.Engine, args []string, verb str
 	if url == "" {
 		return nil, usageError{fmt.Errorf("%s needs a remote, for example: census %s file:///srv/census-cache (or set the config key remote)", verb, verb)}
 	}
-	r, err := pipeline.OpenRemote(ctx, url)
+	r, err := remote.Open(ctx, url)
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -37,7 +39,7 @@ func remoteArgs(verb string) cobra.PositionalArgs {
 }
 
 // pushCommand is `census push [REMOTE]`.
-func pushCommand(io IO, engine func() (*pipeline.Engine, error)) *cobra.Command {
+func pushCommand(io IO, openEngine func() (*engine.Engine, error)) *cobra.Command {
 	var wait bool
 	cmd := &cobra.Command{
 		Use:   "push [REMOTE]",
@@ -54,7 +56,7 @@ the config key remote.`,
   census push 's3://my-bucket/census?region=eu-west-1'`,
 		Args: remoteArgs("push"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}
@@ -63,7 +65,7 @@ the config key remote.`,
 				return err
 			}
 			defer r.Close()
-			t, err := e.Push(cmd.Context(), r, wait)
+			t, err := r.Push(cmd.Context(), e.Root(), e.Log(), wait)
 			fmt.Fprintf(io.Stdout, "pushed %d files, %d bytes (%d objects, %d run records, %d units); %d already on %s\n",
 				t.Files(), t.Bytes, t.Objects, t.Runs, t.Units, t.Present, r.URL)
 			return err
@@ -74,7 +76,7 @@ the config key remote.`,
 }
 
 // pullCommand is `census pull [REMOTE]`.
-func pullCommand(io IO, engine func() (*pipeline.Engine, error)) *cobra.Command {
+func pullCommand(io IO, openEngine func() (*engine.Engine, error)) *cobra.Command {
 	var wait bool
 	var lockFile string
 	cmd := &cobra.Command{
@@ -93,7 +95,7 @@ renamed once checked, and records after their files.`,
   census pull file:///srv/census-cache --lock configs/default.lock.json   # for census diff`,
 		Args: remoteArgs("pull"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}
@@ -102,9 +104,9 @@ renamed once checked, and records after their files.`,
 				return err
 			}
 			defer r.Close()
-			o := pipeline.PullOptions{Wait: wait}
+			o := engine.PullOptions{Wait: wait}
 			if lockFile != "" {
-				if o.Lock, err = pipeline.ReadLock(lockFile); err != nil {
+				if o.Lock, err = inspect.ReadLock(lockFile); err != nil {
 					return usageError{err}
 				}
 			}

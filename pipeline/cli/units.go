@@ -8,13 +8,13 @@ import (
 	"runtime"
 	"strconv"
 
-	"github.com/spf13/cobra"
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/spf13/cobra"
 )
 
 // executorFlags are the flags of `census run` that choose and configure
-// the executor; each sets a config key (see pipeline.ExecutorConfig).
+// the executor; each sets a config key (see executor.Config).
 type executorFlags struct {
 	name, partition, account, time string
 	cpus, unitsPerTask, maxTasks   int
@@ -63,7 +63,7 @@ func (x *executorFlags) sets(cmd *cobra.Command) []string {
 
 // unitsCommand is the hidden `census units`: what each task of a Slurm
 // array job runs to compute its batch of a stage's units into data/units.
-func unitsCommand(io IO, g *globalFlags, engine func() (*pipeline.Engine, error)) *cobra.Command {
+func unitsCommand(io IO, g *globalFlags, openEngine func() (*engine.Engine, error)) *cobra.Command {
 	var stage, fingerprint, plan string
 	var task int
 	cmd := &cobra.Command{
@@ -90,7 +90,7 @@ func unitsCommand(io IO, g *globalFlags, engine func() (*pipeline.Engine, error)
 			// Only warnings and errors on stderr: the submitting run shows
 			// the tail of a failed task's stderr.
 			g.quiet = true
-			e, err := engine()
+			e, err := openEngine()
 			if err != nil {
 				return err
 			}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/cli/internal/toy"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // toyCensus runs the command line over the toy pipeline in root.
@@ -144,7 +144,7 @@ func TestDamagedManifestVerifyCite(t *testing.T) {
 	}
 	path := filepath.Join(root, "data/manifest.json")
 	b, _ := os.ReadFile(path)
-	var m pipeline.Manifest
+	var m store.Manifest
 	json.Unmarshal(b, &m)
 	m.Artifacts[0].SHA256 = m.Artifacts[0].SHA256[:12]
 	b, _ = json.Marshal(m)

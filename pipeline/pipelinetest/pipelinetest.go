@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
+
 	"github.com/sudoku-census/sudoku-census/pipeline"
 )
 
@@ -47,14 +49,14 @@ func Run(t testing.TB, o Options) string {
 		o.Root = t.TempDir()
 	}
 	CopySources(t, o.Root, o.Stages)
-	eng, err := pipeline.New(pipeline.Options{Root: o.Root, Stages: o.Stages, ConfigFile: configFile(t, o), Set: o.Set})
+	eng, err := engine.New(engine.Options{Root: o.Root, Stages: o.Stages, ConfigFile: configFile(t, o), Set: o.Set})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.Procs > 0 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(o.Procs))
 	}
-	if _, err := eng.Run(context.Background(), o.Targets, pipeline.RunOptions{Force: o.Force}); err != nil {
+	if _, err := eng.Run(context.Background(), o.Targets, engine.RunOptions{Force: o.Force}); err != nil {
 		t.Fatal(err)
 	}
 	return o.Root
@@ -78,7 +80,7 @@ func configFile(t testing.TB, o Options) string {
 // returns that error. Nothing runs and nothing is written.
 func Rejects(t testing.TB, o Options, set, key string) error {
 	t.Helper()
-	_, err := pipeline.New(pipeline.Options{Root: o.Root, Stages: o.Stages, ConfigFile: configFile(t, o),
+	_, err := engine.New(engine.Options{Root: o.Root, Stages: o.Stages, ConfigFile: configFile(t, o),
 		Set: append(slices.Clip(o.Set), set)})
 	if err == nil || !strings.Contains(err.Error(), key) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("--set %s: error %v, want one line naming %s", set, err, key)

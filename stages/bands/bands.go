@@ -1,7 +1,3 @@
-// Package bands is the stage that lists every completion of the top band of
-// a Sudoku grid whose first block is 123/456/789: 2 pure top rows × 6^6 +
-// 18 mixed × 3 × 6^6 = 2,612,736 bands (Felgenhauer and Jarvis, section
-// 2.1).
 package bands
 
 import (

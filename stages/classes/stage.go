@@ -1,8 +1,3 @@
-// Package classes is the stage that groups the 36,288 reduced bands of
-// data/reduced.parquet into classes with equal numbers of completions
-// (funnel.Compute: 2,051, 416, 174, 71 and 44 classes at levels 1-5) and
-// writes the class of every band and the funnel, level by level, beside the
-// counts Felgenhauer and Jarvis report.
 package classes
 
 import (
@@ -11,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/bandpair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/funnel"
 	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
 	"github.com/sudoku-census/sudoku-census/stages/reduce"
@@ -151,4 +147,35 @@ func funnelString(rows []FunnelRow) string {
 		fmt.Fprintf(&sb, "%3d %-30s %9d %9d\n", r.Level, r.Name, r.Classes, r.PaperClasses)
 	}
 	return sb.String()
+}
+
+// ReadLevel5 reads the reduced bands and the level-5 class of each, for a
+// stage that requires reduce and classes.
+func ReadLevel5(p *pipeline.Pass) ([]bandpair.ReducedBand, []int32, error) {
+	reduced, err := reduce.Table.Read(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	cls, err := Table.Read(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(cls) != len(reduced) {
+		return nil, nil, fmt.Errorf("classes.parquet has %d rows, reduced.parquet %d", len(cls), len(reduced))
+	}
+	classOf := make([]int32, len(reduced))
+	bands := make([]bandpair.ReducedBand, len(reduced))
+	for i, c := range cls {
+		r := reduced[i]
+		if c.ID != r.ID {
+			return nil, nil, fmt.Errorf("classes.parquet row %d is band %d, reduced.parquet row %d band %d", i, c.ID, i, r.ID)
+		}
+		classOf[i] = c.Level5
+		band, err := r.Band()
+		if err != nil {
+			return nil, nil, fmt.Errorf("reduced band %d: %w", r.ID, err)
+		}
+		bands[i] = bandpair.ReducedBand{ID: r.ID, Band: band, Multiplicity: r.Multiplicity}
+	}
+	return bands, classOf, nil
 }

@@ -5,8 +5,6 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
-	"github.com/sudoku-census/sudoku-census/stages/maths/bandpair"
-	"github.com/sudoku-census/sudoku-census/stages/reduce"
 )
 
 // smoke runs the pipeline up to exact with the smoke configuration's
@@ -75,16 +73,5 @@ func TestStageReproducible(t *testing.T) {
 func TestStageBadConfig(t *testing.T) {
 	for _, v := range []string{"exact.crosscheck=some", "exact.crosscheck=0", "exact.crosscheck=3,3"} {
 		pipelinetest.Rejects(t, smoke, v, "exact.crosscheck")
-	}
-}
-
-func TestCheckMembers(t *testing.T) {
-	rows := []reduce.Row{{ID: 0}, {ID: 1}, {ID: 2}}
-	counts := []bandpair.Count{{Completions: 72, SecondBands: 1}, {Completions: 72, SecondBands: 1}, {Completions: 144, SecondBands: 1}}
-	if _, err := exact.CheckMembers(rows, []int32{0, 0, 2}, counts); err != nil {
-		t.Error(err)
-	}
-	if _, err := exact.CheckMembers(rows, []int32{0, 0, 0}, counts); err == nil {
-		t.Error("no error for a member whose count differs from its representative's")
 	}
 }

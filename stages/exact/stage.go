@@ -1,17 +1,9 @@
-// Package exact is the stage that counts the Sudoku grids exactly: the
-// completions of every reduced first band by the band-pair method (package
-// bandpair), a check that the members of each of the 44 classes agree with
-// its representative, and a recount of the chosen classes by backtracking
-// (package backtrack, which shares no counting code with bandpair); any
-// disagreement fails the stage. It writes one row per class and the total.
 package exact
 
 import (
-	"cmp"
 	"fmt"
 	"math/big"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -40,45 +32,22 @@ var Stage = &pipeline.Stage{
 }
 
 func runStage(p *pipeline.Pass) error {
-	reduced, classOf, err := readClasses(p)
+	reduced, classOf, err := classes.ReadLevel5(p)
 	if err != nil {
 		return err
 	}
 	return run(p, reduced, classOf)
 }
 
-// readClasses reads the reduced bands and the level-5 class of each.
-func readClasses(p *pipeline.Pass) ([]reduce.Row, []int32, error) {
-	reduced, err := reduce.Table.Read(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	cls, err := classes.Table.Read(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(cls) != len(reduced) {
-		return nil, nil, fmt.Errorf("classes.parquet has %d rows, reduced.parquet %d", len(cls), len(reduced))
-	}
-	classOf := make([]int32, len(reduced))
-	for i, c := range cls {
-		if c.ID != reduced[i].ID {
-			return nil, nil, fmt.Errorf("classes.parquet row %d is band %d, reduced.parquet row %d band %d", i, c.ID, i, reduced[i].ID)
-		}
-		classOf[i] = c.Level5
-	}
-	return reduced, classOf, nil
-}
-
 // chosenClasses returns the classes of the reduced bands and whether
 // exact.crosscheck selects each.
-func chosenClasses(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) ([]bandpair.Class, []bool, error) {
+func chosenClasses(p *pipeline.Pass, reduced []bandpair.ReducedBand, classOf []int32) ([]bandpair.Class, []bool, error) {
 	cfg := pipeline.ConfigOf[Config](p)
 	sel, err := ParseSelection(cfg.Crosscheck)
 	if err != nil {
 		return nil, nil, err
 	}
-	list, err := GroupClasses(reduced, classOf)
+	list, err := bandpair.GroupClasses(reduced, classOf)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -97,7 +66,7 @@ func chosenClasses(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) ([]b
 // "class<id>-<the representative's 27 digits>", so that a unit needs no
 // input to compute.
 func crosscheckUnits(p *pipeline.Pass) ([]string, error) {
-	reduced, classOf, err := readClasses(p)
+	reduced, classOf, err := classes.ReadLevel5(p)
 	if err != nil {
 		return nil, err
 	}
@@ -183,73 +152,11 @@ func (c *Config) Validate() error {
 	return err
 }
 
-// GroupClasses gathers the reduced bands into classes: classOf[i] is the
-// class id of reduced[i], which must be the id of a member of the class (its
-// representative). Classes come out in ascending id order.
-func GroupClasses(reduced []reduce.Row, classOf []int32) ([]bandpair.Class, error) {
-	if len(classOf) != len(reduced) {
-		return nil, fmt.Errorf("%d class assignments for %d reduced bands", len(classOf), len(reduced))
-	}
-	byID := map[int32]int{} // reduced id -> index
-	for i, r := range reduced {
-		byID[r.ID] = i
-	}
-	index := map[int32]int{} // class id -> index in out
-	var out []bandpair.Class
-	for i, r := range reduced {
-		id := classOf[i]
-		k, ok := index[id]
-		if !ok {
-			j, ok := byID[id]
-			if !ok {
-				return nil, fmt.Errorf("reduced band %d: class %d is not a reduced band id", r.ID, id)
-			}
-			if classOf[j] != id {
-				return nil, fmt.Errorf("class %d: its representative is in class %d", id, classOf[j])
-			}
-			rep, err := reduced[j].Band()
-			if err != nil {
-				return nil, fmt.Errorf("class %d: %w", id, err)
-			}
-			k = len(out)
-			index[id] = k
-			out = append(out, bandpair.Class{ID: id, Representative: rep})
-		}
-		out[k].Size++
-		out[k].FirstBands += int64(r.Multiplicity)
-	}
-	slices.SortFunc(out, func(a, b bandpair.Class) int { return cmp.Compare(a.ID, b.ID) })
-	return out, nil
-}
-
-// CheckMembers returns the count of each class's representative, keyed by
-// class id, after checking that every reduced band has the count of its
-// class's representative (counts[i] is reduced[i]'s).
-func CheckMembers(reduced []reduce.Row, classOf []int32, counts []bandpair.Count) (map[int32]bandpair.Count, error) {
-	repCount := map[int32]bandpair.Count{}
-	for i, r := range reduced {
-		if r.ID == classOf[i] {
-			repCount[r.ID] = counts[i]
-		}
-	}
-	for i, r := range reduced {
-		rep, ok := repCount[classOf[i]]
-		if !ok {
-			return nil, fmt.Errorf("reduced band %d: class %d has no representative", r.ID, classOf[i])
-		}
-		if counts[i] != rep {
-			return nil, fmt.Errorf("reduced band %d has %d completions but is in class %d, whose representative has %d",
-				r.ID, counts[i].Completions, classOf[i], rep.Completions)
-		}
-	}
-	return repCount, nil
-}
-
 // run counts every reduced band by the band-pair method, checks that the
 // members of each class agree with its representative, recounts the chosen
 // classes by backtracking (failing on any disagreement), and writes both
 // tables.
-func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
+func run(p *pipeline.Pass, reduced []bandpair.ReducedBand, classOf []int32) error {
 	list, chosen, err := chosenClasses(p, reduced, classOf)
 	if err != nil {
 		return err
@@ -266,14 +173,11 @@ func run(p *pipeline.Pass, reduced []reduce.Row, classOf []int32) error {
 // countByBandPair counts every reduced band by the band-pair method, checks
 // that every member of a class has its representative's count, and sets
 // the counts of list.
-func countByBandPair(p *pipeline.Pass, reduced []reduce.Row, classOf []int32, list []bandpair.Class) error {
+func countByBandPair(p *pipeline.Pass, reduced []bandpair.ReducedBand, classOf []int32, list []bandpair.Class) error {
 	start := time.Now()
 	bands := make([]sudoku.Band, len(reduced))
 	for i, r := range reduced {
-		var err error
-		if bands[i], err = r.Band(); err != nil {
-			return fmt.Errorf("reduced band %d: %w", r.ID, err)
-		}
+		bands[i] = r.Band
 	}
 	counter, err := bandpair.NewCounter(0)
 	if err != nil {
@@ -283,7 +187,7 @@ func countByBandPair(p *pipeline.Pass, reduced []reduce.Row, classOf []int32, li
 	if err != nil {
 		return err
 	}
-	repCount, err := CheckMembers(reduced, classOf, counts)
+	repCount, err := bandpair.CheckMembers(reduced, classOf, counts)
 	if err != nil {
 		return err
 	}

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/maths/sudoku"
-	"github.com/sudoku-census/sudoku-census/stages/reduce"
 )
 
 func TestParseSelection(t *testing.T) {
@@ -73,36 +71,4 @@ func TestSelectionChoose(t *testing.T) {
 			t.Errorf("%q: got %v, %v; want %v (ok %v)", tc.text, got, err, tc.want, tc.ok)
 		}
 	}
-}
-
-func TestGroupClasses(t *testing.T) {
-	rows := []reduce.Row{
-		{ID: 0, Row1: "123456789", Row2: "456789123", Row3: "789123456", Multiplicity: 72},
-		{ID: 1, Row1: "123456789", Row2: "456789132", Row3: "789123465", Multiplicity: 72},
-		{ID: 2, Row1: "123457689", Row2: "456189237", Row3: "789236145", Multiplicity: 72},
-	}
-	got, err := GroupClasses(rows, []int32{0, 0, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 || got[0].ID != 0 || got[0].Size != 2 || got[0].FirstBands != 144 ||
-		got[1].ID != 2 || got[1].Size != 1 || got[1].Representative != mustBand(t, rows[2]) {
-		t.Errorf("got %+v", got)
-	}
-	if _, err := GroupClasses(rows, []int32{0, 2, 1}); err == nil {
-		t.Error("no error when a class's representative is in another class")
-	}
-	if _, err := GroupClasses(rows, []int32{0, 7, 0}); err == nil {
-		t.Error("no error for a class id that is no band")
-	}
-}
-
-// mustBand parses a reduced row's band.
-func mustBand(t *testing.T, r reduce.Row) sudoku.Band {
-	t.Helper()
-	b, err := r.Band()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

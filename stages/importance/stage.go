@@ -1,13 +1,3 @@
-// Package importance is the stage that estimates the number of Sudoku grids
-// by Ridder's importance sampling (the maths, the estimator and Ridder's
-// measures RE, RAT and EFF, is package ridder): for every shape of its
-// configuration it draws the samples with package sampling and writes one
-// summary row and a convergence trace. The artifact's EFF uses the
-// deterministic work (cells visited per sample) as cost; the run report
-// also gives log10_eff_cpu with CPU seconds per sample, which varies
-// between runs. Every row carries the diagnostics of the samples as
-// weights (ess, max_weight_share, pareto_k, unreliable:
-// montecarlo.Diagnostics).
 package importance
 
 import (

@@ -1,6 +1,3 @@
-// Package kilfoil is the stage that writes Kilfoil's heuristic estimate of
-// the number of grids (package heuristic) for every configured box shape,
-// as an exact fraction with its decimal expansion.
 package kilfoil
 
 import (

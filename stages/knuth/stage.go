@@ -1,11 +1,3 @@
-// Package knuth is the stage that estimates the number of Sudoku grids of
-// each box shape with Knuth's random-walk estimator and its variants (the
-// maths is package walks): for every shape and variant of its
-// configuration it draws the samples with package sampling and writes one
-// summary row and a convergence trace. Every row carries the diagnostics
-// of its samples as weights (effective sample size, the largest sample's
-// share, the Pareto k̂ of the upper tail and the flag unreliable when
-// k̂ > 0.7: montecarlo.Diagnostics); README lists the columns and keys.
 package knuth
 
 import (

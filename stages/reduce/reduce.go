@@ -1,7 +1,3 @@
-// Package reduce is the stage that applies the lexicographic reduction of
-// Felgenhauer and Jarvis (funnel.Reduce) to every band of data/bands.parquet
-// and writes the 36,288 reduced bands, each standing for 72 bands with the
-// same number of completions to a grid.
 package reduce
 
 import (

@@ -1,28 +1,11 @@
-// Package shapes is the stage that counts Sudoku grids exactly for other box
-// shapes than 3×3: boxes of R rows × C columns, side N = R·C. Shapes with
-// 2-row or 2-column boxes (2×1 … 2×6 and their transposes) are counted by
-// the pair method of package pair, with its split-and-join kernel, whose
-// pattern orbits (in the kernel's plan) are the stage's work units; up to
-// 2×5 each is checked by a computation that shares no counting code with it
-// (package pairindep, and backtracking up to side 6), and any disagreement
-// fails the stage. The 2×6 units are kept in the committed bundle
-// data/bundles/shapes-2x6.parquet (bundle.go): a run computes only the units
-// it lacks, when shapes.max_cpu_hours accepts their projected cost, and
-// `census verify --recompute` recomputes a sample of them, with one orbit
-// each recounted by pairindep. The classic 3×3 count is taken from the exact
-// stage. Every count the literature also gives (package literature) must
-// equal it, or the stage fails; for the whole 2×6 sum that is the only
-// check.
 package shapes
 
 import (
 	"fmt"
 	"math/big"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -31,13 +14,14 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/pairindep"
 	"github.com/sudoku-census/sudoku-census/stages/shared/literature"
+	"github.com/sudoku-census/sudoku-census/stages/shared/pairunits"
 )
 
 // Stage writes data/shapes.parquet.
 var Stage = &pipeline.Stage{
 	Name:      "shapes",
 	Doc:       "the number of grids for each configured box shape RxC, by two independent computations",
-	Version:   4,
+	Version:   5,
 	Requires:  []*pipeline.Stage{exact.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Outputs:   []pipeline.Output{Table.Output, UnitsTable.Output},
@@ -45,8 +29,8 @@ var Stage = &pipeline.Stage{
 	Run:       run,
 	// Units: batches of pattern orbits of the pair method, and one unit per
 	// independent check. Each unit uses every core itself. The 2x6 units
-	// are kept in a committed bundle (see bundle.go).
-	Units: &pipeline.Units{List: listUnits, Compute: computeUnit, Workers: 1, Bundle: bundle6},
+	// are kept in a committed bundle (package pairunits).
+	Units: &pipeline.Units{List: listUnits, Compute: computeUnit, Workers: 1, Bundle: pairunits.Bundle},
 }
 
 // Table is data/shapes.parquet.
@@ -94,7 +78,6 @@ const (
 	methodMultisets = "multisets: the same sum over every pattern multiset, stacks counted row by row (package pairindep)"
 	methodBacktrack = "backtracking: every grid counted cell by cell"
 	methodExact     = "exact stage: band-pair method over the 44 classes of first bands"
-	methodPublished = "published: "
 	// backtrackMaxSide is the largest side also counted by backtracking.
 	backtrackMaxSide = 6
 )
@@ -181,74 +164,10 @@ func (c *Config) widths() (counted, checked []int) {
 	return counted, checked
 }
 
-// Unit ids: "pair-c<c>-<first orbit>" for a batch of orbits and
-// "multisets-c<c>" for the independent recount.
-func batchID(c, first int) string { return fmt.Sprintf("pair-c%d-%07d", c, first) }
-func checkID(c int) string        { return fmt.Sprintf("multisets-c%d", c) }
-
-// plans memoises the kernel's plan per width within a process: planning
-// the 2x6 orbits takes seconds, and every unit of a width needs it (and
-// shares its cache of half tables).
-var plans sync.Map // c → func() (*pair.Plan, error)
-
-// planOf returns pair.NewPlan(c), after checking that it has as many
-// orbits as Burnside's lemma counts (the unit ids come from that number)
-// and that their weights add up to every tuple of row sets.
-func planOf(p *pipeline.Pass, c int) (*pair.Plan, error) {
-	f, _ := plans.LoadOrStore(c, sync.OnceValues(func() (*pair.Plan, error) {
-		plan, err := pair.NewPlan(p.Context(), c, runtime.GOMAXPROCS(0), pair.DefaultCacheBytes)
-		if err != nil {
-			return nil, err
-		}
-		n, err := pair.NumOrbits(p.Context(), c)
-		if err != nil {
-			return nil, err
-		}
-		weight := new(big.Int)
-		for _, o := range plan.Orbits {
-			weight.Add(weight, new(big.Int).SetUint64(o.Weight))
-		}
-		if int64(len(plan.Orbits)) != n.Int64() || weight.Cmp(pair.NumTuples(c)) != 0 {
-			return nil, fmt.Errorf("2x%d: %d orbits listed of weight %v; Burnside's lemma gives %v orbits, and there are %v tuples",
-				c, len(plan.Orbits), weight, n, pair.NumTuples(c))
-		}
-		return plan, nil
-	}))
-	plan, err := f.(func() (*pair.Plan, error))()
-	if err != nil {
-		plans.Delete(c) // a cancelled plan is not the plan
-	}
-	return plan, err
-}
-
 func listUnits(p *pipeline.Pass) ([]string, error) {
 	cfg := pipeline.ConfigOf[Config](p)
 	counted, checked := cfg.widths()
-	var ids []string
-	for _, c := range counted {
-		if c == bundleWidth {
-			more, err := bundleUnitIDs(p)
-			if err != nil {
-				return nil, err
-			}
-			ids = append(ids, more...)
-			continue
-		}
-		n, err := pair.NumOrbits(p.Context(), c)
-		if err != nil {
-			return nil, err
-		}
-		if !n.IsInt64() {
-			return nil, fmt.Errorf("2x%d: %s orbits", c, n)
-		}
-		for first := 0; first < int(n.Int64()); first += cfg.OrbitsPerUnit {
-			ids = append(ids, batchID(c, first))
-		}
-	}
-	for _, c := range checked {
-		ids = append(ids, checkID(c))
-	}
-	return ids, nil
+	return pairunits.List(p, counted, checked, cfg.OrbitsPerUnit, "shapes.max_cpu_hours", cfg.MaxCPUHours)
 }
 
 // computeUnit returns a unit's part of the count as a decimal string, and
@@ -256,34 +175,7 @@ func listUnits(p *pipeline.Pass) ([]string, error) {
 func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 	start := time.Now()
 	defer func() { p.Report(id+".seconds", time.Since(start).Seconds()) }()
-	cfg := pipeline.ConfigOf[Config](p)
-	workers := runtime.GOMAXPROCS(0)
-	var c, first int
-	if _, err := fmt.Sscanf(id, "multisets-c%d", &c); err == nil {
-		n, err := pairindep.Count(p.Context(), c, workers)
-		if err != nil {
-			return nil, err
-		}
-		return []byte(n.String()), nil
-	}
-	if u, ok := bundleUnit(id); ok {
-		return computeBundleUnit(p, u)
-	}
-	if _, err := fmt.Sscanf(id, "pair-c%d-%d", &c, &first); err != nil {
-		return nil, fmt.Errorf("unit %q: want pair-c<c>-<first orbit>, %s<unit> or multisets-c<c>", id, bundlePrefix)
-	}
-	plan, err := planOf(p, c)
-	if err != nil {
-		return nil, err
-	}
-	if first < 0 || first >= len(plan.Orbits) {
-		return nil, fmt.Errorf("unit %q: 2x%d has %d orbits", id, c, len(plan.Orbits))
-	}
-	sum, err := plan.Sum(p.Context(), first, min(first+cfg.OrbitsPerUnit, len(plan.Orbits)), workers)
-	if err != nil {
-		return nil, err
-	}
-	return []byte(sum.String()), nil
+	return pairunits.Compute(p, id, pipeline.ConfigOf[Config](p).OrbitsPerUnit)
 }
 
 // counts holds what the units found, per box width.
@@ -303,15 +195,13 @@ func mergeUnits(p *pipeline.Pass) (counts, error) {
 		if !ok {
 			return out, fmt.Errorf("unit %s: result %q is not a decimal integer", id, results[i])
 		}
-		var c, first int
-		if _, err := fmt.Sscanf(id, "multisets-c%d", &c); err == nil {
+		c, multisets, err := pairunits.Parse(id)
+		if err != nil {
+			return out, err
+		}
+		if multisets {
 			out.multisets[c] = n
 			continue
-		}
-		if _, ok := bundleUnit(id); ok {
-			c = bundleWidth
-		} else if _, err := fmt.Sscanf(id, "pair-c%d-%d", &c, &first); err != nil {
-			return out, fmt.Errorf("unit %q: unknown", id)
 		}
 		if out.pair[c] == nil {
 			out.pair[c] = new(big.Int)
@@ -336,7 +226,7 @@ func run(p *pipeline.Pass) error {
 		s, _ := grid.ParseShape(text) // Validate has accepted it
 		if s == (grid.Shape{R: 3, C: 3}) {
 			checked := []string{"exact stage: backtracking of the classes chosen by exact.crosscheck"}
-			agrees, err := againstLiterature(s, nine)
+			agrees, err := literature.Check(s, nine)
 			if err != nil {
 				return fmt.Errorf("box shape %s: %w", s, err)
 			}
@@ -369,10 +259,10 @@ func checkedRow(p *pipeline.Pass, s grid.Shape, found counts, multisets bool) (R
 		return Row{}, fmt.Errorf("no pair-method units for width %d", c)
 	}
 	var agreed []string
-	if c == bundleWidth {
+	if c == pairunits.BundleWidth {
 		// No second computation of the whole sum reaches c = 6: the
 		// row names where it was made, then the literature it must equal.
-		agreed = append(agreed, fmt.Sprintf("counted here: %s, %d units of %d orbits (%s)", bundle6.Kernel, bundleUnits, bundleOrbits, bundle6.Path()))
+		agreed = append(agreed, fmt.Sprintf("counted here: %s, %d units of %d orbits (%s)", pairunits.Bundle.Kernel, pairunits.BundleUnits, pairunits.BundleOrbits, pairunits.Bundle.Path()))
 	}
 	if multisets {
 		other := found.multisets[c]
@@ -396,26 +286,13 @@ func checkedRow(p *pipeline.Pass, s grid.Shape, found counts, multisets bool) (R
 		}
 		agreed = append(agreed, methodBacktrack)
 	}
-	if agrees, err := againstLiterature(s, count); err != nil {
+	if agrees, err := literature.Check(s, count); err != nil {
 		return Row{}, err
 	} else if agrees != "" {
 		agreed = append(agreed, agrees)
 	}
 	return Row{Rows: int32(s.R), Cols: int32(s.C), Grids: count.String(), Method: methodPair,
 		CheckedBy: strings.Join(agreed, "; ")}, nil
-}
-
-// againstLiterature compares a count with the literature's, if it has one:
-// an error if they differ, else the checked_by entry naming the source.
-func againstLiterature(s grid.Shape, count *big.Int) (string, error) {
-	pub, ok := literature.Grids(s)
-	if !ok {
-		return "", nil
-	}
-	if pub.Grids.Cmp(count) != 0 {
-		return "", fmt.Errorf("counted %v grids, the literature (%s) %v", count, pub.Source, pub.Grids)
-	}
-	return methodPublished + pub.Source, nil
 }
 
 // exactTotal reads the 9×9 count of the exact stage.

@@ -1,11 +1,12 @@
 package shapes_test
 
 import (
-	"github.com/sudoku-census/sudoku-census/pipeline"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
@@ -17,7 +18,7 @@ var small = pipelinetest.Options{Stages: pipelinetest.Closure(shapes.Stage), Set
 	"exact.crosscheck=none", "shapes.shapes=2x1,2x2,2x3,3x2,2x4,4x2,3x3", "shapes.check=2x1,2x2,2x3,3x2,2x4,4x2",
 	"shapes.orbits_per_unit=5"}}
 
-// known are the counts of the literature (OEIS A107739; Russell 2005;
+// known are the counts of the literature (OEIS A107739; Pettersen 2006 for 2x3; Russell 2005;
 // Felgenhauer and Jarvis 2005; Pettersen 2005 for 2x5).
 var known = map[[2]int32]string{
 	{2, 1}: "2", {2, 2}: "288", {2, 3}: "28200960", {3, 2}: "28200960",
@@ -134,7 +135,7 @@ func TestConfigErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, set := range []string{"shapes.shapes=[2x5]", "shapes.shapes=[3x3]", "shapes.shapes=[2x6]", "shapes.shapes=[6x2, 3x3]"} {
-		if _, err := pipeline.New(pipeline.Options{Root: t.TempDir(), Stages: small.Stages, ConfigFile: empty, Set: []string{set}}); err != nil {
+		if _, err := engine.New(engine.Options{Root: t.TempDir(), Stages: small.Stages, ConfigFile: empty, Set: []string{set}}); err != nil {
 			t.Errorf("--set %s alone: %v", set, err)
 		}
 	}

@@ -1,8 +1,6 @@
 package symmetry_test
 
 import (
-	"os"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -68,32 +66,5 @@ func TestConfigErrors(t *testing.T) {
 		{"symmetry.shapes=", "symmetry.shapes"},
 	} {
 		pipelinetest.Rejects(t, small, c.set, c.key)
-	}
-}
-
-// TestDocNamesKeysAndColumns checks that the package doc, the stage's
-// reference, names every config key and every artifact column.
-func TestDocNamesKeysAndColumns(t *testing.T) {
-	src, err := os.ReadFile("stage.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, _, ok := strings.Cut(string(src), "\npackage symmetry")
-	if !ok {
-		t.Fatal("stage.go has no package clause")
-	}
-	var names []string
-	for _, typ := range []reflect.Type{reflect.TypeFor[symmetry.ClassRow](), reflect.TypeFor[symmetry.CountRow]()} {
-		for f := range typ.Fields() {
-			names = append(names, f.Tag.Get("parquet"))
-		}
-	}
-	for f := range reflect.TypeFor[symmetry.Config]().Fields() {
-		names = append(names, "symmetry."+f.Tag.Get("mapstructure"))
-	}
-	for _, name := range names {
-		if !strings.Contains(doc, name) {
-			t.Errorf("the package doc does not name %q", name)
-		}
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/forecast"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
-	"github.com/sudoku-census/sudoku-census/stages/maths/walks"
 )
 
 // exactCount returns the completions and outer search nodes of the
@@ -86,7 +86,7 @@ func TestProbeExpectation(t *testing.T) {
 			for _, k := range ks {
 				prob.Mul(prob, big.NewRat(1, int64(k)))
 			}
-			completions, outer := walks.ProbeValues(&p)
+			completions, outer := forecast.ProbeValues(&p)
 			wantCount.Add(wantCount, new(big.Rat).Mul(prob, ratOf(completions)))
 			wantNodes.Add(wantNodes, new(big.Rat).Mul(prob, ratOf(outer)))
 			i := len(ks) - 1
@@ -130,7 +130,7 @@ func TestProbeMeans(t *testing.T) {
 			"2........3........5........6........8........9........", grid.Shape{R: 3, C: 3}), 40000},
 	} {
 		count, nodes := exactCount(t, tc.g)
-		est, err := walks.EstimateCount(context.Background(), tc.g, 7, tc.samples, 2)
+		est, err := forecast.EstimateCount(context.Background(), tc.g, 7, tc.samples, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,9 +159,9 @@ func TestProbeMeans(t *testing.T) {
 // seed and the sample count only, not on the number of workers.
 func TestEstimateCountReproducible(t *testing.T) {
 	g := parse(t, strings.Repeat(".", 81), grid.Shape{R: 3, C: 3})
-	a, err1 := walks.EstimateCount(context.Background(), g, 3, 2500, 1)
-	b, err2 := walks.EstimateCount(context.Background(), g, 3, 2500, 2)
-	c, err3 := walks.EstimateCount(context.Background(), g, 4, 2500, 2)
+	a, err1 := forecast.EstimateCount(context.Background(), g, 3, 2500, 1)
+	b, err2 := forecast.EstimateCount(context.Background(), g, 3, 2500, 2)
+	c, err3 := forecast.EstimateCount(context.Background(), g, 4, 2500, 2)
 	if err1 != nil || err2 != nil || err3 != nil {
 		t.Fatal(err1, err2, err3)
 	}
@@ -176,7 +176,7 @@ func TestEstimateCountReproducible(t *testing.T) {
 // TestEstimateCountClash checks that clashing givens reach the caller.
 func TestEstimateCountClash(t *testing.T) {
 	g := parse(t, "1..1"+strings.Repeat(".", 12), grid.Shape{R: 2, C: 2})
-	if _, err := walks.EstimateCount(context.Background(), g, 1, 10, 1); !errors.Is(err, grid.ErrClash) {
+	if _, err := forecast.EstimateCount(context.Background(), g, 1, 10, 1); !errors.Is(err, grid.ErrClash) {
 		t.Errorf("clashing givens: %v, want a clash error", err)
 	}
 }

@@ -8,8 +8,23 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 )
+
+// Stacks returns E(T), the number of stacks (2c rows × c columns, every
+// column and every 2 × c box holding each symbol once) whose rows hold the
+// row sets of any tuple σ with pattern multiset T = patterns (any order). It
+// is the number of proper c-edge-colourings of the graph G(T) (see package
+// pairstacks), counted by a dynamic programme over the symbols whose states
+// are the multisets of row sets of the columns.
+func Stacks(ctx context.Context, c int, patterns []uint8) (uint64, error) {
+	if err := checkPatterns(c, patterns); err != nil {
+		return 0, err
+	}
+	var s pairstacks.StackCounter
+	return s.Count(ctx, c, patterns)
+}
 
 // testHook, when set by a test, is called by a worker before each orbit.
 var testHook func(j int)
@@ -31,8 +46,8 @@ func Term(ctx context.Context, o Orbit) (*big.Int, error) {
 	if err := checkOrbit(o); err != nil {
 		return nil, err
 	}
-	var s stackCounter
-	e, err := s.count(ctx, o.C, o.Rep)
+	var s pairstacks.StackCounter
+	e, err := s.Count(ctx, o.C, o.Rep)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +84,7 @@ func StackCounts(ctx context.Context, orbits []Orbit, workers int) ([]uint64, er
 				}
 			}()
 			defer parallel.Recover(&errs[w]) // runs first
-			var s stackCounter
+			var s pairstacks.StackCounter
 			for !stop.Load() {
 				j := int(next.Add(1) - 1)
 				if j >= len(orbits) {
@@ -78,7 +93,7 @@ func StackCounts(ctx context.Context, orbits []Orbit, workers int) ([]uint64, er
 				if testHook != nil {
 					testHook(j)
 				}
-				e, err := s.count(ctx, orbits[j].C, orbits[j].Rep)
+				e, err := s.Count(ctx, orbits[j].C, orbits[j].Rep)
 				if err != nil {
 					errs[w] = err
 					stop.Store(true)

@@ -1,7 +1,8 @@
 // Package pair counts the Sudoku grids whose boxes have 2 rows and c
 // columns (side n = 2c; the count is the same for boxes of c rows and 2
 // columns, the transpose) by the pair method, reduced by symmetry and with
-// a fast stack count. It uses only the standard library.
+// a fast stack count. It imports the standard library and the maths
+// packages pairstacks (the stack count E) and parallel only.
 //
 // # The pair method
 //
@@ -58,58 +59,20 @@
 //
 // # Counting stacks
 //
-// Let G(T) be the bipartite graph joining each symbol x to the row of band i
-// that holds it: the upper row of band i if bit i of its pattern is 1, the
-// lower row otherwise. G(T) has n symbols and n rows and is c-regular. A
-// stack assigns a column to every edge (symbol x sits in that row in that
-// column) so that the c edges at each symbol get distinct columns (the
-// symbol appears once per column) and so do the c edges at each row (the
-// row's cells are distinct columns). So E(T) is the number of proper
-// c-edge-colourings of G(T) with the columns as colours, each colour class
-// being a perfect matching.
-//
-// Stacks counts them symbol by symbol. After the symbols x_1, …, x_t have
-// been given their columns, column j has been used in a set R_j of rows, and
-// the ways to finish depend on nothing else. The columns are interchangeable
-// (permuting them maps colourings to colourings), so the number of ways to
-// finish depends only on the multiset {R_0, …, R_{c-1}}, and the dynamic
-// programme keeps, for each such multiset, the number of partial colourings
-// reaching it. The next symbol's c rows (one per band) go to the c columns
-// by a bijection that sends no row to a column already holding it; columns
-// with equal sets are treated as one, with a factorial weight. The order of
-// the symbols is chosen by a dynamic programme over subsets of symbols that
-// keeps few rows partly filled (see symbolOrder). A state needs only c-1 of
-// its sets (the last follows from how many placed symbols each row holds),
-// 60 bits for c ≤ 6, and the layers are kept in open-addressing hash tables.
-//
-// For c = 5 the largest layer holds a few thousand states and E(T) takes
-// about 2 ms. For c = 6 the largest layers hold 0.1 to 12 million states and
-// E(T) by the full DP takes under a millisecond to 32 s, about 79 CPU-hours
-// for the 63,199 orbits of 2×6 (see TestProject2x6): Stacks, StackCounts
-// and Sum keep that DP as the reference.
-//
-// # Split and join
-//
-// Count and the shapes stage use a faster kernel (halves.go, plan.go). Cut
-// T's symbols, in the DP's order, into a first half H_A of c symbols and a
-// second half H_B. With G_A(M) the number of ways to give H_A's symbols
-// their (labelled) columns that leave the columns with row sets M, G_B the
-// same for H_B from the empty state, os(M) = c!/Π(multiplicities of M)! the
-// number of labellings of M, and Mᶜ the complement of every set of M,
-//
-//	E(T) = Σ_M G_A(M) · G_B(Mᶜ) / os(M),
-//
-// since a stack is a pair of partial colourings with complementary columns
-// and the labellings of M share G_A(M) equally (the division is exact, and
-// checked). An element g of B_c permutes the rows by some ρ_g and maps the
-// table of H to that of g(H): G_{g(H)}(ρ_g(M)) = G_H(M). So one table per
-// canonical half serves every half of its class, and the 2 × 63,199 halves
-// of c = 6 fall into 1,618 classes: the kernel builds each class's table
-// once (sorted by state), maps one table's states into the other's frame
-// through ρ_{g_B}∘ρ_{g_A}⁻¹, complements them, sorts them and merges the two
-// lists. The tables of c = 6 take about 50 GB in all; the Plan orders the
-// orbits by their half with the larger table, largest first, so that a
-// cache of a tenth of that builds each table about once.
+// E(T) is the number of proper c-edge-colourings of a c-regular bipartite
+// graph of symbols and rows, and package pairstacks counts it, by a dynamic
+// programme over the symbols whose states are the multisets of the columns'
+// row sets (StackCounter: the reference, behind Stacks, StackCounts and Sum)
+// or by its faster split-and-join kernel, which Count, NewPlan and the
+// shapes stage use. The kernel cuts T into two halves, builds a table for
+// each and joins them; an element g of B_c permutes the rows by some ρ_g and
+// maps the table of a half H to that of g(H), so one table per canonical
+// half (canonicalWith) serves every half of its class, and the 2 × 63,199
+// halves of c = 6 fall into 1,618 classes: the kernel builds each class's
+// table once and joins two of them through ρ_{g_B}∘ρ_{g_A}⁻¹. The tables of
+// c = 6 take about 50 GB in all; the Plan orders the orbits by their half
+// with the larger table, largest first, so that a cache of a tenth of that
+// builds each table about once.
 //
 // # Work units
 //

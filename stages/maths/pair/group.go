@@ -1,23 +1,17 @@
 package pair
 
 import (
-	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
 	"sync"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 )
 
-// MaxC is the widest box the package handles: patterns are bytes, rows and
-// symbols fit 16-bit masks, the stack counter keys its states by c-1 masks of n bits in 60 bits,
-// and E(T) fits 64 bits (checked: an overflow is an error, never wrapped).
-const MaxC = 6
-
-// maxN is the largest side, 2·MaxC.
-const maxN = 2 * MaxC
-
-// ErrOverflow is returned when a count does not fit its 64-bit word.
-var ErrOverflow = errors.New("pair: count exceeds 2^64")
+// MaxC is the widest box the package handles: the stack count's limit
+// (pairstacks.MaxC).
+const MaxC = pairstacks.MaxC
 
 // checkC returns an error unless 1 ≤ c ≤ MaxC.
 func checkC(c int) error {
@@ -192,11 +186,11 @@ func factorial(k int) uint64 {
 	return f
 }
 
-// mul64 returns a·b or ErrOverflow.
+// mul64 returns a·b or pairstacks.ErrOverflow.
 func mul64(a, b uint64) (uint64, error) {
 	hi, lo := bits.Mul64(a, b)
 	if hi != 0 {
-		return 0, ErrOverflow
+		return 0, pairstacks.ErrOverflow
 	}
 	return lo, nil
 }

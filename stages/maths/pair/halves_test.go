@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 )
 
 // applyElement returns the sorted image of pats under e.
@@ -39,14 +41,9 @@ func TestCanonicalWith(t *testing.T) {
 
 // tableMap returns the half table's states as a map from sorted column
 // sets to G/os.
-func tableMap(h *halfTable) map[[MaxC]uint16]uint64 {
+func tableMap(h *pairstacks.HalfTable) map[[MaxC]uint16]uint64 {
 	out := map[[MaxC]uint16]uint64{}
-	u := newUnpacker(h.c, &h.deg)
-	for i, k := range h.keys {
-		var cls [MaxC]uint16
-		u.unpack(k, &cls)
-		out[cls] = h.vals[i]
-	}
+	h.Each(func(cls [MaxC]uint16, g uint64) { out[cls] = g })
 	return out
 }
 
@@ -55,7 +52,7 @@ func tableMap(h *halfTable) map[[MaxC]uint16]uint64 {
 // class of halves.
 func TestHalfTableImage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var s stackCounter
+	var s pairstacks.StackCounter
 	for c := 2; c <= 5; c++ {
 		g := groupFor(c)
 		for range 10 {
@@ -63,11 +60,11 @@ func TestHalfTableImage(t *testing.T) {
 			rng.Shuffle(len(pats), func(i, j int) { pats[i], pats[j] = pats[j], pats[i] })
 			half := slices.Clone(pats[:1+rng.IntN(len(pats)-1)])
 			e := element{perm: rng.IntN(len(g.perms)), mask: uint8(rng.IntN(1 << c))}
-			h, err := buildHalf(context.Background(), &s, c, half)
+			h, err := pairstacks.BuildHalf(context.Background(), &s, c, half)
 			if err != nil {
 				t.Fatal(err)
 			}
-			img, err := buildHalf(context.Background(), &s, c, applyElement(c, half, e))
+			img, err := pairstacks.BuildHalf(context.Background(), &s, c, applyElement(c, half, e))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +79,7 @@ func TestHalfTableImage(t *testing.T) {
 						}
 					}
 				}
-				sortColumns(out[:c])
+				slices.Sort(out[:c])
 				want[out] = v
 			}
 			got := tableMap(img)
@@ -102,25 +99,25 @@ func TestHalfTableImage(t *testing.T) {
 // tables of the two parts, as the plan does.
 func joinAt(t *testing.T, c int, rep []uint8, k int) uint64 {
 	t.Helper()
-	var s stackCounter
-	var j joiner
-	first, second := split(c, rep, k)
+	var s pairstacks.StackCounter
+	var j pairstacks.Joiner
+	first, second := pairstacks.Split(c, rep, k)
 	ca, ga := canonicalWith(c, first)
 	cb, gb := canonicalWith(c, second)
-	a, err := buildHalf(context.Background(), &s, c, ca)
+	a, err := pairstacks.BuildHalf(context.Background(), &s, c, ca)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := buildHalf(context.Background(), &s, c, cb)
+	b, err := pairstacks.BuildHalf(context.Background(), &s, c, cb)
 	if err != nil {
 		t.Fatal(err)
 	}
-	aToB := ga.rows(c).inverse(c).then(gb.rows(c), c)
-	e, err := j.join(a, b, aToB)
+	aToB := ga.rows(c).Inverse(c).Then(gb.rows(c), c)
+	e, err := j.Join(a, b, aToB)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := j.join(b, a, aToB.inverse(c))
+	back, err := j.Join(b, a, aToB.Inverse(c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +133,8 @@ func joinAt(t *testing.T, c int, rep []uint8, k int) uint64 {
 // and another (the full pass only: the c = 6 full DPs take seconds each).
 func TestJoinEqualsStacks(t *testing.T) {
 	check := func(o Orbit, ks ...int) {
-		var s stackCounter
-		want, err := s.count(context.Background(), o.C, o.Rep)
+		var s pairstacks.StackCounter
+		want, err := s.Count(context.Background(), o.C, o.Rep)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,35 +197,6 @@ func TestPlanCounts(t *testing.T) {
 			if budget > 0 && p.TablesBuilt() != int64(p.NumHalves()) {
 				t.Errorf("c=%d: %d tables built for %d halves", c, p.TablesBuilt(), p.NumHalves())
 			}
-		}
-	}
-}
-
-// TestSortColumnsSix checks the sorting network on every 0-1 input (which
-// suffices for a comparator network) and on random ones.
-func TestSortColumnsSix(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 9))
-	for x := range 1 << 6 {
-		var a [6]uint16
-		for i := range a {
-			a[i] = uint16(x >> i & 1)
-		}
-		want := a
-		slices.Sort(want[:])
-		sortColumns(a[:])
-		if a != want {
-			t.Fatalf("sortColumns(%06b) = %v", x, a)
-		}
-	}
-	for range 1000 {
-		var a [6]uint16
-		for i := range a {
-			a[i] = uint16(rng.IntN(4096))
-		}
-		want := a
-		slices.Sort(want[:])
-		if sortColumns(a[:]); a != want {
-			t.Fatalf("sortColumns = %v, want %v", a, want)
 		}
 	}
 }

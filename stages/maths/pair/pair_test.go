@@ -3,6 +3,7 @@ package pair
 import (
 	"context"
 	"errors"
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 	"math/big"
 	"math/bits"
@@ -588,10 +589,10 @@ func sampleOrbits(tb testing.TB, c, k int, seed uint64) []Orbit {
 // iteration in turn (run with -benchtime Nx).
 func BenchmarkE(b *testing.B) {
 	orbits := sampleOrbits(b, 6, 8, 1)
-	var s stackCounter
+	var s pairstacks.StackCounter
 	j := 0
 	for b.Loop() {
-		if _, err := s.count(context.Background(), 6, orbits[j%len(orbits)].Rep); err != nil {
+		if _, err := s.Count(context.Background(), 6, orbits[j%len(orbits)].Rep); err != nil {
 			b.Fatal(err)
 		}
 		j++

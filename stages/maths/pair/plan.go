@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 )
 
@@ -19,7 +19,7 @@ import (
 const KernelVersion = 1
 
 // A Plan is the orbits of c in the order the split-and-join kernel takes
-// them (see halves.go): each orbit's two halves are mapped to their
+// them (see package pairstacks): each orbit's two halves are mapped to their
 // canonical forms, numbered in lexicographic order, and the orbits are
 // sorted so that consecutive orbits share half tables and a bounded cache
 // holds what is needed again (see NewPlan). The order is a pure function
@@ -43,7 +43,7 @@ type Plan struct {
 // leading one) and the map from a's frame to b's.
 type planEntry struct {
 	a, b int32
-	aToB rowPerm
+	aToB pairstacks.RowPerm
 }
 
 // NewPlan lists the orbits of c (checked against Burnside's count by the
@@ -63,7 +63,7 @@ func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, erro
 	}
 	per := make([]halvesOf, len(orbits))
 	err = eachIndex(ctx, len(orbits), workers, func(_, i int) error {
-		first, second := split(c, orbits[i].Rep, c)
+		first, second := pairstacks.Split(c, orbits[i].Rep, c)
 		for k, h := range [][]uint8{first, second} {
 			per[i].h[k], per[i].g[k] = canonicalWith(c, h)
 		}
@@ -84,15 +84,16 @@ func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, erro
 			per[i].id[k] = int32(id)
 		}
 	}
-	// Each orbit is led by its half with the larger table (by stateBound,
-	// then class number), and the orbits go by leading class, largest
-	// first: once a class has led, no later orbit needs it, and the
-	// smaller tables that follow it are the ones worth keeping. With a
+	// Each orbit is led by its half with the larger table (by
+	// pairstacks.StateBound, then class number), and the orbits go by
+	// leading class, largest first: once a class has led, no later orbit
+	// needs it, and the smaller tables that follow it are the ones worth
+	// keeping. With a
 	// cache of a tenth of all tables, about 1.04 builds per class
 	// (simulated on c = 6); by lower class number instead, 3.6.
 	bound := make([]uint64, len(halves))
 	for id, h := range halves {
-		bound[id] = stateBound(c, h)
+		bound[id] = pairstacks.StateBound(c, h)
 	}
 	ahead := func(x, y int32) bool { return bound[x] > bound[y] || bound[x] == bound[y] && x < y }
 	order := make([]int, len(orbits))
@@ -123,32 +124,9 @@ func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, erro
 		h := per[i]
 		p.Orbits = append(p.Orbits, orbits[i])
 		p.entries = append(p.entries, planEntry{a: h.id[0], b: h.id[1],
-			aToB: h.g[0].rows(c).inverse(c).then(h.g[1].rows(c), c)})
+			aToB: h.g[0].rows(c).Inverse(c).Then(h.g[1].rows(c), c)})
 	}
 	return p, nil
-}
-
-// stateBound is Π_r C(c, d(r)) over the rows r, d(r) being the number of
-// the half's symbols in row r: roughly how many states its table has (the
-// ways to give each row's symbols their columns), in integers so that the
-// plan's order is exact.
-func stateBound(c int, half []uint8) uint64 {
-	var s stackCounter
-	symbolsOf := s.load(c, half)
-	b := uint64(1)
-	for r := range 2 * c {
-		b = satMul(b, binomial(c, bits.OnesCount16(symbolsOf[r])))
-	}
-	return b
-}
-
-// binomial returns C(n, k) for small n.
-func binomial(n, k int) uint64 {
-	b := uint64(1)
-	for i := range k {
-		b = b * uint64(n-i) / uint64(i+1)
-	}
-	return b
 }
 
 // NumHalves returns the number of distinct canonical halves of the plan's
@@ -161,26 +139,26 @@ func (p *Plan) TablesBuilt() int64 { return p.cache.built.Load() }
 
 // A planWorker is one goroutine's scratch.
 type planWorker struct {
-	s stackCounter
-	j joiner
+	s pairstacks.StackCounter
+	j pairstacks.Joiner
 }
 
 // stacks returns E(rep) of the plan's orbit i by joining its half tables.
 func (p *Plan) stacks(ctx context.Context, w *planWorker, i int) (uint64, error) {
 	e := p.entries[i]
-	a, err := p.cache.get(ctx, e.a, func() (*halfTable, error) { return buildHalf(ctx, &w.s, p.C, p.halves[e.a]) })
+	a, err := p.cache.get(ctx, e.a, func() (*pairstacks.HalfTable, error) { return pairstacks.BuildHalf(ctx, &w.s, p.C, p.halves[e.a]) })
 	if err != nil {
 		return 0, err
 	}
-	b, err := p.cache.get(ctx, e.b, func() (*halfTable, error) { return buildHalf(ctx, &w.s, p.C, p.halves[e.b]) })
+	b, err := p.cache.get(ctx, e.b, func() (*pairstacks.HalfTable, error) { return pairstacks.BuildHalf(ctx, &w.s, p.C, p.halves[e.b]) })
 	if err != nil {
 		return 0, err
 	}
 	// Walk the smaller table.
-	if len(b.keys) < len(a.keys) {
-		return w.j.join(b, a, e.aToB.inverse(p.C))
+	if b.Len() < a.Len() {
+		return w.j.Join(b, a, e.aToB.Inverse(p.C))
 	}
-	return w.j.join(a, b, e.aToB)
+	return w.j.Join(a, b, e.aToB)
 }
 
 // StackCounts returns E(rep) for the plan's orbits lo, …, hi-1, computed by
@@ -279,7 +257,7 @@ type halfCache struct {
 
 type cacheEntry struct {
 	ready chan struct{}
-	table *halfTable
+	table *pairstacks.HalfTable
 	err   error
 	last  uint64
 }
@@ -289,7 +267,7 @@ func newHalfCache(budget int64) *halfCache {
 }
 
 // get returns the table of class id, computing it with build if absent.
-func (h *halfCache) get(ctx context.Context, id int32, build func() (*halfTable, error)) (*halfTable, error) {
+func (h *halfCache) get(ctx context.Context, id int32, build func() (*pairstacks.HalfTable, error)) (*pairstacks.HalfTable, error) {
 	h.mu.Lock()
 	h.tick++
 	if e, ok := h.entries[id]; ok {
@@ -315,7 +293,7 @@ func (h *halfCache) get(ctx context.Context, id int32, build func() (*halfTable,
 	if err != nil {
 		delete(h.entries, id) // a later call tries again (after a cancellation, say)
 	} else {
-		h.used += t.bytes()
+		h.used += t.Bytes()
 		h.evict(id)
 	}
 	e.table, e.err = t, err
@@ -342,7 +320,7 @@ func (h *halfCache) evict(keep int32) {
 		if old < 0 {
 			return
 		}
-		h.used -= h.entries[old].table.bytes()
+		h.used -= h.entries[old].table.Bytes()
 		delete(h.entries, old)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 )
 
 // TestPlanUnits6 times the kernel on units of the c = 6 plan (PLAN_UNITS
@@ -46,56 +48,21 @@ func TestHalfCost6(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s stackCounter
+	var s pairstacks.StackCounter
 	var total float64
 	var bytes int64
 	for k := range n {
 		id := k * p.NumHalves() / n
 		start := time.Now()
-		h, err := buildHalf(context.Background(), &s, 6, p.halves[id])
+		h, err := pairstacks.BuildHalf(context.Background(), &s, 6, p.halves[id])
 		if err != nil {
 			t.Fatal(err)
 		}
 		d := time.Since(start).Seconds()
 		total += d
-		bytes += h.bytes()
-		t.Logf("half %d %x: %d states %.2fs", id, p.halves[id], len(h.keys), d)
+		bytes += h.Bytes()
+		t.Logf("half %d %x: %d states %.2fs", id, p.halves[id], h.Len(), d)
 	}
 	t.Logf("mean %.2fs, %.1f MB per table; all %d: %.0f s, %.1f GB", total/float64(n), float64(bytes)/float64(n)/1e6,
 		p.NumHalves(), total/float64(n)*float64(p.NumHalves()), float64(bytes)/float64(n)*float64(p.NumHalves())/1e9)
-}
-
-// BenchmarkBuildHalf6 builds the table of one c = 6 half of about half a
-// million states.
-func BenchmarkBuildHalf6(b *testing.B) {
-	half := []uint8{0x00, 0x00, 0x03, 0x07, 0x0f, 0x19}
-	var s stackCounter
-	for b.Loop() {
-		if _, err := buildHalf(context.Background(), &s, 6, half); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkJoin6 joins the table of one c = 6 half of about half a million
-// states with itself (as if it were its own complement's), walking every
-// state.
-func BenchmarkJoin6(b *testing.B) {
-	var s stackCounter
-	h, err := buildHalf(context.Background(), &s, 6, []uint8{0x00, 0x00, 0x03, 0x07, 0x0f, 0x19})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var id rowPerm
-	for r := range id {
-		id[r] = int8(r)
-	}
-	var j joiner
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := j.join(h, h, id); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(h.keys)), "ns/state")
 }

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 )
 
 // threadCPU returns the CPU time (user + system) of the calling OS thread.
@@ -51,12 +53,12 @@ func TestProject2x6(t *testing.T) {
 	orbits := sampleOrbits(t, 6, k, seed)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	var s stackCounter
+	var s pairstacks.StackCounter
 	var sum, sumSq, sumWall float64
 	for j, o := range orbits {
 		wall := time.Now()
 		cpu := threadCPU()
-		e, err := s.count(context.Background(), 6, o.Rep)
+		e, err := s.Count(context.Background(), 6, o.Rep)
 		if err != nil {
 			t.Fatal(err)
 		}

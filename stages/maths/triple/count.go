@@ -4,55 +4,9 @@ import (
 	"context"
 	"math/big"
 	"math/bits"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/triplestacks"
 )
-
-// split is one way to complete a band of the first stack: the row sets of
-// the band in the second stack (S) and in the third (B), each as the three
-// rows' symbol sets (row v of the first stack holds A_v; its symbols go to
-// rows v+1 and v+2 of the second stack, the rest of the third).
-type split struct {
-	S, B [3]uint16
-}
-
-// splitsOf lists the splits of a band whose first-stack rows are a: for
-// each row v a set X_v ⊂ A_v goes to row v+1 (mod 3) of the second stack
-// and A_v − X_v to row v+2; the rows of the second stack then hold C
-// symbols each exactly when the X_v have equal sizes k, which gives
-// Σ_k C(C,k)³ splits. The third stack's rows are what is left:
-// B_w = all − A_w − S_w, and the split X ↦ A − X exchanges S and B.
-func (s *shape) splitsOf(a [3]uint16) []split {
-	var out []split
-	subsets := func(m uint16, k int) []uint16 {
-		var r []uint16
-		for x := m; ; x = (x - 1) & m {
-			if bits.OnesCount16(x) == k {
-				r = append(r, x)
-			}
-			if x == 0 {
-				break
-			}
-		}
-		return r
-	}
-	for k := 0; k <= s.c; k++ {
-		for _, x0 := range subsets(a[0], k) {
-			for _, x1 := range subsets(a[1], k) {
-				for _, x2 := range subsets(a[2], k) {
-					x := [3]uint16{x0, x1, x2}
-					var sp split
-					for w := range 3 {
-						sp.S[w] = x[(w+2)%3] | (a[(w+1)%3] &^ x[(w+1)%3])
-					}
-					for w := range 3 {
-						sp.B[w] = s.all &^ (a[w] | sp.S[w])
-					}
-					out = append(out, sp)
-				}
-			}
-		}
-	}
-	return out
-}
 
 // Completions returns F(g) = Σ E(σ₂)·E(σ₃) over the pairs of second and
 // third stacks (σ₂, σ₃) whose rows complete the rows of g's representative
@@ -63,19 +17,19 @@ func (t *Tables) Completions(ctx context.Context, g Gangster, part int) (hi, lo 
 	s := t.s
 	c := t.C
 	bands := t.bands(g.Base, g.Key)
-	sp := make([][]split, c)
+	sp := make([][]triplestacks.Split, c)
 	for i := range c {
-		sp[i] = s.splitsOf(bands[i])
+		sp[i] = s.SplitsOf(bands[i])
 	}
 	half := halfSplits(sp[0])
 	if part >= 0 {
 		half = half[part : part+1]
 	}
-	p := len(s.parts)
+	p := len(s.Parts())
 	n := len(sp[2%c])
 	x3, y3 := make([]int32, n), make([]int32, n)
 	x4, y4 := make([]int32, n), make([]int32, n)
-	var r2, r3 relabel
+	var r2, r3 triplestacks.Relabel
 	for bi, s0 := range half {
 		if bi&7 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -83,8 +37,8 @@ func (t *Tables) Completions(ctx context.Context, g Gangster, part int) (hi, lo 
 			}
 		}
 		for _, s1 := range sp[1] {
-			b2 := s.normalise(&s0.S, &s1.S, &r2)
-			b3 := s.normalise(&s0.B, &s1.B, &r3)
+			b2 := s.Normalise(&s0.S, &s1.S, &r2)
+			b3 := s.Normalise(&s0.B, &s1.B, &r3)
 			e2, e3 := t.E[b2], t.E[b3]
 			switch c {
 			case 2:
@@ -94,8 +48,8 @@ func (t *Tables) Completions(ctx context.Context, g Gangster, part int) (hi, lo 
 				hi += h + carry
 			case 3:
 				for _, q := range sp[2] {
-					a := uint64(e2[s.index(r2.mask(q.S[0]), r2.mask(q.S[1]))])
-					b := uint64(e3[s.index(r3.mask(q.B[0]), r3.mask(q.B[1]))])
+					a := uint64(e2[s.Index(r2.Mask(q.S[0]), r2.Mask(q.S[1]))])
+					b := uint64(e3[s.Index(r3.Mask(q.B[0]), r3.Mask(q.B[1]))])
 					h, l := bits.Mul64(a, b)
 					var carry uint64
 					lo, carry = bits.Add64(lo, l, 0)
@@ -103,12 +57,12 @@ func (t *Tables) Completions(ctx context.Context, g Gangster, part int) (hi, lo 
 				}
 			case 4:
 				for k, q := range sp[2] {
-					x3[k] = int32(s.index(r2.mask(q.S[0]), r2.mask(q.S[1])) * p)
-					y3[k] = int32(s.index(r3.mask(q.B[0]), r3.mask(q.B[1])) * p)
+					x3[k] = int32(s.Index(r2.Mask(q.S[0]), r2.Mask(q.S[1])) * p)
+					y3[k] = int32(s.Index(r3.Mask(q.B[0]), r3.Mask(q.B[1])) * p)
 				}
 				for k, q := range sp[3] {
-					x4[k] = int32(s.index(r2.mask(q.S[0]), r2.mask(q.S[1])))
-					y4[k] = int32(s.index(r3.mask(q.B[0]), r3.mask(q.B[1])))
+					x4[k] = int32(s.Index(r2.Mask(q.S[0]), r2.Mask(q.S[1])))
+					y4[k] = int32(s.Index(r3.Mask(q.B[0]), r3.Mask(q.B[1])))
 				}
 				h, l := inner4(e2, e3, x3, y3, x4, y4)
 				var carry uint64
@@ -149,8 +103,8 @@ func inner4(e2, e3 []uint32, x3, y3, x4, y4 []int32) (hi, lo uint64) {
 // whose second-stack rows compare lower with its third-stack rows):
 // exchanging the second and third stacks maps the terms of one onto those
 // of the other, so F is twice the sum over these.
-func halfSplits(sp []split) []split {
-	var out []split
+func halfSplits(sp []triplestacks.Split) []triplestacks.Split {
+	var out []triplestacks.Split
 	for _, q := range sp {
 		if q.S[0] < q.B[0] || (q.S[0] == q.B[0] && q.S[1] < q.B[1]) {
 			out = append(out, q)
@@ -163,14 +117,14 @@ func halfSplits(sp []split) []split {
 // once: band 0's part-th split of the half list with every split of band 1.
 func (t *Tables) PlainPart(g Gangster, part int) []PairRep {
 	bands := t.bands(g.Base, g.Key)
-	sp0 := t.s.splitsOf(bands[0])
+	sp0 := t.s.SplitsOf(bands[0])
 	var half []int
 	for i, q := range sp0 {
 		if q.S[0] < q.B[0] || (q.S[0] == q.B[0] && q.S[1] < q.B[1]) {
 			half = append(half, i)
 		}
 	}
-	n1 := len(t.s.splitsOf(bands[1]))
+	n1 := len(t.s.SplitsOf(bands[1]))
 	out := make([]PairRep, n1)
 	for j := range out {
 		out[j] = PairRep{B0: int16(half[part]), B1: int16(j), Mult: 1}
@@ -181,7 +135,7 @@ func (t *Tables) PlainPart(g Gangster, part int) []PairRep {
 // Parts returns the number of sub-units of a gangster: F(C)/2, the band-0
 // splits of the plain kernel's half list, and the slices of a plan
 // (Plan.Part).
-func (t *Tables) Parts() int { return t.s.splits / 2 }
+func (t *Tables) Parts() int { return t.s.NumSplits() / 2 }
 
 // Count returns the number of Sudoku grids with boxes of 3 rows × c
 // columns: Σ over the gangsters of Weight · E · F.

@@ -1,8 +1,9 @@
 // Package triple counts the Sudoku grids whose boxes have 3 rows and C
 // columns (side N = 3C, C = 2, 3, 4; the count is the same for boxes of C
 // rows and 3 columns, the transpose) by the three-stack ("gangster")
-// method, and measures the cost of the 3×4 count. It uses only the
-// standard library.
+// method, and measures the cost of the 3×4 count. It imports the standard
+// library and package triplestacks (the partitions, their symmetries and the
+// stack count E of a single stack) only.
 //
 // # The three stacks
 //
@@ -12,8 +13,9 @@
 // partition the symbols. E(σ), for σ = (P_0, …, P_{C-1}), is the number
 // of stacks (N rows × C columns, each column holding every symbol once)
 // whose rows hold those sets; it counts the proper C-edge-colourings by the
-// columns of the bipartite graph joining each row to its symbols, and the
-// stackCounter computes it by a dynamic programme over the symbols. So
+// columns of the bipartite graph joining each row to its symbols, and
+// triplestacks.StackCounter computes it by a dynamic programme over the
+// symbols. So
 //
 //	grids = Σ_{σ₁,σ₂,σ₃} E(σ₁)·E(σ₂)·E(σ₃),
 //

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/triplestacks"
 )
 
 // tablesMagic heads a saved Tables file; the version changes with the
@@ -60,11 +62,11 @@ func LoadTables(path string) (*Tables, error) {
 		return nil, err
 	}
 	c := int(hdr[0])
-	if c < MinC || c > MaxC {
+	if c < triplestacks.MinC || c > triplestacks.MaxC {
 		return nil, fmt.Errorf("%s: c = %d", path, c)
 	}
-	t := &Tables{C: c, s: shapeFor(c), E: make([][]uint32, hdr[1]), Orbits: int(hdr[4])}
-	if len(t.E) != len(t.s.bases) || int(hdr[2]) != t.keysPerSlice() {
+	t := &Tables{C: c, s: triplestacks.ShapeFor(c), E: make([][]uint32, hdr[1]), Orbits: int(hdr[4])}
+	if len(t.E) != t.s.NumBases() || int(hdr[2]) != t.keysPerSlice() {
 		return nil, fmt.Errorf("%s: wrong table sizes", path)
 	}
 	for b := range t.E {

@@ -1,6 +1,10 @@
 package triple
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/triplestacks"
+)
 
 // # Symmetries of a gangster
 //
@@ -37,9 +41,9 @@ func (t *Tables) NewPlan(g Gangster) (*Plan, error) {
 	s := t.s
 	c := t.C
 	bands := t.bands(g.Base, g.Key)
-	sp0, sp1 := s.splitsOf(bands[0]), s.splitsOf(bands[1])
+	sp0, sp1 := s.SplitsOf(bands[0]), s.SplitsOf(bands[1])
 	n0, n1 := len(sp0), len(sp1)
-	index := func(sp []split) map[[3]uint16]int {
+	index := func(sp []triplestacks.Split) map[[3]uint16]int {
 		m := make(map[[3]uint16]int, len(sp))
 		for i, q := range sp {
 			m[q.S] = i
@@ -58,11 +62,11 @@ func (t *Tables) NewPlan(g Gangster) (*Plan, error) {
 		cmp.m1[i] = int16(ix1[q.B])
 	}
 	gens = append(gens, cmp)
-	act := func(mu *perm, a [3]uint16, sp []split, ix map[[3]uint16]int) ([]int16, error) {
+	act := func(mu *triplestacks.Perm, a [3]uint16, sp []triplestacks.Split, ix map[[3]uint16]int) ([]int16, error) {
 		// μ maps row v of the band to row π(v).
 		var pi [3]int
 		for v := range 3 {
-			img := mu.mask(a[v])
+			img := mu.Mask(a[v])
 			pi[v] = -1
 			for w := range 3 {
 				if a[w] == img {
@@ -77,7 +81,7 @@ func (t *Tables) NewPlan(g Gangster) (*Plan, error) {
 		for i, q := range sp {
 			var img [3]uint16
 			for v := range 3 {
-				img[pi[v]] = mu.mask(q.S[v])
+				img[pi[v]] = mu.Mask(q.S[v])
 			}
 			j, ok := ix[img]
 			if !ok {
@@ -88,23 +92,23 @@ func (t *Tables) NewPlan(g Gangster) (*Plan, error) {
 		return m, nil
 	}
 	if c >= 3 {
-		p := len(s.parts)
-		st := s.stabOf(g.Base)
+		p := len(s.Parts())
+		st := s.StabOf(g.Base)
 		var perr error
-		st.each(func(mu perm) {
+		st.Each(func(mu triplestacks.Perm) {
 			if perr != nil {
 				return
 			}
 			fixes := false
 			switch c {
 			case 3:
-				fixes = s.applyIndex(&mu, g.Key) == g.Key
+				fixes = s.ApplyIndex(&mu, g.Key) == g.Key
 			case 4:
 				x, y := g.Key/p, g.Key%p
-				mx, my := s.applyIndex(&mu, x), s.applyIndex(&mu, y)
+				mx, my := s.ApplyIndex(&mu, x), s.ApplyIndex(&mu, y)
 				fixes = (mx == x && my == y) || (mx == y && my == x)
 			}
-			if !fixes || mu == identity() {
+			if !fixes || mu == triplestacks.Identity() {
 				return
 			}
 			m0, err := act(&mu, bands[0], sp0, ix0)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/triplestacks"
 )
 
 // # The kernel's layout: rows over the last band's completions
@@ -31,13 +33,13 @@ import (
 // for C = 3 there is no band 2 and one row per (b, r).
 type Rows struct {
 	t      *Tables
-	combo  [][]int32   // combo[b][r]: the combination (b, r) for representatives r, else -1
-	canon  [][]uint16  // canon[b][p]: the representative of p's orbit under the stabiliser of b
-	to     [][]perm    // to[b][p]: an element of that stabiliser taking p to it
-	c      []comboInfo // by combination
-	vals   []uint16    // the rows, each stride long: indices into ev
-	stride int         // F(C) rounded up to a multiple of 16 (whole cache lines for C = 4)
-	ev     []uint32    // the distinct stack counts, increasing
+	combo  [][]int32             // combo[b][r]: the combination (b, r) for representatives r, else -1
+	canon  [][]uint16            // canon[b][p]: the representative of p's orbit under the stabiliser of b
+	to     [][]triplestacks.Perm // to[b][p]: an element of that stabiliser taking p to it
+	c      []comboInfo           // by combination
+	vals   []uint16              // the rows, each stride long: indices into ev
+	stride int                   // F(C) rounded up to a multiple of 16 (whole cache lines for C = 4)
+	ev     []uint32              // the distinct stack counts, increasing
 	rows   int
 }
 
@@ -64,18 +66,18 @@ func NewRows(ctx context.Context, t *Tables) (*Rows, error) {
 	if c < 3 {
 		return nil, fmt.Errorf("triple: rows need c ≥ 3, have %d", c)
 	}
-	P := len(s.parts)
-	stride := (s.splits + 16) &^ 15 // at least one padding slot
-	w := &Rows{stride: stride, t: t, combo: make([][]int32, len(s.bases)), canon: make([][]uint16, len(s.bases)), to: make([][]perm, len(s.bases))}
+	P := len(s.Parts())
+	stride := (s.NumSplits() + 16) &^ 15 // at least one padding slot
+	w := &Rows{stride: stride, t: t, combo: make([][]int32, s.NumBases()), canon: make([][]uint16, s.NumBases()), to: make([][]triplestacks.Perm, s.NumBases())}
 	// Pass 1: combinations, compat lists, residual orbits; count rows.
-	for b := range s.bases {
-		g := s.stabOf(b)
-		rep, to := g.partOrbits()
+	for b := range s.NumBases() {
+		g := s.StabOf(b)
+		rep, to := g.PartOrbits()
 		w.canon[b], w.to[b] = rep, to
 		w.combo[b] = make([]int32, P)
-		var els []perm
+		var els []triplestacks.Perm
 		if c == 4 {
-			g.each(func(p perm) { els = append(els, p) })
+			g.Each(func(p triplestacks.Perm) { els = append(els, p) })
 		}
 		for r := range P {
 			w.combo[b][r] = -1
@@ -87,8 +89,8 @@ func NewRows(ctx context.Context, t *Tables) (*Rows, error) {
 			}
 			ci := comboInfo{b: b, r: r, pos: make([]int16, P)}
 			seen := map[int]bool{}
-			for _, q := range s.splitsOf(s.parts[r]) {
-				i := s.index(q.S[0], q.S[1])
+			for _, q := range s.SplitsOf(s.Parts()[r]) {
+				i := s.Index(q.S[0], q.S[1])
 				if !seen[i] {
 					seen[i] = true
 					ci.compat = append(ci.compat, uint16(i))
@@ -105,9 +107,9 @@ func NewRows(ctx context.Context, t *Tables) (*Rows, error) {
 				ci.row = int32(w.rows)
 				w.rows++
 			} else {
-				var res []perm
+				var res []triplestacks.Perm
 				for _, mu := range els {
-					if s.applyIndex(&mu, r) == r {
+					if s.ApplyIndex(&mu, r) == r {
 						res = append(res, mu)
 					}
 				}
@@ -116,10 +118,10 @@ func NewRows(ctx context.Context, t *Tables) (*Rows, error) {
 				}
 				ci.nuPos = make([][]uint16, len(res))
 				for k, mu := range res {
-					inv := mu.inverse()
+					inv := mu.Inverse()
 					np := make([]uint16, len(ci.compat))
 					for i, q := range ci.compat {
-						p := ci.pos[s.applyIndex(&inv, int(q))]
+						p := ci.pos[s.ApplyIndex(&inv, int(q))]
 						if p < 0 {
 							return nil, fmt.Errorf("triple: residual element leaves compat")
 						}
@@ -139,7 +141,7 @@ func NewRows(ctx context.Context, t *Tables) (*Rows, error) {
 					row := int32(w.rows)
 					w.rows++
 					for k, mu := range res {
-						y := s.applyIndex(&mu, x)
+						y := s.ApplyIndex(&mu, x)
 						if ci.rowOf[y] < 0 {
 							// y = μ(x): μ⁻¹ (nuPos[k]) takes y back to x.
 							ci.rowOf[y], ci.nuOf[y] = row, uint16(k)
@@ -187,14 +189,14 @@ func NewRows(ctx context.Context, t *Tables) (*Rows, error) {
 	w.ev = append(idx.values(), 0)
 	for r := range w.rows {
 		row := w.vals[r*stride : (r+1)*stride]
-		for i := s.splits; i < stride; i++ {
+		for i := s.NumSplits(); i < stride; i++ {
 			row[i] = zero
 		}
 	}
 	for _, ci := range w.c {
 		for r := range w.rowsOf(&ci) {
 			row := w.vals[int(r)*stride : (int(r)+1)*stride]
-			for i := len(ci.compat); i < s.splits; i++ {
+			for i := len(ci.compat); i < s.NumSplits(); i++ {
 				row[i] = zero
 			}
 		}
@@ -235,11 +237,11 @@ func (w *Rows) Completions(ctx context.Context, g Gangster, pairs []PairRep) (hi
 	s := t.s
 	c := t.C
 	bands := t.bands(g.Base, g.Key)
-	sp := make([][]split, c)
+	sp := make([][]triplestacks.Split, c)
 	for i := range c {
-		sp[i] = s.splitsOf(bands[i])
+		sp[i] = s.SplitsOf(bands[i])
 	}
-	last := (*Partition)(&bands[c-1])
+	last := (*triplestacks.Partition)(&bands[c-1])
 	stride := w.stride
 	nl := len(sp[c-1])
 	n2 := len(sp[2])
@@ -259,17 +261,17 @@ func (w *Rows) Completions(ctx context.Context, g Gangster, pairs []PairRep) (hi
 		ci2 := w.frame(&k2, &s0.S, &s1.S, last)
 		ci3 := w.frame(&k3, &s0.B, &s1.B, last)
 		for k, q := range sp[c-1] {
-			p2[k] = int32(ci2.pos[s.index(k2.r.mask(q.S[0]), k2.r.mask(q.S[1]))])
-			p3[k] = int32(ci3.pos[s.index(k3.r.mask(q.B[0]), k3.r.mask(q.B[1]))])
+			p2[k] = int32(ci2.pos[s.Index(k2.r.Mask(q.S[0]), k2.r.Mask(q.S[1]))])
+			p3[k] = int32(ci3.pos[s.Index(k3.r.Mask(q.B[0]), k3.r.Mask(q.B[1]))])
 		}
 		var ph, pl uint64 // this pair's sum
 		if c == 3 {
 			_, pl = dotRows(w.ev, w.vals[int(ci2.row)*stride:], w.vals[int(ci3.row)*stride:], p2, p3)
 		} else {
 			for k, q := range sp[2] {
-				x := s.index(k2.r.mask(q.S[0]), k2.r.mask(q.S[1]))
+				x := s.Index(k2.r.Mask(q.S[0]), k2.r.Mask(q.S[1]))
 				row2[k], nu2[k] = ci2.rowOf[x], ci2.nuOf[x]
-				y := s.index(k3.r.mask(q.B[0]), k3.r.mask(q.B[1]))
+				y := s.Index(k3.r.Mask(q.B[0]), k3.r.Mask(q.B[1]))
 				row3[k], nu3[k] = ci3.rowOf[y], ci3.nuOf[y]
 			}
 			gen++
@@ -312,22 +314,22 @@ var ahead = 3
 // side holds the relabelling of one of the two stacks for the current
 // bands 0 and 1.
 type side struct {
-	r   relabel
-	lam relabel
+	r   triplestacks.Relabel
+	lam triplestacks.Relabel
 }
 
 // frame normalises the pair (p, q) of bands 0 and 1, takes the first
 // stack's last band to its representative, and returns the combination; k.r
 // is the relabelling λ then μ.
-func (w *Rows) frame(k *side, p, q *[3]uint16, last *Partition) *comboInfo {
+func (w *Rows) frame(k *side, p, q *[3]uint16, last *triplestacks.Partition) *comboInfo {
 	s := w.t.s
-	b := s.normalise(p, q, &k.lam)
-	x := s.apply(&k.lam, last)
+	b := s.Normalise(p, q, &k.lam)
+	x := s.Apply(&k.lam, last)
 	mu := &w.to[b][x]
-	for y := range s.n {
-		k.r.perm[y] = mu[k.lam.perm[y]]
+	for y := range s.N() {
+		k.r.Perm[y] = mu[k.lam.Perm[y]]
 	}
-	k.r.build(s.n)
+	k.r.Build(s.N())
 	return &w.c[w.combo[b][w.canon[b][x]]]
 }
 

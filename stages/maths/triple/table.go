@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/triplestacks"
 )
 
 // Tables holds, for boxes 3 × C, the stack counts E of every configuration
@@ -12,14 +14,14 @@ import (
 //
 // A configuration σ (one partition per band) whose bands 0 and 1 form the
 // base b is relabelled so that they become the frame (Id, B_b) of b
-// (normalise); its other bands then become partitions with indices p_2, …,
-// p_{C-1}, the key of σ in slice b. E[b][key] is E of the relabelled
+// (triplestacks.Shape.Normalise); its other bands then become partitions
+// with indices p_2, …, p_{C-1}, the key of σ in slice b. E[b][key] is E of the relabelled
 // configuration, which equals E(σ) since relabelling maps stacks to stacks.
 // Keys are p_2 for C = 3 and p_2·P + p_3 for C = 4 (P partitions); for
 // C = 2 each slice has one key, 0.
 type Tables struct {
 	C         int
-	s         *shape
+	s         *triplestacks.Shape
 	E         [][]uint32 // by base, by key
 	Gangsters []Gangster
 	Orbits    int // orbits of keys (stack counts computed)
@@ -38,7 +40,7 @@ type Gangster struct {
 }
 
 func (t *Tables) keysPerSlice() int {
-	p := len(t.s.parts)
+	p := len(t.s.Parts())
 	switch t.C {
 	case 2:
 		return 1
@@ -51,14 +53,14 @@ func (t *Tables) keysPerSlice() int {
 
 // bands returns the C partitions of key in slice b (band order 0, 1, …).
 func (t *Tables) bands(b, key int) [][3]uint16 {
-	id, q := t.s.frame(b)
+	id, q := t.s.Frame(b)
 	out := [][3]uint16{id, q}
-	p := len(t.s.parts)
+	p := len(t.s.Parts())
 	switch t.C {
 	case 3:
-		out = append(out, t.s.parts[key])
+		out = append(out, t.s.Parts()[key])
 	case 4:
-		out = append(out, t.s.parts[key/p], t.s.parts[key%p])
+		out = append(out, t.s.Parts()[key/p], t.s.Parts()[key%p])
 	}
 	return out
 }
@@ -69,16 +71,16 @@ func (t *Tables) bands(b, key int) [][3]uint16 {
 // base among its ordered pairs of bands, at the least key among the keys
 // those pairs give.
 func BuildTables(ctx context.Context, c int) (*Tables, error) {
-	s := shapeFor(c)
-	t := &Tables{C: c, s: s, E: make([][]uint32, len(s.bases))}
+	s := triplestacks.ShapeFor(c)
+	t := &Tables{C: c, s: s, E: make([][]uint32, s.NumBases())}
 	nk := t.keysPerSlice()
-	p := len(s.parts)
+	p := len(s.Parts())
 	orbit := make([]int32, nk) // orbit number within the slice, -1 unseen
-	var sc stackCounter
+	var sc triplestacks.StackCounter
 	var queue []int
-	for b := range s.bases {
-		g := s.stabOf(b)
-		acts := g.acts()
+	for b := range s.NumBases() {
+		g := s.StabOf(b)
+		acts := g.Acts()
 		e := make([]uint32, nk)
 		for i := range orbit {
 			orbit[i] = -1
@@ -110,7 +112,7 @@ func BuildTables(ctx context.Context, c int) (*Tables, error) {
 				}
 			}
 			bands := t.bands(b, key)
-			v := sc.count(c, bands)
+			v := sc.Count(c, bands)
 			if v > math.MaxUint32 {
 				return nil, fmt.Errorf("triple: stack count %d does not fit 32 bits", v)
 			}
@@ -142,29 +144,29 @@ func BuildTables(ctx context.Context, c int) (*Tables, error) {
 // gangster reports whether the orbit n of key in slice b is where its class
 // of first stacks is listed (see BuildTables), and if so the class's
 // weight.
-func (t *Tables) gangster(b, key int, orbit []int32, n int32, g *stab) (uint64, bool) {
+func (t *Tables) gangster(b, key int, orbit []int32, n int32, g *triplestacks.Stab) (uint64, bool) {
 	s := t.s
 	c := t.C
 	bands := t.bands(b, key)
-	var r relabel
+	var r triplestacks.Relabel
 	var auts uint64
-	p := len(s.parts)
+	p := len(s.Parts())
 	for _, ord := range orderings(c) {
 		i, j := ord[0], ord[1]
-		bb := s.baseOf(&bands[i], &bands[j])
+		bb := s.BaseOf(&bands[i], &bands[j])
 		if bb < b {
 			return 0, false
 		}
 		if bb > b {
 			continue
 		}
-		s.normalise(&bands[i], &bands[j], &r)
+		s.Normalise(&bands[i], &bands[j], &r)
 		k2 := 0
 		switch c {
 		case 3:
-			k2 = s.apply(&r, (*Partition)(&bands[ord[2]]))
+			k2 = s.Apply(&r, (*triplestacks.Partition)(&bands[ord[2]]))
 		case 4:
-			k2 = s.apply(&r, (*Partition)(&bands[ord[2]]))*p + s.apply(&r, (*Partition)(&bands[ord[3]]))
+			k2 = s.Apply(&r, (*triplestacks.Partition)(&bands[ord[2]]))*p + s.Apply(&r, (*triplestacks.Partition)(&bands[ord[3]]))
 		}
 		if orbit[k2] >= 0 && orbit[k2] < n {
 			return 0, false // listed at an earlier orbit of the slice
@@ -196,16 +198,16 @@ func (t *Tables) gangster(b, key int, orbit []int32, n int32, g *stab) (uint64, 
 // map key (the partitions of bands 2, … of the frame configuration) onto k2
 // band by band: each gives one relabelling of the class's automorphism group
 // with the band permutation in hand.
-func (t *Tables) countMaps(g *stab, r *relabel, key, k2 int) uint64 {
+func (t *Tables) countMaps(g *triplestacks.Stab, r *triplestacks.Relabel, key, k2 int) uint64 {
 	s := t.s
-	p := len(s.parts)
+	p := len(s.Parts())
 	switch t.C {
 	case 2:
-		return g.order()
+		return g.Order()
 	case 3:
 		var n uint64
-		g.each(func(mu perm) {
-			if s.applyIndex(&mu, key) == k2 {
+		g.Each(func(mu triplestacks.Perm) {
+			if s.ApplyIndex(&mu, key) == k2 {
 				n++
 			}
 		})
@@ -214,8 +216,8 @@ func (t *Tables) countMaps(g *stab, r *relabel, key, k2 int) uint64 {
 		x, y := key/p, key%p
 		x2, y2 := k2/p, k2%p
 		var n uint64
-		g.each(func(mu perm) {
-			if s.applyIndex(&mu, x) == x2 && s.applyIndex(&mu, y) == y2 {
+		g.Each(func(mu triplestacks.Perm) {
+			if s.ApplyIndex(&mu, x) == x2 && s.ApplyIndex(&mu, y) == y2 {
 				n++
 			}
 		})

@@ -14,14 +14,10 @@
 // MRV, Cover: see Order); the hybrid stops the walk after HybridK
 // placements and counts the completions exactly with grid.Counter; and
 // stochastic enumeration (see Enumerator) carries up to Budget partial
-// grids down the tree at once. Sampler draws samples of any Variant for
-// package montecarlo's Run.
-//
-// EstimateCount estimates, by Knuth's walks down the exact counter's own
-// search tree (grid.Counter.Probe), the completions of a partial grid and
-// the size of the tree, and Calibrate and Predict turn the latter into the
-// time the exact count would take.
+// grids down the tree at once. The band variants start from a uniformly
+// random first band or count the last band exactly, with package walkbands.
+// Sampler draws samples of any Variant for package montecarlo's Run.
 //
 // The package imports the standard library and the maths packages grid,
-// montecarlo and parallel only.
+// montecarlo and walkbands only.
 package walks

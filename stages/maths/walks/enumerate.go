@@ -7,6 +7,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/maths/walkbands"
 )
 
 // Enumerator draws stochastic-enumeration samples (Rubinstein's SE, a form
@@ -49,14 +50,14 @@ type Enumerator struct {
 	// Budget is B, the most nodes kept per level.
 	Budget int
 	// First, when set, makes every sample start from a uniformly random
-	// first band (FirstBand) instead of the empty grid.
-	First *FirstBand
+	// first band (walkbands.FirstBand) instead of the empty grid.
+	First *walkbands.FirstBand
 	// Last, when set, stops the enumeration once the upper bands are full
 	// and scores every node by its exact number of last-band completions
-	// (see lastBand); set it with countLastBand.
-	Last *lastBand
+	// (see walkbands.LastBand); set it with countLastBand.
+	Last *walkbands.LastBand
 	// err is an overflow of the last band's counts (never within
-	// lastBandFits), reported by Sampler.
+	// walkbands.LastBandFits), reported by Sampler.
 	err error
 
 	cur, next []*Walker // nodes of this level and the next (len Budget)
@@ -136,7 +137,7 @@ func (e *Enumerator) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 	levels := e.cells
 	if e.First != nil {
 		// The root is a uniformly random first band, weighted by the
-		// number of bands (see FirstBand); its cells count one unit of
+		// number of bands (see walkbands.FirstBand); its cells count one unit of
 		// work each.
 		band := e.First.Draw(src)
 		for c, v := range band {
@@ -147,7 +148,7 @@ func (e *Enumerator) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 		work += int64(len(band))
 	}
 	if e.Last != nil {
-		levels -= e.Last.r * e.Last.n
+		levels -= e.Last.Cells()
 	}
 	for range levels {
 		total := 0
@@ -192,22 +193,22 @@ func (e *Enumerator) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 	}
 	// Σ L(v) over the nodes left, exactly.
 	var sum uint64
-	e.Last.work = 0
+	e.Last.Work = 0
 	for _, w := range e.cur[:live] {
-		k, ok := e.Last.count(w.cand)
+		k, ok := e.Last.Count(w.cand)
 		var carry uint64
 		if sum, carry = bits.Add64(sum, k, 0); !ok || carry != 0 {
 			e.err = fmt.Errorf("walks: the last band's completions overflow 64 bits")
 			return montecarlo.Value{}, work
 		}
 	}
-	return num.MulInt(sum).Div(den), work + e.Last.work
+	return num.MulInt(sum).Div(den), work + e.Last.Work
 }
 
 // countLastBand makes the enumeration stop at the upper bands and count
-// the last band exactly (see lastBand).
-func (e *Enumerator) countLastBand(lb *lastBand) {
-	mask := lb.restrictUpper(e.cur[0].words)
+// the last band exactly (see walkbands.LastBand).
+func (e *Enumerator) countLastBand(lb *walkbands.LastBand) {
+	mask := lb.RestrictUpper(e.cur[0].words)
 	for i := range e.cur {
 		e.cur[i].restrict, e.next[i].restrict = mask, mask
 	}

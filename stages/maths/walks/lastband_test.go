@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/maths/walkbands"
 )
 
 // The last band's count is the exact counter's: on shapes with box height
@@ -24,7 +25,7 @@ func TestLastBandCountIsExact(t *testing.T) {
 			}
 			continue
 		}
-		lb, err := newLastBand(s)
+		lb, err := walkbands.NewLastBand(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,10 +33,10 @@ func TestLastBandCountIsExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.restrict = lb.restrictUpper(w.words)
-		var first *FirstBand
+		w.restrict = lb.RestrictUpper(w.words)
+		var first *walkbands.FirstBand
 		if s.R > 1 {
-			if first, err = NewFirstBand(s); err != nil {
+			if first, err = walkbands.NewFirstBand(s); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -44,19 +45,19 @@ func TestLastBandCountIsExact(t *testing.T) {
 		for range c.walks {
 			var x montecarlo.Value
 			if first != nil {
-				x, _ = w.WalkFromBand(src, first, lb.first)
+				x, _ = w.WalkFromBand(src, first, lb.FirstCell())
 			} else {
-				x, _ = w.Walk(src, lb.first)
+				x, _ = w.Walk(src, lb.FirstCell())
 			}
 			if x.IsZero() {
 				continue
 			}
-			for cell := range lb.first {
+			for cell := range lb.FirstCell() {
 				if w.Board.Value(cell) == 0 {
 					t.Fatalf("%s: cell %d of the upper bands empty after the walk", c.shape, cell)
 				}
 			}
-			got, ok := lb.count(w.cand)
+			got, ok := lb.Count(w.cand)
 			want, err := w.Board.Count()
 			if err != nil {
 				t.Fatal(err)

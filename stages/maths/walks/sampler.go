@@ -6,6 +6,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/maths/walkbands"
 )
 
 // Variant is one estimator: a cell order and how many cells the walk fills
@@ -26,15 +27,19 @@ type Variant struct {
 	Lookahead bool
 	Alpha     float64
 	// FirstBand starts every walk or enumeration from a uniformly random
-	// first band (see FirstBand); Order is then MRV and the box height at
-	// most MaxBandHeight.
+	// first band (see walkbands.FirstBand); Order is then MRV and the box
+	// height at most MaxBandHeight.
 	FirstBand bool
 	// LastBand fills only the upper bands (rows 0…N−R−1, in MRV order)
 	// and counts the last band's completions exactly (conditional Monte
-	// Carlo: see lastBand); Order is then MRV and the box height at most
-	// MaxBandHeight.
+	// Carlo: see walkbands.LastBand); Order is then MRV and the box height
+	// at most MaxBandHeight.
 	LastBand bool
 }
+
+// MaxBandHeight is the largest box height R of the band variants (those
+// with FirstBand or LastBand): package walkbands's limit.
+const MaxBandHeight = walkbands.MaxBandHeight
 
 // Sampler draws samples of a variant on one shape. Not safe for concurrent
 // use: make one per goroutine.
@@ -46,10 +51,10 @@ type Variant struct {
 // count removes all variance from below the cut.
 type Sampler struct {
 	walker  *Walker
-	enum    *Enumerator // stochastic enumeration, else nil
-	look    *Lookahead  // stochastic enumeration with look-ahead, else nil
-	first   *FirstBand  // walks from a uniform first band, else nil
-	last    *lastBand   // counts the last band exactly, else nil
+	enum    *Enumerator          // stochastic enumeration, else nil
+	look    *Lookahead           // stochastic enumeration with look-ahead, else nil
+	first   *walkbands.FirstBand // walks from a uniform first band, else nil
+	last    *walkbands.LastBand  // counts the last band exactly, else nil
 	variant Variant
 }
 
@@ -65,26 +70,26 @@ func NewSampler(s grid.Shape, v Variant) (*Sampler, error) {
 		e, err := NewLookahead(s, v.Budget, v.Alpha)
 		return &Sampler{look: e, variant: v}, err
 	}
-	var first *FirstBand
+	var first *walkbands.FirstBand
 	if v.FirstBand {
 		if v.Order != MRV || v.Hybrid {
 			return nil, fmt.Errorf("walks: a walk from a uniform first band needs order mrv and no hybrid count, not %v", v.Order)
 		}
 		var err error
-		if first, err = NewFirstBand(s); err != nil {
+		if first, err = walkbands.NewFirstBand(s); err != nil {
 			return nil, err
 		}
 	}
-	var last *lastBand
+	var last *walkbands.LastBand
 	if v.LastBand {
 		if v.Order != MRV || v.Hybrid {
 			return nil, fmt.Errorf("walks: counting the last band exactly needs order mrv and no hybrid count, not %v", v.Order)
 		}
 		var err error
-		if last, err = newLastBand(s); err != nil {
+		if last, err = walkbands.NewLastBand(s); err != nil {
 			return nil, err
 		}
-		if !lastBandFits(s, v.Budget) {
+		if !walkbands.LastBandFits(s, v.Budget) {
 			return nil, fmt.Errorf("walks: the last band's completions of %s with budget %d may exceed 64 bits", s, v.Budget)
 		}
 	}
@@ -104,7 +109,7 @@ func NewSampler(s grid.Shape, v Variant) (*Sampler, error) {
 		return nil, err
 	}
 	if last != nil {
-		w.restrict = last.restrictUpper(w.words)
+		w.restrict = last.RestrictUpper(w.words)
 	}
 	return &Sampler{walker: w, first: first, last: last, variant: v}, nil
 }
@@ -137,19 +142,19 @@ func (s *Sampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64, error) {
 		var x montecarlo.Value
 		var work int64
 		if s.first != nil {
-			x, work = s.walker.WalkFromBand(src, s.first, s.last.first)
+			x, work = s.walker.WalkFromBand(src, s.first, s.last.FirstCell())
 		} else {
-			x, work = s.walker.Walk(src, s.last.first)
+			x, work = s.walker.Walk(src, s.last.FirstCell())
 		}
 		if x.IsZero() {
 			return x, work, nil
 		}
-		s.last.work = 0
-		k, ok := s.last.count(s.walker.cand)
+		s.last.Work = 0
+		k, ok := s.last.Count(s.walker.cand)
 		if !ok {
 			return montecarlo.Value{}, 0, fmt.Errorf("walks: the last band's completions overflow 64 bits")
 		}
-		return x.MulInt(k), work + s.last.work, nil
+		return x.MulInt(k), work + s.last.Work, nil
 	}
 	if s.first != nil {
 		x, work := s.walker.WalkFromBand(src, s.first, s.variant.HybridK)

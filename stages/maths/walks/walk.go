@@ -7,6 +7,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/maths/walkbands"
 )
 
 // Order is the rule by which a walk picks the next cell to fill.
@@ -93,7 +94,7 @@ type Walker struct {
 	done     []uint64   // Cover: symbols placed in each unit
 	work     int64      // bookkeeping operations of the current walk
 	// restrict, when set, is the bit set of the constraints MRV may branch
-	// on when they have options (the upper bands' cells: see lastBand); a
+	// on when they have options (the upper bands' cells: see walkbands.LastBand); a
 	// constraint without options anywhere is still a dead end.
 	restrict []uint64
 }
@@ -262,9 +263,9 @@ func (w *Walker) Walk(src *rand.ChaCha8, fill int) (montecarlo.Value, int64) {
 // WalkFromBand is Walk after a uniformly random first band drawn by f
 // (which the walker's order must be MRV or Cover to take up): the band's
 // R·N cells are given, the walk makes the placements up to fill, and the
-// product starts from the number of bands (see FirstBand). The band's
+// product starts from the number of bands (see walkbands.FirstBand). The band's
 // cells count one unit of work each.
-func (w *Walker) WalkFromBand(src *rand.ChaCha8, f *FirstBand, fill int) (montecarlo.Value, int64) {
+func (w *Walker) WalkFromBand(src *rand.ChaCha8, f *walkbands.FirstBand, fill int) (montecarlo.Value, int64) {
 	w.reset()
 	cells := f.Draw(src)
 	for c, v := range cells {

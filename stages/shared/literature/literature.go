@@ -6,6 +6,7 @@
 package literature
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
@@ -30,7 +31,7 @@ var published = []struct {
 	cite, source string
 }{
 	{2, 2, "288", "OEISA107739", "OEIS A107739"},
-	{2, 3, "28200960", "OEISA107739", "OEIS A107739"},
+	{2, 3, "28200960", "PettersenHand2006", "Pettersen, 2006: counted by hand"},
 	{2, 4, "29136487207403520", "Russell2005", "Russell, 2005"},
 	{3, 3, "6670903752021072936960", "FelgenhauerJarvis2005", "Felgenhauer and Jarvis, 2005"},
 	{2, 5, "1903816047972624930994913280000", "Pettersen2005", "Pettersen, 2005: 355 classes of first bands, about 10 hours"},
@@ -48,4 +49,18 @@ func Grids(s grid.Shape) (Count, bool) {
 		}
 	}
 	return Count{}, false
+}
+
+// Check compares a count with the literature's, if it has one: an error if
+// they differ, else "published: <source>", the entry naming the source for
+// a checked_by column ("" when the literature has no count for s).
+func Check(s grid.Shape, count *big.Int) (string, error) {
+	pub, ok := Grids(s)
+	if !ok {
+		return "", nil
+	}
+	if pub.Grids.Cmp(count) != 0 {
+		return "", fmt.Errorf("counted %v grids, the literature (%s) %v", count, pub.Source, pub.Grids)
+	}
+	return "published: " + pub.Source, nil
 }

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
+
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
@@ -71,12 +73,12 @@ func BenchmarkBookkeeping(b *testing.B) {
 				if !units {
 					stage = unitless(Plan{Stage: "samplingtest", BlockSize: 1000, Variants: knuthVariants, Samples: defaultKnuthSamples})
 				}
-				eng, err := pipeline.New(pipeline.Options{Root: root, Stages: []*pipeline.Stage{stage}, ConfigFile: config})
+				eng, err := engine.New(engine.Options{Root: root, Stages: []*pipeline.Stage{stage}, ConfigFile: config})
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				res, err := eng.Run(context.Background(), nil, pipeline.RunOptions{})
+				res, err := eng.Run(context.Background(), nil, engine.RunOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -15,7 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/engine"
+
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
@@ -197,11 +200,11 @@ func runStage(t *testing.T, root string, stage *pipeline.Stage) (string, map[str
 	if err := os.WriteFile(config, []byte("seed: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := pipeline.New(pipeline.Options{Root: root, Stages: []*pipeline.Stage{stage}, ConfigFile: config})
+	eng, err := engine.New(engine.Options{Root: root, Stages: []*pipeline.Stage{stage}, ConfigFile: config})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := eng.Run(context.Background(), nil, pipeline.RunOptions{})
+	res, err := eng.Run(context.Background(), nil, engine.RunOptions{})
 	metrics := map[string]any{}
 	for _, r := range res {
 		for _, m := range r.Metrics {
@@ -369,9 +372,9 @@ func TestUnitsResume(t *testing.T) {
 		os.Remove(filepath.Join(root, path))
 	}
 	// No run cache either: it would restore the tables without running.
-	os.RemoveAll(filepath.Join(root, pipeline.CacheDir))
+	os.RemoveAll(filepath.Join(root, store.CacheDir))
 	// 2x2: 30 blocks in 30 units; 3x3: 21 blocks in 21 units. Remove 3.
-	files, _ := filepath.Glob(filepath.Join(root, pipeline.UnitsDir, "samplingtest", "*", "*"))
+	files, _ := filepath.Glob(filepath.Join(root, store.UnitsDir, "samplingtest", "*", "*"))
 	var removed []string
 	for _, f := range files {
 		if name := filepath.Base(f); name == "2x2.spread.0-0" || name == "3x3.spread.7-7" || name == "3x3.spread.20-20" {

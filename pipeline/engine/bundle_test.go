@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
+)
+
+// bundledToy is the units toy with its draws kept in a bundle.
+func bundledToy(t *testing.T) (*fixture, *unitToy, *pipeline.Bundle) {
+	f, toy := newUnitFixture(t, "")
+	b := &pipeline.Bundle{Name: "draws", Kernel: "toy v1", Holds: func(id string) bool { return strings.HasPrefix(id, "u") },
+		Work: func(id string) string { return "draw " + id }}
+	toy.draws.Units.Bundle = b
+	return f, toy, b
+}
+
+// freshClone removes everything a clone of the repository would lack:
+// artifacts, manifest, units and run cache; the bundle stays.
+func freshClone(t *testing.T, root string) {
+	for _, p := range []string{"data/numbers.parquet", "data/draws.parquet", "data/drawsum.txt", store.ManifestPath, store.UnitsDir, store.CacheDir} {
+		if err := os.RemoveAll(filepath.Join(root, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestBundle checks that every finished unit goes into the bundle, that a
+// fresh clone takes them from it (computing none) with the same bytes,
+// that only a missing unit is computed, and that a damaged bundle fails
+// the run naming the unit.
+func TestBundle(t *testing.T) {
+	f, toy, b := bundledToy(t)
+	f.run(RunOptions{}, nil)
+	good := f.read("data/draws.parquet")
+	rows, err := pipeline.ReadBundle(f.root, b, nil)
+	if err != nil || len(rows) != 20 {
+		t.Fatalf("bundle after the first run: %d rows, %v", len(rows), err)
+	}
+	if r := rows["u07"]; r.Work != "draw u07" || r.Kernel != "toy v1" || r.PeakRSSBytes <= 0 || r.CPUSeconds < 0 {
+		t.Errorf("row %+v", r)
+	}
+
+	for _, p := range []string{"data/draws.parquet", store.UnitsDir, store.CacheDir} {
+		os.RemoveAll(filepath.Join(f.root, p))
+	}
+	if st, _ := f.engine().Status(); st[1].Units == nil || st[1].Units.String() != "20/20 units done" {
+		t.Errorf("status with the units in the bundle only: %+v", st[1].Units)
+	}
+	freshClone(t, f.root)
+	calls := toy.calls.Load()
+	f.run(RunOptions{}, nil)
+	if n := toy.calls.Load() - calls; n != 0 {
+		t.Errorf("a clone with the whole bundle computed %d units", n)
+	}
+	if !bytes.Equal(good, f.read("data/draws.parquet")) {
+		t.Error("the artifact from the bundle differs")
+	}
+
+	// A unit missing from the bundle is computed, and added back.
+	list := make([]pipeline.BundleRow, 0, len(rows))
+	for _, r := range rows {
+		if r.Unit != "u13" {
+			list = append(list, r)
+		}
+	}
+	if err := writeBundle(f.root, b, list); err != nil {
+		t.Fatal(err)
+	}
+	freshClone(t, f.root)
+	calls = toy.calls.Load()
+	f.run(RunOptions{}, nil)
+	if n := toy.calls.Load() - calls; n != 1 {
+		t.Errorf("a clone missing one bundled unit computed %d units", n)
+	}
+	if rows, _ := pipeline.ReadBundle(f.root, b, nil); len(rows) != 20 {
+		t.Errorf("the bundle has %d units after the missing one was computed", len(rows))
+	}
+
+	damaged := func(r pipeline.BundleRow) pipeline.BundleRow { r.Result = "x" + r.Result; return r }
+	rehashed := func(r pipeline.BundleRow) pipeline.BundleRow {
+		r.SHA256 = bundleSum(r.Kernel, r.Unit, r.Result)
+		return r
+	}
+	for _, tc := range []struct {
+		name, want string
+		edit       func([]pipeline.BundleRow) []pipeline.BundleRow
+	}{
+		{"edited result", `unit "u00": its bytes do not match`, func(rs []pipeline.BundleRow) []pipeline.BundleRow { rs[0] = damaged(rs[0]); return rs }},
+		{"duplicated unit", `unit "u01" appears twice`, func(rs []pipeline.BundleRow) []pipeline.BundleRow { return append(rs, rs[1]) }},
+		{"foreign unit", `unit "zz" is not a unit of this bundle`, func(rs []pipeline.BundleRow) []pipeline.BundleRow {
+			rs[2].Unit = "zz"
+			rs[2] = rehashed(rs[2])
+			return rs
+		}},
+		{"unit the stage does not list", `unit "u99" is not a unit of this bundle`, func(rs []pipeline.BundleRow) []pipeline.BundleRow {
+			rs[2].Unit = "u99"
+			rs[2] = rehashed(rs[2])
+			return rs
+		}},
+		{"other kernel", `unit "u03" was computed by kernel "toy v0"`, func(rs []pipeline.BundleRow) []pipeline.BundleRow {
+			rs[3].Kernel = "toy v0"
+			rs[3] = rehashed(rs[3])
+			return rs
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			all, _ := pipeline.ReadBundle(f.root, b, nil)
+			var rs []pipeline.BundleRow
+			for _, id := range []string{"u00", "u01", "u02", "u03", "u04"} {
+				rs = append(rs, all[id])
+			}
+			if err := writeBundle(f.root, b, tc.edit(rs)); err != nil {
+				t.Fatal(err)
+			}
+			freshClone(t, f.root)
+			_, err := f.engine().Run(context.Background(), nil, RunOptions{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("run with a bundle with a %s: %v, want one line containing %q", tc.name, err, tc.want)
+			}
+			writeBundle(f.root, b, listOf(all))
+		})
+	}
+}
+
+func listOf(rows map[string]pipeline.BundleRow) []pipeline.BundleRow {
+	var out []pipeline.BundleRow
+	for _, r := range rows {
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestBundleUnused checks that a configuration listing none of the
+// bundle's units runs as if there were no bundle, even a damaged one.
+func TestBundleUnused(t *testing.T) {
+	f, toy, b := bundledToy(t)
+	b.Holds = func(id string) bool { return strings.HasPrefix(id, "v") }
+	if err := writeBundle(f.root, b, []pipeline.BundleRow{{Unit: "v1", Result: "x", Kernel: "toy v1", SHA256: "bad"}}); err != nil {
+		t.Fatal(err)
+	}
+	f.run(RunOptions{}, nil)
+	if n := toy.calls.Load(); n != 20 {
+		t.Errorf("computed %d units, want 20", n)
+	}
+}
+
+// TestRecomputeBundles checks that verify --recompute passes on a good
+// bundle and names the unit whose result was edited with its hash.
+func TestRecomputeBundles(t *testing.T) {
+	f, _, b := bundledToy(t)
+	f.run(RunOptions{}, nil)
+	var lines []string
+	reps, err := f.engine().RecomputeBundles(context.Background(), 20, 1, 0, func(s string) { lines = append(lines, s) })
+	if err != nil || len(reps) != 1 || len(reps[0].Checked) != 20 || reps[0].Units != 20 {
+		t.Fatalf("recompute of a good bundle: %+v, %v", reps, err)
+	}
+	rows, _ := pipeline.ReadBundle(f.root, b, nil)
+	r := rows["u05"]
+	r.Result = "forged"
+	r.SHA256 = bundleSum(r.Kernel, r.Unit, r.Result)
+	rows["u05"] = r
+	if err := writeBundle(f.root, b, listOf(rows)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.engine().RecomputeBundles(context.Background(), 20, 1, 0, func(string) {})
+	if err == nil || !strings.Contains(err.Error(), "unit u05: recomputed") {
+		t.Errorf("recompute of a forged unit: %v", err)
+	}
+}
+
+// writeBundle replaces the bundle's file by rows as they are, damaged or
+// not: the engine's writer, pipeline.AddToBundle, refuses a damaged file.
+func writeBundle(root string, b *pipeline.Bundle, rows []pipeline.BundleRow) error {
+	path := filepath.Join(root, b.Path())
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return parquet.WriteFile(path, rows)
+}
+
+// bundleSum is a row's hash as pipeline.Bundle documents it, written
+// again from the documentation: SHA-256(domain ‖ str(kernel) ‖ str(unit)
+// ‖ str(result)), str being the length as 8 bytes little-endian, then the
+// bytes.
+func bundleSum(kernel, unit, result string) string {
+	h := sha256.New()
+	for _, s := range []string{"sudoku-census/bundle/v1", kernel, unit, result} {
+		h.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(s))))
+		h.Write([]byte(s))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

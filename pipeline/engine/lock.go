@@ -1,0 +1,50 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
+)
+
+// Lock returns the lock of the current run. Every stage must be fresh:
+// a lock describes a finished run, never a partial one.
+func (e *Engine) Lock() (*inspect.RunLock, error) {
+	st, err := e.Status()
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range st {
+		if !s.Fresh {
+			return nil, fmt.Errorf("stage %s is stale (%s): run census run first, a lock records a finished run", s.Stage, s.Reason)
+		}
+	}
+	m, err := store.ReadManifest(e.opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	l := &inspect.RunLock{Tool: pipeline.ToolVersion}
+	for _, s := range e.order {
+		rec := m.Stages[s.Name]
+		l.Stages = append(l.Stages, inspect.LockedStage{Stage: s.Name, Version: rec.Version, Fingerprint: rec.Fingerprint, Config: rec.Config})
+	}
+	for _, a := range m.Artifacts {
+		l.Artifacts = append(l.Artifacts, inspect.LockedArtifact{Path: a.Path, Stage: a.Stage, SHA256: a.SHA256, Size: a.Size})
+	}
+	slices.SortFunc(l.Stages, func(a, b inspect.LockedStage) int { return strings.Compare(a.Stage, b.Stage) })
+	slices.SortFunc(l.Artifacts, func(a, b inspect.LockedArtifact) int { return strings.Compare(a.Path, b.Path) })
+	return l, nil
+}
+
+// WriteLock writes the lock of the current run to path, atomically.
+func (e *Engine) WriteLock(path string) error {
+	l, err := e.Lock()
+	if err != nil {
+		return err
+	}
+	return files.WriteAtomic(path, l.Encode())
+}

@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
+	"github.com/sudoku-census/sudoku-census/pipeline/remote"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/s3test"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
+)
+
+// remotes returns a fresh remote of each kind: a file:// directory and a
+// prefix on an S3-compatible server started for the test.
+func remotes(t *testing.T) map[string]func(t *testing.T) string {
+	return map[string]func(t *testing.T) string{
+		"file": func(t *testing.T) string { return "file://" + t.TempDir() },
+		"s3":   func(t *testing.T) string { return s3test.Start(t, "census").URL("team/cache") },
+	}
+}
+
+func open(t *testing.T, url string) *remote.Remote {
+	t.Helper()
+	r, err := remote.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// clone is a second project root with the fixture's configuration and no
+// data/: another machine.
+func (f *fixture) clone() *fixture {
+	g := &fixture{t: f.t, root: f.t.TempDir(), config: f.config, stages: f.stages}
+	return g
+}
+
+func TestPushPullRoundTrip(t *testing.T) {
+	for kind, newRemote := range remotes(t) {
+		t.Run(kind, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t, "numbers:\n  count: 10\n")
+			f.run(RunOptions{}, nil)
+			lockPath := f.writeLock("run.lock.json")
+			url := newRemote(t)
+			r := open(t, url)
+			first, err := r.Push(ctx, f.root, f.engine().Log(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first.Objects != 3 || first.Runs != 3 || first.Bytes == 0 {
+				t.Fatalf("first push: %+v, want 3 objects and 3 run records", first)
+			}
+			second, err := r.Push(ctx, f.root, f.engine().Log(), false)
+			if err != nil || second.Files() != 0 || second.Bytes != 0 || second.Present != 6 {
+				t.Fatalf("second push: %+v, %v; want nothing sent", second, err)
+			}
+
+			// Another machine pulls: every stage is restored, none runs,
+			// and the run matches the lock.
+			g := f.clone()
+			got, results, err := g.engine().Pull(ctx, open(t, url), PullOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Objects != 3 || got.Runs != 3 || len(got.Missing) != 0 {
+				t.Fatalf("pull: %+v", got)
+			}
+			for _, res := range results {
+				if !res.Restored {
+					t.Errorf("stage %s: %+v, want restored", res.Stage, res)
+				}
+			}
+			l, _ := inspect.ReadLock(lockPath)
+			if diffs, err := g.engine().Project().CompareLock(l); err != nil || len(diffs) != 0 {
+				t.Fatalf("after the pull: %v, %v", diffs, err)
+			}
+			if st := g.status(); st["total"] != "fresh" {
+				t.Fatalf("status after the pull: %v", st)
+			}
+			if kind == "s3" {
+				// Every key went below the remote's prefix.
+				whole := open(t, strings.Replace(url, "/team/cache?", "/?", 1))
+				keys, err := whole.Keys(ctx)
+				if err != nil || len(keys) != 6 {
+					t.Fatalf("the bucket holds %v, %v; want 6 keys", keys, err)
+				}
+				for k := range keys {
+					if !strings.HasPrefix(k, "team/cache/") {
+						t.Errorf("key %s is not below the prefix team/cache/", k)
+					}
+				}
+			}
+			// A second pull fetches nothing.
+			again, _, err := g.engine().Pull(ctx, open(t, url), PullOptions{})
+			if err != nil || again.Files() != 0 {
+				t.Fatalf("second pull: %+v, %v", again, err)
+			}
+		})
+	}
+}
+
+// pushed runs the toy pipeline and pushes it to a fresh file:// remote in
+// dir.
+func pushed(t *testing.T) (f *fixture, dir string, r *remote.Remote) {
+	f = newFixture(t, "")
+	f.run(RunOptions{}, nil)
+	dir = t.TempDir()
+	r = open(t, "file://"+dir)
+	if _, err := r.Push(context.Background(), f.root, f.engine().Log(), false); err != nil {
+		t.Fatal(err)
+	}
+	return f, dir, r
+}
+
+// TestPullChecksEveryFile damages the remote's copy of an artifact: the
+// pull refuses it, and nothing of that stage or after it is taken for
+// done.
+func TestPullChecksEveryFile(t *testing.T) {
+	ctx := context.Background()
+	f, dir, r := pushed(t)
+	m, _ := store.ReadManifest(f.root)
+	squares, _ := m.Artifact("squares")
+	obj := filepath.Join(dir, "objects", squares.SHA256)
+	data, _ := os.ReadFile(obj)
+	data[len(data)/2] ^= 1
+	os.WriteFile(obj, data, 0o644)
+
+	g := f.clone()
+	_, _, err := g.engine().Pull(ctx, r, PullOptions{})
+	if err == nil || !strings.Contains(err.Error(), "damaged") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("pull of a damaged object: %v", err)
+	}
+	if _, err := os.Stat(store.CacheObject(g.root, squares.SHA256)); err == nil {
+		t.Error("the damaged object reached the run cache")
+	}
+	if _, err := os.Stat(store.CacheRun(g.root, "squares", m.Stages["squares"].Fingerprint)); err == nil {
+		t.Error("the record of the damaged object's stage was written")
+	}
+	st := g.status()
+	if st["squares"] == "fresh" || st["total"] == "fresh" {
+		t.Errorf("after a refused pull: %v", st)
+	}
+}
+
+// TestInterruptedPushIsNotTakenForComplete: a push stopped after the
+// objects, before the records (which go last), leaves a remote from which
+// a pull restores nothing; a torn object is never used.
+func TestInterruptedPushIsNotTakenForComplete(t *testing.T) {
+	ctx := context.Background()
+	f, dir, r := pushed(t)
+	os.RemoveAll(filepath.Join(dir, "runs"))
+	g := f.clone()
+	got, results, err := g.engine().Pull(ctx, r, PullOptions{})
+	if err != nil || got.Files() != 0 || len(got.Missing) != 3 {
+		t.Fatalf("pull without records: %+v, %v", got, err)
+	}
+	for _, res := range results {
+		if res.Restored || res.Ran {
+			t.Errorf("stage %s: %+v, want skipped", res.Stage, res)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(g.root, store.ManifestPath)); err == nil {
+		if m, _ := store.ReadManifest(g.root); len(m.Artifacts) > 0 {
+			t.Errorf("a pull without records published %v", m.Artifacts)
+		}
+	}
+	// A cancelled push sends nothing that a pull would take.
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	dir2 := t.TempDir()
+	if _, err := open(t, "file://"+dir2).Push(cancelled, f.root, f.engine().Log(), false); err == nil {
+		t.Error("a cancelled push succeeded")
+	}
+	if runs, _ := filepath.Glob(filepath.Join(dir2, "runs", "*", "*")); len(runs) > 0 {
+		t.Errorf("a cancelled push wrote records %v", runs)
+	}
+}
+
+func TestBadRemotes(t *testing.T) {
+	for _, url := range []string{"", "/tmp/x", "file://relative/x", "file:///tmp/x?y=1", "http://example.org/x", "s3://", "s3://b/p?prefix=q", "gs://b"} {
+		_, err := remote.Open(context.Background(), url)
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "remote") {
+			t.Errorf("%q: err = %v, want one line naming the remote", url, err)
+		}
+	}
+}
+
+// TestPullLockFetchesItsArtifacts: pull --lock brings a lock's records and
+// artifacts into the run cache, leaves data/ alone, and census diff then
+// reads the lock's numbers.
+func TestPullLockFetchesItsArtifacts(t *testing.T) {
+	ctx := context.Background()
+	f := diffFixture(t)
+	f.run(RunOptions{}, nil)
+	lockPath := f.writeLock("run.lock.json")
+	dir := t.TempDir()
+	r := open(t, "file://"+dir)
+	if _, err := r.Push(ctx, f.root, f.engine().Log(), false); err != nil {
+		t.Fatal(err)
+	}
+	g := f.clone()
+	g.stages = f.stages
+	l, _ := inspect.ReadLock(lockPath)
+	got, results, err := g.engine().Pull(ctx, r, PullOptions{Lock: l})
+	if err != nil || got.Objects != 3 || got.Runs != 3 || len(results) != 0 {
+		t.Fatalf("pull --lock: %+v, %v, %v", got, results, err)
+	}
+	if _, err := os.Stat(filepath.Join(g.root, store.ManifestPath)); err == nil {
+		t.Error("pull --lock wrote a manifest")
+	}
+	d, err := g.engine().Project().Diff(lockPath, lockPath, inspect.DiffOptions{All: true})
+	if err != nil || len(d.Notes) != 0 || !slices.Contains(d.Metrics, inspect.Change{Stage: "total", Key: "sum", Old: "385", New: "385"}) {
+		t.Fatalf("diff after pull --lock: %+v, %v", d, err)
+	}
+}

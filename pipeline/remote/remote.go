@@ -1,0 +1,487 @@
+// Package remote keeps a project's run cache and finished units on a
+// store shared by the machines that run the pipeline (a directory or an S3
+// bucket): Remote.Push sends what the remote lacks, and a Pull fetches, for
+// the engine (engine.Engine.Pull), the run records, objects and units a
+// configuration needs, checking each file before it is used. It writes
+// only the run cache and the unit files, never data/ itself.
+package remote
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"maps"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/fileblob"
+	_ "gocloud.dev/blob/s3blob" // s3:// remotes
+
+	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
+)
+
+// A remote is a store shared by the machines that run the pipeline (DVC's
+// remote): the run cache's objects and records and the finished units, by
+// these keys below the remote's path:
+//
+//	objects/<sha256>                  a file's bytes, named by their SHA-256
+//	runs/<stage>/<fingerprint>.json   a run cache record (the stage's manifest
+//	                                  record and artifact entries)
+//	units/<stage>/<fingerprint>/<id>  a unit file (its trailer checks it)
+//
+// Every key names its content, so push sends only the keys the remote
+// lacks and a second push sends nothing. A record is written after every
+// object it names, so a record on the remote always has its objects; and a
+// reader checks each object's SHA-256 and each unit's trailer before using
+// it, so that a key torn by an interrupted push is never taken for whole.
+// Every write (remote or local) goes to a temporary name first: fileblob
+// renames it into place when the write completes, S3 makes an object
+// visible only when its upload completes.
+type Remote struct {
+	URL    string
+	bucket *blob.Bucket
+}
+
+const (
+	remoteObjects = "objects/"
+	remoteRuns    = "runs/"
+	remoteUnits   = "units/"
+	// maxRecordBytes bounds a run record read from a remote.
+	maxRecordBytes = 16 << 20
+)
+
+// Open opens a remote by URL: file:///absolute/path (a directory,
+// made if missing) or s3://bucket/prefix, with gocloud.dev/blob's query
+// parameters for S3 (region, endpoint, use_path_style, disable_https…) and
+// credentials from the environment, as the AWS SDK reads them.
+func Open(ctx context.Context, raw string) (*Remote, error) {
+	const allowed = "want file:///absolute/path or s3://bucket/prefix"
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("remote %q: %s", raw, allowed)
+	}
+	var b *blob.Bucket
+	switch u.Scheme {
+	case "file":
+		if (u.Host != "" && u.Host != "localhost") || !filepath.IsAbs(u.Path) || u.RawQuery != "" {
+			return nil, fmt.Errorf("remote %q: a file remote is file:// and an absolute path, for example file:///srv/census-cache", raw)
+		}
+		b, err = fileblob.OpenBucket(u.Path, &fileblob.Options{CreateDir: true, NoTempDir: true, Metadata: fileblob.MetadataDontWrite})
+	case "s3":
+		if u.Host == "" {
+			return nil, fmt.Errorf("remote %q: no bucket; %s", raw, allowed)
+		}
+		q := u.Query()
+		if q.Has("prefix") {
+			return nil, fmt.Errorf("remote %q: give the prefix as the path (s3://bucket/prefix), not as a query parameter", raw)
+		}
+		if prefix := strings.Trim(u.Path, "/"); prefix != "" {
+			q.Set("prefix", prefix+"/")
+		}
+		b, err = blob.OpenBucket(ctx, (&url.URL{Scheme: "s3", Host: u.Host, RawQuery: q.Encode()}).String())
+	default:
+		return nil, fmt.Errorf("remote %q: %s", raw, allowed)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("remote %s: %s", raw, msg.OneLine(err.Error()))
+	}
+	return &Remote{URL: raw, bucket: b}, nil
+}
+
+// Close closes the remote.
+func (r *Remote) Close() error { return r.bucket.Close() }
+
+// Keys lists every key of the remote with its size.
+func (r *Remote) Keys(ctx context.Context) (map[string]int64, error) {
+	out := map[string]int64{}
+	it := r.bucket.List(nil)
+	for {
+		obj, err := it.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("remote %s: listing: %s", r.URL, msg.OneLine(err.Error()))
+		}
+		if !obj.IsDir && !strings.HasSuffix(obj.Key, ".tmp") {
+			out[obj.Key] = obj.Size
+		}
+	}
+}
+
+// upload copies the local file to key. With want set, the bytes sent must
+// hash to it, or the write is abandoned (nothing appears under key).
+func (r *Remote) upload(ctx context.Context, key, local, want string) (int64, error) {
+	f, err := os.Open(local)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w, err := r.bucket.NewWriter(wctx, key, &blob.WriterOptions{ContentType: "application/octet-stream"})
+	if err != nil {
+		return 0, err
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(w, h), f)
+	if err == nil && want != "" && hex.EncodeToString(h.Sum(nil)) != want {
+		err = fmt.Errorf("%s changed while it was sent (its SHA-256 is no longer %s)", local, msg.Short(want))
+	}
+	if err != nil {
+		cancel() // abandons the write
+		w.Close()
+		return 0, fmt.Errorf("push %s: %w", key, err)
+	}
+	if err := w.Close(); err != nil {
+		return 0, fmt.Errorf("push %s: %s", key, msg.OneLine(err.Error()))
+	}
+	return n, nil
+}
+
+// read returns a key's bytes, at most limit of them.
+func (r *Remote) read(ctx context.Context, key string, limit int64) ([]byte, error) {
+	rd, err := r.bucket.NewReader(ctx, key, nil)
+	if err != nil {
+		return nil, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(io.LimitReader(rd, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("pull %s: larger than %d bytes", key, limit)
+	}
+	return data, nil
+}
+
+// fetchObject copies objects/<sum> to dst through a temporary file beside
+// it, and renames it into place only when its SHA-256 is sum and its size
+// size: a damaged or torn object never reaches dst.
+func (r *Remote) fetchObject(ctx context.Context, sum string, size int64, dst string) (int64, error) {
+	key := remoteObjects + sum
+	rd, err := r.bucket.NewReader(ctx, key, nil)
+	if err != nil {
+		return 0, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))
+	}
+	defer rd.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return 0, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-pull-*")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name())
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(rd, size+1))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != sum || n != size {
+		return 0, fmt.Errorf("pull %s: the remote's copy is damaged (SHA-256 %s, %d bytes; want %d bytes): not used", key, msg.Short(got), n, size)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return 0, err
+	}
+	return n, os.Rename(tmp.Name(), dst)
+}
+
+// Transfer counts what a push or pull sent or fetched, and what it found
+// already there.
+type Transfer struct {
+	Objects, Runs, Units int   // files sent or fetched, by kind
+	Bytes                int64 // their bytes
+	Present              int   // files the other side already had
+	// Missing lists the stages a pull found neither here nor on the remote.
+	Missing []string
+}
+
+// Files is the number of files sent or fetched.
+func (t Transfer) Files() int { return t.Objects + t.Runs + t.Units }
+
+// Push sends the remote what it lacks of this project's data/: every
+// artifact of the manifest and every run cache object (objects/), every run
+// cache record and each stage's current record (runs/), every finished unit
+// (units/). Records go last, once their objects are there. Files that do
+// not match their hash or trailer are not sent.
+func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait bool) (Transfer, error) {
+	var t Transfer
+	release, err := store.Lock(root, wait)
+	if err != nil {
+		return t, err
+	}
+	defer release()
+	m, err := store.ReadManifest(root)
+	if err != nil {
+		return t, err
+	}
+	have, err := r.Keys(ctx)
+	if err != nil {
+		return t, err
+	}
+	objects := map[string]string{} // SHA-256 -> a local file with those bytes
+	records := map[string]store.CacheRecord{}
+	for _, a := range m.Artifacts {
+		objects[a.SHA256] = filepath.Join(root, filepath.FromSlash(a.Path))
+	}
+	for name, rec := range m.Stages {
+		var entries []store.ArtifactEntry
+		for _, a := range m.Artifacts {
+			if a.Stage == name {
+				entries = append(entries, a)
+			}
+		}
+		records[remoteRuns+name+"/"+rec.Fingerprint+".json"] = store.CacheRecord{Stage: name, Record: rec, Artifacts: entries}
+	}
+	cacheBase := filepath.Join(root, filepath.FromSlash(store.CacheDir))
+	if entries, err := os.ReadDir(filepath.Join(cacheBase, "objects")); err == nil {
+		for _, en := range entries {
+			if files.IsHexDigest(en.Name()) {
+				objects[en.Name()] = filepath.Join(cacheBase, "objects", en.Name())
+			}
+		}
+	}
+	runFiles, _ := filepath.Glob(filepath.Join(cacheBase, "runs", "*", "*.json"))
+	for _, file := range runFiles {
+		data, err := os.ReadFile(file)
+		var rec store.CacheRecord
+		if err != nil || json.Unmarshal(data, &rec) != nil || rec.Stage != filepath.Base(filepath.Dir(file)) ||
+			rec.Record.Fingerprint+".json" != filepath.Base(file) || !files.IsHexDigest(rec.Record.Fingerprint) {
+			continue
+		}
+		records[remoteRuns+rec.Stage+"/"+filepath.Base(file)] = rec
+	}
+
+	for _, sum := range slices.Sorted(maps.Keys(objects)) {
+		key := remoteObjects + sum
+		if _, ok := have[key]; ok {
+			t.Present++
+			continue
+		}
+		if got, _, err := files.Hash(objects[sum]); err != nil || got != sum {
+			log.Warn("not pushed: the local copy does not match its SHA-256", "file", objects[sum])
+			continue
+		}
+		n, err := r.upload(ctx, key, objects[sum], sum)
+		if err != nil {
+			return t, err
+		}
+		have[key] = n
+		t.Objects++
+		t.Bytes += n
+	}
+
+	unitFiles, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(store.UnitsDir), "*", "*", "*"))
+	sort.Strings(unitFiles)
+	for _, file := range unitFiles {
+		id, fp, stage := filepath.Base(file), filepath.Base(filepath.Dir(file)), filepath.Base(filepath.Dir(filepath.Dir(file)))
+		if !store.ValidUnitID(id) || !files.IsHexDigest(fp) {
+			continue
+		}
+		key := remoteUnits + stage + "/" + fp + "/" + id
+		if _, ok := have[key]; ok {
+			t.Present++
+			continue
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return t, err
+		}
+		if _, _, ok := store.DecodeUnit(fp, id, data); !ok {
+			continue
+		}
+		if err := r.bucket.WriteAll(ctx, key, data, nil); err != nil {
+			return t, fmt.Errorf("push %s: %s", key, msg.OneLine(err.Error()))
+		}
+		t.Units++
+		t.Bytes += int64(len(data))
+	}
+
+	for _, key := range slices.Sorted(maps.Keys(records)) {
+		if _, ok := have[key]; ok {
+			t.Present++
+			continue
+		}
+		rec := records[key]
+		complete := true
+		for _, a := range rec.Artifacts {
+			_, ok := have[remoteObjects+a.SHA256]
+			complete = complete && ok
+		}
+		if !complete {
+			log.Warn("run record not pushed: some of its files are neither here nor on the remote", "stage", rec.Stage, "fingerprint", msg.Short(rec.Record.Fingerprint))
+			continue
+		}
+		data, _ := json.MarshalIndent(rec, "", "  ")
+		if err := r.bucket.WriteAll(ctx, key, append(data, '\n'), nil); err != nil {
+			return t, fmt.Errorf("push %s: %s", key, msg.OneLine(err.Error()))
+		}
+		t.Runs++
+		t.Bytes += int64(len(data) + 1)
+	}
+	return t, nil
+}
+
+// Record fetches the remote's record of stage under fingerprint, if
+// it has one, with every object it names, into the local run cache; the
+// record is written last, so an interrupted pull leaves no record whose
+// objects are missing. A record that does not describe the stage's
+// outputs is not used.
+func (pl *Pull) Record(ctx context.Context, stage, fingerprint string) error {
+	r, have, t := pl.r, pl.have, &pl.Transfer
+	key := remoteRuns + stage + "/" + fingerprint + ".json"
+	if _, ok := have[key]; !ok {
+		return nil
+	}
+	data, err := r.read(ctx, key, maxRecordBytes)
+	if err != nil {
+		return err
+	}
+	var rec store.CacheRecord
+	if err := json.Unmarshal(data, &rec); err != nil || rec.Stage != stage || rec.Record.Fingerprint != fingerprint {
+		pl.log.Warn("the remote's run record is damaged: not used", "key", key)
+		return nil
+	}
+	for _, a := range rec.Artifacts {
+		if !files.IsHexDigest(a.SHA256) || a.Size < 0 {
+			pl.log.Warn("the remote's run record is damaged: not used", "key", key)
+			return nil
+		}
+	}
+	for _, a := range rec.Artifacts {
+		if err := pl.object(ctx, a.SHA256, a.Size); err != nil {
+			return err
+		}
+	}
+	if err := files.WriteAtomic(store.CacheRun(pl.root, stage, fingerprint), data); err != nil {
+		return err
+	}
+	t.Runs++
+	t.Bytes += int64(len(data))
+	return nil
+}
+
+// object fetches one object into the run cache unless a good copy is
+// there already.
+func (pl *Pull) object(ctx context.Context, sum string, size int64) error {
+	r, have, t := pl.r, pl.have, &pl.Transfer
+	dst := store.CacheObject(pl.root, sum)
+	if got, _, err := files.Hash(dst); err == nil && got == sum {
+		t.Present++
+		return nil
+	}
+	if _, ok := have[remoteObjects+sum]; !ok {
+		return fmt.Errorf("remote %s lacks objects/%s, which its run records name: push it again from a machine that has it", r.URL, sum)
+	}
+	n, err := r.fetchObject(ctx, sum, size, dst)
+	if err != nil {
+		return err
+	}
+	t.Objects++
+	t.Bytes += n
+	return nil
+}
+
+// Units fetches the remote's finished units of stage under
+// fingerprint that are not here, each checked by its trailer.
+func (pl *Pull) Units(ctx context.Context, stage, fingerprint string) error {
+	r, have, t := pl.r, pl.have, &pl.Transfer
+	prefix := remoteUnits + stage + "/" + fingerprint + "/"
+	dir := store.UnitDir(pl.root, stage, fingerprint)
+	for _, key := range slices.Sorted(maps.Keys(have)) {
+		id, ok := strings.CutPrefix(key, prefix)
+		if !ok || !store.ValidUnitID(id) {
+			continue
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, id)); err == nil {
+			if _, _, ok := store.DecodeUnit(fingerprint, id, b); ok {
+				t.Present++
+				continue
+			}
+		}
+		data, err := r.read(ctx, key, maxRecordBytes)
+		if err != nil {
+			return err
+		}
+		result, took, ok := store.DecodeUnit(fingerprint, id, data)
+		if !ok {
+			pl.log.Warn("the remote's unit file does not check: not used", "key", key)
+			continue
+		}
+		if err := store.WriteUnit(dir, fingerprint, id, result, took); err != nil {
+			return err
+		}
+		t.Units++
+		t.Bytes += int64(len(data))
+	}
+	return nil
+}
+
+// Lock fetches the records and artifacts of a lock into the run cache.
+func (pl *Pull) Lock(ctx context.Context, l *inspect.RunLock) error {
+	have, t := pl.have, &pl.Transfer
+	for _, s := range l.Stages {
+		if !files.IsHexDigest(s.Fingerprint) || path.Base(s.Stage) != s.Stage {
+			return fmt.Errorf("the lock's stage %q has a malformed fingerprint or name", s.Stage)
+		}
+		if _, err := os.Stat(store.CacheRun(pl.root, s.Stage, s.Fingerprint)); errors.Is(err, fs.ErrNotExist) {
+			if err := pl.Record(ctx, s.Stage, s.Fingerprint); err != nil {
+				return err
+			}
+		}
+	}
+	for _, a := range l.Artifacts {
+		if !files.IsHexDigest(a.SHA256) || a.Size < 0 {
+			return fmt.Errorf("the lock's artifact %s has a malformed SHA-256 or size", a.Path)
+		}
+		if _, ok := have[remoteObjects+a.SHA256]; !ok {
+			t.Missing = append(t.Missing, a.Path)
+			continue
+		}
+		if err := pl.object(ctx, a.SHA256, a.Size); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Pull is one pull from a remote into a project's run cache and unit
+// files: the remote's keys, listed once when it starts, and what it has
+// fetched so far.
+type Pull struct {
+	Transfer
+	r    *Remote
+	root string
+	log  *slog.Logger
+	have map[string]int64
+}
+
+// NewPull starts a pull from r into the project at root: it lists the
+// remote's keys. log gets what the pull passes over.
+func (r *Remote) NewPull(ctx context.Context, root string, log *slog.Logger) (*Pull, error) {
+	have, err := r.Keys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Pull{r: r, root: root, log: log, have: have}, nil
+}

@@ -1,0 +1,257 @@
+// Package knuth is the stage that estimates the number of Sudoku grids of
+// each box shape with Knuth's random-walk estimator and its variants (the
+// maths is package walks): for every shape and variant of its configuration
+// it draws the samples with package sampling and writes one summary row, a
+// convergence trace and, optionally, a coverage study. The estimators never
+// read the exact stages' artifacts nor the literature's counts: the figures,
+// the report and the tests compare them.
+//
+// # Estimators
+//
+// A walk fills the grid one placement at a time, each drawn uniformly from
+// the options of the constraint the variant's order picks; the sample is the
+// product of the numbers of options, or 0 at a dead end: unbiased for the
+// number of grids. The variants:
+//
+//   - rowmajor: reading order.
+//   - random: a fresh uniform cell order per walk.
+//   - mrv: the empty cell with the fewest candidates, lowest position on ties.
+//   - cover: exact-cover order over cells and unit–symbol pairs, as Dancing
+//     Links branches.
+//   - hybrid: knuth.hybrid_k placements in knuth.hybrid_order, then an exact
+//     count of the subtree with grid.Counter.
+//   - se, stochastic enumeration (Purdom's partial backtracking): up to
+//     knuth.se_budget partial grids go down the knuth.se_order tree
+//     together; at each level all C children of the kept set are counted,
+//     m = min(B, C) of them are kept uniformly at random, and a common weight
+//     is multiplied by C/m; the sample is the final weight times the number
+//     of grids reached. Every child is kept with probability m/C, so the
+//     estimate is unbiased; budget 1 is Knuth's walk. On 16×16 (mrv, B = 100)
+//     the relative variance per sample falls from about 2,500 (mrv) to 0.92,
+//     about 5.8× more efficient per CPU second.
+//   - lookahead: stochastic enumeration in mrv order that keeps children with
+//     unequal probabilities. A child that leaves a peer cell without a
+//     candidate is dropped (forward checking); each other child of a node of
+//     weight w gets the score w·exp(α·Σ log |candidates|) over its empty
+//     cells (α = knuth.lookahead_alpha); B of them are kept by systematic
+//     sampling in a random order with inclusion probabilities π ∝ score
+//     capped at 1, and a kept child's weight is w/π (Horvitz–Thompson, level
+//     by level; the argument is in stages/maths/walks/lookahead.go).
+//   - bandmrv, bandse: the mrv walk or se started from a first band (rows
+//     0…R−1) drawn uniformly among all b(R,C) valid bands (walkbands.FirstBand,
+//     box height R ≤ 3; b from heuristic.BandCount), multiplied by b: the
+//     walk's own weighting of the first band, a product of branching factors
+//     that varies from band to band, becomes the constant b (unbiased:
+//     E = Σ_bands (1/b)·b·completions). On 9×9, relvar × work falls from
+//     4.5·10³ (mrv) to 2.7·10³ (bandmrv) and from 4.8·10³ (se, B = 30) to
+//     2.0·10³ (bandse, B = 30).
+//   - bandmrvlast, bandselast: conditional Monte Carlo on the last band.
+//     From the uniform first band they fill, in mrv order, only the cells of
+//     the upper bands (rows 0…N−R−1) and then count the last band's
+//     completions exactly (stages/maths/walkbands/lastband.go): each column then
+//     lacks a fixed set of R symbols; for R = 2 the completions are
+//     2^(cycles of the graph with the columns as vertices and the missing
+//     symbols as edges), for R = 3 the sum of that over the top row's systems
+//     of distinct representatives, all in checked 64-bit integers (0 when two
+//     columns of a box lack the same symbol). The sample is the walk's (or
+//     se's) weight times that count (for se, Σ over the kept nodes); unbiased
+//     because the leaves of the upper-band tree are scored by their exact
+//     numbers of completions. Box height R ≤ 3 (walks.MaxBandHeight).
+//
+// Which shapes a variant runs on: every shape with a key RxC in
+// knuth.samples, plus those with a key RxC/variant for it, less those whose
+// RxC/variant key is 0. configs/default.yaml runs every variant on 4×4, 6×6
+// and 9×9 grids and all but the band variants on 16×16 (whose boxes are 4
+// high); beyond 9×9 it runs se on 2×5, 2×6, 3×4, 3×5, 4×5 and 5×5, bandse on
+// 2×5, 2×6, 3×4 and 3×5, and bandselast on 2×5, 2×6 and 3×4 (a transposed
+// shape has the same count and is left out).
+//
+// Every row carries the diagnostics of its samples as weights (ess,
+// max_weight_share, pareto_k, unreliable: montecarlo.Diagnostics); the paper
+// marks an interval with k̂ > 0.7 with ‡ and takes no headline figure from it.
+//
+// # Coverage study
+//
+// With knuth.coverage_runs > 0 the stage also draws, for every shape and
+// variant of knuth.coverage_samples, that many independent short runs (run i
+// is block i of its own random stream, with the run's samples as block size,
+// so the runs are independent of each other and of the main runs) and
+// writes their estimates and intervals to data/knuth_coverage.parquet. The
+// report stage compares them with the known counts and writes the paper's
+// coverage table (covered runs, runs wholly below the count, coverage with
+// its Wilson 95% interval); a variant whose Wilson interval lies wholly below
+// 95% on a shape gives no headline figure for that shape (nor does an
+// unreliable interval).
+//
+// # Randomness and units
+//
+// The stage reads the global key seed. Block b of (seed, stage, shape,
+// variant) draws from ChaCha8 seeded with
+//
+//	SHA-256("sudoku-census/montecarlo/v1" ‖ u64(seed) ‖ str(stage) ‖ str(shape) ‖ str(variant) ‖ u64(b))
+//
+// with u64 = 8 bytes little-endian and str = u64(length) then the bytes. A
+// block (montecarlo.RunBlock) is a pure function of its seed with a
+// mergeable result. The blocks of each shape and variant are cut into at most
+// 32 units of ⌈blocks/32⌉ consecutive blocks, id
+// <shape>.<variant>.<first block>-<last block> (e.g. 3x3.mrv.625-1249); the
+// cut follows from the configuration alone. A unit's result is its blocks'
+// montecarlo.Block values (float64 bits, exactly), and Run merges every
+// block of a shape and variant in block order, so the tables are the same
+// bytes whatever the cores, the order of the units, or the machines that
+// computed them (package stages/shared/sampling). The importance stage works
+// the same way.
+//
+// # Run report
+//
+// Wall and CPU time and walks per second per core of the units this process
+// computed go to the run report as <shape>/<variant>.<metric> (with
+// timed_samples when some units were reused or computed elsewhere), never to
+// an artifact. For every shape and variant the report also has half_width_95
+// (the relative half-width of the 95% interval, 1.96 × relative error) and
+// seconds_to_goal: the time the run would need on this machine, with every
+// core on it, to reach the relative half-width knuth.goals gives the shape
+// (default ±1%), projected from the run itself as CPU seconds × (samples /
+// timed samples) / cores × (half-width / goal)² (CPU time divided by the
+// cores, not wall time: the runs of one stage overlap). `census run` logs it
+// per run as time_to_goal.
+//
+// # Artifacts
+//
+// Numbers that may exceed the float64 range (25×25 estimates are about
+// 4e308) are decimal strings in scientific notation with 15 significant
+// digits; their log10 is a double column for plotting.
+//
+// data/knuth.parquet: one row per shape and variant.
+//
+//	column            type    meaning
+//	shape             string  box shape RxC
+//	variant           string  rowmajor, random, mrv, cover, hybrid, se, lookahead,
+//	                          bandmrv, bandse, bandmrvlast or bandselast
+//	order             string  order of the walk (the hybrid's is knuth.hybrid_order,
+//	                          se's knuth.se_order, mrv for lookahead and the band
+//	                          variants)
+//	hybrid_k          int32   placements made before the exact count; N² for plain walks
+//	budget            int32   partial grids kept per level: knuth.se_budget for se,
+//	                          lookahead, bandse and bandselast, 1 for the walks
+//	alpha             double  knuth.lookahead_alpha for lookahead, 0 otherwise
+//	samples           int64   number of walks
+//	estimate          string  sample mean, decimal
+//	log10_estimate    double  log10 of the estimate (−Inf if 0)
+//	std_error         string  sample standard deviation / √samples
+//	ci_low            string  estimate − 1.959964·std_error, cut at 0: the 95% interval
+//	ci_high           string  estimate + 1.959964·std_error
+//	relative_error    double  std_error / estimate
+//	nonzero_fraction  double  fraction of walks without a dead end
+//	work              int64   deterministic work: one per step for rowmajor/random;
+//	                          bookkeeping operations for mrv/cover; for the hybrid,
+//	                          walk work + cells left to the exact counter (the
+//	                          counter's own search is not counted); for se, the
+//	                          bookkeeping of every node plus one per child weighed by
+//	                          the selection plus one per 64-byte line of node state
+//	                          copied
+//	relvar            double  sample variance / estimate², per walk
+//	relvar_work       double  relvar × work per walk
+//	ess               double  effective sample size (Σw)²/Σw² of the samples w as
+//	                          weights: samples when all are equal, 1 when one holds
+//	                          the sum
+//	max_weight_share  double  the largest sample / Σw
+//	pareto_k          double  k̂, the generalized Pareto shape fitted to the
+//	                          M = ⌈min(n/5, 3√n)⌉ largest samples' excesses over the
+//	                          next one (Zhang–Stephens estimator with the PSIS prior);
+//	                          the variance of the estimate is finite for k < 0.5; NaN
+//	                          when the tail has fewer than 5 samples or no spread
+//	unreliable        bool    k̂ > 0.7: the interval is not to be trusted (the paper
+//	                          marks it ‡)
+//
+// data/knuth_trace.parquet: the running statistics per shape and variant at
+// log-spaced sample counts (round(10^(i/10)) within block 0, then at the
+// first block boundary after each further such count, and at the end):
+// shape, variant, samples, estimate, log10_estimate, std_error, ci_low,
+// ci_high and relative_error, as above.
+//
+// data/knuth_coverage.parquet: one row per coverage run: shape, variant,
+// then
+//
+//	run  int32  the run's index, from 0
+//
+// then samples … unreliable as in data/knuth.parquet. Empty when
+// knuth.coverage_runs is 0.
+//
+// # Configuration
+//
+// Defaults are those of configs/default.yaml, the paper's run
+// (configs/smoke.yaml where it differs; the built-in defaults without a
+// config file are in DefaultConfig).
+//
+//   - knuth.block_size (default 1000): an integer from 1 to 2³⁰
+//     (1073741824), samples per block (part of the random streams' identity).
+//   - knuth.variants (default, and smoke: [rowmajor, random, mrv, cover,
+//     hybrid, se, lookahead, bandmrv, bandse, bandmrvlast, bandselast]): a
+//     non-empty list of distinct names among these.
+//   - knuth.hybrid_order (default cover): rowmajor, random, mrv or cover.
+//   - knuth.samples (see configs/default.yaml): a map from shape RxC (R·C ≤
+//     36) to the samples of every variant (≥ 1), or from RxC/variant to the
+//     samples of one listed variant: beside RxC an override (0: not on this
+//     shape), alone the only variant run on that shape; the band variants
+//     only where R ≤ 3; at most 2²⁴ blocks per shape and variant
+//     (16777216000 samples with blocks of 1000): a count beyond is refused,
+//     never cut.
+//   - knuth.hybrid_k (default {2x2: 8, 2x3: 18, 3x3: 60, 4x4: 200}): per
+//     shape, an integer in [0, N²]; required for every shape the hybrid runs
+//     on.
+//   - knuth.se_order (default mrv): mrv or cover; required when se is listed.
+//   - knuth.se_budget (default {2x2: 10, 2x3: 10, 3x3: 30, 4x4: 100, 2x5: 30,
+//     2x6: 30, 3x4: 100, 3x5: 100, 4x5: 300, 5x5: 300}; smoke 10 everywhere):
+//     per shape, an integer in [1, 10000]; required for every shape se,
+//     lookahead, bandse or bandselast runs on.
+//   - knuth.lookahead_alpha (default 0.25): a number in [0, 16].
+//   - knuth.coverage_runs (default 200; smoke 20; without a config file 0):
+//     an integer in [0, 100000], independent runs per shape and variant of
+//     the coverage study (0: none, an empty table).
+//   - knuth.coverage_samples (default {2x3: 200, 3x3/mrv: 1000, 3x3/bandmrv:
+//     1000, 3x3/bandmrvlast: 1000, 3x3/se: 100, 3x3/bandse: 100,
+//     3x3/bandselast: 50, 2x5/bandse: 50, 2x5/bandselast: 50}; smoke {2x2:
+//     100, 2x3: 100, 2x3/se: 0, 2x3/lookahead: 0}): samples per coverage run
+//     (at most 10^8), keys as in knuth.samples; required when coverage_runs
+//     > 0.
+//   - knuth.goals (default {3x3: 0.0005, 4x4: 0.001, 5x5: 0.05}): per shape,
+//     the relative 95% half-width in (0, 1) whose time the run report
+//     projects; other shapes ±1%.
+//
+// # Cost
+//
+// Measured on the project's 2-core machine (2026-11-24 unless dated):
+//
+//   - the default configuration: 520 s (463 s within `make all`). 9×9 mrv,
+//     2·10^7 walks: 6.6665·10^21 ± 0.096% (95%); bandse (B = 30), 2·10^5
+//     samples: 6.6674·10^21 ± 0.13%, both covering the exact count; 16×16 se
+//     (B = 100), 60,000 samples: 5.9454·10^98 ± 0.77%; 25×25 se (B = 300),
+//     1,500 samples in 1 min 41 s: 3.3·10^308 ± 50%.
+//   - Time to a goal half-width on both cores (seconds_to_goal, projected
+//     from the default run): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
+//     135 s, se 182 s, mrv 214 s, lookahead 258 s; to ±1%: 2×6 bandse 3.2 s
+//     (se 3.7 s), 3×4 bandse 3.0 s (se 5.2 s), 3×5 bandse 23 s (se 40 s), 4×5
+//     se (B = 300) 615 s; 16×16 to ±0.1%: lookahead 2.1 h, se 2.4 h; 25×25 to
+//     ±5%: se (B = 300) 1.5 h.
+//   - Walks per second per core on 9×9 (2026-11-21): rowmajor 8.2·10^5,
+//     random 4.1·10^5, mrv 1.2·10^5, cover 4.4·10^4, hybrid (k = 60)
+//     2.3·10^4, se (B = 30) 2.4·10^3; 16×16 se (B = 100) about 120.
+//   - The walks' bookkeeping in one flat slice of bucket words
+//     (BenchmarkSample in stages/maths/walks): 9×9 mrv 4.48 → 4.12 µs per
+//     walk; 16×16 se (B = 100) 5.18 → 4.47 ms per sample.
+//   - Unit bookkeeping (BenchmarkBookkeeping in stages/shared/sampling: the
+//     default block structure, 977 units, with a sampler that costs nothing;
+//     -benchtime 5x -count 3): 0.31-0.61 s with units, 0.21-0.26 s without:
+//     at most 0.4 ms a unit, under 0.1% of the stage's 520 s.
+//   - The last-band variants (BenchmarkRelvarSeconds in stages/maths/walks,
+//     relvar × CPU µs per sample on one core, 2026-11-26, shared machine;
+//     relvar from 10³-10⁵ samples, ±10-30%): on 9×9 bandmrv 3.20 × 7.1 µs =
+//     23 against bandmrvlast 1.12 × 18.2 µs = 20, and bandse (B = 30) 0.084 ×
+//     204 µs = 17 against bandselast (B = 30) 0.035 × 592 µs = 21. Where R = 3
+//     the exact count removes half to two thirds of the relative variance per
+//     sample but costs more than the walk it replaces (two thirds of
+//     bandmrvlast's time on 9×9 is the count, by go test -cpuprofile), so per
+//     CPU second it gains little or loses. 16×16 (R = 4) has no last-band
+//     count.
+package knuth

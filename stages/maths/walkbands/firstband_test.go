@@ -1,0 +1,155 @@
+package walkbands
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/heuristic"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+)
+
+func mustShape(t testing.TB, s string) grid.Shape {
+	sh, err := grid.ParseShape(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sh
+}
+
+// validBand reports whether cells (R rows of N) is a band of shape s: every
+// row and every box holds 1…N once.
+func validBand(cells []uint8, r, c int) bool {
+	n := r * c
+	for i := range r {
+		var seen uint64
+		for k := range n {
+			seen |= 1 << cells[i*n+k]
+		}
+		if seen != (uint64(1)<<n-1)<<1 {
+			return false
+		}
+	}
+	for b := range r {
+		var seen uint64
+		for i := range r {
+			for k := b * c; k < b*c+c; k++ {
+				seen |= 1 << cells[i*n+k]
+			}
+		}
+		if seen != (uint64(1)<<n-1)<<1 {
+			return false
+		}
+	}
+	return true
+}
+
+// chiSquare returns Σ (observed − expected)²/expected for equally likely
+// categories.
+func chiSquare(counts map[string]int, categories, draws int) float64 {
+	e := float64(draws) / float64(categories)
+	x := 0.0
+	for _, o := range counts {
+		x += (float64(o) - e) * (float64(o) - e) / e
+	}
+	return x + float64(categories-len(counts))*e // categories never seen
+}
+
+// Draws are valid bands, and uniform: on 2×2 and 3×1 boxes every band
+// is a category (96 and 12 of them, b(R,C) as package heuristic counts
+// them); on 3×2 and 3×3 boxes, where the bands are too many, the set array
+// (which row of each box each symbol of each first-box row goes to) is the
+// category, M(3,2) = 10, M(3,3) = 56 and M(3,4) = 346 of them, each to be equally
+// likely. The χ² bounds are about 5 standard deviations above the mean
+// (degrees of freedom k − 1, variance 2(k − 1)): a sampler that favoured
+// some category by a few per cent fails.
+func TestFirstBandUniform(t *testing.T) {
+	for _, c := range []struct {
+		shape      string
+		categories int
+		setArray   bool
+	}{{"2x2", 96, false}, {"3x1", 12, false}, {"3x2", 10, true}, {"3x3", 56, true}, {"3x4", 346, true}} {
+		s := mustShape(t, c.shape)
+		f, err := NewFirstBand(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := heuristic.BandCount(s)
+		if !c.setArray && b.Int64() != int64(c.categories) {
+			t.Fatalf("%s: %v bands, the test expects %d", c.shape, b, c.categories)
+		}
+		src := montecarlo.Spec{Seed: 5}.Source(0)
+		draws := 1000 * c.categories
+		counts := map[string]int{}
+		for range draws {
+			cells := f.Draw(src)
+			if !validBand(cells, s.R, s.C) {
+				t.Fatalf("%s: invalid band %v", c.shape, cells)
+			}
+			key := fmt.Sprint(cells)
+			if c.setArray {
+				key = setArrayKey(cells, s.R, s.C)
+			}
+			counts[key]++
+		}
+		df := float64(c.categories - 1)
+		x := chiSquare(counts, c.categories, draws)
+		t.Logf("%s: %d categories seen of %d, χ² = %.1f (df %.0f)", c.shape, len(counts), c.categories, x, df)
+		if len(counts) != c.categories || x > df+5*math.Sqrt(2*df) {
+			t.Errorf("%s: %d of %d categories, χ² = %.1f: not uniform", c.shape, len(counts), c.categories, x)
+		}
+	}
+}
+
+// setArrayKey names the set array of a band: the symbols renamed by their
+// cell in the first box (row i, column k: iC + k), then for each box after
+// the first and each row, the set of names it holds.
+func setArrayKey(cells []uint8, r, c int) string {
+	n := r * c
+	name := make([]int, n+1)
+	for i := range r {
+		for k := range c {
+			name[cells[i*n+k]] = i*c + k
+		}
+	}
+	var key []int
+	for b := 1; b < r; b++ {
+		for i := range r {
+			var set []int
+			for k := b * c; k < b*c+c; k++ {
+				set = append(set, name[cells[i*n+k]])
+			}
+			slices.Sort(set)
+			key = append(key, set...)
+		}
+	}
+	return fmt.Sprint(key)
+}
+
+// The number of bands, from FirstBand's closed form, is package
+// heuristic's general count for every shape both handle, and the closed
+// form b(2,C) = (2C)!·(C!)² beyond them (2×6, 2×7).
+func TestFirstBandCount(t *testing.T) {
+	for _, shape := range []string{"1x4", "2x2", "2x3", "3x2", "2x5", "3x3", "3x4", "3x5", "2x6", "2x7"} {
+		s := mustShape(t, shape)
+		f, err := NewFirstBand(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := heuristic.BandCount(s)
+		if err != nil { // sides beyond package heuristic's range: R = 2
+			c := int64(s.C)
+			cf := new(big.Int).MulRange(1, c)
+			want = new(big.Int).Mul(new(big.Int).MulRange(1, 2*c), new(big.Int).Mul(cf, cf))
+		}
+		if f.Count().Float().Cmp(montecarlo.ValueOfInt(want).Float()) != 0 {
+			t.Errorf("%s: %v bands, want %v", shape, f.Count().Float(), want)
+		}
+	}
+	if _, err := NewFirstBand(mustShape(t, "4x4")); err == nil {
+		t.Error("4x4: no error for box height 4")
+	}
+}

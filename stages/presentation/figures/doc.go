@@ -1,0 +1,64 @@
+// Package figures is the stage that draws the paper's figures from the
+// computing stages' artifacts, with gonum.org/v1/plot, each as PDF (for
+// LaTeX) and PNG (150 dpi, for the README and a browser), and lists what it
+// drew in data/figures.parquet (Index), which the report stage reads to know
+// which figures the paper may show.
+//
+// It requires classes, exact, shapes, symmetry, kilfoil, knuth and
+// importance, read through package present. Drawing is deterministic: the
+// same artifacts give byte-identical files (the PDF creation and
+// modification dates are fixed at 1970-01-01 and the PDF catalogue is
+// sorted). A figure whose data the configuration did not produce is drawn as
+// a one-line notice, never with invented data, and its row in
+// data/figures.parquet says so.
+//
+// # Figures
+//
+// In drawing order, each written to figures/<name>.pdf and figures/<name>.png:
+//
+//	figures/convergence.pdf, figures/convergence.png
+//	    running 9×9 estimate against samples (log x), 95% band, the exact count
+//	    dashed; one panel per estimator variant, three to a row; a run with no
+//	    successful walk says so with its bound on the chance of success
+//	figures/error_work.pdf, figures/error_work.png
+//	    relative standard error against cumulative work (cells visited),
+//	    log-log, every 9×9 estimator in a colour and a dash pattern of its
+//	    own, the legend beside the plot, with a 1/√n reference slope
+//	figures/heuristic.pdf, figures/heuristic.png
+//	    per box shape: exact count / Kilfoil heuristic; where no exact count
+//	    exists (16×16), the Monte Carlo estimates / heuristic with their 95%
+//	    intervals
+//	figures/classes.pdf, figures/classes.png
+//	    the 44 classes: class size against completions per band
+//	figures/funnel.pdf, figures/funnel.png
+//	    2,612,736 → 36,288 → 2,051 → 416 → 174 → 71 → 44, log axis
+//	figures/unit_times.pdf, figures/unit_times.png
+//	    CPU time of each committed 2×6 work unit (data/shapes_units.parquet)
+//	    against its place in the plan, log scale
+//
+// The PNGs of the paper's run (configs/default.yaml) are committed, so that
+// they show in the README and on any code host; `make all` rewrites them
+// byte for byte (configs/default.lock.json covers them), and `make clean`
+// leaves them. `make smoke` draws its figures in build/smoke/figures/; a run
+// of another configuration in the repository's root (`bin/census run --set
+// …`) does overwrite them, and `git checkout figures/` brings the paper's
+// back.
+//
+// # Artifacts
+//
+// The twelve files above, and data/figures.parquet, one row per figure in
+// drawing order:
+//
+//	column  type    meaning
+//	figure  string  the figure's name: convergence, error_work, heuristic, classes,
+//	                funnel, unit_times
+//	pdf     string  path of its PDF below the project root, figures/<figure>.pdf
+//	png     string  path of its PNG, figures/<figure>.png
+//	drawn   bool    drawn from data; false: drawn as a one-line notice
+//	notice  string  why it was not drawn from data (empty when drawn)
+//
+// # Configuration
+//
+// None. `bin/census run --force figures` redraws the figures from the
+// current artifacts.
+package figures

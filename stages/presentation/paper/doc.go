@@ -1,0 +1,66 @@
+// Package paper is the stage that builds the paper, paper/main.pdf, with
+// latexmk -pdf from its hand-written text and the generated parts: the
+// report stage's TeX and the figures stage's PDFs. It requires report and
+// figures. The PDF is an artifact like the others: in the manifest and the
+// locks, checked by `census verify`.
+//
+// # Sources and tools
+//
+// paper/main.tex, paper/references.bib and CITATION.cff are the stage's
+// sources (Sources; release.go): their SHA-256 enters its fingerprint, so
+// editing one makes it stale. Before LaTeX runs, the stage writes
+// paper/generated/release.tex into its build directory: \ReleaseVersion and
+// \ReleaseDate from CITATION.cff's version and date-released (read by
+// pipeline.ReadCitation; a malformed file fails the stage naming the key and
+// value) for the title page, and \GoVersion, \PdfTeXVersion, \BibTeXVersion
+// and \LatexmkVersion for the reproducibility section. The Go release that
+// built census and the first line of `latexmk --version`, `pdflatex
+// --version` and `bibtex --version` (the stage's tools, Stage.Tools) enter
+// its fingerprint and the manifest, so another Go or TeX makes it stale and a
+// lock made with another says so by the paper's fingerprint. The git commit
+// is not printed in the paper (its bytes must not depend on it; `census
+// cite` and the manifest give it).
+//
+// # Reproducible bytes
+//
+// The build runs in a fresh temporary directory with FORCE_SOURCE_DATE=1
+// and SOURCE_DATE_EPOCH set to the release date of CITATION.cff
+// (date-released, midnight UTC), which becomes the PDF's CreationDate and
+// ModDate, so a new release date rebuilds the PDF (tested with pdfinfo), and
+// main.tex empties the PDF trailer ID, so the same inputs give the same
+// bytes (tested, and CI rebuilds it and checks the smoke lock); its metadata
+// holds the title and author.
+//
+// # Failures and skipping
+//
+// The stage fails on any LaTeX error; on any undefined reference, citation
+// or control sequence in the logs; and on content beyond the text area (an
+// overfull \vbox, a float too large for its page, a line more than 2 pt too
+// wide: a figure that runs off its page lost its caption once). Generated
+// tables are scaled down to the text width and 0.85 of its height when a
+// configuration's numbers make them larger. Its tests check that every
+// figure drawn from data has its caption in pdftotext's output, that every
+// references.bib entry is cited and that no citation names a local path.
+//
+// Without latexmk the stage skips itself (pipeline.Skip: one warning line,
+// nothing published, it stays stale, the run succeeds), except under
+// CI=true, where it fails. `make tex` (paper/install-tex.sh, also run by
+// `make all`) installs Debian's latexmk texlive-latex-base
+// texlive-latex-recommended texlive-fonts-recommended poppler-utils
+// (pdftotext and pdfinfo, for the paper's tests) as root, and otherwise
+// prints that command.
+//
+// # Artifact
+//
+// paper/main.pdf, the paper. `make paper` (or `bin/census run paper`)
+// rebuilds it alone.
+//
+// # Configuration
+//
+// None.
+//
+// # Cost
+//
+// 2 s within `make all` from a fresh clone (2026-11-24, the project's 2-core
+// machine).
+package paper

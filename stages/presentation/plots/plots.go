@@ -1,0 +1,631 @@
+// Package plots draws the paper's figures with gonum/plot from the values
+// package present reads: each builder returns a plot (or a painter and its
+// height) or ErrNoData when the run made none of its inputs, and Render
+// encodes a drawing as a PDF and a PNG that are the same bytes on every
+// machine.
+package plots
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
+)
+
+// ErrNoData marks a figure whose inputs this configuration did not make
+// (a smoke run without 9×9 traces, say).
+var ErrNoData = errors.New("no data")
+
+// Notice draws a figure's place as a line of text, for a figure that is
+// not drawn: its width, height and painter.
+func Notice(text string) (vg.Length, vg.Length, func(draw.Canvas)) {
+	p := newPlot(text, "", "")
+	p.HideAxes()
+	return Width, Height / 3, p.Draw
+}
+
+// Figure sizes: the paper's text is about 6.3 in wide, and figures are
+// drawn at the size they are printed so that 9-point text stays 9-point.
+const (
+	Width    = 6.2 * vg.Inch
+	Height   = 3.4 * vg.Inch
+	fontSize = vg.Length(9) // points
+)
+
+// The convergence figure's panels: convergenceCols to a row, each
+// panelH high, so that the ten 9×9 estimators of the default run take four
+// rows (7.4 in) and the figure fits a page of 9.7 in with its caption.
+const (
+	convergenceCols = 3
+	panelH          = 1.85 * vg.Inch
+)
+
+// palette is the Okabe–Ito colour-blind-safe palette (without its
+// yellow, too pale on white), then three darker colours of Paul Tol's
+// muted scheme, so that ten lines get ten colours.
+var palette = []color.Color{
+	color.RGBA{0, 114, 178, 255},   // blue
+	color.RGBA{213, 94, 0, 255},    // vermillion
+	color.RGBA{0, 158, 115, 255},   // bluish green
+	color.RGBA{204, 121, 167, 255}, // reddish purple
+	color.RGBA{230, 159, 0, 255},   // orange
+	color.RGBA{86, 180, 233, 255},  // sky blue
+	color.RGBA{0, 0, 0, 255},       // black
+	color.RGBA{136, 34, 85, 255},   // wine
+	color.RGBA{153, 153, 51, 255},  // olive
+	color.RGBA{51, 34, 136, 255},   // indigo
+}
+
+var grey = color.Gray{Y: 110}
+
+func colour(i int) color.Color { return palette[i%len(palette)] }
+
+// dashPatterns are the line styles that, with the colours, tell the
+// lines of one plot apart in grey print too: solid, dashed, dotted,
+// dash-dotted. Line i takes dashes(i); lines with the same colour
+// (i and i+len(palette)) get different patterns, since 10 mod 4 ≠ 0.
+var dashPatterns = [][]vg.Length{
+	nil,
+	{vg.Points(5), vg.Points(2.5)},
+	{vg.Points(1.2), vg.Points(1.8)},
+	{vg.Points(6), vg.Points(2), vg.Points(1.2), vg.Points(2)},
+}
+
+func dashes(i int) []vg.Length { return dashPatterns[i%len(dashPatterns)] }
+
+// newPlot returns a plot with the paper's font sizes and axis labels.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = fontSize + 1
+	p.X.Label.Text, p.Y.Label.Text = x, y
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = fontSize
+		a.Tick.Label.Font.Size = fontSize - 1
+	}
+	p.Legend.TextStyle.Font.Size = fontSize - 1
+	return p
+}
+
+// logAxis puts a on a log scale with ticks at powers of ten labelled
+// 10^k (minor ticks between).
+func logAxis(a *plot.Axis) {
+	a.Scale = plot.LogScale{}
+	a.Tick.Marker = powerTicks{}
+}
+
+// powerTicks marks a log axis: labelled major ticks at powers of ten,
+// unlabelled minor ticks at their multiples. When the range spans many
+// decades only every second or third power is labelled; when it spans
+// two or fewer, the multiples 2 and 5 are labelled too.
+type powerTicks struct{}
+
+func (powerTicks) Ticks(min, max float64) []plot.Tick {
+	lo := int(math.Floor(math.Log10(min)))
+	hi := int(math.Ceil(math.Log10(max)))
+	step := 1 + (hi-lo)/8
+	var ticks []plot.Tick
+	for k := lo; k <= hi; k++ {
+		label := ""
+		if k%step == 0 {
+			label = powerLabel(1, k)
+		}
+		ticks = append(ticks, plot.Tick{Value: math.Pow10(k), Label: label})
+		if step > 1 || k == hi {
+			continue
+		}
+		for m := 2; m < 10; m++ {
+			label := ""
+			if hi-lo <= 2 && (m == 2 || m == 5) {
+				label = powerLabel(m, k)
+			}
+			ticks = append(ticks, plot.Tick{Value: float64(m) * math.Pow10(k), Label: label})
+		}
+	}
+	return ticks
+}
+
+// powerLabel writes m·10^k for a log axis: in decimals when short (0.002,
+// 50, 1000), with an SI prefix for large values (20k, 5M, 1G), else as
+// 2e-5. Figures use only characters of Windows-1252, which lacks most
+// superscript digits.
+func powerLabel(m, k int) string {
+	if k >= -3 && k <= 3 {
+		return strconv.FormatFloat(float64(m)*math.Pow10(k), 'f', -1, 64)
+	}
+	if k > 3 && k < 15 {
+		return strconv.Itoa(m*int(math.Pow10(k%3))) + string("kMGT"[k/3-1])
+	}
+	return fmt.Sprintf("%de%d", m, k)
+}
+
+// superscript writes k ≥ 0 with the superscript digits ¹²³ of
+// Windows-1252, or as ^k when k uses other digits.
+func superscript(k int) string {
+	sup := map[rune]rune{'1': '¹', '2': '²', '3': '³'}
+	var b strings.Builder
+	for _, d := range strconv.Itoa(k) {
+		r, ok := sup[d]
+		if !ok {
+			return "^" + strconv.Itoa(k)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// niceTicks mark a linear axis at multiples of 1, 2 or 5 × 10^k, chosen
+// so that four to eight are labelled, each with the digits it needs
+// (the default ticker labels 1.04 and 1.08 alike).
+type niceTicks struct{}
+
+func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if span <= 0 {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 4, 64)}}
+	}
+	k := math.Floor(math.Log10(span / 8))
+	var step float64
+	for _, m := range []float64{1, 2, 5, 10} {
+		if step = m * math.Pow10(int(k)); span/step <= 8 {
+			break
+		}
+	}
+	places := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
+	var ticks []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', places, 64)})
+		if minor := v + step/2; minor < hi {
+			ticks = append(ticks, plot.Tick{Value: minor})
+		}
+	}
+	return ticks
+}
+
+// pad widens a data range by frac of its width on each side (in log
+// space for a log axis) so that markers at the ends are not cut.
+func pad(a *plot.Axis, min, max, frac float64) {
+	if _, isLog := a.Scale.(plot.LogScale); isLog {
+		f := math.Pow(max/min, frac)
+		a.Min, a.Max = min/f, max*f
+		return
+	}
+	d := (max - min) * frac
+	if d == 0 {
+		d = math.Abs(max) * frac
+	}
+	a.Min, a.Max = min-d, max+d
+}
+
+// shapeLabel names a box shape by its boxes and its grid, on two lines
+// narrow enough for the 16 shapes up to 5×5 side by side.
+func shapeLabel(s grid.Shape) string {
+	return fmt.Sprintf("%d×%d\n%d×%d", s.R, s.C, s.N(), s.N())
+}
+
+// ratFloat and intFloat convert exact values for plotting only: drawn
+// positions need no more than float64 precision.
+func ratFloat(q *big.Rat) float64 { f, _ := q.Float64(); return f }
+func intFloat(n *big.Int) float64 { f, _ := new(big.Float).SetInt(n).Float64(); return f }
+
+// line adds a polyline with a legend entry.
+func line(p *plot.Plot, xys plotter.XYs, c color.Color, width vg.Length, dashes []vg.Length, legend string) error {
+	l, err := plotter.NewLine(xys)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Width, l.Dashes = c, width, dashes
+	p.Add(l)
+	if legend != "" {
+		p.Legend.Add(legend, l)
+	}
+	return nil
+}
+
+// band adds the filled region between lo and hi (same x values).
+func band(p *plot.Plot, lo, hi plotter.XYs, c color.Color) error {
+	ring := make(plotter.XYs, 0, len(lo)+len(hi))
+	ring = append(ring, lo...)
+	for i := len(hi) - 1; i >= 0; i-- {
+		ring = append(ring, hi[i])
+	}
+	poly, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return err
+	}
+	// An opaque tint (a quarter of c on white) rather than transparency,
+	// which PDF viewers render unevenly.
+	r, g, b, _ := c.RGBA()
+	tint := func(v uint32) uint8 { return uint8(255 - (255-v>>8)/4) }
+	poly.Color = color.NRGBA{tint(r), tint(g), tint(b), 255}
+	poly.LineStyle.Width = 0
+	p.Add(poly)
+	return nil
+}
+
+// mcRun is one estimator's trace on one shape.
+type mcRun struct {
+	est   present.Estimator
+	trace []present.TracePoint
+}
+
+func runsFor(r *present.Results, s grid.Shape) []mcRun {
+	var runs []mcRun
+	for _, e := range r.EstimatorsFor(s) {
+		if t := r.Trace(e.Method, s, e.Variant); len(t) > 0 {
+			runs = append(runs, mcRun{e, t})
+		}
+	}
+	return runs
+}
+
+// Convergence draws, for each estimator run on the 9×9 grid, the running
+// estimate against the number of samples with its 95% interval as a band
+// and the exact count as a dashed line. All panels share the y range so
+// their spreads compare at a glance. It returns the figure's height.
+func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
+	runs := runsFor(r, present.Classic)
+	exact, ok := r.ExactGrids(present.Classic)
+	if len(runs) == 0 || !ok {
+		return 0, nil, fmt.Errorf("convergence: %w: need 9×9 traces and the exact 9×9 count", ErrNoData)
+	}
+	const unit = 1e21
+	ex := intFloat(exact) / unit
+	// y range: wide enough for the final interval of the widest run, at
+	// least ±10%, at most [0, 2×exact].
+	k := 0.1
+	for _, rn := range runs {
+		last := rn.trace[len(rn.trace)-1]
+		if est := present.Float64(last.Estimate); est > 0 {
+			k = math.Max(k, 3*(present.Float64(last.CIHigh)-present.Float64(last.CILow))/2/est)
+		}
+	}
+	k = math.Min(k, 1)
+
+	cols := min(len(runs), convergenceCols)
+	rows := (len(runs) + cols - 1) / cols
+	grid := make([][]*plot.Plot, rows)
+	for i := range grid {
+		grid[i] = make([]*plot.Plot, cols)
+	}
+	for i, rn := range runs {
+		p := newPlot(rn.est.Label(), "samples", "estimate (10"+superscript(21)+" grids)")
+		logAxis(&p.X)
+		// Values far off the axis (an interval of +Inf after one sample)
+		// are pulled to just beyond it: the plot clips them, but an
+		// infinite coordinate would reach the PDF.
+		clamp := func(x *big.Float) float64 {
+			return math.Max(-ex*k, math.Min(present.Float64(x)/unit, ex*(2+k)))
+		}
+		var est, lo, hi plotter.XYs
+		for _, t := range rn.trace {
+			x := float64(t.Samples)
+			est = append(est, plotter.XY{X: x, Y: clamp(t.Estimate)})
+			lo = append(lo, plotter.XY{X: x, Y: clamp(t.CILow)})
+			hi = append(hi, plotter.XY{X: x, Y: clamp(t.CIHigh)})
+		}
+		c := colour(i)
+		if err := band(p, lo, hi, c); err != nil {
+			return 0, nil, err
+		}
+		if rn.est.Estimate.Sign() == 0 {
+			// Say so, or the panel looks merely empty: no interval, only
+			// the bound on the chance of a success (see NoSuccess).
+			note, err := plotter.NewLabels(plotter.XYLabels{
+				XYs: plotter.XYs{{X: math.Sqrt(est[0].X * est[len(est)-1].X), Y: ex * (1 + k/2)}},
+				Labels: []string{fmt.Sprintf("no successful walk\nin %s samples\n(success chance < %s)",
+					typeset.Group(strconv.FormatInt(rn.est.Samples, 10), ","),
+					strconv.FormatFloat(montecarlo.NoSuccessUpper95(rn.est.Samples), 'g', 2, 64))},
+			})
+			if err != nil {
+				return 0, nil, err
+			}
+			note.TextStyle[0].Font.Size = fontSize - 1
+			note.TextStyle[0].XAlign = draw.XCenter
+			p.Add(unpadded{note})
+		}
+		// No legend in the small panels: the caption says what the
+		// line, the band and the dashed line are.
+		if err := line(p, est, c, 1.2, nil, ""); err != nil {
+			return 0, nil, err
+		}
+		first, last := est[0].X, est[len(est)-1].X
+		if err := line(p, plotter.XYs{{X: first, Y: ex}, {X: last, Y: ex}}, color.Black, 0.8, []vg.Length{3, 2}, ""); err != nil {
+			return 0, nil, err
+		}
+		p.X.Min, p.X.Max = first, last
+		p.Y.Min, p.Y.Max = ex*(1-k), ex*(1+k)
+		grid[i/cols][i%cols] = p
+	}
+	height := vg.Length(rows) * panelH
+	return height, func(dc draw.Canvas) {
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(10), PadY: vg.Points(10),
+			PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(4)}
+		canvases := plot.Align(grid, tiles, dc)
+		for i := range grid {
+			for j, p := range grid[i] {
+				if p != nil {
+					p.Draw(canvases[i][j])
+				}
+			}
+		}
+	}, nil
+}
+
+// unpadded is labels that do not widen the plot's margins to fit: a note
+// wider than a narrow panel's data area would otherwise leave the panel no
+// width at all (and infinite coordinates in the PDF).
+type unpadded struct{ *plotter.Labels }
+
+func (unpadded) GlyphBoxes(*plot.Plot) []plot.GlyphBox { return nil }
+
+// ErrorWork draws the relative error of each 9×9 run (standard error over
+// estimate) against the work spent so far, on log-log axes, with a line
+// of slope −1/2: the 1/√n decay every unbiased average shares.
+// Estimators with a lower line need less work for the same accuracy.
+func ErrorWork(r *present.Results) (*plot.Plot, error) {
+	runs := runsFor(r, present.Classic)
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("error/work: %w: no 9×9 traces", ErrNoData)
+	}
+	p := newPlot("Relative error against work, 9×9 grid", "work (cells visited, cumulative)", "relative standard error")
+	logAxis(&p.X)
+	logAxis(&p.Y)
+	var anchor plotter.XY
+	minX, maxX := math.Inf(1), math.Inf(-1)
+	for i, rn := range runs {
+		perSample := float64(rn.est.Work) / float64(rn.est.Samples)
+		var xys plotter.XYs
+		for _, t := range rn.trace {
+			if t.Estimate.Sign() <= 0 || t.StdError.Sign() <= 0 {
+				continue // no spread measured yet
+			}
+			xys = append(xys, plotter.XY{X: perSample * float64(t.Samples), Y: t.RelativeError})
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		if anchor.X == 0 {
+			anchor = xys[len(xys)-1]
+		}
+		minX, maxX = math.Min(minX, xys[0].X), math.Max(maxX, xys[len(xys)-1].X)
+		// A colour and a dash pattern of its own: ten lines cross.
+		if err := line(p, xys, colour(i), 1.2, dashes(i), rn.est.Label()); err != nil {
+			return nil, err
+		}
+	}
+	if anchor.X == 0 {
+		return nil, fmt.Errorf("error/work: no trace point with a positive standard error")
+	}
+	// Reference slope through the first run's final point.
+	ref := func(x float64) plotter.XY { return plotter.XY{X: x, Y: anchor.Y * math.Sqrt(anchor.X/x)} }
+	if err := line(p, plotter.XYs{ref(minX), ref(maxX)}, grey, 0.8, []vg.Length{3, 2}, "slope -1/2"); err != nil {
+		return nil, err
+	}
+	// The legend goes beside the plot (LegendBeside): ten lines leave no
+	// corner free.
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Legend.ThumbnailWidth = vg.Points(24) // long enough to show the dashes
+	p.Legend.Padding = vg.Points(2.5)       // eleven entries, each legible
+	return p, nil
+}
+
+// LegendBeside draws p with its legend to the right of the plot, in a
+// column legendW wide, instead of over the data.
+func LegendBeside(p *plot.Plot, legendW vg.Length) func(draw.Canvas) {
+	leg := p.Legend
+	p.Legend = plot.NewLegend()
+	return func(dc draw.Canvas) {
+		p.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
+		// Start the legend level with the top of the data area, below
+		// the title.
+		title := p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding
+		leg.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-legendW+vg.Points(6), 0, 0, -title-vg.Points(4)))
+	}
+}
+
+// Heuristic draws, for every box shape, the ratio of a count to
+// Kilfoil's heuristic: the exact count where one is known, this pipeline's
+// or the literature's (a filled circle), and the most precise Monte Carlo
+// estimate with its 95% interval (an open square with error bars, beside
+// the circle). A ratio of 1 is the heuristic itself.
+func Heuristic(r *present.Results) (*plot.Plot, error) {
+	type column struct {
+		shape grid.Shape
+		h     *big.Float
+	}
+	var cols []column
+	for _, h := range r.Heuristics {
+		_, _, known := r.KnownGrids(h.Shape)
+		if _, ok := r.MostPrecise(h.Shape); known || ok {
+			cols = append(cols, column{h.Shape, new(big.Float).SetRat(h.Estimate)})
+		}
+	}
+	if len(cols) == 0 {
+		return nil, fmt.Errorf("heuristic: %w: no shape with both a heuristic and a count", ErrNoData)
+	}
+	p := newPlot("Counts relative to Kilfoil's heuristic", "boxes, grid", "count / heuristic")
+	names := make([]string, len(cols))
+	var exactPts plotter.XYs
+	var mcPts, mcErr errPoints
+	ymin, ymax := 1.0, 1.0 // the heuristic line is always shown
+	for i, c := range cols {
+		names[i] = shapeLabel(c.shape)
+		if n, _, ok := r.KnownGrids(c.shape); ok {
+			q := new(big.Rat).Quo(new(big.Rat).SetInt(n), heuristicRat(r, c.shape))
+			y := ratFloat(q)
+			exactPts = append(exactPts, plotter.XY{X: float64(i) - 0.15, Y: y})
+			ymin, ymax = math.Min(ymin, y), math.Max(ymax, y)
+		}
+		if e, ok := r.MostPrecise(c.shape); ok {
+			// Ratios to the heuristic are near 1 even where the counts
+			// pass the float64 range.
+			ratio := func(x *big.Float) float64 { return present.Float64(new(big.Float).Quo(x, c.h)) }
+			y, lo, hi := ratio(e.Estimate), ratio(e.CILow), ratio(e.CIHigh)
+			x := float64(i) + 0.15
+			mcPts = append(mcPts, [4]float64{x, y, 0, 0})
+			mcErr = append(mcErr, [4]float64{x, y, y - lo, hi - y})
+			ymin, ymax = math.Min(ymin, lo), math.Max(ymax, hi)
+		}
+	}
+	if len(mcPts) > 0 {
+		s, err := plotter.NewScatter(mcPts)
+		if err != nil {
+			return nil, err
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: colour(1), Radius: 2.5, Shape: draw.BoxGlyph{}}
+		bars, err := plotter.NewYErrorBars(mcErr)
+		if err != nil {
+			return nil, err
+		}
+		bars.LineStyle.Color = colour(1)
+		p.Add(bars, s)
+		p.Legend.Add("Monte Carlo, most precise (95% CI)", s)
+	}
+	if len(exactPts) > 0 {
+		s, err := plotter.NewScatter(exactPts)
+		if err != nil {
+			return nil, err
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: colour(0), Radius: 3, Shape: draw.CircleGlyph{}}
+		p.Add(s)
+		p.Legend.Add("exact count (ours or published)", s)
+	}
+	if err := line(p, plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(cols)) - 0.5, Y: 1}}, grey, 0.8, []vg.Length{3, 2}, "heuristic"); err != nil {
+		return nil, err
+	}
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.5, float64(len(cols))-0.5
+	pad(&p.Y, ymin, ymax, 0.08)
+	p.Y.Max += 0.25 * (p.Y.Max - p.Y.Min) // headroom for the legend
+	p.Y.Tick.Marker = niceTicks{}
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = true
+	return p, nil
+}
+
+func heuristicRat(r *present.Results, s grid.Shape) *big.Rat {
+	h, _ := r.HeuristicFor(s)
+	return h.Estimate
+}
+
+// errPoints are points with asymmetric vertical errors.
+type errPoints [][4]float64 // x, y, below, above
+
+func (e errPoints) Len() int                        { return len(e) }
+func (e errPoints) XY(i int) (float64, float64)     { return e[i][0], e[i][1] }
+func (e errPoints) YError(i int) (float64, float64) { return e[i][2], e[i][3] }
+
+// Classes draws each of the equivalence classes of first bands as a point:
+// how many of the 36,288 reduced bands it holds against how many grids
+// each of its bands completes to.
+func Classes(r *present.Results) (*plot.Plot, error) {
+	if len(r.Classes) == 0 {
+		return nil, fmt.Errorf("classes: %w: no class table", ErrNoData)
+	}
+	p := newPlot(fmt.Sprintf("The %d classes of first bands", len(r.Classes)),
+		"class size (reduced first bands)", "completions per band (billions of grids)")
+	logAxis(&p.X)
+	var xys plotter.XYs
+	for _, c := range r.Classes {
+		xys = append(xys, plotter.XY{X: float64(c.Size), Y: intFloat(c.Completions) / 1e9})
+	}
+	s, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, err
+	}
+	s.GlyphStyle = draw.GlyphStyle{Color: colour(0), Radius: 2.5, Shape: draw.CircleGlyph{}}
+	p.Add(plotter.NewGrid(), s)
+	xmin, xmax, ymin, ymax := plotter.XYRange(xys)
+	pad(&p.X, xmin, xmax, 0.04)
+	pad(&p.Y, ymin, ymax, 0.06)
+	return p, nil
+}
+
+// Funnel draws the number of first-band classes left after each
+// reduction step as horizontal bars on a log axis, first step at the top,
+// with each count printed beside its bar.
+func Funnel(r *present.Results) (*plot.Plot, error) {
+	n := len(r.Funnel)
+	if n == 0 {
+		return nil, fmt.Errorf("funnel: %w: no funnel table", ErrNoData)
+	}
+	p := newPlot("Reduction of the first-band catalogue", "first bands or classes (log scale)", "")
+	logAxis(&p.X)
+	names := make([]string, n)
+	var tips plotter.XYs
+	var labels []string
+	maxCount := 1.0
+	for i, lv := range r.Funnel {
+		y := float64(n - 1 - i) // first level on top
+		names[n-1-i] = lv.Name
+		v := float64(lv.Classes)
+		maxCount = math.Max(maxCount, v)
+		bar, err := plotter.NewPolygon(plotter.XYs{{X: 1, Y: y - 0.3}, {X: v, Y: y - 0.3}, {X: v, Y: y + 0.3}, {X: 1, Y: y + 0.3}})
+		if err != nil {
+			return nil, err
+		}
+		bar.Color = colour(0)
+		bar.LineStyle.Width = 0
+		p.Add(bar)
+		tips = append(tips, plotter.XY{X: v, Y: y})
+		labels = append(labels, typeset.Group(strconv.FormatInt(lv.Classes, 10), ","))
+	}
+	lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: tips, Labels: labels})
+	if err != nil {
+		return nil, err
+	}
+	for i := range lbl.TextStyle {
+		lbl.TextStyle[i].Font.Size = fontSize - 1
+		lbl.TextStyle[i].YAlign = draw.YCenter
+	}
+	lbl.Offset = vg.Point{X: vg.Points(4)}
+	p.Add(lbl)
+	p.NominalY(names...)
+	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+	p.X.Min, p.X.Max = 1, maxCount*30 // room for the printed count
+	return p, nil
+}
+
+// UnitTimes plots the CPU time of each committed 2×6 unit against its place
+// in the kernel's plan (log scale): the plan puts the largest half tables
+// first, so the cost falls along it.
+func UnitTimes(r *present.Results) (*plot.Plot, error) {
+	if len(r.Units2x6) == 0 {
+		return nil, fmt.Errorf("unit_times: %w: this run did not count 2×6", ErrNoData)
+	}
+	p := newPlot("CPU time of each 2×6 work unit (32 orbits)", "unit, in the plan's order", "CPU seconds (log scale)")
+	logAxis(&p.Y)
+	pts := make(plotter.XYs, len(r.Units2x6))
+	lo, hi := math.Inf(1), 0.0
+	for i, u := range r.Units2x6 {
+		v := math.Max(u.CPUSeconds, 0.01) // a log axis has no 0
+		pts[i] = plotter.XY{X: float64(i), Y: v}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle.Color = colour(0)
+	sc.GlyphStyle.Radius = vg.Points(1.2)
+	sc.GlyphStyle.Shape = draw.CircleGlyph{}
+	p.Add(sc)
+	p.X.Min, p.X.Max = 0, float64(len(pts))
+	p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
+	return p, nil
+}

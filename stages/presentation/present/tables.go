@@ -1,0 +1,351 @@
+package present
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/sudoku-census/sudoku-census/stages/classes"
+	"github.com/sudoku-census/sudoku-census/stages/exact"
+	"github.com/sudoku-census/sudoku-census/stages/importance"
+	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
+	"github.com/sudoku-census/sudoku-census/stages/knuth"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
+	"github.com/sudoku-census/sudoku-census/stages/shapes"
+	"github.com/sudoku-census/sudoku-census/stages/symmetry"
+)
+
+// The tables of results, shared by the paper (report stage, as TeX) and
+// the HTML report (htmlreport stage). Each names the stages whose
+// artifacts it shows (NamedTable.Sources), for the HTML's provenance.
+
+// NamedTable is a table of results with its name (the paper's file name
+// without .tex), a caption for the HTML report, the names of the stages
+// whose artifacts it shows, and the function that makes it.
+type NamedTable struct {
+	Name    string
+	Caption string
+	Sources []string
+	Make    func(*Results) typeset.Table
+}
+
+// Tables are the tables of results, in the paper's order.
+var Tables = []NamedTable{
+	{"funnel", "The reduction funnel of first bands: classes left after each step, here and in Felgenhauer and Jarvis (F&J).",
+		[]string{classes.Stage.Name}, FunnelTable},
+	{"classes", "The classes of first bands: members, first bands, compatible second bands and completions of each band.",
+		[]string{classes.Stage.Name, exact.Stage.Name}, ClassesTable},
+	{"estimators", "The Monte Carlo estimators, under a heading per box shape with its exact count where known: estimate, 95% interval, relative error (RE), z-score against the count, relative variance × work per sample, and for importance sampling RAT and EFF (per cell visited); a run with no successful sample shows the 95% upper bound on its chance of success instead of an interval, and a run whose samples were all equal is marked †.",
+		[]string{knuth.Stage.Name, importance.Stage.Name}, EstimatorsTable},
+	{"shapes", "Box shapes: the exact count (in full up to 22 digits, with the published source it agrees with), Kilfoil's heuristic, their ratio, and the most precise Monte Carlo estimate with its 95% half-width, its z-score against the count and whether its interval holds the count.",
+		[]string{shapes.Stage.Name, exact.Stage.Name, kilfoil.Stage.Name, knuth.Stage.Name, importance.Stage.Name}, ShapesTable},
+	{"symmetry", "Essentially different grids per box shape, by Burnside's lemma.",
+		[]string{symmetry.Stage.Name}, SymmetryTable},
+	{"fixing", "The conjugacy classes of the 9×9 symmetry group that fix a grid up to relabelling.",
+		[]string{symmetry.Stage.Name}, FixingTable},
+	{"coverage", "Empirical coverage of the nominal 95% intervals: independent short runs per shape and variant, the intervals that hold the known count and those wholly below it, with a Wilson 95% interval for the coverage.",
+		[]string{knuth.Stage.Name, shapes.Stage.Name, exact.Stage.Name}, CoverageTable},
+}
+
+// SciFloat prints a statistic that may pass the float64 range.
+func SciFloat(x *big.Float, sig int) string {
+	if x.IsInf() {
+		return `\infty`
+	}
+	q, _ := x.Rat(nil)
+	return typeset.SciRat(q, sig)
+}
+
+// EFFString prints Ridder's EFF, from its logarithm when it passes the
+// float64 range.
+func EFFString(e Estimator, sig int) string {
+	if e.EFF > 0 && !math.IsInf(e.EFF, 0) {
+		return typeset.Sci(e.EFF, sig)
+	}
+	return typeset.SciLog10(e.Log10EFF, sig)
+}
+
+func texts(heads ...string) []typeset.Cell {
+	out := make([]typeset.Cell, len(heads))
+	for i, h := range heads {
+		out[i] = typeset.TextCell(h)
+	}
+	return out
+}
+
+// FunnelTable lists each reduction step with the classes this pipeline
+// found and those Felgenhauer and Jarvis report.
+func FunnelTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
+	for i, lv := range r.Funnel {
+		paper := typeset.DashCell()
+		if lv.PaperClasses > 0 {
+			paper = typeset.MathCell(typeset.Int64(lv.PaperClasses))
+		}
+		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprint(i)), typeset.TextCell(lv.Name), typeset.TextCell(lv.Operations),
+			typeset.MathCell(typeset.Int64(lv.Classes)), paper})
+	}
+	return typeset.Table{Spec: `r>{\raggedright\arraybackslash}p{0.2\linewidth}>{\raggedright\arraybackslash}p{0.4\linewidth}rr`,
+		Head: texts("step", "classes of", "operations", "here", "F&J"), Rows: rows}
+}
+
+// ClassesTable lists the classes of first bands: size, first bands,
+// compatible second bands and completions of each band, with the sum
+// Σ first_bands·completions = N/9! as the last row.
+func ClassesTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
+	sum := new(big.Int)
+	var size, first int64
+	for _, c := range r.Classes {
+		check := typeset.Cells()
+		if c.Crosschecked {
+			check = typeset.Cells(typeset.Piece{Kind: typeset.Check})
+		}
+		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprint(c.Class)), typeset.MathCell(typeset.Int64(c.Size)), typeset.MathCell(typeset.Int64(c.FirstBands)),
+			typeset.MathCell(typeset.Int64(c.SecondBands)), typeset.MathCell(typeset.Int(c.Completions)), check})
+		sum.Add(sum, new(big.Int).Mul(big.NewInt(c.FirstBands), c.Completions))
+		size += c.Size
+		first += c.FirstBands
+	}
+	total := typeset.MathCell(`\textstyle\sum = ` + typeset.Int(sum))
+	total.Span, total.Align = 2, "r"
+	rows = append(rows, nil, []typeset.Cell{typeset.TextCell("all"), typeset.MathCell(typeset.Int64(size)), typeset.MathCell(typeset.Int64(first)), typeset.Cells(), total})
+	return typeset.Table{Spec: "rrrrrc", Head: texts("class", "reduced bands", "first bands", "second bands", "completions", "checked"), Rows: rows}
+}
+
+// EstimatorsTable compares the Monte Carlo estimators shape by shape.
+// Each shape opens with a heading naming its boxes and grid (two shapes
+// share a side: 2×6 and 3×4) and its exact count where one is known; each
+// estimator has its estimate with its 95% interval, relative error, the
+// z-score against the count, relative variance × work per sample, and for
+// importance sampling RAT and EFF (per cell visited). A run with no
+// successful sample gets, instead of the estimate 0 and the interval
+// [0, 0], the upper bound on its chance of success; a run whose samples
+// were all equal is marked † and explained in a last row.
+func EstimatorsTable(r *Results) typeset.Table {
+	const cols = 9
+	var rows [][]typeset.Cell
+	var last grid.Shape
+	zeroVariance := false
+	for i, e := range r.Estimators {
+		if i == 0 || e.Shape != last {
+			if i > 0 {
+				rows = append(rows, nil)
+			}
+			rows = append(rows, []typeset.Cell{span(cols, shapeHeading(r, e.Shape)...)})
+			last = e.Shape
+		}
+		label := typeset.Cells(typeset.Piece{Kind: typeset.Code, S: e.Label()})
+		if e.Settings != "" {
+			label.Pieces = append(label.Pieces, typeset.Piece{Kind: typeset.Text, S: " (" + e.Settings + ")"})
+		}
+		if e.ZeroVariance() {
+			label.Pieces = append(label.Pieces, typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`})
+			zeroVariance = true
+		}
+		rat, eff := typeset.DashCell(), typeset.DashCell()
+		if e.HasRatEff && !e.NoSuccess() {
+			rat, eff = typeset.MathCell(typeset.Fixed(e.RAT, 3)), typeset.MathCell(EFFString(e, 2))
+		}
+		samples := typeset.MathCell(typeset.Int64(e.Samples))
+		if e.NoSuccess() {
+			rows = append(rows, []typeset.Cell{label, samples,
+				span(4, typeset.Piece{Kind: typeset.Text, S: "no success; "}, typeset.Piece{Kind: typeset.Math, S: "p<" + typeset.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2)}),
+				typeset.DashCell(), rat, eff})
+			continue
+		}
+		z := typeset.DashCell()
+		if n, _, known := r.KnownGrids(e.Shape); known {
+			if v, ok := e.Z(n); ok {
+				z = typeset.MathCell(typeset.Fixed(v, 2))
+			}
+		}
+		rows = append(rows, []typeset.Cell{label, samples, typeset.MathCell(SciFloat(e.Estimate, 4)),
+			typeset.MathCell("[" + SciFloat(e.CILow, 3) + ", " + SciFloat(e.CIHigh, 3) + "]" + unreliableMark(e)),
+			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), z, typeset.MathCell(typeset.Sci(e.RelVarWork, 2)), rat, eff})
+	}
+	if zeroVariance {
+		rows = append(rows, nil, []typeset.Cell{span(cols, typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`},
+			typeset.Piece{Kind: typeset.Text, S: "Every sample was the same number, so the interval has zero width: the row checks the arithmetic, not the Monte Carlo method."})})
+	}
+	rows = appendUnreliableNote(rows, r.Estimators, cols)
+	head := texts("estimator", "samples", "estimate", "95% interval", "RE (%)", "", "relvar×work", "RAT", "")
+	head[5] = typeset.MathCell("z")
+	head[8] = typeset.Cells(typeset.Piece{Kind: typeset.Text, S: "EFF (cell"}, typeset.Piece{Kind: typeset.Math, S: "^{-1}"}, typeset.Piece{Kind: typeset.Text, S: ")"})
+	return typeset.Table{Spec: "lrrrrrrrr", Head: head, Rows: rows}
+}
+
+// span makes a cell of pieces spanning n columns, aligned left.
+func span(n int, pieces ...typeset.Piece) typeset.Cell {
+	c := typeset.Cells(pieces...)
+	c.Span, c.Align = n, "l"
+	return c
+}
+
+// shapeHeading names shape s by its boxes and its grid, with its exact
+// count where known: "3×3 boxes, 9×9 grid: 6 670 903 752 021 072 936 960
+// grids [cite]".
+func shapeHeading(r *Results, s grid.Shape) []typeset.Piece {
+	h := []typeset.Piece{{Kind: typeset.Emph, S: fmt.Sprintf("%d×%d boxes, %d×%d grid", s.R, s.C, s.N(), s.N())}}
+	n, _, known := r.KnownGrids(s)
+	if !known {
+		return append(h, typeset.Piece{Kind: typeset.Text, S: ": no count known"})
+	}
+	h = append(h, typeset.Piece{Kind: typeset.Text, S: ": "}, exactPiece(n), typeset.Piece{Kind: typeset.Text, S: " grids"})
+	if cite := PublishedCite(s); cite != "" {
+		h = append(h, typeset.Piece{Kind: typeset.Cite, S: cite})
+	}
+	return h
+}
+
+// fullDigits is the longest exact count the tables print in full; longer
+// ones (2×5 and up) are printed to 6 significant digits, and in full in
+// the text.
+const fullDigits = 22
+
+// exactPiece prints an exact count in full up to fullDigits digits, else
+// to 6 significant digits.
+func exactPiece(n *big.Int) typeset.Piece {
+	if len(n.String()) <= fullDigits {
+		return typeset.Piece{Kind: typeset.Math, S: typeset.Int(n)}
+	}
+	return typeset.Piece{Kind: typeset.Math, S: typeset.SciInt(n, 6)}
+}
+
+// unreliableMark is the mark (TeX math) of an interval whose Pareto k̂
+// exceeds montecarlo.UnreliableK, "" for the others.
+func unreliableMark(e Estimator) string {
+	if e.Unreliable {
+		return `^{\ddagger}`
+	}
+	return ""
+}
+
+// appendUnreliableNote appends, when any of es is unreliable, a rule and a
+// note row spanning cols columns that explains the mark.
+func appendUnreliableNote(rows [][]typeset.Cell, es []Estimator, cols int) [][]typeset.Cell {
+	for _, e := range es {
+		if e.Unreliable {
+			note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{\ddagger}`}, typeset.Piece{Kind: typeset.Text, S: fmt.Sprintf(" unreliable: the Pareto tail index of the samples (k-hat) exceeds %g, so the normal interval cannot be trusted", montecarlo.UnreliableK)})
+			note.Span, note.Align = cols, "l"
+			return append(rows, nil, []typeset.Cell{note})
+		}
+	}
+	return rows
+}
+
+// CoverageTable is the coverage study: per shape with a known count and
+// variant, the samples per run, the runs, how many 95% intervals hold the
+// count and how many lie wholly below it, the coverage with its Wilson 95%
+// interval, and "yes" where that interval lies wholly below 95% (Trusted
+// then keeps the variant from the shape's headline figures).
+func CoverageTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
+	var last string
+	for _, st := range r.CoverageStats() {
+		shape := fmt.Sprintf("%d×%d", st.Shape.N(), st.Shape.N())
+		if last != "" && shape != last {
+			rows = append(rows, nil)
+		}
+		last = shape
+		below := typeset.Cells()
+		if st.High < NominalCoverage {
+			below = typeset.TextCell("yes")
+		}
+		rows = append(rows, []typeset.Cell{typeset.TextCell(shape), typeset.Cells(typeset.Piece{Kind: typeset.Code, S: st.Method + "/" + st.Variant}),
+			typeset.MathCell(typeset.Int64(st.Samples)), typeset.MathCell(typeset.Int64(st.Runs)), typeset.MathCell(typeset.Int64(st.Covered)), typeset.MathCell(typeset.Int64(st.Below)),
+			typeset.MathCell(typeset.Percent(float64(st.Covered)/float64(st.Runs), 1)),
+			typeset.MathCell("[" + typeset.Percent(st.Low, 1) + ", " + typeset.Percent(st.High, 1) + "]"), below})
+	}
+	return typeset.Table{Spec: "llrrrrrrc", Head: texts("grid", "estimator", "samples/run", "runs", "cover", "below", "coverage (%)", "Wilson 95%", "below 95%"), Rows: rows}
+}
+
+// ShapesTable lists every box shape with a count, a heuristic or an
+// estimate: the exact count (in full up to fullDigits digits, with the
+// published source it agrees with, or that gives it), Kilfoil's estimate,
+// their ratio (where no count is known, the estimate's, ± its 95%
+// half-width), the most precise Monte Carlo estimate with the half-width
+// of its 95% interval, its z-score against the count and whether its
+// interval holds the count.
+func ShapesTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
+	var shown []Estimator
+	for _, s := range r.AllShapes() {
+		exactCell, heurCell, ratioCell, mcCell, zCell, coverCell := typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell()
+		n, _, known := r.KnownGrids(s)
+		if known {
+			exactCell = typeset.Cells(exactPiece(n))
+			if cite := PublishedCite(s); cite != "" {
+				exactCell.Pieces = append(exactCell.Pieces, typeset.Piece{Kind: typeset.Cite, S: cite})
+			}
+		}
+		best, haveMC := r.MostPrecise(s)
+		if h, ok := r.HeuristicFor(s); ok {
+			heurCell = typeset.MathCell(typeset.SciRat(h.Estimate, 4))
+			switch {
+			case known:
+				ratioCell = typeset.MathCell(typeset.Decimal(new(big.Rat).Quo(new(big.Rat).SetInt(n), h.Estimate), 4))
+			case haveMC:
+				// No count: the estimate's ratio, with its 95% half-width.
+				hf := new(big.Float).SetRat(h.Estimate)
+				ratio := Float64(new(big.Float).Quo(best.Estimate, hf))
+				ratioCell = typeset.MathCell(typeset.Fixed(ratio, 3) + `\pm` + typeset.Fixed(ratio*best.RelativeError*montecarlo.Z95, 3))
+			}
+		}
+		if haveMC {
+			mcCell = typeset.MathCell(SciFloat(best.Estimate, 3) + `\ (\pm ` + typeset.Percent(best.RelativeError*montecarlo.Z95, 2) + `\%)` + unreliableMark(best))
+			shown = append(shown, best)
+			if known {
+				coverCell = typeset.TextCell(map[bool]string{true: "yes", false: "no"}[best.Covers(n)])
+				if z, ok := best.Z(n); ok {
+					zCell = typeset.MathCell(typeset.Fixed(z, 2))
+				}
+			}
+		}
+		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", s.R, s.C)), typeset.TextCell(fmt.Sprintf("%d×%d", s.N(), s.N())),
+			exactCell, heurCell, ratioCell, mcCell, zCell, coverCell})
+	}
+	rows = appendUnreliableNote(rows, shown, 8)
+	head := texts("boxes", "grid", "exact count", "heuristic", "count/heuristic", "Monte Carlo (95%)", "", "covers")
+	head[6] = typeset.MathCell("z")
+	return typeset.Table{Spec: "llrrrrrc", Head: head, Rows: rows}
+}
+
+// SymmetryTable lists, per box shape, the symmetry group's order and
+// classes, the Burnside sum and the essentially different grids.
+func SymmetryTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
+	for _, e := range r.Symmetry {
+		group := "rows, columns"
+		if strings.Contains(e.Group, "transposition") {
+			group += ", transposition"
+		}
+		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(group),
+			typeset.MathCell(typeset.Int(e.GroupOrder)), typeset.MathCell(fmt.Sprintf("%d/%d", e.ClassesFixing, e.Classes)),
+			typeset.MathCell(typeset.Int(e.BurnsideSum)), typeset.MathCell(typeset.Int(e.Count))})
+	}
+	head := texts("boxes", "group", "", "classes fixing", "Burnside sum", "essentially different")
+	head[2] = typeset.MathCell("|G|")
+	return typeset.Table{Spec: "llrrrr", Head: head, Rows: rows}
+}
+
+// FixingTable lists the conjugacy classes of the 9×9 group that fix at
+// least one grid up to relabelling: size, order, a representative and the
+// grids it fixes divided by 9!.
+func FixingTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
+	for _, c := range r.SymmetryClasses {
+		if c.Shape != Classic {
+			continue
+		}
+		rows = append(rows, []typeset.Cell{typeset.MathCell(strconv.Itoa(c.Class)), typeset.MathCell(typeset.Int(c.Size)), typeset.MathCell(strconv.Itoa(c.Order)),
+			typeset.TextCell(c.Representative), typeset.MathCell(typeset.Int(c.Fixed))})
+	}
+	head := texts("class", "size", "order", "representative", "")
+	head[4] = typeset.Cells(typeset.Piece{Kind: typeset.Text, S: "fixed grids"}, typeset.Piece{Kind: typeset.Math, S: "/9!"})
+	return typeset.Table{Spec: "rrrp{0.5\\linewidth}r", Head: head, Rows: rows}
+}

@@ -1,0 +1,62 @@
+// Package report is the stage that writes the paper's generated TeX: a macro
+// for every number the paper quotes, the tables, and the list of artifacts
+// the numbers come from. The paper's text, paper/main.tex, only \input's
+// these, so no number in it is typed by hand.
+//
+// It requires the stages the figures stage reads (classes, exact, shapes,
+// symmetry, kilfoil, knuth, importance, through package present) and figures
+// itself: it learns which figures exist from data/figures.parquet
+// (figures.Index) and draws nothing. Exact values are printed in full with
+// {,} grouping; rounding of exact values is exact (big.Rat, halves away
+// from zero). The tables are made once by package present (present.Tables),
+// as cells that this stage prints as TeX and the htmlreport stage as HTML.
+//
+// # Artifacts
+//
+//	paper/generated/numbers.tex
+//	    one macro per quoted number (\GridsExact, \ReducedCount,
+//	    \KilfoilEstimate, \KilfoilGapPercent, \FunnelZero…\FunnelSix,
+//	    \Grids<R>X<C>, \<Method><R>X<C><Variant>Estimate, CILow, CIHigh,
+//	    RelErrPercent…, \<Method>Best…), and \ifHave… flags for each part that
+//	    ran: \ifHaveTable<Name> for each table written, \ifHaveFig<Name> for
+//	    each figure that data/figures.parquet marks as drawn from data
+//	paper/generated/funnel.tex
+//	    the funnel table
+//	paper/generated/classes.tex
+//	    the 44 classes: size, first bands, compatible second bands,
+//	    completions, cross-checked
+//	paper/generated/estimators.tex
+//	    the estimators compared, under a heading per box shape (R×C boxes,
+//	    N×N grid, the exact count and its source where known): estimate, 95%
+//	    interval, RE, z-score against the count, relative variance × work,
+//	    RAT, EFF (per cell visited); a run with no successful sample shows
+//	    "no success" and the exact 95% upper bound on its chance of success
+//	    (1 − 0.025^(1/n)) instead of the interval [0, 0]; a run whose samples
+//	    were all equal is marked † and explained in a last row; an unreliable
+//	    interval (Pareto k̂ > 0.7) is marked ‡
+//	paper/generated/shapes.tex
+//	    the box shapes: exact count (in full up to 22 digits) with the
+//	    published source it agrees with, heuristic, exact/heuristic, the most
+//	    precise Monte Carlo estimate (a zero-variance run only when there is
+//	    no other), its z-score and whether its interval holds the count
+//	paper/generated/symmetry.tex
+//	    essentially different grids per shape: group, |G|, classes fixing a
+//	    grid, Burnside sum, count (macros \Essentially<R>X<C>, \SymmetryNine…)
+//	paper/generated/fixing.tex
+//	    the conjugacy classes of the 9×9 group that fix a grid: size, order,
+//	    representative, F
+//	paper/generated/coverage.tex
+//	    the coverage study (data/knuth_coverage.parquet) on shapes with known
+//	    counts: per shape and variant the samples per run, the runs, how many
+//	    95% intervals hold the count and how many lie wholly below it, the
+//	    coverage with its Wilson 95% interval, and whether that interval lies
+//	    wholly below 95% (the variant then gives no headline figure for the
+//	    shape)
+//	paper/generated/artifacts.tex
+//	    every artifact the paper's numbers come from, with stage, size, rows,
+//	    SHA-256, and each stage's fingerprint
+//
+// # Configuration
+//
+// None.
+package report

@@ -1,0 +1,17 @@
+package report
+
+import (
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
+)
+
+// The tables are made by package present (present.Tables), which the HTML
+// report prints too; this stage writes them as TeX.
+
+// FunnelTable and the others are the present tables as TeX.
+func FunnelTable(r *present.Results) []byte     { return present.FunnelTable(r).TeX() }
+func ClassesTable(r *present.Results) []byte    { return present.ClassesTable(r).TeX() }
+func EstimatorsTable(r *present.Results) []byte { return present.EstimatorsTable(r).TeX() }
+func ShapesTable(r *present.Results) []byte     { return present.ShapesTable(r).TeX() }
+func SymmetryTable(r *present.Results) []byte   { return present.SymmetryTable(r).TeX() }
+func FixingTable(r *present.Results) []byte     { return present.FixingTable(r).TeX() }
+func CoverageTable(r *present.Results) []byte   { return present.CoverageTable(r).TeX() }

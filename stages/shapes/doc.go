@@ -1,0 +1,175 @@
+// Package shapes is the stage that counts Sudoku grids exactly for box
+// shapes other than 3×3: boxes of R rows × C columns, side N = R·C. Shapes
+// with 2-row or 2-column boxes (2×1 … 2×6 and their transposes, which have
+// the same count: one computation per width c serves 2×c and c×2) are
+// counted by the pair method of package pair; every count is checked by
+// computations that share no counting code with it, and the classic 3×3
+// count is read from the exact stage's data/total.parquet. Any disagreement
+// fails the stage. It requires exact.
+//
+// # Pair method
+//
+// In the left stack the two rows of each band hold complementary c-sets, and
+// those sets fix the right stack's, so
+//
+//	grids = Σ_T n!/Π_p m_p! · E(T)²
+//
+// summed over the multisets T of the symbols' band patterns (bit i of symbol
+// x's pattern: x is in the upper row of band i; m_p the multiplicity of
+// pattern p), with E(T) the number of stacks with those row sets. E(T) does
+// not change when the bands are permuted or the two rows of a band
+// exchanged (a group of order c!·2^c, 3,840 for c = 5), so the sum runs over
+// its orbits: grids = Σ_O W(O)·E(rep O)². There are 1, 2, 4, 26 and 355
+// orbits for c = 1 … 5 and 63,199 for c = 6, listed by orderly generation and
+// checked against Burnside's lemma. E is counted as the c-edge-colourings of
+// a symbol–row graph, symbol by symbol, with a dynamic programme.
+//
+// Split and join (pair.Plan, stages/maths/pairstacks/halves.go): E(T) is computed
+// by cutting T's symbols, in the programme's order, into two halves of c
+// symbols: E(T) = Σ_M G_A(M)·G_B(Mᶜ)/os(M), with G_A(M) the number of ways
+// to place the first half leaving the columns with row-set multiset M, G_B
+// the same for the second half from the empty state, Mᶜ every column
+// complemented and os(M) the number of labellings of M (the division is
+// exact, and checked). A symmetry of the bands carries one half's table onto
+// another's, so one table per class of halves serves all: the 2 × 63,199
+// halves of 2×6 fall into 1,618 classes. The plan orders the orbits by their
+// half with the larger table, largest first, and keeps up to 6 GiB of tables
+// (pair.DefaultCacheBytes; about 50 GB in all), which builds almost every
+// table once. The full programme stays as the reference (pair.Stacks), and
+// TestJoinEqualsStacks checks the join against it on every orbit for c ≤ 5
+// at every split point and on sampled 2×6 orbits.
+//
+// # Checks
+//
+// Each shares no counting code with the pair method:
+//
+//   - multisets, for the shapes in shapes.check (c ≤ 5): package pairindep
+//     walks every pattern multiset (589,392 for c = 5) and adds each one's
+//     own weight, using the symmetry only to avoid recounting E, which it
+//     counts row by row of the stack instead of symbol by symbol;
+//   - backtracking (grid.Grid.Count), for every shape of side ≤ 6 (2×1, 2×2,
+//     2×3 and their transposes);
+//   - the literature's count (package stages/shared/literature: OEIS
+//     A107739, Pettersen 2006 by hand, Russell 2005, Felgenhauer and Jarvis 2005, Pettersen 2005 and
+//     2006), for every shape that has one, 3×3 included.
+//
+// # Units
+//
+// The orbits of width c ≤ 5, in the plan's order, are cut into batches of
+// shapes.orbits_per_unit: unit pair-c<c>-<first orbit, 7 digits> (2×5: 355
+// orbits, 12 units of at most 32). Each checked width adds one unit
+// multisets-c<c>. A unit uses every core itself, so one runs at a time. Run
+// adds the batches of each width in unit order.
+//
+// 2×6 and 6×2 run as 1,975 units of 32 orbits of the plan,
+// pair6-k1-<unit, 5 digits> (k1 is pair.KernelVersion), whatever
+// shapes.orbits_per_unit says. Their results are kept in the committed
+// bundle data/bundles/shapes-2x6.parquet (pipeline.Bundle): one row per unit
+// with what it covers, its partial sum (decimal), the kernel, its CPU
+// seconds, the process's peak memory and the SHA-256 of the unit's bytes. A
+// run takes the bundle's units and computes only those it lacks, adding each
+// to the bundle as it finishes (under a file lock, so Slurm tasks can share
+// it), so a computation stopped on one machine resumes from a fresh clone on
+// another. A bundle with a damaged row, a unit twice, a unit the stage does
+// not list, or a row of another kernel fails the run with one line naming
+// the unit. The stage refuses 2×6 when the units the bundle lacks would take
+// more than shapes.max_cpu_hours, naming the cost (the projection: 3.7
+// CPU-hours for all 1,975 units, the same share for each). `census verify
+// --recompute K [--seed S]` recomputes K units of every bundle drawn by the
+// seed (printed), compares them byte for byte (exit 1 naming the unit on a
+// difference) and recounts one orbit of each by pairindep's row-by-row stack
+// count, which shares no code with the kernel. `make all` runs it with K = 1
+// among the units that took at most 30 CPU-seconds.
+//
+// # Artifacts
+//
+// data/shapes.parquet: one row per configured shape, in config order.
+//
+//	column      type    meaning
+//	rows        int32   R, rows of a box
+//	cols        int32   C, columns of a box (side N = R·C)
+//	grids       string  number of grids, decimal
+//	method      string  how it was counted: "pair: sum over orbits of stack row-set
+//	                    patterns of weight × (stacks with that pattern)^2", or for 3x3
+//	                    "exact stage: band-pair method over the 44 classes of first
+//	                    bands"
+//	checked_by  string  the independent computations that gave the same number,
+//	                    joined by "; ": "multisets: …" (shapes in shapes.check) and
+//	                    "backtracking: every grid counted cell by cell" (side ≤ 6);
+//	                    for 2x6/6x2 "counted here: pair split-and-join kernel v1,
+//	                    1975 units of 32 orbits (data/bundles/shapes-2x6.parquet)";
+//	                    for 3x3 "exact stage: backtracking of the classes chosen by
+//	                    exact.crosscheck"; then "published: <source>" when the
+//	                    literature has the count (every shape but 2x1/1x2); empty
+//	                    when no check applies
+//
+// data/shapes_units.parquet: the bundle's rows for the 2×6 units the run
+// used, in unit order (no rows without 2×6), for the paper's figure
+// unit_times.
+//
+//	column          type    meaning
+//	unit            string  pair6-k1-<unit>
+//	work            string  the orbits of the plan it covers
+//	sum             string  its part of the count, decimal
+//	kernel          string  the kernel that computed it
+//	cpu_seconds     double  process CPU time while it was computed
+//	peak_rss_bytes  int64   the process's peak resident memory when it finished
+//	sha256          string  SHA-256 of the unit's bytes (domain, kernel, unit, sum)
+//
+// # Configuration
+//
+//   - shapes.shapes (configs/default.yaml [2x2, 2x3, 3x2, 2x4, 4x2, 3x3, 2x5,
+//     5x2]; smoke [2x2, 2x3, 3x2, 2x4, 3x3]): a non-empty list of distinct
+//     shapes among 2x1, 1x2, 2x2, 2x3, 3x2, 2x4, 4x2, 2x5, 5x2, 2x6, 6x2 and
+//     3x3 (2x6 and 6x2 as long as the units the bundle lacks fit
+//     shapes.max_cpu_hours); anything else is a config error that lists what
+//     is supported.
+//   - shapes.check (default [2x2, 2x3, 3x2, 2x4, 4x2, 2x5, 5x2]; smoke [2x2,
+//     2x3, 3x2, 2x4]): shapes with 2-row or 2-column boxes of width ≤ 5,
+//     recounted by the multiset method when shapes.shapes counts them (the
+//     others are ignored, so overriding shapes.shapes alone works).
+//   - shapes.orbits_per_unit (default 32): an integer ≥ 1, pattern orbits per
+//     unit of widths up to 5.
+//   - shapes.max_cpu_hours (default 1): a number ≥ 0, the largest projected
+//     cost, in CPU-hours, of the 2x6 units the bundle lacks.
+//
+// # Cost
+//
+// Measured on the project's 2-core, 24 GiB machine:
+//
+//   - the default configuration (2×2 … 2×5, 4×2, 5×2; 3×3 from exact): 3.7 s
+//     (2026-11-24); the run report gives each unit's time;
+//   - 2×5 exact count (BenchmarkCount2x5 in stages/maths/pair, -count 3):
+//     0.12 s by the split-and-join kernel (2026-11-25, with the 2×6 run on the
+//     other core); 0.35-0.37 s by the full layer programme (2026-11-24), 0.64 s
+//     before the orbits were listed by orderly generation;
+//   - 2×5 check by multisets (BenchmarkCount2x5 in stages/maths/pairindep,
+//     -count 3, 2026-11-24): 2.9-3.1 s for 589,392 multisets;
+//   - 2×6 orbits listed by orderly generation (pair.Orbits(6), in
+//     TestOrbitCounts): about 4 s for 63,199 orbits (2×5: 10 ms for 355); the
+//     kernel's plan (splits, canonical halves, order) about 25 s on two cores;
+//   - 2×6 by the full layer programme, projected (2026-11-24): 63,199 orbits ×
+//     4.50 ± 0.80 CPU-seconds per orbit (95%; uniform sample of 210 orbits,
+//     `PAIR_PROJECT_SAMPLES=60 go test -run TestProject2x6 -v -timeout 2h
+//     ./stages/maths/pair`): 79 ± 14 CPU-hours;
+//   - 2×6 by the split-and-join kernel, measured into the bundle (finished
+//     2026-11-26): all 1,975 units in 3.65 CPU-hours on the 2-core machine,
+//     peak RSS 13.8 GB (12.8 GiB, with GOMEMLIMIT=12GiB); the first unit took
+//     963 CPU-seconds, the last thousand about a second each. The sum equals
+//     Pettersen's count. `census verify --recompute 3` recomputed three units
+//     byte for byte, each with one orbit recounted by pairindep, in 5 min 11 s
+//     (most of it planning the 63,199 orbits). The default run takes every
+//     unit from the bundle.
+//
+// 3×4 is not counted. By the three-stack (gangster) method of
+// stages/maths/triple it is projected at 567 ± 22 CPU-hours (95%; 2026-11-25):
+// 144,578 first-stack classes × 173 sub-units × 0.0816 ± 0.0032 CPU-seconds,
+// from 400 uniformly drawn sub-units (`TRIPLE_PROJECT_SAMPLES=400
+// TRIPLE_PROJECT_SEED=1 go test -run TestProject3x4 -v -timeout 60m
+// ./stages/maths/triple`, one core, with the 2×6 run on the machine: the
+// interval covers sampling only), with tables of 1.2 GB and rows of 2.35 GB
+// built in about 7 CPU-minutes. Pettersen and Silver used about 2,568
+// CPU-hours (2006), Silver about 1,035 (2022). That is above the 100
+// CPU-hours that would make it a default unit run; the method reproduces 3×2
+// and 3×3.
+package shapes

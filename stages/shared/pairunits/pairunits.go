@@ -1,0 +1,261 @@
+// Package pairunits is the pipeline side of the pair method: the work units
+// into which the shapes stage cuts a box width's sum over pattern orbits,
+// and the committed bundle that keeps the 2x6 units across runs and
+// machines. A unit id says all its work:
+//
+//   - "pair-c<c>-<first orbit>": orbitsPerUnit consecutive orbits of width
+//     c's plan (pair.Plan), from first;
+//   - "multisets-c<c>": the whole sum for width c, recounted by pairindep's
+//     multiset method, which shares no counting code with pair;
+//   - "pair6-k<kernel version>-<unit>": a 2x6 unit of the bundle, BundleOrbits
+//     orbits; its size is fixed so that its result depends on its id alone.
+//
+// Each unit's result is its part of the count as a decimal string.
+package pairunits
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairindep"
+)
+
+// The 2x6 count runs as units of BundleOrbits consecutive orbits of the
+// kernel's plan, whose results are kept in the committed bundle
+// data/bundles/shapes-2x6.parquet: a run takes the bundle's units and
+// computes only the missing ones.
+const (
+	BundleWidth  = 6
+	BundleOrbits = 32
+)
+
+// BundlePrefix starts every bundled unit id; it names the kernel version,
+// so units of another version are other units.
+var BundlePrefix = fmt.Sprintf("pair6-k%d-", pair.KernelVersion)
+
+// Bundle is the committed bundle of 2x6 units.
+var Bundle = &pipeline.Bundle{
+	Name:   "shapes-2x6",
+	Kernel: fmt.Sprintf("pair split-and-join kernel v%d", pair.KernelVersion),
+	Holds:  func(id string) bool { _, ok := bundleUnit(id); return ok },
+	Work: func(id string) string {
+		u, _ := bundleUnit(id)
+		return fmt.Sprintf("2x6 orbits %d-%d of the kernel's plan", u*BundleOrbits, (u+1)*BundleOrbits-1)
+	},
+	Recheck: recheckUnit,
+}
+
+// BundleUnits is the number of 2x6 units: the 63,199 orbits in units of 32.
+const BundleUnits = (63199 + BundleOrbits - 1) / BundleOrbits
+
+// projectedUnitCPUHours is the mean CPU time of a 2x6 unit, from a
+// projection of the whole run (about 3.7 CPU-hours on this project's
+// 2-core machine: each half table's build time taken as 3 µs per state,
+// its states as Π C(6, d(r))/400,000, each join 100 ns per state of the
+// smaller table, the cache simulated along the plan; the first measured
+// units came within 25% of it). The cost falls steeply along the plan: the
+// first hundred units take most of it.
+const projectedUnitCPUHours = 3.7 / BundleUnits
+
+// BundleIDs returns the ids of every 2x6 unit, in order.
+func BundleIDs() []string {
+	ids := make([]string, BundleUnits)
+	for u := range ids {
+		ids[u] = fmt.Sprintf("%s%05d", BundlePrefix, u)
+	}
+	return ids
+}
+
+// bundleUnit returns the unit number of a bundled unit id.
+func bundleUnit(id string) (int, bool) {
+	rest, ok := strings.CutPrefix(id, BundlePrefix)
+	if !ok || len(rest) != 5 {
+		return 0, false
+	}
+	u, err := strconv.Atoi(rest)
+	return u, err == nil && u >= 0 && u < BundleUnits
+}
+
+// List returns the units of the counted widths, orbitsPerUnit orbits each
+// (the bundle's units for width 6), then one multiset recount per checked
+// width. The 2x6 units the bundle lacks must be within maxCPUHours, the
+// value of config key maxKey.
+func List(p *pipeline.Pass, counted, checked []int, orbitsPerUnit int, maxKey string, maxCPUHours float64) ([]string, error) {
+	var ids []string
+	for _, c := range counted {
+		if c == BundleWidth {
+			have, err := pipeline.ReadBundle(p.Root(), Bundle, BundleIDs())
+			if err != nil {
+				return nil, err
+			}
+			if cost := float64(BundleUnits-len(have)) * projectedUnitCPUHours; cost > maxCPUHours {
+				return nil, pipeline.Invalid(maxKey, maxCPUHours, fmt.Sprintf(
+					"at least %.1f to count 2x6: %s holds %d of its %d units, and the other %d need about %.1f CPU-hours",
+					cost, Bundle.Path(), len(have), BundleUnits, BundleUnits-len(have), cost))
+			}
+			ids = append(ids, BundleIDs()...)
+			continue
+		}
+		n, err := pair.NumOrbits(p.Context(), c)
+		if err != nil {
+			return nil, err
+		}
+		if !n.IsInt64() {
+			return nil, fmt.Errorf("2x%d: %s orbits", c, n)
+		}
+		for first := 0; first < int(n.Int64()); first += orbitsPerUnit {
+			ids = append(ids, fmt.Sprintf("pair-c%d-%07d", c, first))
+		}
+	}
+	for _, c := range checked {
+		ids = append(ids, fmt.Sprintf("multisets-c%d", c))
+	}
+	return ids, nil
+}
+
+// Parse returns the box width of a unit, and whether it is a multiset
+// recount rather than a part of the pair method's sum.
+func Parse(id string) (c int, multisets bool, err error) {
+	if _, err := fmt.Sscanf(id, "multisets-c%d", &c); err == nil {
+		return c, true, nil
+	}
+	if _, ok := bundleUnit(id); ok {
+		return BundleWidth, false, nil
+	}
+	var first int
+	if _, err := fmt.Sscanf(id, "pair-c%d-%d", &c, &first); err == nil {
+		return c, false, nil
+	}
+	return 0, false, fmt.Errorf("unit %q: want pair-c<c>-<first orbit>, %s<unit> or multisets-c<c>", id, BundlePrefix)
+}
+
+// Compute returns a unit's part of the count as a decimal string; a
+// pair-c unit covers orbitsPerUnit orbits.
+func Compute(p *pipeline.Pass, id string, orbitsPerUnit int) ([]byte, error) {
+	workers := runtime.GOMAXPROCS(0)
+	var c, first int
+	if _, err := fmt.Sscanf(id, "multisets-c%d", &c); err == nil {
+		n, err := pairindep.Count(p.Context(), c, workers)
+		if err != nil {
+			return nil, err
+		}
+		return []byte(n.String()), nil
+	}
+	if u, ok := bundleUnit(id); ok {
+		return computeBundleUnit(p, u)
+	}
+	if _, err := fmt.Sscanf(id, "pair-c%d-%d", &c, &first); err != nil {
+		return nil, fmt.Errorf("unit %q: want pair-c<c>-<first orbit>, %s<unit> or multisets-c<c>", id, BundlePrefix)
+	}
+	plan, err := planOf(p, c)
+	if err != nil {
+		return nil, err
+	}
+	if first < 0 || first >= len(plan.Orbits) {
+		return nil, fmt.Errorf("unit %q: 2x%d has %d orbits", id, c, len(plan.Orbits))
+	}
+	sum, err := plan.Sum(p.Context(), first, min(first+orbitsPerUnit, len(plan.Orbits)), workers)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(sum.String()), nil
+}
+
+// plans memoises the kernel's plan per width within a process: planning
+// the 2x6 orbits takes seconds, and every unit of a width needs it (and
+// shares its cache of half tables).
+var plans sync.Map // c → func() (*pair.Plan, error)
+
+// planOf returns pair.NewPlan(c), after checking that it has as many
+// orbits as Burnside's lemma counts (the unit ids come from that number)
+// and that their weights add up to every tuple of row sets.
+func planOf(p *pipeline.Pass, c int) (*pair.Plan, error) {
+	f, _ := plans.LoadOrStore(c, sync.OnceValues(func() (*pair.Plan, error) {
+		plan, err := pair.NewPlan(p.Context(), c, runtime.GOMAXPROCS(0), pair.DefaultCacheBytes)
+		if err != nil {
+			return nil, err
+		}
+		n, err := pair.NumOrbits(p.Context(), c)
+		if err != nil {
+			return nil, err
+		}
+		weight := new(big.Int)
+		for _, o := range plan.Orbits {
+			weight.Add(weight, new(big.Int).SetUint64(o.Weight))
+		}
+		if int64(len(plan.Orbits)) != n.Int64() || weight.Cmp(pair.NumTuples(c)) != 0 {
+			return nil, fmt.Errorf("2x%d: %d orbits listed of weight %v; Burnside's lemma gives %v orbits, and there are %v tuples",
+				c, len(plan.Orbits), weight, n, pair.NumTuples(c))
+		}
+		return plan, nil
+	}))
+	plan, err := f.(func() (*pair.Plan, error))()
+	if err != nil {
+		plans.Delete(c) // a cancelled plan is not the plan
+	}
+	return plan, err
+}
+
+// memoryLimit is the Go heap limit a 2x6 computation sets unless the user
+// set one (GOMEMLIMIT): the half tables (pair.DefaultCacheBytes) and the
+// workers' DP tables are garbage at a high rate, and without a limit the
+// collector lets the heap reach twice what is live.
+const memoryLimit = 2 * pair.DefaultCacheBytes
+
+// computeBundleUnit computes the sum of 2x6 unit u.
+func computeBundleUnit(p *pipeline.Pass, u int) ([]byte, error) {
+	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		debug.SetMemoryLimit(memoryLimit)
+	}
+	plan, err := planOf(p, BundleWidth)
+	if err != nil {
+		return nil, err
+	}
+	if len(plan.Orbits) != 63199 {
+		return nil, fmt.Errorf("2x6: %d orbits, want 63199", len(plan.Orbits))
+	}
+	lo, hi := u*BundleOrbits, min((u+1)*BundleOrbits, len(plan.Orbits))
+	sum, err := plan.Sum(p.Context(), lo, hi, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return nil, err
+	}
+	return []byte(sum.String()), nil
+}
+
+// recheckUnit recomputes the stack count of one orbit of the unit, drawn
+// by the seed, by pairindep's row-by-row count (no code shared with the
+// kernel) and compares it with the kernel's.
+func recheckUnit(p *pipeline.Pass, id string, _ []byte, seed uint64) (string, error) {
+	u, ok := bundleUnit(id)
+	if !ok {
+		return "", fmt.Errorf("unit %q is not a 2x6 unit", id)
+	}
+	plan, err := planOf(p, BundleWidth)
+	if err != nil {
+		return "", err
+	}
+	lo, hi := u*BundleOrbits, min((u+1)*BundleOrbits, len(plan.Orbits))
+	j := lo + rand.New(rand.NewPCG(seed, uint64(u))).IntN(hi-lo)
+	es, err := plan.StackCounts(p.Context(), j, j+1, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return "", err
+	}
+	o := plan.Orbits[j]
+	other, err := pairindep.Stacks(p.Context(), o.C, o.Rep)
+	if err != nil {
+		return "", err
+	}
+	if other != es[0] {
+		return "", fmt.Errorf("orbit %s: the kernel gives E = %d, pairindep's row-by-row count %d", o, es[0], other)
+	}
+	return fmt.Sprintf("orbit %s: E = %d by the kernel and by pairindep", o, other), nil
+}
