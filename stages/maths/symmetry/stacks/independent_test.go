@@ -153,7 +153,7 @@ const maxBacktracked = 200000
 // backtrackStacks on random assignments of every class of 2×3, 2×4 and 2×5
 // (2×3 only in short mode) that some σ type allows.
 func TestTwistedMatchesBacktracking(t *testing.T) {
-	maxC, perType := 5, 4
+	maxC, perType := 5, 2
 	if testing.Short() {
 		maxC, perType = 3, 3
 	}
