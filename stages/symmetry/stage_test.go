@@ -68,3 +68,34 @@ func TestConfigErrors(t *testing.T) {
 		pipelinetest.Rejects(t, small, c.set, c.key)
 	}
 }
+
+// TestStage2x5 runs the stage on 2×5 and 5×2, every class by the stack
+// method, and checks that the count is recorded against OEIS A291188's
+// term, which it does not equal (see the package doc, "2×5"), with the
+// same count for both orientations.
+func TestStage2x5(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about two minutes")
+	}
+	root := pipelinetest.Run(t, pipelinetest.Options{Stages: pipelinetest.Closure(symmetry.Stage), Set: []string{
+		"exact.crosscheck=none", "shapes.shapes=2x2,2x5,5x2", "shapes.check=2x2", "symmetry.shapes=2x5,5x2"}})
+	rows, err := symmetry.Counts.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].EssentiallyDifferent != rows[1].EssentiallyDifferent {
+		t.Fatalf("rows %+v: want 2x5 and 5x2 with one count", rows)
+	}
+	for _, r := range rows {
+		if r.Literature != "4743933602050718" || r.LiteratureSource != "OEIS A291188" {
+			t.Errorf("%s: literature %q from %q; want A291188's term", r.Shape, r.Literature, r.LiteratureSource)
+		}
+		if !strings.Contains(r.CheckedBy, "differs from the literature (OEIS A291188: 4743933602050718) by ") || !strings.Contains(r.CheckedBy, "stack method") {
+			t.Errorf("%s checked by %q", r.Shape, r.CheckedBy)
+		}
+		// The count of this stage's independent checks (package stacks' tests).
+		if r.EssentiallyDifferent != "4743933427433330" || r.ClassesFixing != 68 || r.Classes != 1260 {
+			t.Errorf("%s: %s essentially different, %d of %d classes fixing; want 4743933427433330, 68 of 1260", r.Shape, r.EssentiallyDifferent, r.ClassesFixing, r.Classes)
+		}
+	}
+}

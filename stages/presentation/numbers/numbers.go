@@ -249,6 +249,10 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				m.num("SymmetryNineCount", typeset.Int(e.Count))
 			}
 		}
+		if d := literatureDifferences(r.Symmetry); len(d) > 0 {
+			m.flag("HaveSymmetryDifference")
+			m.text("SymmetryDifferences", d...)
+		}
 	}
 
 	if len(r.Estimators) > 0 {
@@ -406,4 +410,39 @@ func joinEnglish(items [][]typeset.Piece) []typeset.Piece {
 		out = append(out, it...)
 	}
 	return out
+}
+
+// literatureDifferences describes, in words, the counts of essentially
+// different grids that differ from a published count, shapes with the same
+// numbers together: "2×5 and 5×2 boxes: 4,743,933,427,433,330 here against
+// 4,743,933,602,050,718 in OEIS A291188 (174,617,388 fewer)".
+func literatureDifferences(es []present.EssentiallyDifferent) []typeset.Piece {
+	type key struct{ count, literature, source string }
+	var order []key
+	shapesOf := map[key][][]typeset.Piece{}
+	for _, e := range es {
+		if !e.DiffersFromLiterature() {
+			continue
+		}
+		k := key{e.Count.String(), e.Literature.String(), e.LiteratureSource}
+		if shapesOf[k] == nil {
+			order = append(order, k)
+		}
+		shapesOf[k] = append(shapesOf[k], []typeset.Piece{{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, e.Shape.R, e.Shape.C)}})
+	}
+	var items [][]typeset.Piece
+	for _, k := range order {
+		count, _ := new(big.Int).SetString(k.count, 10)
+		lit, _ := new(big.Int).SetString(k.literature, 10)
+		diff := new(big.Int).Sub(count, lit)
+		more := " more)"
+		if diff.Sign() < 0 {
+			more = " fewer)"
+		}
+		item := append(joinEnglish(shapesOf[k]), words(" boxes: "), typeset.Piece{Kind: typeset.Math, S: typeset.Int(count)},
+			words(" here against "), typeset.Piece{Kind: typeset.Math, S: typeset.Int(lit)}, words(" in "+k.source+" ("),
+			typeset.Piece{Kind: typeset.Math, S: typeset.Int(diff.Abs(diff))}, words(more))
+		items = append(items, item)
+	}
+	return joinEnglish(items)
 }

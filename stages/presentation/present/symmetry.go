@@ -20,6 +20,16 @@ type EssentiallyDifferent struct {
 	BurnsideSum   *big.Int
 	Count         *big.Int
 	CheckedBy     string
+	// Literature is the published count (nil: none) and LiteratureSource
+	// where it is published.
+	Literature       *big.Int
+	LiteratureSource string
+}
+
+// DiffersFromLiterature reports whether a published count exists and
+// differs from the stage's.
+func (e EssentiallyDifferent) DiffersFromLiterature() bool {
+	return e.Literature != nil && e.Literature.Cmp(e.Count) != 0
 }
 
 // SymmetryClass is one conjugacy class of a shape's group that fixes at
@@ -55,6 +65,12 @@ func readSymmetry(p *pipeline.Pass, r *Results) error {
 			if *f.dst, err = ParseInt(symmetry.Counts.Name+"."+f.name, f.text); err != nil {
 				return err
 			}
+		}
+		if row.Literature != "" {
+			if e.Literature, err = ParseInt(symmetry.Counts.Name+".literature", row.Literature); err != nil {
+				return err
+			}
+			e.LiteratureSource = row.LiteratureSource
 		}
 		r.Symmetry = append(r.Symmetry, e)
 	}

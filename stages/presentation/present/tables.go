@@ -326,11 +326,29 @@ func SymmetryTable(r *Results) typeset.Table {
 		}
 		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(group),
 			typeset.MathCell(typeset.Int(e.GroupOrder)), typeset.MathCell(fmt.Sprintf("%d/%d", e.ClassesFixing, e.Classes)),
-			typeset.MathCell(typeset.Int(e.BurnsideSum)), typeset.MathCell(typeset.Int(e.Count))})
+			typeset.MathCell(typeset.Int(e.BurnsideSum)), typeset.MathCell(typeset.Int(e.Count) + literatureMark(e))})
+	}
+	for _, e := range r.Symmetry {
+		if e.DiffersFromLiterature() {
+			note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{*}`},
+				typeset.Piece{Kind: typeset.Text, S: " differs from the published count (" + e.LiteratureSource + "); see the text"})
+			note.Span, note.Align = 6, "l"
+			rows = append(rows, nil, []typeset.Cell{note})
+			break
+		}
 	}
 	head := texts("boxes", "group", "", "classes fixing", "Burnside sum", "essentially different")
 	head[2] = typeset.MathCell("|G|")
 	return typeset.Table{Spec: "llrrrr", Head: head, Rows: rows}
+}
+
+// literatureMark is the mark (TeX math) of a count that differs from the
+// published one, "" for the others.
+func literatureMark(e EssentiallyDifferent) string {
+	if e.DiffersFromLiterature() {
+		return `^{*}`
+	}
+	return ""
 }
 
 // FixingTable lists the conjugacy classes of the 9×9 group that fix at

@@ -336,3 +336,35 @@ func TestTablesAsPresent(t *testing.T) {
 		}
 	}
 }
+
+// TestSymmetryDifference checks that a count of essentially different
+// grids that differs from the literature is flagged, described with the
+// signed difference in numbers.tex, and marked in the symmetry table, while
+// an agreeing count is not.
+func TestSymmetryDifference(t *testing.T) {
+	r := published(t)
+	one := big.NewInt(1)
+	r.Symmetry = []present.EssentiallyDifferent{
+		{Shape: grid.Shape{R: 2, C: 3}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(49), Literature: big.NewInt(49), LiteratureSource: "OEIS A291188"},
+		{Shape: grid.Shape{R: 2, C: 5}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(1000), Literature: big.NewInt(1250), LiteratureSource: "OEIS A291188"},
+		{Shape: grid.Shape{R: 5, C: 2}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(1000), Literature: big.NewInt(1250), LiteratureSource: "OEIS A291188"},
+	}
+	tex, err := numbers.TeX(r, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`\HaveSymmetryDifferencetrue`,
+		`\newcommand{\SymmetryDifferences}{$2\times5$ and $5\times2$ boxes: $1{,}000$ here against $1{,}250$ in OEIS A291188 ($250$ fewer)}`} {
+		if !strings.Contains(string(tex), want) {
+			t.Errorf("numbers.tex lacks %s:\n%s", want, tex)
+		}
+	}
+	table := string(present.SymmetryTable(r).TeX())
+	if strings.Count(table, `^{*}`) != 3 || !strings.Contains(table, "differs from the published count (OEIS A291188)") {
+		t.Errorf("symmetry table: want the two differing counts and the note marked:\n%s", table)
+	}
+	r.Symmetry = r.Symmetry[:1]
+	if tex, _ := numbers.TeX(r, nil, nil); strings.Contains(string(tex), "SymmetryDifference") {
+		t.Errorf("numbers.tex flags a difference where every count agrees")
+	}
+}
