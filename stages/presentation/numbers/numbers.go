@@ -270,6 +270,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				m.flag(typeset.MacroName("have", "zero", "variance") + p)
 				zeroVariance = append(zeroVariance, run)
 			}
+			m.flag("Have" + p)
 			m.num(p+"Samples", typeset.Int64(e.Samples))
 			m.num(p+"Estimate", present.SciFloat(e.Estimate, 4))
 			m.num(p+"CILow", present.SciFloat(e.CILow, 4))
@@ -279,6 +280,12 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			if e.HasRatEff {
 				m.num(p+"Rat", typeset.Fixed(e.RAT, 3))
 				m.num(p+"Eff", present.EFFString(e, 3))
+				// Ridder's accounting of the work, with the uniform
+				// completion of dead ends: how much more work, and EFF.
+				if e.Work > 0 {
+					m.num(p+"CompletionWorkFactor", typeset.Fixed(float64(e.WorkWithCompletion)/float64(e.Work), 2))
+				}
+				m.num(p+"EffWithCompletion", typeset.SciLog10(e.Log10EFFWithCompletion, 3))
 			}
 		}
 		if len(noSuccess) > 0 {
