@@ -253,6 +253,8 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 
 	if len(r.Estimators) > 0 {
 		m.comment(fmt.Sprintf("Monte Carlo estimators (stages %s and %s)", knuth.Stage.Name, importance.Stage.Name), knuth.Stage.Name, importance.Stage.Name, exact.Stage.Name)
+		// Above this Pareto k̂ an interval is marked unreliable.
+		m.num("UnreliableK", strconv.FormatFloat(montecarlo.UnreliableK, 'f', -1, 64))
 		methods := map[string]bool{}
 		var noSuccess, zeroVariance [][]typeset.Piece // runs, in words
 		for _, e := range r.Estimators {
@@ -374,6 +376,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.num(p+"Heuristic", typeset.SciRat(h.Estimate, 4))
 			m.num(p+"HeuristicRatio", typeset.Fixed(present.Float64(new(big.Float).Quo(best.Estimate, hf)), 3))
 			m.text(p+"HeuristicCovers", words(map[bool]string{true: "contains", false: "misses"}[best.Holds(hf)]))
+			if best.Estimate.Cmp(hf) < 0 {
+				m.flag(typeset.MacroName("have", "mc", s.String(), "below", "heuristic"))
+			}
 		}
 	}
 	if tails := r.TailEstimators(); len(tails) > 0 {
@@ -416,6 +421,11 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.flag("HaveCoverageMisses")
 			m.num("CoverageMissed", typeset.Int64(missed))
 			m.num("CoverageMissedBelowPercent", typeset.Percent(float64(below)/float64(missed), 0))
+			if 4*below >= 3*missed {
+				// Three in four misses or more fall short of the count:
+				// the heavy tail's signature, which the paper names.
+				m.flag("HaveCoverageMissesMostlyBelow")
+			}
 		}
 	}
 	// The shapes (one of each transposed pair) whose count nobody has
