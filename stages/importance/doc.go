@@ -18,10 +18,20 @@
 // sample (TestIdentityWithKnuthRowMajor in stages/maths/ridder; the proof is
 // in that package's doc). The stage reads the global key seed; its random
 // streams, blocks and units are those of the knuth stage (see
-// `go doc ./stages/knuth`), with the variant name ridder. The artifact's EFF
-// uses the deterministic work (cells visited per sample) as cost; the run
-// report also gives <shape>/ridder.log10_eff_cpu, with CPU seconds per
-// sample, which varies between runs.
+// `go doc ./stages/knuth`), with the variant name ridder.
+//
+// # Work
+//
+// The work of a sample is the number of cells whose candidate set R_ij was
+// computed, up to and including a dead end: the cost of the estimator, and
+// exactly the work of Knuth's row-major walk, which makes the same choices,
+// so that relvar_work and EFF compare the two on equal terms. Ridder also
+// counts the cells that the uniform completion of a dead end fills (a dead
+// end then costs n²+1 cells, however early it came); the artifact gives
+// that work and the EFF it implies apart (work_with_completion,
+// log10_eff_with_completion). The run report also gives
+// <shape>/ridder.log10_eff_cpu, with CPU seconds per sample as the cost,
+// which varies between runs.
 //
 // # Artifacts
 //
@@ -40,8 +50,8 @@
 //	ci_high            string  estimate + 1.959964·std_error
 //	relative_error     double  std_error / estimate
 //	nonzero_fraction   double  fraction of samples that are Sudoku grids
-//	work               int64   cells whose candidate set was computed plus cells filled
-//	                           by the uniform completion
+//	work               int64   cells whose candidate set was computed, up to and including
+//	                           a dead end (as Knuth's row-major walk)
 //	relvar             double  sample variance / estimate², per sample
 //	relvar_work        double  relvar × work per sample
 //	ess                double  effective sample size (Σw)²/Σw² of the samples as weights
@@ -56,6 +66,11 @@
 //	eff                double  EFF = 1/(σ²_γ · work per sample), with deterministic work
 //	                           as the cost; +Inf beyond float64
 //	log10_eff          double  log10 of eff
+//	work_with_completion int64 work plus the cells the uniform completion of dead ends
+//	                           filled: samples·n² + dead ends (= work when
+//	                           fill_dead_ends is false)
+//	log10_eff_with_completion double  log10 EFF with work_with_completion per sample as
+//	                           the cost, Ridder's accounting
 //
 // data/importance_trace.parquet has the schema of data/knuth_trace.parquet:
 // shape, variant, samples, estimate, log10_estimate, std_error, ci_low,
@@ -66,8 +81,8 @@
 //   - importance.block_size (default 1000): an integer from 1 to 2³⁰
 //     (1073741824), samples per block.
 //   - importance.fill_dead_ends (default true): false skips the uniform
-//     completion after a dead end (same estimates, less work, other random
-//     streams).
+//     completion after a dead end (same estimates and work, less time,
+//     other random streams; work_with_completion is then the work).
 //   - importance.samples (configs/default.yaml {2x2: 100000, 2x3: 100000,
 //     3x3: 2000000}; smoke {2x2: 2000, 2x3: 2000, 3x3: 5000}): a map from
 //     shape RxC to samples ≥ 1, at most 2²⁴ blocks of importance.block_size.

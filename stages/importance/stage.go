@@ -14,7 +14,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "importance",
 	Doc:       "Ridder's importance-sampling estimates of the number of grids per shape",
-	Version:   2,
+	Version:   3,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
@@ -43,6 +43,10 @@ type SummaryRow struct {
 	RAT              float64 `parquet:"rat"`               // log E[γ²] / log E[γ]; NaN if no sample hit A
 	EFF              float64 `parquet:"eff"`               // 1/(σ²_γ · work per sample); +Inf beyond float64
 	Log10EFF         float64 `parquet:"log10_eff"`
+	// The work as Ridder counts it, the uniform completion of dead ends
+	// included, and EFF with that cost (see ridder.WorkWithCompletion).
+	WorkWithCompletion     int64   `parquet:"work_with_completion"`
+	Log10EFFWithCompletion float64 `parquet:"log10_eff_with_completion"`
 }
 
 // Config is the stage's configuration (keys under "importance.").
@@ -52,7 +56,7 @@ type Config struct {
 	// montecarlo.MaxBlocks blocks (sampling.CheckBlocks).
 	BlockSize int `mapstructure:"block_size" json:"block_size"`
 	// FillDeadEnds completes X uniformly after a dead end, as the paper
-	// does; false skips it (same estimates, less work, other streams).
+	// does; false skips it (same estimates and work, less time, other streams).
 	FillDeadEnds bool `mapstructure:"fill_dead_ends" json:"fill_dead_ends"`
 	// Samples maps each shape to run ("3x3") to its number of samples.
 	Samples map[string]int64 `mapstructure:"samples" json:"samples"`
@@ -83,6 +87,8 @@ var estimator = &sampling.Estimator[SummaryRow]{
 	},
 	Row: func(p *pipeline.Pass, shape grid.Shape, _ string, res montecarlo.Result, tm sampling.Timing) SummaryRow {
 		ms := ridder.MeasuresOf(res.Total, shape)
+		m := res.Total
+		withCompletion := ridder.WorkWithCompletion(shape, m.N, m.Nonzero, m.Work, pipeline.ConfigOf[Config](p).FillDeadEnds)
 		if tm.Samples > 0 {
 			// EFF with CPU seconds per sample as cost, from the units this
 			// process computed: run report only.
@@ -96,6 +102,8 @@ var estimator = &sampling.Estimator[SummaryRow]{
 			Columns:          sampling.ColumnsOf(res),
 			Log10Probability: ms.Log10Probability, RAT: ms.RAT,
 			EFF: math.Pow(10, ms.Log10EFF), Log10EFF: ms.Log10EFF,
+			WorkWithCompletion:     withCompletion,
+			Log10EFFWithCompletion: ms.Log10EFFWith(float64(withCompletion) / float64(m.N)),
 		}
 	},
 	Summary: Summary,

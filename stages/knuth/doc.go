@@ -209,10 +209,13 @@
 //   - knuth.coverage_runs (default 200; smoke 20; without a config file 0):
 //     an integer in [0, 100000], independent runs per shape and variant of
 //     the coverage study (0: none, an empty table).
-//   - knuth.coverage_samples (default {2x3: 200, 3x3/mrv: 1000, 3x3/bandmrv:
+//   - knuth.coverage_samples (default {2x2/mrv: 200, 2x2/se: 200,
+//     2x2/bandmrv: 200, 2x2/bandse: 200, 2x3: 200, 2x4/mrv: 1000,
+//     2x4/bandmrv: 1000, 2x4/bandmrvlast: 1000, 3x3/mrv: 1000, 3x3/bandmrv:
 //     1000, 3x3/bandmrvlast: 1000, 3x3/se: 100, 3x3/bandse: 100,
 //     3x3/bandselast: 50, 2x5/bandse: 50, 2x5/bandselast: 50}; smoke {2x2:
-//     100, 2x3: 100, 2x3/se: 0, 2x3/lookahead: 0}): samples per coverage run
+//     100, 2x3: 100, 2x3/se: 0, 2x3/lookahead: 0, 2x4/mrv: 200, 2x4/bandmrv:
+//     200}): samples per coverage run
 //     (at most 10^8), keys as in knuth.samples; required when coverage_runs
 //     > 0.
 //   - knuth.goals (default {3x3: 0.0005, 4x4: 0.001, 5x5: 0.05}): per shape,

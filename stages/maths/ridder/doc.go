@@ -14,7 +14,9 @@
 //	      efficient (logarithmically optimal) estimator;
 //	EFF = 1 / (Var[γ̄_n] · cost(γ̄_n)) = 1 / (σ²_γ · cost per sample), which
 //	      does not depend on n. MeasuresOf uses the deterministic work
-//	      (cells visited per sample) as cost.
+//	      (cells decided per sample, as for Knuth's walk) as cost;
+//	      Log10EFFWith takes another, such as Ridder's, which counts the
+//	      uniform completion of dead ends too (WorkWithCompletion).
 //
 // The package imports the standard library and the maths packages grid and
 // montecarlo only (its tests also use walks, for the identity with Knuth's

@@ -13,6 +13,12 @@ type Measures struct {
 	Log10Population, Log10Probability float64
 	RAT                               float64
 	Log10EFF                          float64 // with the deterministic work as cost
+	Log10VarGamma                     float64 // log10 σ²_γ, for EFF with another cost (EFFWith)
+}
+
+// Log10EFFWith returns log10 EFF with workPerSample as the cost per sample.
+func (m Measures) Log10EFFWith(workPerSample float64) float64 {
+	return -(m.Log10VarGamma + math.Log10(workPerSample))
 }
 
 // MeasuresOf computes the measures of moments m of the count estimator
@@ -29,5 +35,6 @@ func MeasuresOf(m montecarlo.Moments, s grid.Shape) Measures {
 		Log10Probability: logMean,
 		RAT:              logMeanSq / logMean,
 		Log10EFF:         -(logVar + math.Log10(st.WorkPerSample)),
+		Log10VarGamma:    logVar,
 	}
 }

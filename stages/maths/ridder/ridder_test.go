@@ -93,10 +93,17 @@ func TestMembership(t *testing.T) {
 		check, _ := grid.NewCounter(shape)
 		src := montecarlo.Spec{Seed: 6}.Source(0)
 		seen := [2]int{}
+		var samples, nonzero, work, filled int64
 		for range 5000 {
-			x, work, _ := s.Sample(src)
-			if work < int64(s.Steps) || work > int64(n*n+s.Steps) {
-				t.Fatalf("work %d for %d steps", work, s.Steps)
+			x, w, _ := s.Sample(src)
+			// The work is the cells decided, as Knuth's row-major walk
+			// counts it; the completion's cells are apart.
+			if w != int64(s.Steps) || !x.IsZero() && s.Filled != 0 || x.IsZero() && int(w)+s.Filled != n*n+1 {
+				t.Fatalf("work %d, %d filled, for %d steps (estimate %v)", w, s.Filled, s.Steps, x)
+			}
+			samples, work, filled = samples+1, work+w, filled+int64(s.Filled)
+			if !x.IsZero() {
+				nonzero++
 			}
 			for r := range n {
 				var used uint64
@@ -119,6 +126,12 @@ func TestMembership(t *testing.T) {
 		}
 		if seen[0] == 0 || seen[1] == 0 {
 			t.Errorf("%s: saw %d non-Sudoku and %d Sudoku grids; want both", name, seen[0], seen[1])
+		}
+		if got, want := WorkWithCompletion(shape, samples, nonzero, work, true), work+filled; got != want {
+			t.Errorf("%s: WorkWithCompletion %d, cells decided and filled %d", name, got, want)
+		}
+		if got := WorkWithCompletion(shape, samples, nonzero, work, false); got != work {
+			t.Errorf("%s: WorkWithCompletion without completion %d, want the work %d", name, got, work)
 		}
 	}
 }
@@ -200,6 +213,9 @@ func TestMeasures2x2(t *testing.T) {
 	wantEFF := -(math.Log10(varY) - 2*lp + math.Log10(st.WorkPerSample))
 	if math.Abs(ms.Log10EFF-wantEFF) > 0.01 {
 		t.Errorf("log10 EFF %.4f, exact variance gives %.4f", ms.Log10EFF, wantEFF)
+	}
+	if got := ms.Log10EFFWith(st.WorkPerSample); math.Abs(got-ms.Log10EFF) > 1e-12 {
+		t.Errorf("Log10EFFWith(work per sample) %v, Log10EFF %v", got, ms.Log10EFF)
 	}
 	if math.Abs(ms.Log10Population-lp) > 1e-12 {
 		t.Errorf("log10 |Ω| %v", ms.Log10Population)

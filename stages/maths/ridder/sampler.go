@@ -43,8 +43,15 @@ func Population(s grid.Shape) *big.Int {
 // with the same random stream both make the same choices up to the first
 // dead end, where Knuth's sample is 0 = 1{X∉A}·…, and on a complete walk
 // Knuth's sample is Π_ij |R_ij| = |Ω|·L(X). The two estimators agree sample
-// by sample; the importance sampler only spends extra work (and draws) on
-// the uniform completion of dead ends, which changes X but not the estimate.
+// by sample; the importance sampler only spends extra draws on the uniform
+// completion of dead ends, which changes X but not the estimate.
+//
+// Work. Sample returns the cells whose R_ij was computed, as Knuth's
+// row-major walk does (one per step up to and including the dead end), so
+// that the two compare on the same cost. The uniform completion is not part
+// of the estimator (its cells never change the estimate); Filled says how
+// many cells it filled, and after a dead end at cell d the two add up to
+// d+1 + n²−d = n²+1 (WorkWithCompletion).
 type Sampler struct {
 	board        *grid.Counter
 	n            int
@@ -55,6 +62,9 @@ type Sampler struct {
 	// order (0 at its dead end); Steps is the number of entries.
 	Trail []uint8
 	Steps int
+	// Filled is the number of cells the uniform completion filled in the
+	// last sample (0 without a dead end or without FillDeadEnds).
+	Filled int
 }
 
 // NewSampler returns a sampler for shape s. With fillDeadEnds false the
@@ -72,23 +82,23 @@ func NewSampler(s grid.Shape, fillDeadEnds bool) (*Sampler, error) {
 	}, nil
 }
 
-// Sample draws X from q and returns |Ω|·1{X∈A}·L(X) and the work: cells
-// whose R_ij was computed plus cells filled by the uniform completion.
+// Sample draws X from q and returns |Ω|·1{X∈A}·L(X) and the work: the
+// cells whose R_ij was computed (the uniform completion's cells are in
+// Filled).
 func (s *Sampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64, error) {
 	b := s.board
 	b.Reset()
-	s.Steps = 0
+	s.Steps, s.Filled = 0, 0
 	ratio := montecarlo.One // Π |R_ij| so far: q(X)^-1 on the cells drawn from q
 	for cell := range s.X {
 		k := montecarlo.Choose(b, src, cell) // |R_ij|; the symbol is placed when k > 0
 		s.Trail[cell] = uint8(k)
 		s.Steps++
 		if k == 0 {
-			work := int64(cell + 1)
 			if s.fillDeadEnds {
-				work += s.completeUniformly(src, cell)
+				s.Filled = s.completeUniformly(src, cell)
 			}
-			return montecarlo.Value{}, work, nil // 1{X∈A} = 0
+			return montecarlo.Value{}, int64(cell + 1), nil // 1{X∈A} = 0
 		}
 		ratio = ratio.MulInt(uint64(k))
 	}
@@ -103,7 +113,7 @@ func (s *Sampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64, error) {
 
 // completeUniformly fills X from the dead-end cell on as the uniform measure
 // would, given the cells before it, and returns the number of cells filled.
-func (s *Sampler) completeUniformly(src *rand.ChaCha8, dead int) int64 {
+func (s *Sampler) completeUniformly(src *rand.ChaCha8, dead int) int {
 	n := s.n
 	for c := range dead {
 		s.X[c] = s.board.Value(c)
@@ -134,5 +144,19 @@ func (s *Sampler) completeUniformly(src *rand.ChaCha8, dead int) int64 {
 		}
 		copy(s.X[first:(r+1)*n], missing[:m])
 	}
-	return int64(n*n - dead)
+	return n*n - dead
+}
+
+// WorkWithCompletion returns the work of a run of samples on shape s
+// counted as Ridder does, the uniform completion of every dead end
+// included: the cells decided (work, as Sample returns them) plus the cells
+// filled, which is samples·n² plus one per dead end (a dead end at cell d
+// decides d+1 cells and fills n²−d; a grid decides n²). Without
+// fillDeadEnds it is work.
+func WorkWithCompletion(s grid.Shape, samples, nonzero, work int64, fillDeadEnds bool) int64 {
+	if !fillDeadEnds {
+		return work
+	}
+	n := int64(s.N())
+	return samples*n*n + (samples - nonzero)
 }

@@ -18,12 +18,15 @@
 //
 //	figures/convergence.pdf, figures/convergence.png
 //	    running 9×9 estimate against samples (log x), 95% band, the exact count
-//	    dashed; one panel per estimator variant, three to a row; a run with no
-//	    successful walk says so with its bound on the chance of success
+//	    dashed; one panel per estimator variant, three to a row, at most four
+//	    labelled powers of ten on each x axis; a run with no successful walk
+//	    says so with its bound on the chance of success
 //	figures/error_work.pdf, figures/error_work.png
 //	    relative standard error against cumulative work (cells visited),
-//	    log-log, every 9×9 estimator in a colour and a dash pattern of its
-//	    own, the legend beside the plot, with a 1/√n reference slope
+//	    log-log, every 9×9 estimator in a colour of its own (at most 12
+//	    lines, or the figure fails) with a dash pattern and a marker at each
+//	    decade of work, the legend beside the plot, with a 1/√n reference
+//	    slope
 //	figures/heuristic.pdf, figures/heuristic.png
 //	    per box shape: exact count / Kilfoil heuristic; where no exact count
 //	    exists (16×16), the Monte Carlo estimates / heuristic with their 95%

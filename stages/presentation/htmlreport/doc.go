@@ -12,8 +12,10 @@
 //     estimators under a heading per box shape with interval, RE, z-score,
 //     relative variance × work, RAT, EFF and diagnostics, "no success" with
 //     its bound and the † of a zero-variance run as in the paper, box shapes
-//     with exact counts, z-scores, Kilfoil's heuristic and estimates,
-//     essentially different grids, fixing classes, coverage);
+//     with exact counts and where they come from, z-scores, Kilfoil's
+//     heuristic and estimates, essentially different grids, fixing classes,
+//     coverage by box shape, tail diagnostics of the estimates of side 15
+//     and more);
 //   - every figure of the figures stage, its PNG embedded as a data: URI;
 //   - every number the paper quotes (the macros of numbers.tex, by name);
 //   - provenance: each table, figure and block of numbers names the

@@ -257,6 +257,8 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 
 	if len(r.Estimators) > 0 {
 		m.comment(fmt.Sprintf("Monte Carlo estimators (stages %s and %s)", knuth.Stage.Name, importance.Stage.Name), knuth.Stage.Name, importance.Stage.Name, exact.Stage.Name)
+		// Above this Pareto k̂ an interval is marked unreliable.
+		m.num("UnreliableK", strconv.FormatFloat(montecarlo.UnreliableK, 'f', -1, 64))
 		methods := map[string]bool{}
 		var noSuccess, zeroVariance [][]typeset.Piece // runs, in words
 		for _, e := range r.Estimators {
@@ -274,6 +276,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				m.flag(typeset.MacroName("have", "zero", "variance") + p)
 				zeroVariance = append(zeroVariance, run)
 			}
+			m.flag("Have" + p)
 			m.num(p+"Samples", typeset.Int64(e.Samples))
 			m.num(p+"Estimate", present.SciFloat(e.Estimate, 4))
 			m.num(p+"CILow", present.SciFloat(e.CILow, 4))
@@ -283,6 +286,12 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			if e.HasRatEff {
 				m.num(p+"Rat", typeset.Fixed(e.RAT, 3))
 				m.num(p+"Eff", present.EFFString(e, 3))
+				// Ridder's accounting of the work, with the uniform
+				// completion of dead ends: how much more work, and EFF.
+				if e.Work > 0 {
+					m.num(p+"CompletionWorkFactor", typeset.Fixed(float64(e.WorkWithCompletion)/float64(e.Work), 2))
+				}
+				m.num(p+"EffWithCompletion", typeset.SciLog10(e.Log10EFFWithCompletion, 3))
 			}
 		}
 		if len(noSuccess) > 0 {
@@ -343,6 +352,16 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.num(p+"RelErrPercent", typeset.Percent(best.RelativeError, 2))
 		m.num(p+"HalfWidthPercent", typeset.Percent(montecarlo.Z95*best.RelativeError, 2))
 		m.num(p+"RelVar", typeset.Sci(best.RelVar, 2))
+		// Its tail diagnostics, which qualify the interval.
+		m.num(p+"ESS", typeset.Fixed(best.ESS, 1))
+		m.num(p+"MaxSharePercent", typeset.Percent(best.MaxShare, 1))
+		if !math.IsNaN(best.ParetoK) {
+			m.flag(typeset.MacroName("have", "mc", s.String(), "pareto", "k"))
+			m.num(p+"ParetoK", typeset.Fixed(best.ParetoK, 2))
+		}
+		if best.Unreliable {
+			m.flag(typeset.MacroName("have", "mc", s.String(), "unreliable"))
+		}
 		if n, cite, known := r.KnownGrids(s); known {
 			m.flag(typeset.MacroName("have", "mc", s.String(), "known"))
 			m.num(p+"Known", typeset.Int(n))
@@ -361,6 +380,56 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.num(p+"Heuristic", typeset.SciRat(h.Estimate, 4))
 			m.num(p+"HeuristicRatio", typeset.Fixed(present.Float64(new(big.Float).Quo(best.Estimate, hf)), 3))
 			m.text(p+"HeuristicCovers", words(map[bool]string{true: "contains", false: "misses"}[best.Holds(hf)]))
+			if best.Estimate.Cmp(hf) < 0 {
+				m.flag(typeset.MacroName("have", "mc", s.String(), "below", "heuristic"))
+			}
+		}
+	}
+	if tails := r.TailEstimators(); len(tails) > 0 {
+		m.comment(fmt.Sprintf("Estimates of grids of side %d and more, with their tail diagnostics", present.TailSide), knuth.Stage.Name, importance.Stage.Name)
+		m.flag("HaveTails")
+		m.num("TailSide", strconv.Itoa(present.TailSide))
+		unreliable := 0
+		for _, e := range tails {
+			if e.Unreliable {
+				unreliable++
+			}
+		}
+		m.num("TailEstimates", strconv.Itoa(len(tails)))
+		m.num("TailUnreliable", strconv.Itoa(unreliable))
+	}
+	if stats := r.CoverageStats(); len(stats) > 0 {
+		// What the coverage study found: the rows whose coverage is
+		// clearly below nominal, and on which side the misses fall.
+		m.comment("The coverage study (knuth_coverage) against the known counts", knuth.Stage.Name, shapes.Stage.Name, exact.Stage.Name)
+		var failures [][]typeset.Piece
+		var runs, missed, below int64
+		for _, st := range stats {
+			runs += st.Runs
+			missed += st.Runs - st.Covered
+			below += st.Below
+			if st.High < present.NominalCoverage {
+				failures = append(failures, []typeset.Piece{{Kind: typeset.Code, S: st.Method + "/" + st.Variant}, words(" on "),
+					{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, st.Shape.R, st.Shape.C)}, words(" boxes ("),
+					{Kind: typeset.Math, S: typeset.Int64(st.Covered)}, words(" of "), {Kind: typeset.Math, S: typeset.Int64(st.Runs)}, words(")")})
+			}
+		}
+		m.num("CoverageRows", strconv.Itoa(len(stats)))
+		m.num("CoverageRuns", typeset.Int64(runs))
+		m.num("CoverageFailureCount", strconv.Itoa(len(failures)))
+		if len(failures) > 0 {
+			m.flag("HaveCoverageFailures")
+			m.text("CoverageFailures", joinEnglish(failures)...)
+		}
+		if missed > 0 {
+			m.flag("HaveCoverageMisses")
+			m.num("CoverageMissed", typeset.Int64(missed))
+			m.num("CoverageMissedBelowPercent", typeset.Percent(float64(below)/float64(missed), 0))
+			if 4*below >= 3*missed {
+				// Three in four misses or more fall short of the count:
+				// the heavy tail's signature, which the paper names.
+				m.flag("HaveCoverageMissesMostlyBelow")
+			}
 		}
 	}
 	// The shapes (one of each transposed pair) whose count nobody has

@@ -12,8 +12,11 @@
 // paper/generated/release.tex into its build directory: \ReleaseVersion and
 // \ReleaseDate from CITATION.cff's version and date-released (read by
 // pipeline.ReadCitation; a malformed file fails the stage naming the key and
-// value) for the title page, and \GoVersion, \PdfTeXVersion, \BibTeXVersion
-// and \LatexmkVersion for the reproducibility section. The Go release that
+// value) for the title page; \ReleaseRepository (repository-code, the
+// public address census cite gives, set by \url; an address with characters
+// \url cannot take verbatim is refused) and \ReleaseTag (v<version>, the
+// release's git tag), and \GoVersion, \PdfTeXVersion, \BibTeXVersion and
+// \LatexmkVersion for the reproducibility section. The Go release that
 // built census and the first line of `latexmk --version`, `pdflatex
 // --version` and `bibtex --version` (the stage's tools, Stage.Tools) enter
 // its fingerprint and the manifest, so another Go or TeX makes it stale and a

@@ -20,9 +20,18 @@ const ReleaseTeX = "paper/generated/release.tex"
 
 // Release is what CITATION.cff says of the release the paper documents.
 type Release struct {
-	Version string    // "0.1.0"
-	Date    time.Time // date-released
+	Version    string    // "0.1.0"
+	Date       time.Time // date-released
+	Repository string    // repository-code: the public address, as census cite gives it
 }
+
+// Tag is the git tag of the release: v and its version ("v0.1.0").
+func (r Release) Tag() string { return "v" + r.Version }
+
+// urlUnsafe are the characters a repository address may not hold to be
+// set verbatim by hyperref's \url inside a macro.
+const urlUnsafe = "%#\\{}^~ \t\n"
+
 
 var semver = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
 
@@ -41,11 +50,15 @@ func ReadRelease(root string) (Release, error) {
 	if err != nil {
 		return Release{}, fmt.Errorf("%s: %w", pipeline.CitationPath, err)
 	}
-	return Release{Version: cff.Version, Date: date}, nil
+	if strings.ContainsAny(cff.RepositoryCode, urlUnsafe) {
+		return Release{}, fmt.Errorf("%s: repository-code %q: the paper sets it verbatim; want an address without %q", pipeline.CitationPath, cff.RepositoryCode, urlUnsafe)
+	}
+	return Release{Version: cff.Version, Date: date, Repository: cff.RepositoryCode}, nil
 }
 
-// releaseMacros writes release.tex: \ReleaseVersion and \ReleaseDate from
-// rel, and the versions of Go (this binary's) and of the TeX programs
+// releaseMacros writes release.tex: \ReleaseVersion, \ReleaseDate,
+// \ReleaseTag and \ReleaseRepository (the public address, set by \url)
+// from rel, and the versions of Go (this binary's) and of the TeX programs
 // (tools, the stage's Tools) that built the paper.
 func releaseMacros(rel Release, tools map[string]string) []byte {
 	var b bytes.Buffer
@@ -53,6 +66,8 @@ func releaseMacros(rel Release, tools map[string]string) []byte {
 	def := func(name, value string) { fmt.Fprintf(&b, "\\newcommand{\\%s}{%s}\n", name, value) }
 	def("ReleaseVersion", typeset.TeXEscape(rel.Version))
 	def("ReleaseDate", rel.Date.Format("2 January 2006"))
+	def("ReleaseTag", typeset.TeXEscape(rel.Tag()))
+	def("ReleaseRepository", `\url{`+rel.Repository+`}`)
 	def("GoVersion", typeset.TeXEscape(strings.TrimPrefix(tools["go"], "go")))
 	latexmk := tools["latexmk"]
 	if m := latexmkVersion.FindStringSubmatch(latexmk); m != nil {

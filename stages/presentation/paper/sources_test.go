@@ -270,7 +270,8 @@ func TestReadRelease(t *testing.T) {
 	tex := string(releaseMacros(rel, map[string]string{"go": "go1.26.8", "pdflatex": "pdfTeX 3.14", "bibtex": "BibTeX 0.99d",
 		"latexmk": "Latexmk, John Collins, 7 Jan. 2023. Version 4.79"}))
 	for _, want := range []string{`\newcommand{\ReleaseVersion}{1.2.3}`, `\newcommand{\ReleaseDate}{31 January 2026}`,
-		`\newcommand{\GoVersion}{1.26.8}`, `\newcommand{\PdfTeXVersion}{pdfTeX 3.14}`, `\newcommand{\LatexmkVersion}{Latexmk 4.79}`} {
+		`\newcommand{\GoVersion}{1.26.8}`, `\newcommand{\PdfTeXVersion}{pdfTeX 3.14}`, `\newcommand{\LatexmkVersion}{Latexmk 4.79}`,
+		`\newcommand{\ReleaseTag}{v1.2.3}`, `\newcommand{\ReleaseRepository}{\url{https://example.org/r}}`} {
 		if !strings.Contains(tex, want) {
 			t.Errorf("release.tex lacks %s:\n%s", want, tex)
 		}
@@ -284,5 +285,13 @@ func TestReadRelease(t *testing.T) {
 		if _, err := ReadRelease(write(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%.40q: %v, want an error naming %s", c.text, err, c.want)
 		}
+	}
+	// An address the paper cannot set verbatim is refused, naming the key.
+	unsafe := strings.Replace(head, "https://example.org/r", "https://example.org/r%7E", 1) + "version: \"1.2.3\"\ndate-released: \"2026-01-31\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "CITATION.cff"), []byte(unsafe), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRelease(dir); err == nil || !strings.Contains(err.Error(), "repository-code") {
+		t.Errorf("repository-code with %%: %v, want an error naming repository-code", err)
 	}
 }

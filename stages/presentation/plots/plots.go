@@ -54,8 +54,8 @@ const (
 )
 
 // palette is the Okabe–Ito colour-blind-safe palette (without its
-// yellow, too pale on white), then three darker colours of Paul Tol's
-// muted scheme, so that ten lines get ten colours.
+// yellow, too pale on white), then five darker colours of Paul Tol's
+// schemes, so that twelve lines get twelve colours.
 var palette = []color.Color{
 	color.RGBA{0, 114, 178, 255},   // blue
 	color.RGBA{213, 94, 0, 255},    // vermillion
@@ -67,6 +67,8 @@ var palette = []color.Color{
 	color.RGBA{136, 34, 85, 255},   // wine
 	color.RGBA{153, 153, 51, 255},  // olive
 	color.RGBA{51, 34, 136, 255},   // indigo
+	color.RGBA{17, 119, 51, 255},   // green
+	color.RGBA{170, 68, 153, 255},  // purple
 }
 
 var grey = color.Gray{Y: 110}
@@ -75,8 +77,7 @@ func colour(i int) color.Color { return palette[i%len(palette)] }
 
 // dashPatterns are the line styles that, with the colours, tell the
 // lines of one plot apart in grey print too: solid, dashed, dotted,
-// dash-dotted. Line i takes dashes(i); lines with the same colour
-// (i and i+len(palette)) get different patterns, since 10 mod 4 ≠ 0.
+// dash-dotted.
 var dashPatterns = [][]vg.Length{
 	nil,
 	{vg.Points(5), vg.Points(2.5)},
@@ -84,7 +85,31 @@ var dashPatterns = [][]vg.Length{
 	{vg.Points(6), vg.Points(2), vg.Points(1.2), vg.Points(2)},
 }
 
-func dashes(i int) []vg.Length { return dashPatterns[i%len(dashPatterns)] }
+// glyphs mark the lines of one plot as well: six shapes, so that with the
+// four dash patterns (6 and 4 share the factor 2 only) lines i and j < 12
+// differ in dashes or in marker, and always in colour.
+var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.RingGlyph{}, draw.SquareGlyph{}, draw.PyramidGlyph{}}
+
+// seriesStyle is how one line of a plot with several is drawn.
+type seriesStyle struct {
+	Colour color.Color
+	Dashes []vg.Length
+	Glyph  draw.GlyphDrawer
+}
+
+// seriesStyles returns the styles of n lines drawn in one plot: each its
+// own colour (an error when there are more lines than colours), a dash
+// pattern and a marker.
+func seriesStyles(n int) ([]seriesStyle, error) {
+	if n > len(palette) {
+		return nil, fmt.Errorf("%d lines in one plot, but only %d distinct colours", n, len(palette))
+	}
+	out := make([]seriesStyle, n)
+	for i := range out {
+		out[i] = seriesStyle{Colour: palette[i], Dashes: dashPatterns[i%len(dashPatterns)], Glyph: glyphs[i%len(glyphs)]}
+	}
+	return out, nil
+}
 
 // newPlot returns a plot with the paper's font sizes and axis labels.
 func newPlot(title, x, y string) *plot.Plot {
@@ -107,16 +132,25 @@ func logAxis(a *plot.Axis) {
 	a.Tick.Marker = powerTicks{}
 }
 
-// powerTicks marks a log axis: labelled major ticks at powers of ten,
-// unlabelled minor ticks at their multiples. When the range spans many
-// decades only every second or third power is labelled; when it spans
-// two or fewer, the multiples 2 and 5 are labelled too.
-type powerTicks struct{}
+// narrowLabels is the most labelled ticks on the log axis of a narrow
+// panel (a third of the text width): more would run into each other.
+const narrowLabels = 4
 
-func (powerTicks) Ticks(min, max float64) []plot.Tick {
+// powerTicks marks a log axis: labelled major ticks at powers of ten,
+// unlabelled minor ticks at their multiples. At most MaxLabels powers are
+// labelled (0: 8); when the range spans more, only every second or third
+// power is; when it spans two decades or fewer, the multiples 2 and 5 are
+// labelled too.
+type powerTicks struct{ MaxLabels int }
+
+func (t powerTicks) Ticks(min, max float64) []plot.Tick {
 	lo := int(math.Floor(math.Log10(min)))
 	hi := int(math.Ceil(math.Log10(max)))
-	step := 1 + (hi-lo)/8
+	most := t.MaxLabels
+	if most <= 0 {
+		most = 8
+	}
+	step := 1 + (hi-lo)/most
 	var ticks []plot.Tick
 	for k := lo; k <= hi; k++ {
 		label := ""
@@ -304,6 +338,7 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 	for i, rn := range runs {
 		p := newPlot(rn.est.Label(), "samples", "estimate (10"+superscript(21)+" grids)")
 		logAxis(&p.X)
+		p.X.Tick.Marker = powerTicks{MaxLabels: narrowLabels}
 		// Values far off the axis (an interval of +Inf after one sample)
 		// are pulled to just beyond it: the plot clips them, but an
 		// infinite coordinate would reach the PDF.
@@ -384,6 +419,10 @@ func ErrorWork(r *present.Results) (*plot.Plot, error) {
 	p := newPlot("Relative error against work, 9×9 grid", "work (cells visited, cumulative)", "relative standard error")
 	logAxis(&p.X)
 	logAxis(&p.Y)
+	styles, err := seriesStyles(len(runs))
+	if err != nil {
+		return nil, fmt.Errorf("error/work: %w", err)
+	}
 	var anchor plotter.XY
 	minX, maxX := math.Inf(1), math.Inf(-1)
 	for i, rn := range runs {
@@ -402,10 +441,21 @@ func ErrorWork(r *present.Results) (*plot.Plot, error) {
 			anchor = xys[len(xys)-1]
 		}
 		minX, maxX = math.Min(minX, xys[0].X), math.Max(maxX, xys[len(xys)-1].X)
-		// A colour and a dash pattern of its own: ten lines cross.
-		if err := line(p, xys, colour(i), 1.2, dashes(i), rn.est.Label()); err != nil {
+		// A colour of its own, a dash pattern and a marker at each
+		// decade of work (and in the legend): a dozen lines cross.
+		st := styles[i]
+		l, err := plotter.NewLine(xys)
+		if err != nil {
 			return nil, err
 		}
+		l.Color, l.Width, l.Dashes = st.Colour, 1.2, st.Dashes
+		marks, err := plotter.NewScatter(decadePoints(xys))
+		if err != nil {
+			return nil, err
+		}
+		marks.GlyphStyle = draw.GlyphStyle{Color: st.Colour, Radius: 2.2, Shape: st.Glyph}
+		p.Add(l, marks)
+		p.Legend.Add(rn.est.Label(), l, marks)
 	}
 	if anchor.X == 0 {
 		return nil, fmt.Errorf("error/work: no trace point with a positive standard error")
@@ -422,6 +472,24 @@ func ErrorWork(r *present.Results) (*plot.Plot, error) {
 	p.Legend.ThumbnailWidth = vg.Points(24) // long enough to show the dashes
 	p.Legend.Padding = vg.Points(2.5)       // eleven entries, each legible
 	return p, nil
+}
+
+// decadePoints picks, from a line's points in increasing x, the first at or
+// past each power of ten, and the last: few enough markers to keep the
+// line legible, spread evenly on a log axis.
+func decadePoints(xys plotter.XYs) plotter.XYs {
+	var out plotter.XYs
+	next := math.Inf(-1)
+	for _, pt := range xys {
+		if pt.X >= next {
+			out = append(out, pt)
+			next = math.Pow(10, math.Floor(math.Log10(pt.X))+1)
+		}
+	}
+	if last := xys[len(xys)-1]; out[len(out)-1] != last {
+		out = append(out, last)
+	}
+	return out
 }
 
 // LegendBeside draws p with its legend to the right of the plot, in a

@@ -1,6 +1,11 @@
 package plots
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+
+	"gonum.org/v1/plot/plotter"
+)
 
 func TestPowerLabel(t *testing.T) {
 	for _, c := range []struct {
@@ -52,6 +57,60 @@ func TestNiceTicks(t *testing.T) {
 	for i := range want {
 		if labels[i] != want[i] {
 			t.Errorf("label %d = %q, want %q", i, labels[i], want[i])
+		}
+	}
+}
+
+// No two lines of a plot share a colour, and any two differ in their dash
+// pattern or their marker as well (for grey print); more lines than
+// colours is an error, not a repeated colour.
+func TestSeriesStylesDistinct(t *testing.T) {
+	styles, err := seriesStyles(len(palette))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range styles {
+		for j := range i {
+			a, b := styles[i], styles[j]
+			if a.Colour == b.Colour {
+				t.Errorf("lines %d and %d share the colour %v", j, i, a.Colour)
+			}
+			if fmt.Sprint(a.Dashes) == fmt.Sprint(b.Dashes) && a.Glyph == b.Glyph {
+				t.Errorf("lines %d and %d share the dash pattern %v and the marker %T", j, i, a.Dashes, a.Glyph)
+			}
+		}
+	}
+	if _, err := seriesStyles(len(palette) + 1); err == nil {
+		t.Errorf("seriesStyles(%d) gave no error", len(palette)+1)
+	}
+}
+
+// The narrow panels of the convergence figure label at most narrowLabels
+// powers of ten, so that their labels do not run into each other.
+func TestPowerTicksNarrow(t *testing.T) {
+	for _, hi := range []float64{1e3, 1e4, 2e5, 1e6, 2e7} {
+		var labels []string
+		for _, tk := range (powerTicks{MaxLabels: narrowLabels}).Ticks(1, hi) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if len(labels) > narrowLabels || len(labels) < 2 {
+			t.Errorf("range 1…%g: labels %q, want 2 to %d", hi, labels, narrowLabels)
+		}
+	}
+}
+
+func TestDecadePoints(t *testing.T) {
+	xys := plotter.XYs{{X: 3}, {X: 8}, {X: 12}, {X: 50}, {X: 99}, {X: 100}, {X: 700}, {X: 900}}
+	got := decadePoints(xys)
+	want := []float64{3, 12, 100, 900}
+	if len(got) != len(want) {
+		t.Fatalf("decadePoints: %v, want x %v", got, want)
+	}
+	for i := range want {
+		if got[i].X != want[i] {
+			t.Errorf("point %d: x %g, want %g", i, got[i].X, want[i])
 		}
 	}
 }

@@ -19,6 +19,7 @@ func readImportance(p *pipeline.Pass, r *Results) error {
 			return err
 		}
 		e.RAT, e.EFF, e.Log10EFF, e.HasRatEff = row.RAT, row.EFF, row.Log10EFF, true
+		e.WorkWithCompletion, e.Log10EFFWithCompletion = row.WorkWithCompletion, row.Log10EFFWithCompletion
 		r.Estimators = append(r.Estimators, e)
 	}
 	trace, err := importance.Trace.Read(p)

@@ -105,6 +105,11 @@ type Estimator struct {
 	RAT, EFF        float64 // importance sampling measures (HasRatEff)
 	Log10EFF        float64 // log10 EFF: EFF itself is +Inf when it passes the float64 range
 	HasRatEff       bool
+	// Importance sampling only: the work with the cells that the uniform
+	// completion of dead ends fills (Ridder's accounting; Work counts the
+	// cells decided, as Knuth's walk does) and log10 EFF with that cost.
+	WorkWithCompletion     int64
+	Log10EFFWithCompletion float64
 	// The diagnostics of the samples as weights (montecarlo.Diagnostics).
 	ESS, MaxShare, ParetoK float64
 	Unreliable             bool // k̂ > 0.7: the tables mark the interval ‡

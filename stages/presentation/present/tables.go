@@ -47,8 +47,56 @@ var Tables = []NamedTable{
 		[]string{symmetry.Stage.Name}, SymmetryTable},
 	{"fixing", "The conjugacy classes of the 9×9 symmetry group that fix a grid up to relabelling.",
 		[]string{symmetry.Stage.Name}, FixingTable},
-	{"coverage", "Empirical coverage of the nominal 95% intervals: independent short runs per shape and variant, the intervals that hold the known count and those wholly below it, with a Wilson 95% interval for the coverage.",
+	{"coverage", "Empirical coverage of the nominal 95% intervals: independent short runs per box shape and variant, the intervals that hold the known count and those wholly below it, with a Wilson 95% interval for the coverage.",
 		[]string{knuth.Stage.Name, shapes.Stage.Name, exact.Stage.Name}, CoverageTable},
+	{"tails", "Tail diagnostics of the estimates for grids of side 15 and more: effective sample size, the largest sample's share of the sum, and the Pareto tail index k̂ (above 0.7 the interval is not to be trusted).",
+		[]string{knuth.Stage.Name, importance.Stage.Name}, TailsTable},
+}
+
+// TailSide is the smallest grid side whose estimates the tails table
+// shows with their tail diagnostics: from 15×15 on no count is known, and
+// the intervals stand on the normal approximation alone.
+const TailSide = 15
+
+// TailEstimators returns the estimators with a positive estimate on grids
+// of side TailSide or more, in the order of r.Estimators.
+func (r *Results) TailEstimators() []Estimator {
+	var out []Estimator
+	for _, e := range r.Estimators {
+		if e.Shape.N() >= TailSide && e.Estimate.Sign() > 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TailsTable lists, for every estimate of a grid of side TailSide or more,
+// the diagnostics of its samples as weights: the effective sample size
+// (Σw)²/Σw², as a count and as a share of the samples, the largest
+// sample's share of the sum, and the Pareto tail index k̂ (marked ‡ above
+// montecarlo.UnreliableK), beside the relative error they qualify.
+func TailsTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
+	var last grid.Shape
+	es := r.TailEstimators()
+	for i, e := range es {
+		if i > 0 && e.Shape != last {
+			rows = append(rows, nil)
+		}
+		last = e.Shape
+		k := typeset.DashCell() // no tail to fit
+		if !math.IsNaN(e.ParetoK) {
+			k = typeset.MathCell(typeset.Fixed(e.ParetoK, 2) + unreliableMark(e))
+		}
+		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.N(), e.Shape.N())),
+			typeset.Cells(typeset.Piece{Kind: typeset.Code, S: e.Label()}), typeset.MathCell(typeset.Int64(e.Samples)),
+			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), typeset.MathCell(typeset.Fixed(e.ESS, 1)),
+			typeset.MathCell(typeset.Percent(e.ESS/float64(e.Samples), 2)), typeset.MathCell(typeset.Percent(e.MaxShare, 2)), k})
+	}
+	rows = appendUnreliableNote(rows, es, 9)
+	head := texts("boxes", "grid", "estimator", "samples", "RE (%)", "ESS", "ESS/n (%)", "largest share (%)", "")
+	head[8] = typeset.MathCell(`\hat k`)
+	return typeset.Table{Spec: "lllrrrrrr", Head: head, Rows: rows}
 }
 
 // SciFloat prints a statistic that may pass the float64 range.
@@ -247,7 +295,8 @@ func CoverageTable(r *Results) typeset.Table {
 	var rows [][]typeset.Cell
 	var last string
 	for _, st := range r.CoverageStats() {
-		shape := fmt.Sprintf("%d×%d", st.Shape.N(), st.Shape.N())
+		// By box shape: 2×6 and 3×4 boxes both make 12×12 grids.
+		shape := fmt.Sprintf("%d×%d", st.Shape.R, st.Shape.C)
 		if last != "" && shape != last {
 			rows = append(rows, nil)
 		}
@@ -256,31 +305,36 @@ func CoverageTable(r *Results) typeset.Table {
 		if st.High < NominalCoverage {
 			below = typeset.TextCell("yes")
 		}
-		rows = append(rows, []typeset.Cell{typeset.TextCell(shape), typeset.Cells(typeset.Piece{Kind: typeset.Code, S: st.Method + "/" + st.Variant}),
+		rows = append(rows, []typeset.Cell{typeset.TextCell(shape), typeset.TextCell(fmt.Sprintf("%d×%d", st.Shape.N(), st.Shape.N())), typeset.Cells(typeset.Piece{Kind: typeset.Code, S: st.Method + "/" + st.Variant}),
 			typeset.MathCell(typeset.Int64(st.Samples)), typeset.MathCell(typeset.Int64(st.Runs)), typeset.MathCell(typeset.Int64(st.Covered)), typeset.MathCell(typeset.Int64(st.Below)),
 			typeset.MathCell(typeset.Percent(float64(st.Covered)/float64(st.Runs), 1)),
 			typeset.MathCell("[" + typeset.Percent(st.Low, 1) + ", " + typeset.Percent(st.High, 1) + "]"), below})
 	}
-	return typeset.Table{Spec: "llrrrrrrc", Head: texts("grid", "estimator", "samples/run", "runs", "cover", "below", "coverage (%)", "Wilson 95%", "below 95%"), Rows: rows}
+	return typeset.Table{Spec: "lllrrrrrrc", Head: texts("boxes", "grid", "estimator", "samples/run", "runs", "cover", "below", "coverage (%)", "Wilson 95%", "below 95%"), Rows: rows}
 }
 
 // ShapesTable lists every box shape with a count, a heuristic or an
-// estimate: the exact count (in full up to fullDigits digits, with the
-// published source it agrees with, or that gives it), Kilfoil's estimate,
-// their ratio (where no count is known, the estimate's, ± its 95%
-// half-width), the most precise Monte Carlo estimate with the half-width
-// of its 95% interval, its z-score against the count and whether its
-// interval holds the count.
+// estimate: the exact count (in full up to fullDigits digits), where it
+// comes from (counted here, agreeing with the published source, or quoted
+// from it), Kilfoil's estimate, their ratio (where no count is known, the
+// estimate's, ± its 95% half-width, marked § when the interval excludes
+// the heuristic, with a note giving its tail diagnostics), the most
+// precise Monte Carlo estimate with the half-width of its 95% interval,
+// its z-score against the count and whether its interval holds the count.
 func ShapesTable(r *Results) typeset.Table {
+	const cols = 9
 	var rows [][]typeset.Cell
-	var shown []Estimator
+	var shown, excluding []Estimator
 	for _, s := range r.AllShapes() {
-		exactCell, heurCell, ratioCell, mcCell, zCell, coverCell := typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell()
+		exactCell, sourceCell, heurCell, ratioCell, mcCell, zCell, coverCell := typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell()
 		n, _, known := r.KnownGrids(s)
 		if known {
 			exactCell = typeset.Cells(exactPiece(n))
+			_, computed := r.ExactGrids(s)
+			source := map[bool]string{true: "here", false: "quoted"}[computed]
+			sourceCell = typeset.TextCell(source)
 			if cite := PublishedCite(s); cite != "" {
-				exactCell.Pieces = append(exactCell.Pieces, typeset.Piece{Kind: typeset.Cite, S: cite})
+				sourceCell.Pieces = append(sourceCell.Pieces, typeset.Piece{Kind: typeset.Cite, S: cite})
 			}
 		}
 		best, haveMC := r.MostPrecise(s)
@@ -293,7 +347,12 @@ func ShapesTable(r *Results) typeset.Table {
 				// No count: the estimate's ratio, with its 95% half-width.
 				hf := new(big.Float).SetRat(h.Estimate)
 				ratio := Float64(new(big.Float).Quo(best.Estimate, hf))
-				ratioCell = typeset.MathCell(typeset.Fixed(ratio, 3) + `\pm` + typeset.Fixed(ratio*best.RelativeError*montecarlo.Z95, 3))
+				mark := ""
+				if !best.Holds(hf) {
+					mark = `^{\S}`
+					excluding = append(excluding, best)
+				}
+				ratioCell = typeset.MathCell(typeset.Fixed(ratio, 3) + `\pm` + typeset.Fixed(ratio*best.RelativeError*montecarlo.Z95, 3) + mark)
 			}
 		}
 		if haveMC {
@@ -307,12 +366,40 @@ func ShapesTable(r *Results) typeset.Table {
 			}
 		}
 		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", s.R, s.C)), typeset.TextCell(fmt.Sprintf("%d×%d", s.N(), s.N())),
-			exactCell, heurCell, ratioCell, mcCell, zCell, coverCell})
+			exactCell, sourceCell, heurCell, ratioCell, mcCell, zCell, coverCell})
 	}
-	rows = appendUnreliableNote(rows, shown, 8)
-	head := texts("boxes", "grid", "exact count", "heuristic", "count/heuristic", "Monte Carlo (95%)", "", "covers")
-	head[6] = typeset.MathCell("z")
-	return typeset.Table{Spec: "llrrrrrc", Head: head, Rows: rows}
+	rows = appendUnreliableNote(rows, shown, cols)
+	if len(excluding) > 0 {
+		// The claim "the count differs from the heuristic" needs its
+		// qualification beside it: the tail diagnostics of the samples.
+		note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{\S}`}, typeset.Piece{Kind: typeset.Text, S: " the 95% interval excludes the heuristic; the samples' tail diagnostics: "})
+		for i, e := range excluding {
+			if i > 0 {
+				note.Pieces = append(note.Pieces, typeset.Piece{Kind: typeset.Text, S: "; "})
+			}
+			note.Pieces = append(note.Pieces, typeset.Piece{Kind: typeset.Text, S: fmt.Sprintf("%d×%d: ", e.Shape.R, e.Shape.C)})
+			note.Pieces = append(note.Pieces, tailPieces(e)...)
+		}
+		note.Span, note.Align = cols, "l"
+		rows = append(rows, nil, []typeset.Cell{note})
+	}
+	head := texts("boxes", "grid", "exact count", "source", "heuristic", "count/heuristic", "Monte Carlo (95%)", "", "covers")
+	head[7] = typeset.MathCell("z")
+	return typeset.Table{Spec: "llrlrrrrc", Head: head, Rows: rows}
+}
+
+// tailPieces states e's tail diagnostics in words: "ESS 12.3 of 1,000
+// samples, largest share 4.5%, k̂ = 0.81".
+func tailPieces(e Estimator) []typeset.Piece {
+	out := []typeset.Piece{
+		{Kind: typeset.Text, S: "ESS "}, {Kind: typeset.Math, S: typeset.Fixed(e.ESS, 1)},
+		{Kind: typeset.Text, S: " of "}, {Kind: typeset.Math, S: typeset.Int64(e.Samples)},
+		{Kind: typeset.Text, S: " samples, largest share "}, {Kind: typeset.Math, S: typeset.Percent(e.MaxShare, 1) + `\%`},
+	}
+	if !math.IsNaN(e.ParetoK) {
+		out = append(out, typeset.Piece{Kind: typeset.Text, S: ", "}, typeset.Piece{Kind: typeset.Math, S: `\hat k = ` + typeset.Fixed(e.ParetoK, 2)})
+	}
+	return out
 }
 
 // SymmetryTable lists, per box shape, the symmetry group's order and

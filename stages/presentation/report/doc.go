@@ -35,10 +35,14 @@
 //	    were all equal is marked † and explained in a last row; an unreliable
 //	    interval (Pareto k̂ > 0.7) is marked ‡
 //	paper/generated/shapes.tex
-//	    the box shapes: exact count (in full up to 22 digits) with the
-//	    published source it agrees with, heuristic, exact/heuristic, the most
-//	    precise Monte Carlo estimate (a zero-variance run only when there is
-//	    no other), its z-score and whether its interval holds the count
+//	    the box shapes: exact count (in full up to 22 digits), its source
+//	    ("here": computed by the pipeline, with the published source it
+//	    agrees with; "quoted": only published), heuristic, exact/heuristic
+//	    (without a count, estimate/heuristic ± its half-width, marked § when
+//	    the interval excludes the heuristic, with a note giving the samples'
+//	    ESS, largest share and k̂), the most precise Monte Carlo estimate (a
+//	    zero-variance run only when there is no other), its z-score and
+//	    whether its interval holds the count
 //	paper/generated/symmetry.tex
 //	    essentially different grids per shape: group, |G|, classes fixing a
 //	    grid, Burnside sum, count (macros \Essentially<R>X<C>, \SymmetryNine…)
@@ -47,11 +51,17 @@
 //	    representative, F
 //	paper/generated/coverage.tex
 //	    the coverage study (data/knuth_coverage.parquet) on shapes with known
-//	    counts: per shape and variant the samples per run, the runs, how many
+//	    counts: per box shape (and its grid) and variant the samples per
+//	    run, the runs, how many
 //	    95% intervals hold the count and how many lie wholly below it, the
 //	    coverage with its Wilson 95% interval, and whether that interval lies
 //	    wholly below 95% (the variant then gives no headline figure for the
 //	    shape)
+//	paper/generated/tails.tex
+//	    every estimate of a grid of side 15 or more (present.TailSide) with
+//	    its relative error and the diagnostics of its samples as weights:
+//	    ESS, ESS/n, the largest sample's share of the sum and the Pareto k̂
+//	    (‡ above 0.7)
 //	paper/generated/artifacts.tex
 //	    every artifact the paper's numbers come from, with stage, size, rows,
 //	    SHA-256, and each stage's fingerprint

@@ -25,6 +25,7 @@ var (
 	SymmetryTeX   = generated("symmetry.tex", "table: essentially different grids per box shape, by Burnside's lemma")
 	FixingTeX     = generated("fixing.tex", "table: the conjugacy classes of the 9x9 symmetry group that fix a grid")
 	CoverageTeX   = generated("coverage.tex", "table: empirical coverage of the Monte Carlo 95% intervals on shapes with known counts")
+	TailsTeX      = generated("tails.tex", "table: tail diagnostics (ESS, largest share, Pareto k-hat) of the estimates for grids of side 15 and more")
 	ArtifactsTeX  = generated("artifacts.tex", "table: every input artifact with its SHA-256, and each stage's fingerprint")
 )
 
@@ -41,6 +42,7 @@ var tables = []struct {
 	{SymmetryTeX, SymmetryTable},
 	{FixingTeX, FixingTable},
 	{CoverageTeX, CoverageTable},
+	{TailsTeX, TailsTable},
 }
 
 // Stage writes the generated TeX.

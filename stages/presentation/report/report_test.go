@@ -129,8 +129,26 @@ func TestPublishedComparison(t *testing.T) {
 		}
 	}
 	shapes := string(ShapesTable(r))
-	if !strings.Contains(shapes, `$3.82963\times 10^{49}$~\cite{Pettersen2006}`) || !strings.Contains(shapes, `(\pm 1.02\%)$ & $1.02$ & yes`) {
+	// The count is quoted (the pipeline did not compute it) with its
+	// source; 9×9 is computed here and agrees with its source.
+	if !strings.Contains(shapes, `$3.82963\times 10^{49}$ & quoted~\cite{Pettersen2006}`) || !strings.Contains(shapes, `(\pm 1.02\%)$ & $1.02$ & yes`) ||
+		!strings.Contains(shapes, `936{,}960$ & here~\cite{FelgenhauerJarvis2005}`) {
 		t.Errorf("shapes table:\n%s", shapes)
+	}
+	// The 16×16 interval holds the heuristic: no § mark, no note.
+	if strings.Contains(shapes, `\S`) {
+		t.Errorf("shapes table marks an interval that holds the heuristic:\n%s", shapes)
+	}
+	// An interval that excludes the heuristic is marked, with its tail
+	// diagnostics in a note.
+	for i, e := range r.Estimators {
+		if e.Shape == (grid.Shape{R: 4, C: 4}) {
+			r.Estimators[i].CILow, r.Estimators[i].CIHigh = f(6.05e98), f(6.15e98)
+			r.Estimators[i].ESS, r.Estimators[i].MaxShare, r.Estimators[i].ParetoK = 12.5, 0.25, 0.91
+		}
+	}
+	if shapes := string(ShapesTable(r)); !strings.Contains(shapes, `^{\S}$`) || !strings.Contains(shapes, `4×4: ESS $12.5$`) && !strings.Contains(shapes, `4$\times$4: ESS $12.5$`) || !strings.Contains(shapes, `\hat k = 0.91`) {
+		t.Errorf("an interval excluding the heuristic is not marked with its diagnostics:\n%s", shapes)
 	}
 	// An interval that misses is reported as missing.
 	r.Estimators[len(r.Estimators)-2].CIHigh = f(3.82e49)
@@ -366,5 +384,15 @@ func TestSymmetryDifference(t *testing.T) {
 	r.Symmetry = r.Symmetry[:1]
 	if tex, _ := numbers.TeX(r, nil, nil); strings.Contains(string(tex), "SymmetryDifference") {
 		t.Errorf("numbers.tex flags a difference where every count agrees")
+	}
+}
+
+// The tails table shows the estimates of grids of side 15 and more, and
+// only those, with their diagnostics.
+func TestTailsTable(t *testing.T) {
+	r := published(t)
+	tails := string(TailsTable(r))
+	if !strings.Contains(tails, `4$\times$4 & 16$\times$16`) || strings.Contains(tails, `9$\times$9`) || !strings.Contains(tails, `$\hat k$`) {
+		t.Errorf("tails table:\n%s", tails)
 	}
 }

@@ -15,3 +15,4 @@ func ShapesTable(r *present.Results) []byte     { return present.ShapesTable(r).
 func SymmetryTable(r *present.Results) []byte   { return present.SymmetryTable(r).TeX() }
 func FixingTable(r *present.Results) []byte     { return present.FixingTable(r).TeX() }
 func CoverageTable(r *present.Results) []byte   { return present.CoverageTable(r).TeX() }
+func TailsTable(r *present.Results) []byte      { return present.TailsTable(r).TeX() }

@@ -201,6 +201,14 @@ func MathHTML(tex string) (string, error) {
 				binary("×")
 			case "pm":
 				binary("±")
+			case "hat": // \hat k: the letter with a combining circumflex
+				rest := strings.TrimLeft(name[n:], " ")
+				if rest == "" || !(rest[0] >= 'a' && rest[0] <= 'z' || rest[0] >= 'A' && rest[0] <= 'Z') {
+					return "", fmt.Errorf("math %q: \\hat needs a letter after it", tex)
+				}
+				b.WriteString(rest[:1] + "\u0302")
+				s = rest[1:]
+				continue
 			default:
 				sym, ok := mathSymbols[word]
 				if !ok {
@@ -246,6 +254,7 @@ var mathSymbols = map[string]string{
 	"alpha":     "α",
 	"dagger":    "†",
 	"ddagger":   "‡",
+	"S":         "§",
 	"textstyle": "",
 }
 

@@ -22,6 +22,8 @@ func TestMathHTML(t *testing.T) {
 		{"3\\times4", "3 × 4"},
 		{"[1 < 2]", "[1 &lt; 2]"},
 		{`[6.5\times 10^{21}, 6.8\times 10^{21}]`, "[6.5 × 10<sup>21</sup>, 6.8 × 10<sup>21</sup>]"},
+		{`\hat k`, "k\u0302"},
+		{`^{\S}`, "<sup>§</sup>"},
 	} {
 		got, err := MathHTML(c.tex)
 		if err != nil || got != c.want {
@@ -29,7 +31,7 @@ func TestMathHTML(t *testing.T) {
 		}
 	}
 	// What it does not know is an error, not a wrong print.
-	for _, tex := range []string{`\frac{1}{2}`, `x_1`, `{a}`, `10^{2`, `a\`, `\,`, `$1$`} {
+	for _, tex := range []string{`\frac{1}{2}`, `\hat 1`, `x_1`, `{a}`, `10^{2`, `a\`, `\,`, `$1$`} {
 		if got, err := MathHTML(tex); err == nil {
 			t.Errorf("MathHTML(%q) = %q, want an error", tex, got)
 		}
