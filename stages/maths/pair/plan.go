@@ -52,7 +52,10 @@ type planEntry struct {
 // orbits (least recently used out first; a table in use is kept until its
 // join ends).
 func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, error) {
-	orbits, err := Orbits(ctx, c)
+	if err := checkC(c); err != nil {
+		return nil, err
+	}
+	orbits, err := orderlyOrbits(ctx, c, workers) // Orbits, on workers goroutines
 	if err != nil {
 		return nil, err
 	}
@@ -63,14 +66,38 @@ func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, erro
 	}
 	per := make([]halvesOf, len(orbits))
 	err = eachIndex(ctx, len(orbits), workers, func(_, i int) error {
-		first, second := pairstacks.Split(c, orbits[i].Rep, c)
-		for k, h := range [][]uint8{first, second} {
-			per[i].h[k], per[i].g[k] = canonicalWith(c, h)
-		}
+		per[i].h[0], per[i].h[1] = pairstacks.Split(c, orbits[i].Rep, c)
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	// The 126,398 halves of c = 6 are 32,784 distinct lists: canonicalise
+	// each list once (canonicalWith is a pure function of the list).
+	distinct := map[string]int{}
+	var raw [][]uint8
+	for i := range per {
+		for k := range 2 {
+			if _, ok := distinct[string(per[i].h[k])]; !ok {
+				distinct[string(per[i].h[k])] = len(raw)
+				raw = append(raw, per[i].h[k])
+			}
+		}
+	}
+	canon := make([][]uint8, len(raw))
+	canonBy := make([]element, len(raw))
+	err = eachIndex(ctx, len(raw), workers, func(_, j int) error {
+		canon[j], canonBy[j] = canonicalWith(c, raw[j])
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range per {
+		for k := range 2 {
+			j := distinct[string(per[i].h[k])]
+			per[i].h[k], per[i].g[k] = canon[j], canonBy[j]
+		}
 	}
 	var halves [][]uint8
 	for i := range per {
