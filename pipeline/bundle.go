@@ -56,7 +56,7 @@ type Bundle struct {
 	// verify --recompute calls it with a seed for any sampling.
 	Recheck func(p *Pass, id string, result []byte, seed uint64) (string, error)
 	// Cost, when set, returns the CPU time that recomputing the unit on
-	// its own takes (its Recheck included), projected: verify --recompute
+	// its own takes (without its Recheck), projected: verify --recompute
 	// --max-unit-cpu D then draws among the units whose Cost is at most D
 	// rather than among those whose recorded time is. A unit's recorded
 	// time leaves out what it reused from the units computed before it in

@@ -79,7 +79,10 @@
 // seed (printed), compares them byte for byte (exit 1 naming the unit on a
 // difference) and recounts one orbit of each by pairindep's row-by-row stack
 // count, which shares no code with the kernel. `make all` runs it with K = 1
-// among the units that took at most 30 CPU-seconds.
+// among the units whose recomputation on its own is projected at most 30
+// CPU-seconds (the bundle's Cost: the half tables the unit's orbits join,
+// by their pairstacks.StateBound, built from an empty cache; a unit's
+// recorded time leaves out the tables it took from the units before it).
 //
 // # Artifacts
 //

@@ -3,7 +3,9 @@ package pair
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/big"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -29,8 +31,10 @@ type Plan struct {
 	// Orbits in join order.
 	Orbits  []Orbit
 	entries []planEntry
-	// halves[id] is a canonical half; table computes it.
+	// halves[id] is a canonical half; table computes it. bound[id] is its
+	// pairstacks.StateBound.
 	halves [][]uint8
+	bound  []uint64
 	cache  *halfCache
 	// scratch keeps the workers' DP tables between calls: for c = 6 they
 	// grow to hundreds of MB each, and new ones per unit would be garbage
@@ -146,7 +150,7 @@ func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, erro
 		}
 		return x - y // the orbit list is sorted by representative
 	})
-	p := &Plan{C: c, halves: halves, cache: newHalfCache(cacheBytes)}
+	p := &Plan{C: c, halves: halves, bound: bound, cache: newHalfCache(cacheBytes)}
 	for _, i := range order {
 		h := per[i]
 		p.Orbits = append(p.Orbits, orbits[i])
@@ -159,6 +163,31 @@ func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, erro
 // NumHalves returns the number of distinct canonical halves of the plan's
 // orbits (1,618 for c = 6).
 func (p *Plan) NumHalves() int { return len(p.halves) }
+
+// TableBound returns the sum of pairstacks.StateBound over the distinct
+// half classes that the orbits lo, …, hi-1 join: roughly the states of the
+// tables that computing that range with an empty cache builds, which is
+// most of its cost.
+func (p *Plan) TableBound(lo, hi int) (uint64, error) {
+	if lo < 0 || hi > len(p.Orbits) || lo > hi {
+		return 0, fmt.Errorf("pair: orbits %d to %d of a plan of %d", lo, hi, len(p.Orbits))
+	}
+	seen := map[int32]bool{}
+	var sum uint64
+	for _, e := range p.entries[lo:hi] {
+		for _, id := range []int32{e.a, e.b} {
+			if !seen[id] {
+				seen[id] = true
+				if s, carry := bits.Add64(sum, p.bound[id], 0); carry == 0 {
+					sum = s
+				} else {
+					sum = math.MaxUint64
+				}
+			}
+		}
+	}
+	return sum, nil
+}
 
 // TablesBuilt returns how many half tables the plan has computed so far
 // (more than NumHalves when the cache had to drop some).
