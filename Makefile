@@ -12,8 +12,9 @@ ROOT    ?= .
 SMOKE_ROOT    := build/smoke
 SMOKE_SOURCES := paper/main.tex paper/references.bib CITATION.cff
 # make all then recomputes RECOMPUTE units of every committed result bundle
-# (data/bundles), drawn at random among those that took at most 30 CPU-s,
-# and compares them byte for byte; 0 skips it (the smoke run does).
+# (data/bundles), drawn at random among those whose recomputation takes at
+# most 30 CPU-s (projected), and compares them byte for byte; 0 skips it
+# (the smoke run does).
 RECOMPUTE ?= 1
 STAGES  := bands reduce classes exact shapes symmetry kilfoil knuth importance figures report paper htmlreport
 

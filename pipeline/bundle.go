@@ -55,6 +55,14 @@ type Bundle struct {
 	// (one that shares no code with Compute) and returns what it checked;
 	// verify --recompute calls it with a seed for any sampling.
 	Recheck func(p *Pass, id string, result []byte, seed uint64) (string, error)
+	// Cost, when set, returns the CPU time that recomputing the unit on
+	// its own takes (without its Recheck), projected: verify --recompute
+	// --max-unit-cpu D then draws among the units whose Cost is at most D
+	// rather than among those whose recorded time is. A unit's recorded
+	// time leaves out what it reused from the units computed before it in
+	// the same process (the pair kernel's cached half tables), which a
+	// recomputation on its own must redo.
+	Cost func(p *Pass, id string) (time.Duration, error)
 }
 
 // Path is the bundle's file below the project root.

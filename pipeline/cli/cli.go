@@ -416,7 +416,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 					for _, what := range r.Rechecks {
 						fmt.Fprintf(io.Stdout, "second computation: %s\n", what)
 					}
-					fmt.Fprintf(io.Stdout, "%s: %d units recomputed, each equal byte for byte (%d of %d units in the bundle)\n", r.Bundle, len(r.Checked), r.Units, r.Total)
+					fmt.Fprintf(io.Stdout, "%s: %d units recomputed, each equal byte for byte (%d of %d units in the bundle; drawn among %d)\n", r.Bundle, len(r.Checked), r.Units, r.Total, r.Eligible)
 				}
 				if err != nil {
 					return err
@@ -487,7 +487,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 	verify.Flags().StringVar(&lockFile, "lock", "", "compare with this lock file (census lock) instead of the manifest")
 	verify.Flags().IntVar(&recompute, "recompute", 0, "recompute this many randomly drawn units of every committed bundle (data/bundles) and compare them byte for byte")
 	verify.Flags().Uint64Var(&recomputeSeed, "seed", 0, "seed of --recompute's draw (default: from the clock, printed)")
-	verify.Flags().DurationVar(&recomputeMaxCPU, "max-unit-cpu", 0, "draw --recompute's units only among those whose recorded CPU time is at most this (e.g. 30s; default: all)")
+	verify.Flags().DurationVar(&recomputeMaxCPU, "max-unit-cpu", 0, "draw --recompute's units only among those whose recomputation takes at most this CPU time (the bundle's projection, else the recorded time; e.g. 30s; default: all)")
 
 	var lockOut string
 	lock := &cobra.Command{

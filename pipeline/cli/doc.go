@@ -45,8 +45,10 @@
 //	    fingerprint with a lock; one line per difference; exit 1 on any
 //	census verify --recompute K [--seed S] [--max-unit-cpu D]
 //	    recompute K randomly drawn units of every committed bundle
-//	    (data/bundles; drawn among those whose recorded CPU time is at most
-//	    D) and compare them byte for byte; the seed is printed
+//	    (data/bundles; drawn among those whose recomputation takes at most
+//	    D: the bundle's projected cost of the unit on its own when it has
+//	    one, else the CPU time its row records) and compare them byte for
+//	    byte; the seed is printed
 //	census lock [-o FILE]
 //	    write the lock of a finished run (every stage fresh): every artifact's
 //	    SHA-256 and size, every stage's Version, fingerprint and

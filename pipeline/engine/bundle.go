@@ -59,6 +59,7 @@ func (e *Engine) fromBundle(p *pipeline.Pass, u *store.UnitSet, missing []int) (
 type RecomputeReport struct {
 	Stage, Bundle string
 	Units, Total  int      // units in the bundle, units the stage lists
+	Eligible      int      // units the draw was among (those within maxCPU)
 	Checked       []string // the units recomputed, each equal
 	Rechecks      []string // what the second computations checked
 }
@@ -67,8 +68,9 @@ type RecomputeReport struct {
 // seeded with seed) from every stage's bundle present on disk, with the
 // current configuration, and compares each result byte for byte with the
 // bundle's; then runs the bundle's Recheck on each. maxCPU, when positive,
-// draws only among the units that took at most that long (a quick check
-// for `make all`). It returns an error naming the unit at the first
+// draws only among the units that take at most that long to recompute (a
+// quick check for `make all`): by the bundle's Cost when it has one, else
+// by the CPU time the row records. It returns an error naming the unit at the first
 // mismatch.
 func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCPU time.Duration, log func(string)) ([]RecomputeReport, error) {
 	m, err := store.ReadManifest(e.opts.Root)
@@ -117,8 +119,22 @@ func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCP
 			slices.Sort(have)
 		}
 		if maxCPU > 0 {
-			have = slices.DeleteFunc(have, func(id string) bool { return rows[id].CPUSeconds > maxCPU.Seconds() })
+			var costErr error
+			have = slices.DeleteFunc(have, func(id string) bool {
+				if b.Cost == nil {
+					return rows[id].CPUSeconds > maxCPU.Seconds()
+				}
+				cost, err := b.Cost(pc.ForUnit(ctx, id), id)
+				if err != nil && costErr == nil {
+					costErr = fmt.Errorf("bundle %s: unit %s: cost: %w", b.Path(), id, err)
+				}
+				return cost > maxCPU
+			})
+			if costErr != nil {
+				return reports, costErr
+			}
 		}
+		rep.Eligible = len(have)
 		rng := rand.New(rand.NewPCG(seed, 0xb0d1e))
 		rng.Shuffle(len(have), func(i, j int) { have[i], have[j] = have[j], have[i] })
 		for _, id := range have[:min(k, len(have))] {

@@ -6,10 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -202,4 +204,46 @@ func bundleSum(kernel, unit, result string) string {
 		h.Write([]byte(s))
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// TestRecomputeBundlesCost checks that with a bound, the draw is among the
+// units whose Cost is within it (not their recorded time), that a forged
+// unit among them still fails, and that an error of Cost stops the check.
+func TestRecomputeBundlesCost(t *testing.T) {
+	f, _, b := bundledToy(t)
+	f.run(RunOptions{}, nil)
+	// Units u00 … u04 are cheap, the rest dear; every recorded time is
+	// within the bound.
+	b.Cost = func(_ *pipeline.Pass, id string) (time.Duration, error) {
+		if id < "u05" {
+			return time.Second, nil
+		}
+		return time.Hour, nil
+	}
+	reps, err := f.engine().RecomputeBundles(context.Background(), 20, 1, time.Minute, func(string) {})
+	if err != nil || len(reps) != 1 || reps[0].Eligible != 5 || len(reps[0].Checked) != 5 {
+		t.Fatalf("recompute with a cost bound: %+v, %v", reps, err)
+	}
+	for _, id := range reps[0].Checked {
+		if id >= "u05" {
+			t.Errorf("unit %s drawn, its cost is above the bound", id)
+		}
+	}
+	rows, _ := pipeline.ReadBundle(f.root, b, nil)
+	r := rows["u03"]
+	r.Result = "forged"
+	r.SHA256 = bundleSum(r.Kernel, r.Unit, r.Result)
+	rows["u03"] = r
+	if err := writeBundle(f.root, b, listOf(rows)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.engine().RecomputeBundles(context.Background(), 20, 1, time.Minute, func(string) {})
+	if err == nil || !strings.Contains(err.Error(), "unit u03: recomputed") {
+		t.Errorf("recompute of a forged cheap unit: %v", err)
+	}
+	b.Cost = func(*pipeline.Pass, string) (time.Duration, error) { return 0, errors.New("no plan") }
+	_, err = f.engine().RecomputeBundles(context.Background(), 20, 1, time.Minute, func(string) {})
+	if err == nil || !strings.Contains(err.Error(), "cost: no plan") {
+		t.Errorf("recompute with a failing Cost: %v", err)
+	}
 }

@@ -79,7 +79,10 @@
 // seed (printed), compares them byte for byte (exit 1 naming the unit on a
 // difference) and recounts one orbit of each by pairindep's row-by-row stack
 // count, which shares no code with the kernel. `make all` runs it with K = 1
-// among the units that took at most 30 CPU-seconds.
+// among the units whose recomputation on its own is projected at most 30
+// CPU-seconds (the bundle's Cost: the half tables the unit's orbits join,
+// by their pairstacks.StateBound, built from an empty cache; a unit's
+// recorded time leaves out the tables it took from the units before it).
 //
 // # Artifacts
 //
@@ -158,8 +161,12 @@
 //     963 CPU-seconds, the last thousand about a second each. The sum equals
 //     Pettersen's count. `census verify --recompute 3` recomputed three units
 //     byte for byte, each with one orbit recounted by pairindep, in 5 min 11 s
-//     (most of it planning the 63,199 orbits). The default run takes every
-//     unit from the bundle.
+//     (most of it planning the 63,199 orbits). Since the plan's speed-ups
+//     (32 CPU-seconds instead of about 65) and the draw among units quick on
+//     their own, make all's `verify --recompute 1 --max-unit-cpu 30s --seed
+//     1` took 52 s and 51 CPU-seconds (2026-11-26, machine under load; 6 min
+//     47 s and 164 CPU-seconds before). The default run takes every unit
+//     from the bundle.
 //
 // 3×4 is not counted. By the three-stack (gangster) method of
 // stages/maths/triple it is projected at 567 ± 22 CPU-hours (95%; 2026-11-25):

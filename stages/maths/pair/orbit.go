@@ -91,7 +91,7 @@ func Orbits(ctx context.Context, c int) ([]Orbit, error) {
 	if err := checkC(c); err != nil {
 		return nil, err
 	}
-	return orderlyOrbits(ctx, c)
+	return orderlyOrbits(ctx, c, 1)
 }
 
 // Batches splits orbits into consecutive batches of at most size orbits (the

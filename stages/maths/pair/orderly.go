@@ -31,18 +31,61 @@ type orderly struct {
 	stab   uint64
 	order  uint64
 	visits int
+	// cut, when > 0, is the prefix size at which extend stops and keeps
+	// the prefix in prefixes (see orderlyOrbits).
+	cut      int
+	prefixes [][]uint8
 }
 
-// orderlyOrbits returns the orbits of c in order of representative.
-func orderlyOrbits(ctx context.Context, c int) ([]Orbit, error) {
+// orderlyOrbits returns the orbits of c in order of representative, using
+// workers goroutines: the least prefixes of splitDepth patterns are listed
+// first, then the subtree below each is searched on its own (a prefix's
+// subtree holds a consecutive run of the serial search's output), and the
+// runs are joined in prefix order, so the list is the same for any number
+// of workers.
+func orderlyOrbits(ctx context.Context, c, workers int) ([]Orbit, error) {
+	o := newOrderly(c)
+	if workers <= 1 {
+		var out []Orbit
+		err := o.extend(ctx, 0, &out)
+		return out, err
+	}
+	o.cut = min(splitDepth, o.n-1)
+	if err := o.extend(ctx, 0, nil); err != nil {
+		return nil, err
+	}
+	runs := make([][]Orbit, len(o.prefixes))
+	err := eachIndex(ctx, len(o.prefixes), workers, func(_, i int) error {
+		sub := newOrderly(c)
+		for _, p := range o.prefixes[i] {
+			sub.push(int(p))
+		}
+		return sub.extend(ctx, sub.top, &runs[i])
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []Orbit
+	for _, run := range runs {
+		out = append(out, run...)
+	}
+	return out, nil
+}
+
+// splitDepth is the prefix size at which orderlyOrbits hands subtrees to
+// its workers: 3 gives a few hundred subtrees for c = 6, enough to keep two
+// cores busy whatever their sizes.
+const splitDepth = 3
+
+func newOrderly(c int) *orderly {
 	o := &orderly{c: c, n: 2 * c, order: groupFor(c).order()}
 	o.list = make([]uint8, 0, o.n)
-	var out []Orbit
-	err := o.extend(ctx, 0, &out)
-	return out, err
+	return o
 }
 
-// extend tries every pattern p ≥ from as the next one of the prefix.
+// extend tries every pattern p ≥ from as the next one of the prefix. With
+// cut > 0 it stops at the least prefixes of cut patterns and keeps them in
+// prefixes instead.
 func (o *orderly) extend(ctx context.Context, from int, out *[]Orbit) error {
 	k := len(o.list) + 1 // the prefix's size with p
 	for p := from; p < 1<<o.c; p++ {
@@ -57,12 +100,17 @@ func (o *orderly) extend(ctx context.Context, from int, out *[]Orbit) error {
 		}
 		o.push(p)
 		if o.least() {
-			if k == o.n {
+			switch {
+			case k == o.cut:
+				o.prefixes = append(o.prefixes, slices.Clone(o.list))
+			case k == o.n:
 				rep := slices.Clone(o.list)
 				size := o.order / o.stab
 				*out = append(*out, Orbit{C: o.c, Rep: rep, Size: size, Weight: size * multinomial(rep)})
-			} else if err := o.extend(ctx, p, out); err != nil {
-				return err
+			default:
+				if err := o.extend(ctx, p, out); err != nil {
+					return err
+				}
 			}
 		}
 		o.pop(p)

@@ -598,3 +598,29 @@ func BenchmarkE(b *testing.B) {
 		j++
 	}
 }
+
+// TestOrbitsParallel: the orderly generation split among workers lists the
+// serial one's orbits in the same order, for every c up to 5 (the plan, and
+// so every 2x6 unit, depends on that order).
+func TestOrbitsParallel(t *testing.T) {
+	for c := 1; c <= 5; c++ {
+		want, err := orderlyOrbits(context.Background(), c, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{2, 3, 7} {
+			got, err := orderlyOrbits(context.Background(), c, workers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("c=%d, %d workers: %d orbits, serially %d", c, workers, len(got), len(want))
+			}
+			for j := range want {
+				if got[j].String() != want[j].String() || got[j].Size != want[j].Size || got[j].Weight != want[j].Weight {
+					t.Fatalf("c=%d, %d workers: orbit %d is %+v, serially %+v", c, workers, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}

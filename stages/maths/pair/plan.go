@@ -3,7 +3,9 @@ package pair
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/big"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -29,8 +31,10 @@ type Plan struct {
 	// Orbits in join order.
 	Orbits  []Orbit
 	entries []planEntry
-	// halves[id] is a canonical half; table computes it.
+	// halves[id] is a canonical half; table computes it. bound[id] is its
+	// pairstacks.StateBound.
 	halves [][]uint8
+	bound  []uint64
 	cache  *halfCache
 	// scratch keeps the workers' DP tables between calls: for c = 6 they
 	// grow to hundreds of MB each, and new ones per unit would be garbage
@@ -52,7 +56,10 @@ type planEntry struct {
 // orbits (least recently used out first; a table in use is kept until its
 // join ends).
 func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, error) {
-	orbits, err := Orbits(ctx, c)
+	if err := checkC(c); err != nil {
+		return nil, err
+	}
+	orbits, err := orderlyOrbits(ctx, c, workers) // Orbits, on workers goroutines
 	if err != nil {
 		return nil, err
 	}
@@ -63,14 +70,38 @@ func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, erro
 	}
 	per := make([]halvesOf, len(orbits))
 	err = eachIndex(ctx, len(orbits), workers, func(_, i int) error {
-		first, second := pairstacks.Split(c, orbits[i].Rep, c)
-		for k, h := range [][]uint8{first, second} {
-			per[i].h[k], per[i].g[k] = canonicalWith(c, h)
-		}
+		per[i].h[0], per[i].h[1] = pairstacks.Split(c, orbits[i].Rep, c)
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	// The 126,398 halves of c = 6 are 32,784 distinct lists: canonicalise
+	// each list once (canonicalWith is a pure function of the list).
+	distinct := map[string]int{}
+	var raw [][]uint8
+	for i := range per {
+		for k := range 2 {
+			if _, ok := distinct[string(per[i].h[k])]; !ok {
+				distinct[string(per[i].h[k])] = len(raw)
+				raw = append(raw, per[i].h[k])
+			}
+		}
+	}
+	canon := make([][]uint8, len(raw))
+	canonBy := make([]element, len(raw))
+	err = eachIndex(ctx, len(raw), workers, func(_, j int) error {
+		canon[j], canonBy[j] = canonicalWith(c, raw[j])
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range per {
+		for k := range 2 {
+			j := distinct[string(per[i].h[k])]
+			per[i].h[k], per[i].g[k] = canon[j], canonBy[j]
+		}
 	}
 	var halves [][]uint8
 	for i := range per {
@@ -119,7 +150,7 @@ func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, erro
 		}
 		return x - y // the orbit list is sorted by representative
 	})
-	p := &Plan{C: c, halves: halves, cache: newHalfCache(cacheBytes)}
+	p := &Plan{C: c, halves: halves, bound: bound, cache: newHalfCache(cacheBytes)}
 	for _, i := range order {
 		h := per[i]
 		p.Orbits = append(p.Orbits, orbits[i])
@@ -132,6 +163,31 @@ func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, erro
 // NumHalves returns the number of distinct canonical halves of the plan's
 // orbits (1,618 for c = 6).
 func (p *Plan) NumHalves() int { return len(p.halves) }
+
+// TableBound returns the sum of pairstacks.StateBound over the distinct
+// half classes that the orbits lo, …, hi-1 join: roughly the states of the
+// tables that computing that range with an empty cache builds, which is
+// most of its cost.
+func (p *Plan) TableBound(lo, hi int) (uint64, error) {
+	if lo < 0 || hi > len(p.Orbits) || lo > hi {
+		return 0, fmt.Errorf("pair: orbits %d to %d of a plan of %d", lo, hi, len(p.Orbits))
+	}
+	seen := map[int32]bool{}
+	var sum uint64
+	for _, e := range p.entries[lo:hi] {
+		for _, id := range []int32{e.a, e.b} {
+			if !seen[id] {
+				seen[id] = true
+				if s, carry := bits.Add64(sum, p.bound[id], 0); carry == 0 {
+					sum = s
+				} else {
+					sum = math.MaxUint64
+				}
+			}
+		}
+	}
+	return sum, nil
+}
 
 // TablesBuilt returns how many half tables the plan has computed so far
 // (more than NumHalves when the cache had to drop some).

@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
@@ -52,6 +53,7 @@ var Bundle = &pipeline.Bundle{
 		return fmt.Sprintf("2x6 orbits %d-%d of the kernel's plan", u*BundleOrbits, (u+1)*BundleOrbits-1)
 	},
 	Recheck: recheckUnit,
+	Cost:    unitCost,
 }
 
 // BundleUnits is the number of 2x6 units: the 63,199 orbits in units of 32.
@@ -180,13 +182,22 @@ var plans sync.Map // c → func() (*pair.Plan, error)
 // and that their weights add up to every tuple of row sets.
 func planOf(p *pipeline.Pass, c int) (*pair.Plan, error) {
 	f, _ := plans.LoadOrStore(c, sync.OnceValues(func() (*pair.Plan, error) {
+		// Burnside's count runs beside the plan (a few seconds on one
+		// core for c = 6, while the orbit listing keeps the others busy).
+		var n *big.Int
+		var numErr error
+		counted := make(chan struct{})
+		go func() {
+			defer close(counted)
+			n, numErr = pair.NumOrbits(p.Context(), c)
+		}()
 		plan, err := pair.NewPlan(p.Context(), c, runtime.GOMAXPROCS(0), pair.DefaultCacheBytes)
+		<-counted
 		if err != nil {
 			return nil, err
 		}
-		n, err := pair.NumOrbits(p.Context(), c)
-		if err != nil {
-			return nil, err
+		if numErr != nil {
+			return nil, numErr
 		}
 		weight := new(big.Int)
 		for _, o := range plan.Orbits {
@@ -229,6 +240,38 @@ func computeBundleUnit(p *pipeline.Pass, u int) ([]byte, error) {
 		return nil, err
 	}
 	return []byte(sum.String()), nil
+}
+
+// secondsPerBoundState is the CPU time to build a half table per unit of
+// its pairstacks.StateBound, and unitJoinCPU the rest of a unit (joins,
+// the workers' tables): fitted to units 1384, 1143 and 308 recomputed
+// each on its own with an empty cache (5.0, 6.2 and 22.2 CPU-seconds for
+// bounds of 1.4·10¹¹, 3.7·10¹¹ and 1.15·10¹², on the 2-core machine under
+// load, 2026-11-26). The projection behind projectedUnitCPUHours, 3 µs per
+// state and StateBound/400,000 states, gives 2.3 times less.
+const (
+	secondsPerBoundState = 1.7e-11
+	unitJoinCPU          = 3 * time.Second
+)
+
+// unitCost projects the CPU time of recomputing 2x6 unit id on its own:
+// building every half table its orbits join, from an empty cache, and
+// the joins. The recheck is not in it: pairindep's row-by-row count of one
+// orbit took 16 to 79 CPU-seconds on the units above.
+func unitCost(p *pipeline.Pass, id string) (time.Duration, error) {
+	u, ok := bundleUnit(id)
+	if !ok {
+		return 0, fmt.Errorf("unit %q is not a 2x6 unit", id)
+	}
+	plan, err := planOf(p, BundleWidth)
+	if err != nil {
+		return 0, err
+	}
+	bound, err := plan.TableBound(u*BundleOrbits, min((u+1)*BundleOrbits, len(plan.Orbits)))
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(float64(bound)*secondsPerBoundState*float64(time.Second)) + unitJoinCPU, nil
 }
 
 // recheckUnit recomputes the stack count of one orbit of the unit, drawn
