@@ -64,7 +64,11 @@
 // and 9×9 grids and all but the band variants on 16×16 (whose boxes are 4
 // high); beyond 9×9 it runs se on 2×5, 2×6, 3×4, 3×5, 4×5 and 5×5, bandse on
 // 2×5, 2×6, 3×4 and 3×5, and bandselast on 2×5, 2×6 and 3×4 (a transposed
-// shape has the same count and is left out).
+// shape has the same count and is left out): enough samples of each to
+// compare them, and of bandse to reach ±1% on 2×5, 2×6 and 3×4. Its long
+// runs (see Long runs) give the headline intervals of 9×9 (bandse, to
+// ±0.05%), 15×15 (bandse, ±1%), 16×16 (se, ±0.1%), 20×20 (se, ±1%) and 25×25
+// (se, ±5%).
 //
 // Every row carries the diagnostics of its samples as weights (ess,
 // max_weight_share, pareto_k, unreliable: montecarlo.Diagnostics); the paper
@@ -101,6 +105,45 @@
 // bytes whatever the cores, the order of the units, or the machines that
 // computed them (package stages/shared/sampling). The importance stage works
 // the same way.
+//
+// # Long runs
+//
+// The paper's headline intervals for the large shapes come from long runs
+// (knuth.long: RxC/variant → samples), hours of CPU time whose units are
+// kept in the committed bundle data/bundles/knuth-long.parquet
+// (pipeline.Bundle), like the 2×6 count of the shapes stage: a run on a
+// fresh clone takes the bundle's units and computes only the missing
+// ones, adding each to the bundle as it finishes. A long unit is a pure
+// function of its id, whatever the configuration:
+//
+//	long.<shape>.<variant>.<order>.k<hybrid_k>.b<budget>.a<alpha>.s<seed>.n<block size>.<first>-<last>
+//
+// e.g. long.4x4.se.mrv.k256.b100.a0.s1.n1000.0-15: blocks first…last of the
+// variant with those parameters (as the stage gives them: budget 0 for the
+// walks, hybrid_k N² but for the hybrid, alpha 0 but for lookahead, written
+// with p for the decimal point), with the block seeds of the formula above
+// for the stage name knuth-long (streams independent of the default runs'),
+// the global seed s and block size n. A unit holds 64 blocks on shapes up
+// to 9×9, 16 up to 16×16 and 4 beyond (a few CPU-minutes each), from a
+// multiple of that; its blocks run on every core, each with a sampler of
+// its own, and are merged in block order, so its bytes do not depend on the
+// cores. Its result (base64 text) is its blocks as the default units', the
+// unit's ParetoTailSize(its samples) largest samples on its last block; the
+// stage fails if a unit could have left out a sample of the run's tail. Any
+// other id is refused in one line. The bundle's kernel names
+// walks.KernelVersion and montecarlo.BlockVersion, which change with any
+// change of a sample or of a block's bytes, so rows of an older kernel fail
+// the run naming the unit (remove them to recompute). Rows of units the
+// configuration does not list (a longer run) are checked and left unused.
+// The units a bundle holds run after the default ones, one at a time, so
+// the CPU time each row records is its own. Before it starts, the stage
+// projects the CPU time of the units the bundle lacks (CPU-seconds per
+// sample ≈ 1.6·10⁻⁹ · N⁴ · max(budget, 1), ×2 for lookahead, ×3 for the
+// last-band variants, fitted to the measured costs below to within a
+// factor of 2) and refuses, naming knuth.max_cpu_hours and the cost, when
+// it exceeds that key: `make all` on a machine without the bundle stops at
+// once rather than running for hours. `census verify --recompute K`
+// recomputes K units of the bundle and compares them byte for byte.
 //
 // # Run report
 //
@@ -178,6 +221,19 @@
 // then samples … unreliable as in data/knuth.parquet. Empty when
 // knuth.coverage_runs is 0.
 //
+// data/knuth_long.parquet: one row per long run (knuth.long), shapes in
+// table order, variants in the order of knuth.variants' list above: shape …
+// unreliable as in data/knuth.parquet, then
+//
+//	units        int32   bundled units of the run
+//	cpu_seconds  double  the units' CPU time as the bundle records it (each
+//	                     unit computed alone, on every core of its machine)
+//	kernel       string  the bundle's kernel
+//
+// Empty when knuth.long is empty. Its bytes follow from the bundle: a run
+// that computes missing units records their CPU times, so its file differs
+// from the committed lock's until the bundle is the committed one.
+//
 // # Configuration
 //
 // Defaults are those of configs/default.yaml, the paper's run
@@ -218,6 +274,20 @@
 //   - knuth.goals (default {3x3: 0.0005, 4x4: 0.001, 5x5: 0.05}): per shape,
 //     the relative 95% half-width in (0, 1) whose time the run report
 //     projects; other shapes ±1%.
+//   - knuth.long (default {3x3/bandse: 1600000, 3x5/bandse: 16000, 4x4/se:
+//     4000000, 4x5/se: 64000, 5x5/se: 200000}; smoke and without a config
+//     file {}):
+//     a map from RxC/variant (a variant among those above, whether or not
+//     knuth.variants lists it; the band variants only where R ≤ 3) to the
+//     samples of its long run: 0 (none) or a multiple of the unit's samples,
+//     64, 16 or 4 blocks of knuth.block_size (64,000 samples up to 9×9,
+//     16,000 up to 16×16, 4,000 beyond, with blocks of 1000), at most 2²⁴
+//     blocks. Its variants take their parameters from the keys above
+//     (se_budget, se_order, hybrid_k, hybrid_order, lookahead_alpha), which
+//     must then be set for its shapes.
+//   - knuth.max_cpu_hours (default 1): a number in [0, 8784], the largest
+//     projected cost, in CPU-hours, of the long runs' units the bundle
+//     lacks.
 //
 // # Cost
 //
