@@ -157,7 +157,9 @@
 // (default ±1%), projected from the run itself as CPU seconds × (samples /
 // timed samples) / cores × (half-width / goal)² (CPU time divided by the
 // cores, not wall time: the runs of one stage overlap). `census run` logs it
-// per run as time_to_goal.
+// per run as time_to_goal. Each long run reports
+// long/<shape>/<variant>.cpu_seconds (its units' CPU time, from the bundle)
+// and long/<shape>/<variant>.half_width_95.
 //
 // # Artifacts
 //
