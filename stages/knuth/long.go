@@ -266,32 +266,50 @@ func (c *Config) checkLong() ([]sampling.Run, error) {
 	if len(c.Long) == 0 {
 		return nil, nil
 	}
+	keys := slices.Sorted(maps.Keys(c.Long))
+	// A negative count first: CheckSamples would ask for one ≥ 1, which
+	// is not what a long run takes.
+	for _, key := range keys {
+		if c.Long[key] < 0 {
+			return nil, c.checkLongKey(key)
+		}
+	}
 	if err := sampling.CheckSamples("knuth.long", c.Long, variantNames); err != nil {
 		return nil, err
 	}
 	var runs []sampling.Run
-	for _, key := range slices.Sorted(maps.Keys(c.Long)) {
-		n := c.Long[key]
-		shapeKey, variant, per := strings.Cut(key, "/")
-		if !per {
-			return nil, pipeline.Invalid("knuth.long."+key, n, "keys are RxC/variant (a long run names its variant)")
+	for _, key := range keys {
+		if err := c.checkLongKey(key); err != nil {
+			return nil, err
 		}
+		shapeKey, variant, _ := strings.Cut(key, "/")
 		s, _ := grid.ParseShape(shapeKey)
-		unit := int64(LongUnitBlocks(s)) * int64(c.BlockSize)
-		if n%unit != 0 || n/int64(c.BlockSize) > montecarlo.MaxBlocks {
-			return nil, pipeline.Invalid("knuth.long."+key, n, fmt.Sprintf(
-				"0 or a multiple of %d (units of %d blocks of knuth.block_size = %d) up to %d",
-				unit, LongUnitBlocks(s), c.BlockSize, montecarlo.MaxBlocks/int64(LongUnitBlocks(s))*unit))
-		}
-		if strings.HasPrefix(variant, "band") && s.R > walks.MaxBandHeight {
-			return nil, pipeline.Invalid("knuth.long."+key, n,
-				fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", variant, walks.MaxBandHeight))
-		}
-		if n > 0 {
+		if c.Long[key] > 0 {
 			runs = append(runs, sampling.Run{Shape: s, Variant: variant})
 		}
 	}
 	return runs, nil
+}
+
+// checkLongKey checks one key RxC/variant of knuth.long and its count.
+func (c *Config) checkLongKey(key string) error {
+	n := c.Long[key]
+	shapeKey, variant, per := strings.Cut(key, "/")
+	s, err := grid.ParseShape(shapeKey)
+	if !per || err != nil || s.String() != shapeKey {
+		return pipeline.Invalid("knuth.long."+key, n, "keys are RxC/variant, as 4x4/se (a long run names its variant)")
+	}
+	unit := int64(LongUnitBlocks(s)) * int64(c.BlockSize)
+	if n < 0 || n%unit != 0 || n/int64(c.BlockSize) > montecarlo.MaxBlocks {
+		return pipeline.Invalid("knuth.long."+key, n, fmt.Sprintf(
+			"0 or a multiple of %d (units of %d blocks of knuth.block_size = %d) up to %d",
+			unit, LongUnitBlocks(s), c.BlockSize, montecarlo.MaxBlocks/int64(LongUnitBlocks(s))*unit))
+	}
+	if strings.HasPrefix(variant, "band") && s.R > walks.MaxBandHeight {
+		return pipeline.Invalid("knuth.long."+key, n,
+			fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", variant, walks.MaxBandHeight))
+	}
+	return nil
 }
 
 // sampleCPUSeconds is the projected CPU time of one sample of v on s, for
