@@ -277,7 +277,7 @@
 //     the relative 95% half-width in (0, 1) whose time the run report
 //     projects; other shapes ±1%.
 //   - knuth.long (default {3x3/bandse: 1600000, 3x5/bandse: 16000, 4x4/se:
-//     4000000, 4x5/se: 64000, 5x5/se: 200000}; smoke and without a config
+//     4000000, 4x5/se: 96000, 5x5/se: 200000}; smoke and without a config
 //     file {}):
 //     a map from RxC/variant (a variant among those above, whether or not
 //     knuth.variants lists it; the band variants only where R ≤ 3) to the
@@ -295,13 +295,36 @@
 //
 // Measured on the project's 2-core machine (2026-11-24 unless dated):
 //
-//   - the default configuration: 520 s (463 s within `make all`). 9×9 mrv,
-//     2·10^7 walks: 6.6665·10^21 ± 0.096% (95%); bandse (B = 30), 2·10^5
-//     samples: 6.6674·10^21 ± 0.13%, both covering the exact count; 16×16 se
-//     (B = 100), 60,000 samples: 5.9454·10^98 ± 0.77%; 25×25 se (B = 300),
-//     1,500 samples in 1 min 41 s: 3.3·10^308 ± 50%.
+//   - the default configuration without its long runs (knuth.long={};
+//     2026-11-26, the machine shared with other work, load 5 to 9): 96 CPU
+//     seconds, 69 of them the main runs (3×4 16 s, 3×3 12 s, 2×6 10 s,
+//     4×4 10 s, the rest under 6 s each) and most of the rest the coverage
+//     study; on the idle machine about 35-40 s on both cores, against 520 s
+//     for the configuration before the long runs (2026-11-24: 463 s within
+//     `make all`, then 9×9 mrv 2·10^7 walks ± 0.096%, bandse 2·10^5 samples
+//     ± 0.13%, 16×16 se 60,000 samples ± 0.77%, 25×25 se 1,500 samples
+//     ± 50%). With the bundle complete the long runs cost only their merge.
+//   - The long runs, measured per unit (one unit each, computed alone on
+//     both cores, 2026-11-26, shared machine, CPU time) and projected to
+//     the samples of configs/default.yaml from the relative variance per
+//     sample: 9×9 bandse (B = 30): 16.0 CPU-s per unit of 64 blocks, relvar
+//     0.085, ±0.05% needs 1.31·10^6 samples, 1.6·10^6 taken (25 units, 0.11
+//     CPU-hours, ±0.045% expected); 15×15 bandse (B = 100): 5.2 ms per
+//     sample, relvar 0.28, ±1% needs 10,600, 16,000 taken (1 unit, 0.02
+//     CPU-hours); 16×16 se (B = 100): 157 CPU-s per unit of 16 blocks
+//     (9.8 ms a sample, twice the 4.47 ms of the idle machine), relvar 0.92,
+//     ±0.1% needs 3.53·10^6, 4·10^6 taken (250 units, 10.9 CPU-hours);
+//     20×20 se (B = 300): 427 CPU-s per unit of 4 blocks, relvar 1.96 (one
+//     unit), ±1% needs 75,000, 96,000 taken (24 units, 2.8 CPU-hours); 25×25
+//     se (B = 300): 0.20 s a sample (790 CPU-s per unit of 4 blocks),
+//     relvar about 100 (the 1,500 samples of 2026-11-24, heavy-tailed), ±5%
+//     needs about 154,000, 200,000 taken (50 units, 11 CPU-hours). In all
+//     about 25 CPU-hours, 12 to 13 hours on both cores (less on an idle
+//     machine); the bundle would be about 2.5 MB (the units' tails are most
+//     of it: 13 KB a 9×9 unit, 6.6 KB a 16×16 one). Peak resident memory
+//     55 MiB.
 //   - Time to a goal half-width on both cores (seconds_to_goal, projected
-//     from the default run): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
+//     from the default run of 2026-11-24): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
 //     135 s, se 182 s, mrv 214 s, lookahead 258 s; to ±1%: 2×6 bandse 3.2 s
 //     (se 3.7 s), 3×4 bandse 3.0 s (se 5.2 s), 3×5 bandse 23 s (se 40 s), 4×5
 //     se (B = 300) 615 s; 16×16 to ±0.1%: lookahead 2.1 h, se 2.4 h; 25×25 to
