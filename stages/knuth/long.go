@@ -94,10 +94,10 @@ type LongUnit struct {
 	First, Last int // blocks, inclusive
 }
 
-// LongUnitBlocks is the number of blocks of a long unit on shape s: a few
-// CPU-minutes of work on the project's machine (blocks of 1,000 samples:
-// 3×3 bandse about 20 s, 4×4 se about 2.5 min, 4×5 and 5×5 se 5 and 13
-// min).
+// LongUnitBlocks is the number of blocks of a long unit on shape s: up to
+// a quarter of an hour of CPU time on the project's machine (blocks of
+// 1,000 samples, measured: 3×3 bandse 16 s, 4×4 se 2.6 min, 4×5 se 7 min;
+// 5×5 se about 13 min).
 func LongUnitBlocks(s grid.Shape) int {
 	switch n := s.N(); {
 	case n <= 9:
