@@ -35,9 +35,11 @@ const BundlesDir = "data/bundles"
 // whatever the stage's configuration, and be UTF-8 text.
 //
 // Each row carries the SHA-256 of the unit's bytes (see bundleSum); a file
-// with a row whose hash does not check, a duplicated unit, a unit the stage
-// does not list, or one of another kernel fails the run with a one-line
-// error naming the unit: a damaged bundle is never used. Nothing but a
+// with a row whose hash does not check, a duplicated unit, a unit the
+// bundle does not hold, or one of another kernel fails the run with a
+// one-line error naming the unit: a damaged bundle is never used. Rows of
+// units the configuration does not list (a longer run than the one asked
+// for) are checked and left unused. Nothing but a
 // recomputation shows a result edited together with its hash: `census
 // verify --recompute K` recomputes a seeded sample of units and compares
 // them byte for byte.
@@ -77,7 +79,7 @@ type BundleRow struct {
 	Result string `parquet:"result"`
 	Kernel string `parquet:"kernel"`
 	// CPUSeconds is the process CPU time while the unit was computed (the
-	// units of a bundled stage run one at a time, each on every core).
+	// units a bundle holds run one at a time, each on every core).
 	CPUSeconds float64 `parquet:"cpu_seconds"`
 	// PeakRSSBytes is the process's peak resident memory when the unit
 	// finished.
@@ -106,9 +108,9 @@ func bundleSum(kernel, unit, result string) string {
 const maxBundleBytes = 64 << 20
 
 // ReadBundle reads and checks a bundle of the stage: every row's hash, no
-// unit twice, every unit one the bundle Holds and, when ids is not nil, one
-// of ids; and every row of b's kernel. It returns the rows by unit; a
-// missing file is an empty bundle.
+// unit twice, every unit one the bundle Holds, and every row of b's
+// kernel. It returns the rows by unit, when ids is not nil only those of
+// ids; a missing file is an empty bundle.
 func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, error) {
 	path := filepath.Join(root, b.Path())
 	data, err := files.ReadLimited(path, maxBundleBytes)
@@ -138,18 +140,22 @@ func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, err
 		}
 	}
 	out := make(map[string]BundleRow, len(rows))
+	seen := make(map[string]bool, len(rows))
 	for _, r := range rows {
 		switch {
-		case out[r.Unit].Unit != "":
+		case seen[r.Unit]:
 			return nil, fmt.Errorf("bundle %s: unit %q appears twice", b.Path(), r.Unit)
 		case r.SHA256 != bundleSum(r.Kernel, r.Unit, r.Result):
 			return nil, fmt.Errorf("bundle %s: unit %q: its bytes do not match its SHA-256 %s (damaged or edited)", b.Path(), r.Unit, r.SHA256)
-		case !b.Holds(r.Unit) || listed != nil && !listed[r.Unit]:
+		case !b.Holds(r.Unit):
 			return nil, fmt.Errorf("bundle %s: unit %q is not a unit of this bundle", b.Path(), r.Unit)
 		case r.Kernel != b.Kernel:
 			return nil, fmt.Errorf("bundle %s: unit %q was computed by kernel %q, not %q: recompute it (remove its row)", b.Path(), r.Unit, r.Kernel, b.Kernel)
 		}
-		out[r.Unit] = r
+		seen[r.Unit] = true
+		if listed == nil || listed[r.Unit] {
+			out[r.Unit] = r
+		}
 	}
 	return out, nil
 }

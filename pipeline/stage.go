@@ -119,9 +119,10 @@ type Units struct {
 	// GOMAXPROCS, 1 suits units that use every core themselves.
 	Workers int
 	// Bundle, when set, keeps the results of the long units it Holds in a
-	// file committed with the repository (see Bundle); such a stage should
-	// compute one unit at a time (Workers 1), so that each unit's CPU time
-	// is measured alone.
+	// file committed with the repository (see Bundle). A process computes
+	// the units the bundle holds after the others, one at a time, so that
+	// each one's CPU time is measured alone: a bundled unit should use
+	// every core itself.
 	Bundle *Bundle
 }
 

@@ -63,6 +63,9 @@ func TestConfigNumbersAreParsedExactly(t *testing.T) {
 		{"shapes.max_cpu_hours", floatValues, "a finite number"},
 		{"knuth.lookahead_alpha", floatValues, "a finite number"},
 		{"knuth.goals.3x3", floatValues, "a finite number"},
+		{"knuth.max_cpu_hours", floatValues, "a finite number"},
+		{"knuth.max_cpu_hours", []string{"-1", "1e9"}, "a number in [0, 8784]"},
+		{"knuth.long.4x4/se", []string{"100", "16001", "9223372036854775807"}, "0 or a multiple of 16000"},
 		{"executor.slurm.task_minutes", floatValues, "a finite number"},
 		{"reduce.swap_blocks", []string{"1", "0", "yes", "", "1.5"}, "true or false"},
 	}
@@ -107,6 +110,7 @@ func TestConfigNumbersAreParsedExactly(t *testing.T) {
 		{"knuth:\n  block_size: 9223372036854775807\n", "knuth.block_size", "9223372036854775807"},
 		{"shapes:\n  max_cpu_hours: .inf\n", "shapes.max_cpu_hours", ".inf"},
 		{"knuth:\n  goals: {3x3: .nan}\n", "knuth.goals.3x3", ".nan"},
+		{"knuth:\n  long: {4x4/se: 1e30}\n", "knuth.long.4x4/se", "1e30"},
 	} {
 		path := filepath.Join(root, "c.yaml")
 		os.WriteFile(path, []byte(c.yaml), 0o644)

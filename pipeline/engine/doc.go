@@ -27,7 +27,8 @@
 // the missing ones. `census status` counts the units done of a stale stage;
 // the units of other fingerprints go when the stage publishes, or by `census
 // gc`; `census run --force` recomputes them. Compute runs on Units.Workers
-// goroutines at once and must honour Pass.Context.
+// goroutines at once (the units of the stage's Bundle after the others, one
+// at a time) and must honour Pass.Context.
 //
 // # Executors
 //

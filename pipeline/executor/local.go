@@ -14,56 +14,70 @@ import (
 
 // Local computes the units of u at the indices missing in this
 // process, Units.Workers at a time, writing each to its file as it
-// finishes. It stops at the first failure (and returns it) or when ctx is
-// cancelled (and returns ctx's error); the units finished by then are kept.
-// done, if set, is told of each unit computed.
+// finishes. The units the stage's bundle holds come last, one at a time
+// (a bundled unit uses every core itself), so that the CPU time the bundle
+// records for each is its own. It stops at the first failure (and returns
+// it) or when ctx is cancelled (and returns ctx's error); the units
+// finished by then are kept. done, if set, is told of each unit computed.
 func Local(ctx context.Context, p *pipeline.Pass, u *store.UnitSet, missing []int, prog *pipeline.Progress, compute ComputeFunc, done func(id string, took time.Duration)) error {
 	workers := p.Stage.Units.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, len(missing))
+	b := p.Stage.Units.Bundle
+	var free, bundled []int
+	for _, i := range missing {
+		if b != nil && b.Holds(u.IDs[i]) {
+			bundled = append(bundled, i)
+		} else {
+			free = append(free, i)
+		}
+	}
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	var (
-		next   atomic.Int64
-		wg     sync.WaitGroup
-		doneMu sync.Mutex
-	)
-	for range workers {
-		wg.Go(func() {
-			for cctx.Err() == nil {
-				k := int(next.Add(1) - 1)
-				if k >= len(missing) {
-					return
+	var doneMu sync.Mutex
+	pool := func(list []int, workers int) {
+		var (
+			next atomic.Int64
+			wg   sync.WaitGroup
+		)
+		for range min(workers, len(list)) {
+			wg.Go(func() {
+				for cctx.Err() == nil {
+					k := int(next.Add(1) - 1)
+					if k >= len(list) {
+						return
+					}
+					i := list[k]
+					id := u.IDs[i]
+					cpu0 := pipeline.ProcessCPU()
+					result, took, err := compute(cctx, id)
+					if err == nil {
+						err = store.WriteUnit(u.Dir, u.Fingerprint, id, result, took)
+					}
+					if err == nil && b != nil && b.Holds(id) {
+						err = pipeline.AddToBundle(p.Root(), b, []pipeline.BundleRow{pipeline.NewBundleRow(b, id, result, pipeline.ProcessCPU()-cpu0)})
+					}
+					if err != nil {
+						cancel(fmt.Errorf("unit %s: %w", id, err))
+						return
+					}
+					u.Results[i], u.Took[i] = result, took
+					if prog != nil {
+						prog.Add(1)
+					}
+					if done != nil {
+						doneMu.Lock()
+						done(id, took)
+						doneMu.Unlock()
+					}
 				}
-				i := missing[k]
-				id := u.IDs[i]
-				cpu0 := pipeline.ProcessCPU()
-				result, took, err := compute(cctx, id)
-				if err == nil {
-					err = store.WriteUnit(u.Dir, u.Fingerprint, id, result, took)
-				}
-				if b := p.Stage.Units.Bundle; err == nil && b != nil && b.Holds(id) {
-					err = pipeline.AddToBundle(p.Root(), b, []pipeline.BundleRow{pipeline.NewBundleRow(b, id, result, pipeline.ProcessCPU()-cpu0)})
-				}
-				if err != nil {
-					cancel(fmt.Errorf("unit %s: %w", id, err))
-					return
-				}
-				u.Results[i], u.Took[i] = result, took
-				if prog != nil {
-					prog.Add(1)
-				}
-				if done != nil {
-					doneMu.Lock()
-					done(id, took)
-					doneMu.Unlock()
-				}
-			}
-		})
+			})
+		}
+		wg.Wait()
 	}
-	wg.Wait()
+	pool(free, workers)
+	pool(bundled, 1)
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -64,7 +64,12 @@
 // and 9×9 grids and all but the band variants on 16×16 (whose boxes are 4
 // high); beyond 9×9 it runs se on 2×5, 2×6, 3×4, 3×5, 4×5 and 5×5, bandse on
 // 2×5, 2×6, 3×4 and 3×5, and bandselast on 2×5, 2×6 and 3×4 (a transposed
-// shape has the same count and is left out).
+// shape has the same count and is left out). The headline intervals are
+// the default runs' until the long runs (see Long runs) are in the
+// committed bundle: the long-run machinery is in place, configs/default.yaml
+// lists none yet, and the paper does not read data/knuth_long.parquet yet.
+// The long runs planned (see Cost) are 9×9 bandse to ±0.05%, 15×15 bandse
+// to ±1%, 16×16 se to ±0.1%, 20×20 se to ±1% and 25×25 se to ±5%.
 //
 // Every row carries the diagnostics of its samples as weights (ess,
 // max_weight_share, pareto_k, unreliable: montecarlo.Diagnostics); the paper
@@ -102,6 +107,45 @@
 // computed them (package stages/shared/sampling). The importance stage works
 // the same way.
 //
+// # Long runs
+//
+// The paper's headline intervals for the large shapes come from long runs
+// (knuth.long: RxC/variant → samples), hours of CPU time whose units are
+// kept in the committed bundle data/bundles/knuth-long.parquet
+// (pipeline.Bundle), like the 2×6 count of the shapes stage: a run on a
+// fresh clone takes the bundle's units and computes only the missing
+// ones, adding each to the bundle as it finishes. A long unit is a pure
+// function of its id, whatever the configuration:
+//
+//	long.<shape>.<variant>.<order>.k<hybrid_k>.b<budget>.a<alpha>.s<seed>.n<block size>.<first>-<last>
+//
+// e.g. long.4x4.se.mrv.k256.b100.a0.s1.n1000.0-15: blocks first…last of the
+// variant with those parameters (as the stage gives them: budget 0 for the
+// walks, hybrid_k N² but for the hybrid, alpha 0 but for lookahead, written
+// with p for the decimal point), with the block seeds of the formula above
+// for the stage name knuth-long (streams independent of the default runs'),
+// the global seed s and block size n. A unit holds 64 blocks on shapes up
+// to 9×9, 16 up to 16×16 and 4 beyond (a few CPU-minutes each), from a
+// multiple of that; its blocks run on every core, each with a sampler of
+// its own, and are merged in block order, so its bytes do not depend on the
+// cores. Its result (base64 text) is its blocks as the default units', the
+// unit's ParetoTailSize(its samples) largest samples on its last block; the
+// stage fails if a unit could have left out a sample of the run's tail. Any
+// other id is refused in one line. The bundle's kernel names
+// walks.KernelVersion and montecarlo.BlockVersion, which change with any
+// change of a sample or of a block's bytes, so rows of an older kernel fail
+// the run naming the unit (remove them to recompute). Rows of units the
+// configuration does not list (a longer run) are checked and left unused.
+// The units a bundle holds run after the default ones, one at a time, so
+// the CPU time each row records is its own. Before it starts, the stage
+// projects the CPU time of the units the bundle lacks (CPU-seconds per
+// sample ≈ 1.6·10⁻⁹ · N⁴ · max(budget, 1), ×2 for lookahead, ×3 for the
+// last-band variants, fitted to the measured costs below to within a
+// factor of 2) and refuses, naming knuth.max_cpu_hours and the cost, when
+// it exceeds that key: `make all` on a machine without the bundle stops at
+// once rather than running for hours. `census verify --recompute K`
+// recomputes K units of the bundle and compares them byte for byte.
+//
 // # Run report
 //
 // Wall and CPU time and walks per second per core of the units this process
@@ -114,7 +158,9 @@
 // (default ±1%), projected from the run itself as CPU seconds × (samples /
 // timed samples) / cores × (half-width / goal)² (CPU time divided by the
 // cores, not wall time: the runs of one stage overlap). `census run` logs it
-// per run as time_to_goal.
+// per run as time_to_goal. Each long run reports
+// long/<shape>/<variant>.cpu_seconds (its units' CPU time, from the bundle)
+// and long/<shape>/<variant>.half_width_95.
 //
 // # Artifacts
 //
@@ -178,6 +224,19 @@
 // then samples … unreliable as in data/knuth.parquet. Empty when
 // knuth.coverage_runs is 0.
 //
+// data/knuth_long.parquet: one row per long run (knuth.long), shapes in
+// table order, variants in the order of knuth.variants' list above: shape …
+// unreliable as in data/knuth.parquet, then
+//
+//	units        int32   bundled units of the run
+//	cpu_seconds  double  the units' CPU time as the bundle records it (each
+//	                     unit computed alone, on every core of its machine)
+//	kernel       string  the bundle's kernel
+//
+// Empty when knuth.long is empty. Its bytes follow from the bundle: a run
+// that computes missing units records their CPU times, so its file differs
+// from the committed lock's until the bundle is the committed one.
+//
 // # Configuration
 //
 // Defaults are those of configs/default.yaml, the paper's run
@@ -206,7 +265,7 @@
 //     per shape, an integer in [1, 10000]; required for every shape se,
 //     lookahead, bandse or bandselast runs on.
 //   - knuth.lookahead_alpha (default 0.25): a number in [0, 16].
-//   - knuth.coverage_runs (default 200; smoke 20; without a config file 0):
+//   - knuth.coverage_runs (default 100; smoke 20; without a config file 0):
 //     an integer in [0, 100000], independent runs per shape and variant of
 //     the coverage study (0: none, an empty table).
 //   - knuth.coverage_samples (default {2x2/mrv: 200, 2x2/se: 200,
@@ -221,18 +280,54 @@
 //   - knuth.goals (default {3x3: 0.0005, 4x4: 0.001, 5x5: 0.05}): per shape,
 //     the relative 95% half-width in (0, 1) whose time the run report
 //     projects; other shapes ±1%.
+//   - knuth.long (default {}, as smoke and without a config file; planned
+//     {3x3/bandse: 1600000, 3x5/bandse: 16000, 4x4/se: 4000000, 4x5/se:
+//     96000, 5x5/se: 200000}):
+//     a map from RxC/variant (a variant among those above, whether or not
+//     knuth.variants lists it; the band variants only where R ≤ 3) to the
+//     samples of its long run: 0 (none) or a multiple of the unit's samples,
+//     64, 16 or 4 blocks of knuth.block_size (64,000 samples up to 9×9,
+//     16,000 up to 16×16, 4,000 beyond, with blocks of 1000), at most 2²⁴
+//     blocks. Its variants take their parameters from the keys above
+//     (se_budget, se_order, hybrid_k, hybrid_order, lookahead_alpha), which
+//     must then be set for its shapes.
+//   - knuth.max_cpu_hours (default 1): a number in [0, 8784], the largest
+//     projected cost, in CPU-hours, of the long runs' units the bundle
+//     lacks.
 //
 // # Cost
 //
 // Measured on the project's 2-core machine (2026-11-24 unless dated):
 //
-//   - the default configuration: 520 s (463 s within `make all`). 9×9 mrv,
-//     2·10^7 walks: 6.6665·10^21 ± 0.096% (95%); bandse (B = 30), 2·10^5
-//     samples: 6.6674·10^21 ± 0.13%, both covering the exact count; 16×16 se
-//     (B = 100), 60,000 samples: 5.9454·10^98 ± 0.77%; 25×25 se (B = 300),
-//     1,500 samples in 1 min 41 s: 3.3·10^308 ± 50%.
+//   - configs/default.yaml (2026-11-24): 463 s within `make all`, 9×9 mrv
+//     2·10^6 walks ± 0.096%, bandse 2·10^5 samples ± 0.13%, 16×16 se 60,000
+//     samples ± 0.77%, 25×25 se 1,500 samples ± 50%. Budgets cut to compare
+//     the variants only (2026-11-26, tried on a branch: 2x2, 2x3 20,000;
+//     3x3 100,000, mrv 200,000; 4x4/se 500; 4x5/se 20; 5x5/se 10; the
+//     others about a tenth) took 96 CPU-s on the shared machine (load 5-9),
+//     about 35-40 s idle on both cores, once the long runs carry the
+//     headline intervals.
+//   - The long runs, measured per unit (one unit each, computed alone on
+//     both cores, 2026-11-26, shared machine, CPU time) and projected to
+//     the samples of configs/default.yaml from the relative variance per
+//     sample: 9×9 bandse (B = 30): 16.0 CPU-s per unit of 64 blocks, relvar
+//     0.085, ±0.05% needs 1.31·10^6 samples, 1.6·10^6 taken (25 units, 0.11
+//     CPU-hours, ±0.045% expected); 15×15 bandse (B = 100): 5.2 ms per
+//     sample, relvar 0.28, ±1% needs 10,600, 16,000 taken (1 unit, 0.02
+//     CPU-hours); 16×16 se (B = 100): 157 CPU-s per unit of 16 blocks
+//     (9.8 ms a sample, twice the 4.47 ms of the idle machine), relvar 0.92,
+//     ±0.1% needs 3.53·10^6, 4·10^6 taken (250 units, 10.9 CPU-hours);
+//     20×20 se (B = 300): 427 CPU-s per unit of 4 blocks, relvar 1.96 (one
+//     unit), ±1% needs 75,000, 96,000 taken (24 units, 2.8 CPU-hours); 25×25
+//     se (B = 300): 0.20 s a sample (790 CPU-s per unit of 4 blocks),
+//     relvar about 100 (the 1,500 samples of 2026-11-24, heavy-tailed), ±5%
+//     needs about 154,000, 200,000 taken (50 units, 11 CPU-hours). In all
+//     about 25 CPU-hours, 12 to 13 hours on both cores (less on an idle
+//     machine); the bundle would be about 2.5 MB (the units' tails are most
+//     of it: 13 KB a 9×9 unit, 6.6 KB a 16×16 one). Peak resident memory
+//     55 MiB.
 //   - Time to a goal half-width on both cores (seconds_to_goal, projected
-//     from the default run): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
+//     from the default run of 2026-11-24): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
 //     135 s, se 182 s, mrv 214 s, lookahead 258 s; to ±1%: 2×6 bandse 3.2 s
 //     (se 3.7 s), 3×4 bandse 3.0 s (se 5.2 s), 3×5 bandse 23 s (se 40 s), 4×5
 //     se (B = 300) 615 s; 16×16 to ±0.1%: lookahead 2.1 h, se 2.4 h; 25×25 to

@@ -17,20 +17,63 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "knuth",
 	Doc:       "Knuth random-walk estimates of the number of grids per shape and variant",
-	Version:   5,
+	Version:   6,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
-	Outputs:   []pipeline.Output{Summary.Output, Trace.Output, Coverage.Output},
-	Headlines: estimator.Headlines,
+	Outputs:   []pipeline.Output{Summary.Output, Trace.Output, Coverage.Output, LongSummary.Output},
+	Headlines: headlines,
 	// A unit is a run of blocks of one shape and variant (see package
-	// sampling). The coverage runs are drawn in Run.
-	Units: estimator.Units(),
+	// sampling), then the long runs' units (LongUnit), which the bundle
+	// keeps. The coverage runs are drawn in Run.
+	Units: &pipeline.Units{
+		List: func(p *pipeline.Pass) ([]string, error) {
+			ids, err := estimator.List(p)
+			if err != nil {
+				return nil, err
+			}
+			long, err := listLong(p)
+			return append(ids, long...), err
+		},
+		Compute: func(p *pipeline.Pass, id string) ([]byte, error) {
+			if isLong(id) {
+				return computeLong(p.Context(), id)
+			}
+			return estimator.Compute(p, id)
+		},
+		Bundle: LongBundle,
+	},
 	Run: func(p *pipeline.Pass) error {
-		if err := estimator.Run(p); err != nil {
+		results, err := p.UnitResults()
+		if err != nil {
+			return err
+		}
+		ids := p.UnitIDs()
+		k := slices.IndexFunc(ids, isLong)
+		if k < 0 {
+			k = len(ids)
+		}
+		if err := estimator.RunUnits(p, ids[:k], results[:k]); err != nil {
+			return err
+		}
+		if err := runLong(p, ids[k:], results[k:]); err != nil {
 			return err
 		}
 		return runCoverage(p)
 	},
+}
+
+// headlines are the default runs' numbers, then the long runs' (named
+// "<shape>/<variant> long …").
+func headlines(root string) ([]pipeline.Headline, error) {
+	out, err := estimator.Headlines(root)
+	if err != nil {
+		return out, err
+	}
+	rows, err := LongSummary.Load(root)
+	for _, r := range rows {
+		out = append(out, sampling.Headlines(r.Shape, r.Variant+" long", r.Columns)...)
+	}
+	return out, err
 }
 
 // Summary is data/knuth.parquet.
@@ -86,6 +129,13 @@ type Config struct {
 	// report projects for each variant (sampling.Projection); other shapes
 	// get sampling.DefaultGoal, ±1%.
 	Goals map[string]float64 `mapstructure:"goals" json:"goals"`
+	// Long maps RxC/variant to the samples of a long run of that variant
+	// (data/knuth_long.parquet), whose units the committed bundle keeps
+	// (LongUnit); 0 or a multiple of the unit's samples.
+	Long map[string]int64 `mapstructure:"long" json:"long"`
+	// MaxCPUHours is the largest projected cost, in CPU-hours, of the long
+	// runs' units the bundle lacks: beyond it the stage refuses to start.
+	MaxCPUHours float64 `mapstructure:"max_cpu_hours" json:"max_cpu_hours"`
 }
 
 // DefaultConfig is the configuration without a config file.
@@ -99,6 +149,7 @@ func DefaultConfig() *Config {
 		SEOrder:        "mrv",
 		SEBudget:       map[string]int{"2x2": 10, "2x3": 10, "3x3": 30},
 		LookaheadAlpha: 0.25,
+		MaxCPUHours:    1,
 	}
 }
 
@@ -109,6 +160,9 @@ const maxCoverageRuns = 100000
 
 // maxCoverageSamples bounds the samples of one coverage run (a block).
 const maxCoverageSamples = 100000000
+
+// maxCPUHours bounds max_cpu_hours (a year on one core).
+const maxCPUHours = 24 * 366
 
 // maxBudget bounds se_budget: each kept partial grid holds a few KiB of
 // bookkeeping per worker.
@@ -151,6 +205,14 @@ func (c *Config) Validate() error {
 			runs = append(runs, r)
 		}
 	}
+	long, err := c.checkLong()
+	if err != nil {
+		return err
+	}
+	runs = append(runs, long...)
+	if !(c.MaxCPUHours >= 0 && c.MaxCPUHours <= maxCPUHours) {
+		return pipeline.Invalid("knuth.max_cpu_hours", c.MaxCPUHours, fmt.Sprintf("a number in [0, %d]", maxCPUHours))
+	}
 	if err := sampling.CheckShapeKeys("knuth.hybrid_k", c.HybridK); err != nil {
 		return err
 	}
@@ -165,10 +227,13 @@ func (c *Config) Validate() error {
 			return pipeline.Invalid("knuth.goals."+key, g, "a relative half-width in (0, 1), such as 0.01 for ±1%")
 		}
 	}
-	if slices.Contains(c.Variants, "lookahead") && !(c.LookaheadAlpha >= 0 && c.LookaheadAlpha <= walks.MaxAlpha) {
+	uses := func(v string) bool {
+		return slices.Contains(c.Variants, v) || slices.ContainsFunc(long, func(r sampling.Run) bool { return r.Variant == v })
+	}
+	if uses("lookahead") && !(c.LookaheadAlpha >= 0 && c.LookaheadAlpha <= walks.MaxAlpha) {
 		return pipeline.Invalid("knuth.lookahead_alpha", c.LookaheadAlpha, fmt.Sprintf("a number in [0, %g]", walks.MaxAlpha))
 	}
-	if slices.Contains(c.Variants, "se") {
+	if uses("se") {
 		if o, err := walks.ParseOrder(c.SEOrder); err != nil || (o != walks.MRV && o != walks.Cover) {
 			return pipeline.Invalid("knuth.se_order", c.SEOrder, "mrv or cover")
 		}

@@ -35,6 +35,12 @@ type Block struct {
 	Tail    []Value
 }
 
+// BlockVersion names what RunBlock returns for given samples and what
+// AppendBlock writes of it (the seeds, the moments' arithmetic, the tail,
+// the prefix trace and the binary form): it changes with any change that
+// changes those bytes. Results kept across builds name it.
+const BlockVersion = 1
+
 // RunBlock draws samples n of block b of spec from s. It is a pure function
 // of (spec, b, n, the kind of s): the unit of work a distributed runner
 // hands out. It checks ctx before every sample and returns its cause once

@@ -37,6 +37,14 @@ type Variant struct {
 	LastBand bool
 }
 
+// KernelVersion names what the samplers draw: a sample is a function of
+// the variant, the shape and the random source alone, and this number
+// changes with any change of the code that changes a sample (its value or
+// its work) for some source. Results kept across builds (the knuth stage's
+// bundle of long-run units) name it, so those of another version are
+// recomputed, never mixed.
+const KernelVersion = 1
+
 // MaxBandHeight is the largest box height R of the band variants (those
 // with FirstBand or LastBand): package walkbands's limit.
 const MaxBandHeight = walkbands.MaxBandHeight

@@ -15,13 +15,13 @@ import (
 
 // defaultKnuthSamples is knuth.samples of configs/default.yaml (keep them in
 // step).
-var defaultKnuthSamples = map[string]int64{"2x2": 100000, "2x3": 100000, "3x3": 1000000, "3x3/mrv": 2000000,
-	"3x3/hybrid": 300000, "3x3/se": 20000, "3x3/lookahead": 20000, "3x3/bandse": 200000, "3x3/bandmrvlast": 300000,
-	"3x3/bandselast": 5000, "4x4": 50000, "4x4/mrv": 50000, "4x4/cover": 50000, "4x4/hybrid": 50000, "4x4/se": 60000,
-	"4x4/lookahead": 5000, "4x4/bandmrv": 0, "4x4/bandse": 0, "4x4/bandmrvlast": 0, "4x4/bandselast": 0, "2x5/se": 25000,
-	"2x5/bandse": 25000, "2x5/bandselast": 25000, "2x6/se": 12000, "2x6/bandse": 12000, "2x6/bandselast": 12000,
-	"3x4/se": 5000, "3x4/bandse": 5000, "3x4/bandselast": 500, "3x5/se": 6000, "3x5/bandse": 6000, "4x5/se": 1000,
-	"5x5/se": 1500}
+var defaultKnuthSamples = map[string]int64{"2x2": 20000, "2x3": 20000, "3x3": 100000, "3x3/mrv": 200000,
+	"3x3/cover": 30000, "3x3/hybrid": 20000, "3x3/se": 2000, "3x3/lookahead": 1000, "3x3/bandse": 10000,
+	"3x3/bandmrvlast": 30000, "3x3/bandselast": 1000, "4x4": 20000, "4x4/mrv": 10000, "4x4/cover": 5000,
+	"4x4/hybrid": 1000, "4x4/se": 500, "4x4/lookahead": 100, "4x4/bandmrv": 0, "4x4/bandse": 0, "4x4/bandmrvlast": 0,
+	"4x4/bandselast": 0, "2x5/se": 2000, "2x5/bandse": 6000, "2x5/bandselast": 2000, "2x6/se": 1000, "2x6/bandse": 2000,
+	"2x6/bandselast": 9000, "3x4/se": 500, "3x4/bandse": 4000, "3x4/bandselast": 100, "3x5/se": 200, "3x5/bandse": 300,
+	"4x5/se": 20, "5x5/se": 10}
 
 var knuthVariants = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast"}
 

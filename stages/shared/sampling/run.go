@@ -95,7 +95,7 @@ func (e *Estimator[R]) Headlines(root string) ([]pipeline.Headline, error) {
 
 // Units returns the stage's units: see unit.
 func (e *Estimator[R]) Units() *pipeline.Units {
-	return &pipeline.Units{List: e.list, Compute: e.compute}
+	return &pipeline.Units{List: e.List, Compute: e.Compute}
 }
 
 // Run merges the units of pass p: for each shape and variant in turn it
@@ -104,13 +104,18 @@ func (e *Estimator[R]) Units() *pipeline.Units {
 // computed, and collects the summary row and the trace. At the end it
 // writes both tables.
 func (e *Estimator[R]) Run(p *pipeline.Pass) error {
-	plan := e.Plan(p)
 	results, err := p.UnitResults()
 	if err != nil {
 		return err
 	}
+	return e.RunUnits(p, p.UnitIDs(), results)
+}
+
+// RunUnits is Run on the units ids with their results: for a stage that
+// lists units of its own beside the estimator's (List's, in List's order).
+func (e *Estimator[R]) RunUnits(p *pipeline.Pass, ids []string, results [][]byte) error {
+	plan := e.Plan(p)
 	units := plan.units()
-	ids := p.UnitIDs()
 	if len(ids) != len(units) || len(results) != len(units) {
 		return fmt.Errorf("%d units listed, %d results, the plan has %d", len(ids), len(results), len(units))
 	}

@@ -120,11 +120,11 @@ func (plan Plan) unitOf(id string) (unit, error) {
 	return unit{}, fmt.Errorf("%s is not a unit of this configuration (<shape>.<variant>.<first block>-<last block>)", id)
 }
 
-// list is Units.List: the ids of the plan's units. The engine lists the
+// List is Units.List: the ids of the plan's units. The engine lists the
 // units before it computes them: list also forgets the timings of units
 // computed for an earlier pass of the same stage and configuration that
 // never reached Run (an interrupted run, in a process that runs again).
-func (e *Estimator[R]) list(p *pipeline.Pass) ([]string, error) {
+func (e *Estimator[R]) List(p *pipeline.Pass) ([]string, error) {
 	forgetTimings(p)
 	units := e.Plan(p).units()
 	ids := make([]string, len(units))
@@ -134,9 +134,9 @@ func (e *Estimator[R]) list(p *pipeline.Pass) ([]string, error) {
 	return ids, nil
 }
 
-// compute is Units.Compute: it draws the unit's blocks one after the
+// Compute is Units.Compute: it draws the unit's blocks one after the
 // other on this goroutine, with one sampler, and times them (see Timing).
-func (e *Estimator[R]) compute(p *pipeline.Pass, id string) ([]byte, error) {
+func (e *Estimator[R]) Compute(p *pipeline.Pass, id string) ([]byte, error) {
 	plan := e.Plan(p)
 	u, err := plan.unitOf(id)
 	if err != nil {
