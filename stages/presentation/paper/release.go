@@ -32,7 +32,6 @@ func (r Release) Tag() string { return "v" + r.Version }
 // set verbatim by hyperref's \url inside a macro.
 const urlUnsafe = "%#\\{}^~ \t\n"
 
-
 var semver = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
 
 // ReadRelease reads the version and release date of root/CITATION.cff
