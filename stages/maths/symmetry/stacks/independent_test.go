@@ -26,6 +26,14 @@ import (
 // colour (column) b forcing edge (τx, ρ'r) to colour κ'(b), each symbol and
 // each row with distinct colours.
 func backtrackStacks(c int, rows []uint16, tau, rho, kappa []int) uint64 {
+	count, _ := backtrackStacksWithin(c, rows, tau, rho, kappa, 0)
+	return count
+}
+
+// backtrackStacksWithin is backtrackStacks visiting at most maxNodes search
+// nodes (0: no limit); ok is false when it stopped there. (For 2×6 the
+// search can take minutes even when it finds few stacks.)
+func backtrackStacksWithin(c int, rows []uint16, tau, rho, kappa []int, maxNodes int) (count uint64, ok bool) {
 	n := 2 * c
 	col := make([][]int8, n)
 	for x := range col {
@@ -43,10 +51,13 @@ func backtrackStacks(c int, rows []uint16, tau, rho, kappa []int) uint64 {
 			edges = append(edges, edge{x, bits.TrailingZeros16(m)})
 		}
 	}
-	var count uint64
 	var set []edge
+	nodes := 0
 	var rec func(i int)
 	rec = func(i int) {
+		if nodes++; maxNodes > 0 && nodes > maxNodes {
+			return
+		}
 		for i < len(edges) && col[edges[i].x][edges[i].r] >= 0 {
 			i++
 		}
@@ -88,7 +99,7 @@ func backtrackStacks(c int, rows []uint16, tau, rho, kappa []int) uint64 {
 		}
 	}
 	rec(0)
-	return count
+	return count, maxNodes == 0 || nodes <= maxNodes
 }
 
 // sides returns the one or two twisted stack problems of a term (see term):

@@ -1,10 +1,10 @@
 // Package stacks counts the grids fixed by an element of the symmetry group
 // (package symmetry) up to relabelling, F(g), by the stack method instead of
-// a search, for boxes of 2 rows or 2 columns and width ≤ 5.
+// a search, for boxes of 2 rows or 2 columns and width ≤ 6.
 //
 // Contract: Fixed(ctx, s, e) returns F(e) exactly, as defined in package
 // symmetry, for any element e without transposition of a 2×c or c×2 shape,
-// c ≤ 5; it agrees with search.Fixed, and the tests check that class by class
+// c ≤ 6; it agrees with search.Fixed, and the tests check that class by class
 // where the search finishes, and by independent counts where it does not.
 //
 // # The stack method
@@ -45,7 +45,9 @@
 // a dynamic programme places one τ-cycle of symbols at a time (its first
 // symbol's colours fix the cycle's, and must close up after the cycle), the
 // state being the row set of each column. States are invariant under
-// (ρ', κ'), so one column per κ'-cycle stores it (64 bits for c ≤ 5), and
+// (ρ', κ'), so one column per κ'-cycle stores it, and after k symbols every
+// column holds k rows, so a row set is stored as its rank among the 2c-bit
+// masks of popcount k (< C(12,6) = 924, 10 bits; 60 bits for c = 6), and
 // states equal up to the centraliser of κ' (rotating a cycle, permuting
 // cycles of equal length) are merged.
 //
@@ -81,8 +83,34 @@ import (
 var errTwistedOverflow = errors.New("symmetry: twisted stack count exceeds 2^64")
 
 // maxTwistedC is the widest box the twisted stack counter handles: a state
-// keeps one 2C-bit row set per column cycle in 64 bits.
-const maxTwistedC = 5
+// keeps one row set per column cycle, as a rankBits-bit rank, in 64 bits.
+const maxTwistedC = 6
+
+// rankBits is the width of a row set's rank in a packed state: the rank of a
+// 2c-bit mask among those of its popcount is below C(12,6) = 924 < 2^10.
+const rankBits = 10
+
+// maxRows is the number of rows of the widest box, 2·maxTwistedC.
+const maxRows = 2 * maxTwistedC
+
+// maskRank[m] is the rank of the row set m among the maxRows-bit masks of
+// its popcount, in increasing order; maskOfRank[k][i] is the mask of
+// popcount k and rank i. Ranks are increasing in the mask within one
+// popcount, so the least of equally full row sets has the least rank; and
+// the masks below 2^(2c) come first, so the ranks are the same for every
+// c ≤ maxTwistedC.
+var maskRank, maskOfRank = rankTables()
+
+func rankTables() ([]uint16, [][]uint16) {
+	rank := make([]uint16, 1<<maxRows)
+	of := make([][]uint16, maxRows+1)
+	for m := range 1 << maxRows {
+		k := bits.OnesCount(uint(m))
+		rank[m] = uint16(len(of[k]))
+		of[k] = append(of[k], uint16(m))
+	}
+	return rank, of
+}
 
 // twistedStacks counts the stacks of a grid with boxes of 2 rows and c
 // columns (2c rows, c columns, every column and every 2 × c box holding
@@ -107,7 +135,8 @@ const maxTwistedC = 5
 // colourings to fixed colourings, so states equal up to such a π have the
 // same completions and are merged: the centraliser of κ' rotates each of
 // its cycles (changing the stored row set R to ρ'^j(R)) and permutes the
-// cycles of equal length. A state is the least image, packed in 64 bits.
+// cycles of equal length. A state is the least image, packed in 64 bits as
+// the ranks of its row sets (see maskRank).
 type twistedStacks struct {
 	c, n      int
 	rows      []uint16
@@ -268,6 +297,7 @@ func (t *twistedStacks) count(ctx context.Context) (uint64, error) {
 	cur := map[uint64]uint64{0: 1}
 	var R [maxTwistedC]uint16
 	var overflow bool
+	placed := 0 // symbols placed: the rows of every column
 	for _, cy := range t.symCycles {
 		if err := ctx.Err(); err != nil {
 			return 0, err
@@ -280,7 +310,7 @@ func (t *twistedStacks) count(ctx context.Context) (uint64, error) {
 			rowOf[r/2] = r
 		}
 		for k, v := range cur {
-			t.unpack(k, &R)
+			t.unpack(k, placed, &R)
 			t.place(&R, rowOf, l, func(S *[maxTwistedC]uint16) {
 				key := t.canonical(S)
 				s, carry := bits.Add64(next[key], v, 0)
@@ -294,6 +324,7 @@ func (t *twistedStacks) count(ctx context.Context) (uint64, error) {
 			return 0, errTwistedOverflow
 		}
 		cur = next
+		placed += l
 		if len(cur) == 0 {
 			return 0, nil
 		}
@@ -305,11 +336,13 @@ func (t *twistedStacks) count(ctx context.Context) (uint64, error) {
 	return e, nil
 }
 
-// unpack restores every column's row set from a state.
-func (t *twistedStacks) unpack(k uint64, R *[maxTwistedC]uint16) {
-	mask := uint64(1)<<t.n - 1
+// unpack restores every column's row set from a state whose columns hold
+// `placed` rows each.
+func (t *twistedStacks) unpack(k uint64, placed int, R *[maxTwistedC]uint16) {
+	const mask = uint64(1)<<rankBits - 1
+	of := maskOfRank[placed]
 	for i, j0 := range t.cycStart {
-		v := uint16(k >> (uint(i) * uint(t.n)) & mask)
+		v := of[k>>(uint(i)*rankBits)&mask]
 		for j := range t.cycLen[i] {
 			R[t.kapPow[j][j0]] = t.rhoPow[j%t.rhoOrd][v]
 		}
@@ -317,7 +350,8 @@ func (t *twistedStacks) unpack(k uint64, R *[maxTwistedC]uint16) {
 }
 
 // canonical returns the least image of the invariant state R under the
-// centraliser of κ', packed.
+// centraliser of κ', packed. Every column holds equally many rows, so the
+// least row set has the least rank.
 func (t *twistedStacks) canonical(R *[maxTwistedC]uint16) uint64 {
 	var vals [maxTwistedC]uint16
 	for i, j0 := range t.cycStart {
@@ -338,7 +372,7 @@ func (t *twistedStacks) canonical(R *[maxTwistedC]uint16) uint64 {
 	}
 	var k uint64
 	for i := range t.cycStart {
-		k |= uint64(vals[i]) << (uint(i) * uint(t.n))
+		k |= uint64(maskRank[vals[i]]) << (uint(i) * rankBits)
 	}
 	return k
 }
@@ -724,7 +758,7 @@ func (t *twistedStacks) countOrZero(ctx context.Context) (uint64, error) {
 }
 
 // Fixed returns F(g) for an element g without transposition of a
-// grid with boxes of 2 rows (2×c) or 2 columns (c×2, by transposing), c ≤ 5,
+// grid with boxes of 2 rows (2×c) or 2 columns (c×2, by transposing), c ≤ 6,
 // by the stack method of the package documentation, instead of a search.
 func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element) (*big.Int, error) {
 	if err := e.Check(s); err != nil {
