@@ -33,9 +33,10 @@
 //
 // # Configuration
 //
-//   - kilfoil.shapes (default the 16 shapes 2x2, 2x3, 3x2, 2x4, 4x2, 3x3, 2x5,
-//     5x2, 3x4, 4x3, 4x4, 3x5, 5x3, 4x5, 5x4, 5x5; smoke [2x2, 2x3, 3x2, 3x3]):
-//     a non-empty list of distinct shapes RxC with 1 ≤ R, C ≤ 5.
+//   - kilfoil.shapes (default the 18 shapes 2x2, 2x3, 3x2, 2x4, 4x2, 3x3, 2x5,
+//     5x2, 3x4, 4x3, 2x6, 6x2, 4x4, 3x5, 5x3, 4x5, 5x4, 5x5; smoke [2x2, 2x3,
+//     3x2, 3x3]): a non-empty list of distinct shapes RxC with 1 ≤ R, C ≤ 6
+//     and R·C ≤ 25.
 //   - kilfoil.digits (default 40): 1-1000, the significant digits of an
 //     estimate whose decimal expansion does not terminate.
 //

@@ -15,7 +15,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "kilfoil",
 	Doc:       "Kilfoil's heuristic estimate b(R,C)^C·b(C,R)^R/(N!)^N from exact band counts, as an exact fraction",
-	Version:   1,
+	Version:   2,
 	NewConfig: func() pipeline.Config { return &Config{Shapes: DefaultShapes, Digits: 40} },
 	Outputs:   []pipeline.Output{Estimates.Output},
 	Headlines: headlines,
@@ -23,8 +23,9 @@ var Stage = &pipeline.Stage{
 }
 
 // DefaultShapes are the shapes of configs/default.yaml: every shape with
-// sides up to 5 and N from 4 to 25 except the Latin-square ones.
-var DefaultShapes = []string{"2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "4x4", "3x5", "5x3", "4x5", "5x4", "5x5"}
+// sides up to 5 and N from 4 to 25 except the Latin-square ones, and the
+// 12×12 shapes 2x6 and 6x2.
+var DefaultShapes = []string{"2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2", "4x4", "3x5", "5x3", "4x5", "5x4", "5x5"}
 
 // Estimates is data/kilfoil.parquet: one row per configured shape, in the
 // order of kilfoil.shapes.
@@ -78,15 +79,15 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// parseShapes reads the configured shapes, each of sides 1..heuristic.MaxSide and
-// listed once.
+// parseShapes reads the configured shapes, each of sides 1..heuristic.MaxSide
+// and grid side R·C at most heuristic.MaxN, and listed once.
 func parseShapes(texts []string) ([]grid.Shape, error) {
-	allowed := fmt.Sprintf("box shapes RxC with 1 ≤ R, C ≤ %d, each listed once", heuristic.MaxSide)
+	allowed := fmt.Sprintf("box shapes RxC with 1 ≤ R, C ≤ %d and R·C ≤ %d, each listed once", heuristic.MaxSide, heuristic.MaxN)
 	var shapes []grid.Shape
 	seen := map[grid.Shape]bool{}
 	for _, text := range texts {
 		s, err := grid.ParseShape(text)
-		if err != nil || s.R > heuristic.MaxSide || s.C > heuristic.MaxSide || seen[s] {
+		if err != nil || s.R > heuristic.MaxSide || s.C > heuristic.MaxSide || s.N() > heuristic.MaxN || seen[s] {
 			return nil, pipeline.Invalid("kilfoil.shapes", text, allowed)
 		}
 		seen[s] = true

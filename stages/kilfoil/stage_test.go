@@ -55,7 +55,8 @@ func TestStageReproducible(t *testing.T) {
 
 func TestBadConfig(t *testing.T) {
 	for _, tc := range []struct{ set, key, value string }{
-		{"kilfoil.shapes=3x3,6x2", "kilfoil.shapes", "6x2"},
+		{"kilfoil.shapes=3x3,7x2", "kilfoil.shapes", "7x2"},
+		{"kilfoil.shapes=3x3,6x5", "kilfoil.shapes", "6x5"},
 		{"kilfoil.shapes=3x3,3by3", "kilfoil.shapes", "3by3"},
 		{"kilfoil.shapes=2x3,2x3", "kilfoil.shapes", "2x3"},
 		{"kilfoil.digits=0", "kilfoil.digits", "0"},

@@ -1,6 +1,7 @@
 package heuristic
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math/big"
@@ -12,11 +13,17 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 )
 
-// MaxSide is the largest box side (R or C) the band counter accepts. The
-// estimate of an R×C shape needs the bands of both R×C and C×R, so both
-// sides are bounded. The dynamic programme is over subsets of the R rows of
-// a band; 5×5 takes a few seconds, 5×4 under one.
-const MaxSide = 5
+// MaxSide is the largest box side (R or C) the band counter accepts, and
+// MaxN the largest grid side N = R·C. The estimate of an R×C shape needs
+// the bands of both R×C and C×R, so both sides are bounded. The dynamic
+// programme is over subsets of the R rows of a band: a state holds at most
+// C(6,3) = 20 counts of at most N ≤ 25, and the weights of one box's
+// transition are at most (R−1)^N ≤ 5^25 < 2^64. 5×5 takes a few seconds,
+// 5×4 under one, 6×2 (for the 2×6 shape) about a second.
+const (
+	MaxSide = 6
+	MaxN    = 25
+)
 
 // BandCount returns b(R,C), the number of bands of shape s: arrays of R rows
 // and N = RC columns, each row a permutation of 1..N, split into R boxes of
@@ -48,13 +55,21 @@ func bandsFrom(s grid.Shape, m *big.Int) *big.Int {
 // sets of rows each symbol has used, box by box, described in the package
 // documentation, with states kept one per orbit under row relabelling.
 func BandCompletions(s grid.Shape) (*big.Int, error) {
-	if s.R < 1 || s.C < 1 || s.R > MaxSide || s.C > MaxSide {
-		return nil, fmt.Errorf("band count of %v: box sides must be between 1 and %d", s, MaxSide)
+	if s.R < 1 || s.C < 1 || s.R > MaxSide || s.C > MaxSide || s.N() > MaxN {
+		return nil, fmt.Errorf("band count of %v: box sides must be between 1 and %d, with R·C at most %d", s, MaxSide, MaxN)
 	}
+	return completions(s, permutations(s.R))
+}
+
+// completions runs the dynamic programme of BandCompletions keeping one
+// state per orbit under the given row relabellings, which must form a
+// group: all of them, or the identity alone (every state kept apart, as
+// the tests do to check the reduction).
+func completions(s grid.Shape, relabellings [][]int) (*big.Int, error) {
 	r, c := s.R, s.C
 	levels := make([]*subsetLevel, r+1)
 	for j := 0; j <= r; j++ {
-		levels[j] = newSubsetLevel(r, j)
+		levels[j] = newSubsetLevel(r, j, relabellings)
 	}
 	var start state
 	for k := range levels[1].masks {
@@ -81,17 +96,24 @@ func BandCompletions(s grid.Shape) (*big.Int, error) {
 // those of level j. The source states are dealt round-robin to one worker
 // per processor; as the sums are exact, the merge order cannot change them.
 func advance(states map[state]*big.Int, from, to *subsetLevel, c int, binom [][]uint64) (map[state]*big.Int, error) {
-	keys := slices.Sorted(maps.Keys(states))
+	keys := slices.SortedFunc(maps.Keys(states), state.compare)
 	workers := min(runtime.GOMAXPROCS(0), len(keys))
 	parts := make([]map[state]*big.Int, workers)
 	err := parallel.Run(workers, func(w int) error {
 		next := make(map[state]*big.Int)
 		step := newTransition(from, to, c, binom)
 		term := new(big.Int)
+		// canonOf remembers the representative of every target seen: the
+		// same targets recur from many sources.
+		canonOf := make(map[state]state)
 		for k := w; k < len(keys); k += workers {
 			paths := states[keys[k]]
 			for target, weight := range step.targets(keys[k]) {
-				canon := to.canonical(target)
+				canon, ok := canonOf[target]
+				if !ok {
+					canon = to.canonical(target)
+					canonOf[target] = canon
+				}
 				sum, ok := next[canon]
 				if !ok {
 					sum = new(big.Int)
@@ -119,21 +141,41 @@ func advance(states map[state]*big.Int, from, to *subsetLevel, c int, binom [][]
 	return merged, nil
 }
 
-// A state is the vector of the counts n(U) of one level, packed: the
-// count of masks[k] in bits 5k to 5k+4. Counts are at most N ≤ 25, and a
-// level has at most C(5,2) = 10 sets.
-type state uint64
+// A state is the vector of the counts n(U) of one level, packed 5 bits a
+// count, 12 counts a word: the count of masks[k] in word k/12, bits 5(k%12)
+// to 5(k%12)+4. Counts are at most N ≤ 25, and a level has at most
+// C(6,3) = 20 sets.
+type state [2]uint64
 
-const countBits, countMask = 5, 1<<5 - 1
+const (
+	countBits, countMask = 5, 1<<5 - 1
+	countsPerWord        = 64 / countBits
+	maxSets              = 20 // C(MaxSide, MaxSide/2)
+)
 
 // count returns the k-th count.
-func (v state) count(k int) int { return int(v >> (countBits * k) & countMask) }
+func (v state) count(k int) int {
+	return int(v[k/countsPerWord] >> (countBits * (k % countsPerWord)) & countMask)
+}
 
 // add returns v with n added to the k-th count.
-func (v state) add(k, n int) state { return v + state(n)<<(countBits*k) }
+func (v state) add(k, n int) state {
+	v[k/countsPerWord] += uint64(n) << (countBits * (k % countsPerWord))
+	return v
+}
+
+// compare orders states by their second word, then their first: the
+// order in which canonical takes the least image.
+func (v state) compare(w state) int {
+	if c := cmp.Compare(v[1], w[1]); c != 0 {
+		return c
+	}
+	return cmp.Compare(v[0], w[0])
+}
 
 // subsetLevel lists the subsets of {0..r−1} with j elements, as bit masks
-// in increasing order, and how each row relabelling permutes them.
+// in increasing order, and how each of a group of row relabellings
+// permutes them.
 type subsetLevel struct {
 	r     int
 	masks []uint8
@@ -141,9 +183,18 @@ type subsetLevel struct {
 	// perms[p][k] is the index of the image of masks[k] under the p-th
 	// permutation of the rows.
 	perms [][]int
+	// images[p] is perms[p] as the places the counts move to, those
+	// landing in the second word of a state first.
+	images [][]placement
 }
 
-func newSubsetLevel(r, j int) *subsetLevel {
+// placement sends count from of a state to bits shift.. of word word.
+type placement struct {
+	from, word int
+	shift      uint
+}
+
+func newSubsetLevel(r, j int, relabellings [][]int) *subsetLevel {
 	l := &subsetLevel{r: r}
 	for m := 0; m < 1<<r; m++ {
 		if bits.OnesCount(uint(m)) == j {
@@ -151,7 +202,7 @@ func newSubsetLevel(r, j int) *subsetLevel {
 			l.masks = append(l.masks, uint8(m))
 		}
 	}
-	for _, p := range permutations(r) {
+	for _, p := range relabellings {
 		img := make([]int, len(l.masks))
 		for k, m := range l.masks {
 			var pm uint8
@@ -163,6 +214,16 @@ func newSubsetLevel(r, j int) *subsetLevel {
 			img[k] = l.index[pm]
 		}
 		l.perms = append(l.perms, img)
+		var high, low []placement
+		for k, to := range img {
+			pl := placement{from: k, word: to / countsPerWord, shift: uint(countBits * (to % countsPerWord))}
+			if pl.word == 1 {
+				high = append(high, pl)
+			} else {
+				low = append(low, pl)
+			}
+		}
+		l.images = append(l.images, append(high, low...))
 	}
 	return l
 }
@@ -170,17 +231,24 @@ func newSubsetLevel(r, j int) *subsetLevel {
 // canonical returns the least packed value among the images of v under
 // all row relabellings: one representative per orbit.
 func (l *subsetLevel) canonical(v state) state {
-	var counts [10]state
+	var counts [maxSets]uint64
 	for k := range l.masks {
-		counts[k] = state(v.count(k))
+		counts[k] = uint64(v.count(k))
 	}
 	best := v
-	for _, img := range l.perms {
+	for _, img := range l.images {
 		var w state
-		for k, to := range img {
-			w |= counts[k] << (countBits * to)
+		for x, pl := range img {
+			// The second word is complete once the placements into it
+			// are done: an image already above best in it is dropped.
+			if pl.word == 0 && w[1] > best[1] {
+				break
+			}
+			w[pl.word] |= counts[pl.from] << pl.shift
+			if x == len(img)-1 && w.compare(best) < 0 {
+				best = w
+			}
 		}
-		best = min(best, w)
 	}
 	return best
 }
@@ -199,11 +267,11 @@ type transition struct {
 }
 
 // partial is a partly filled new box: the counts of the new sets so far,
-// and the room left in row i in bits 3i to 3i+2 (room is at most C ≤ 5,
-// for at most 5 rows).
+// and the room left in row i in bits 3i to 3i+2 (room is at most C ≤ 6,
+// for at most 6 rows).
 type partial struct {
 	counts state
-	room   uint16
+	room   uint32
 }
 
 const roomBits = 3
@@ -222,14 +290,14 @@ func newTransition(from, to *subsetLevel, c int, binom [][]uint64) *transition {
 }
 
 // targets returns, for each state of level j+1 reachable from src, the
-// number of ways to reach it. The weights fit in
-// a uint64: their sum is the number of ways to send each of N ≤ 25 symbols
-// to one of at most R−1 ≤ 4 rows, at most 4^25 = 2^50.
+// number of ways to reach it. The weights fit in a uint64: their sum is
+// the number of ways to send each of N ≤ 25 symbols to one of at most
+// R−1 ≤ 5 rows, at most 5^25 < 2^59.
 func (t *transition) targets(src state) map[state]uint64 {
 	r := t.from.r
-	var full uint16
+	var full uint32
 	for i := 0; i < r; i++ {
-		full |= uint16(t.c) << (roomBits * i)
+		full |= uint32(t.c) << (roomBits * i)
 	}
 	// later[i] counts the symbols of the sets not yet sent that may go to
 	// row i: room beyond that can no longer be filled.
@@ -265,7 +333,7 @@ func (t *transition) targets(src state) map[state]uint64 {
 					if int(q.room>>(roomBits*i)&(1<<roomBits-1)) < k {
 						continue split
 					}
-					q.room -= uint16(k) << (roomBits * i)
+					q.room -= uint32(k) << (roomBits * i)
 					q.counts = q.counts.add(t.to.index[mask|1<<i], k)
 					w *= t.binom[left][k]
 					left -= k
