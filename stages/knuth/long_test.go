@@ -275,3 +275,26 @@ func emptyConfig(t *testing.T) string {
 	}
 	return path
 }
+
+// TestLongGoal checks the run report's verdict on a long run's goal: met
+// at or below the goal, else the CPU time the run would need, c·(h/g)².
+func TestLongGoal(t *testing.T) {
+	for _, c := range []struct {
+		h, g, cpu float64
+		met       bool
+		more      float64
+	}{
+		{0.0009, 0.001, 3600, true, 0},
+		{0.001, 0.001, 3600, true, 0},
+		{0.002, 0.001, 3600, false, 14400},
+		{0.075, 0.05, 1000, false, 2250},
+		{math.Inf(1), 0.01, 10, false, math.Inf(1)},
+		{math.NaN(), 0.01, 10, false, math.Inf(1)},
+	} {
+		met, more := longGoal(c.h, c.g, c.cpu)
+		same := math.IsInf(c.more, 1) && math.IsInf(more, 1) || math.Abs(more-c.more) <= 1e-9*c.more
+		if met != c.met || !same {
+			t.Errorf("longGoal(%g, %g, %g) = %v, %g; want %v, %g", c.h, c.g, c.cpu, met, more, c.met, c.more)
+		}
+	}
+}
