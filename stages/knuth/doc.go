@@ -304,14 +304,24 @@
 //
 // Measured on the project's 2-core machine (2026-11-24 unless dated):
 //
-//   - configs/default.yaml (2026-11-24): 463 s within `make all`, 9×9 mrv
-//     2·10^6 walks ± 0.096%, bandse 2·10^5 samples ± 0.13%, 16×16 se 60,000
-//     samples ± 0.77%, 25×25 se 1,500 samples ± 50%. Budgets cut to compare
-//     the variants only (2026-11-26, tried on a branch: 2x2, 2x3 20,000;
-//     3x3 100,000, mrv 200,000; 4x4/se 500; 4x5/se 20; 5x5/se 10; the
-//     others about a tenth) took 96 CPU-s on the shared machine (load 5-9),
-//     about 35-40 s idle on both cores, once the long runs carry the
-//     headline intervals.
+//   - configs/default.yaml until 2026-11-26 (2026-11-24): 463 s within
+//     `make all` (about 900 CPU-s), 9×9 mrv 2·10^6 walks ± 0.096%, bandse
+//     2·10^5 samples ± 0.13%, 16×16 se 60,000 samples ± 0.77%, 25×25 se
+//     1,500 samples ± 50%; a third of `make all`. Its run niced on the
+//     shared machine (load 15-18, 2026-11-26) had used 301 CPU-s, not half
+//     of it, when stopped after 18 min.
+//   - configs/default.yaml since 2026-11-26, budgets cut to compare the
+//     variants, bound the failed walks and reach ±1% where bandse or
+//     bandselast is cheap (2×5, 2×6, 3×4), the headline intervals of the
+//     other shapes coming from the long runs: 137 CPU-s for the stage
+//     (8 min 18 s niced on the shared machine at load 17-18, 27% of a
+//     core; about 70 s on two idle cores, under 10% of `make all`), of
+//     which the coverage study about 30 CPU-s; the most costly runs 4×4 se
+//     (2,000 samples, 17 CPU-s, ± 3.8%), 5×5 se (40, 10 CPU-s, ± 130%),
+//     3×4 bandse (4,000, 8.6 CPU-s, ± 1.0%) and 2×6 bandselast (9,000, 6.1
+//     CPU-s, ± 1.04%), measured with 4,000 and 9,000 samples there and
+//     6,000 on 2×5 bandse (± 1.02%), raised to 5,000, 12,000 and 8,000
+//     since to reach ±1%.
 //   - The long runs, measured per unit (one unit each, computed alone on
 //     both cores, 2026-11-26, shared machine, CPU time) and projected to
 //     the samples of configs/default.yaml from the relative variance per
