@@ -15,6 +15,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
@@ -168,6 +169,24 @@ func TestLongRun(t *testing.T) {
 	}
 	if r := rows[1]; r.Variant != "se" || r.Samples != 1280 || r.Units != 2 || r.Budget != 5 {
 		t.Errorf("row 1: %+v", r)
+	}
+	// The run report says whether each long run meets its goal (±1%, the
+	// default, out of reach of 640 samples), and the CPU time to it.
+	var metrics map[string]any
+	store.EachRun(root, func(l store.RunLogLine) {
+		if l.Stage == Stage.Name && l.Action == "ran" {
+			metrics = l.Metrics
+		}
+	})
+	for _, run := range []string{"long/2x3/mrv.", "long/2x3/se."} {
+		hw, _ := metrics[run+"half_width_95"].(float64)
+		more, _ := metrics[run+"cpu_seconds_to_goal"].(float64)
+		cpu, _ := metrics[run+"cpu_seconds"].(float64)
+		if metrics[run+"goal_half_width_95"] != 0.01 || metrics[run+"meets_goal"] != (hw <= 0.01) ||
+			hw > 0.01 && math.Abs(more-cpu*(hw/0.01)*(hw/0.01)) > 1e-9*more {
+			t.Errorf("run report of %s: goal %v, meets %v, half-width %v, CPU %v, CPU to goal %v", run, metrics[run+"goal_half_width_95"],
+				metrics[run+"meets_goal"], hw, cpu, more)
+		}
 	}
 	bundle := filepath.Join(root, LongBundle.Path())
 	have, err := pipeline.ReadBundle(root, LongBundle, nil)
