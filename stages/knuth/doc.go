@@ -64,12 +64,13 @@
 // and 9×9 grids and all but the band variants on 16×16 (whose boxes are 4
 // high); beyond 9×9 it runs se on 2×5, 2×6, 3×4, 3×5, 4×5 and 5×5, bandse on
 // 2×5, 2×6, 3×4 and 3×5, and bandselast on 2×5, 2×6 and 3×4 (a transposed
-// shape has the same count and is left out). The headline intervals are
-// the default runs' until the long runs (see Long runs) are in the
-// committed bundle: the long-run machinery is in place, configs/default.yaml
-// lists none yet, and the paper does not read data/knuth_long.parquet yet.
-// The long runs planned (see Cost) are 9×9 bandse to ±0.05%, 15×15 bandse
-// to ±1%, 16×16 se to ±0.1%, 20×20 se to ±1% and 25×25 se to ±5%.
+// shape has the same count and is left out). The paper (the report stage)
+// reads data/knuth_long.parquet too: a shape with a long run (see Long
+// runs) takes its headline interval from it, with its samples and CPU
+// time; the others keep the default runs'. configs/default.yaml lists the
+// long runs whose units the committed bundle holds; those planned (see
+// Cost) are 9×9 bandse to ±0.05%, 15×15 bandse to ±1%, 16×16 se to ±0.1%,
+// 20×20 se to ±1% and 25×25 se to ±5%.
 //
 // Every row carries the diagnostics of its samples as weights (ess,
 // max_weight_share, pareto_k, unreliable: montecarlo.Diagnostics); the paper
@@ -158,9 +159,13 @@
 // (default ±1%), projected from the run itself as CPU seconds × (samples /
 // timed samples) / cores × (half-width / goal)² (CPU time divided by the
 // cores, not wall time: the runs of one stage overlap). `census run` logs it
-// per run as time_to_goal. Each long run reports
-// long/<shape>/<variant>.cpu_seconds (its units' CPU time, from the bundle)
-// and long/<shape>/<variant>.half_width_95.
+// per run as time_to_goal. Each long run reports, under
+// long/<shape>/<variant>., cpu_seconds (its units' CPU time, from the
+// bundle), half_width_95, goal_half_width_95 (knuth.goals, as above),
+// meets_goal (true when half_width_95 ≤ the goal) and, when it does not,
+// cpu_seconds_to_goal: the CPU time the whole run would need, projected
+// from its own as cpu_seconds × (half-width / goal)²; `census run` logs
+// them as "long run goal".
 //
 // # Artifacts
 //
@@ -299,14 +304,24 @@
 //
 // Measured on the project's 2-core machine (2026-11-24 unless dated):
 //
-//   - configs/default.yaml (2026-11-24): 463 s within `make all`, 9×9 mrv
-//     2·10^6 walks ± 0.096%, bandse 2·10^5 samples ± 0.13%, 16×16 se 60,000
-//     samples ± 0.77%, 25×25 se 1,500 samples ± 50%. Budgets cut to compare
-//     the variants only (2026-11-26, tried on a branch: 2x2, 2x3 20,000;
-//     3x3 100,000, mrv 200,000; 4x4/se 500; 4x5/se 20; 5x5/se 10; the
-//     others about a tenth) took 96 CPU-s on the shared machine (load 5-9),
-//     about 35-40 s idle on both cores, once the long runs carry the
-//     headline intervals.
+//   - configs/default.yaml until 2026-11-26 (2026-11-24): 463 s within
+//     `make all` (about 900 CPU-s), 9×9 mrv 2·10^6 walks ± 0.096%, bandse
+//     2·10^5 samples ± 0.13%, 16×16 se 60,000 samples ± 0.77%, 25×25 se
+//     1,500 samples ± 50%; a third of `make all`. Its run niced on the
+//     shared machine (load 15-18, 2026-11-26) had used 301 CPU-s, not half
+//     of it, when stopped after 18 min.
+//   - configs/default.yaml since 2026-11-26, budgets cut to compare the
+//     variants, bound the failed walks and reach ±1% where bandse or
+//     bandselast is cheap (2×5, 2×6, 3×4), the headline intervals of the
+//     other shapes coming from the long runs: 137 CPU-s for the stage
+//     (8 min 18 s niced on the shared machine at load 17-18, 27% of a
+//     core; about 70 s on two idle cores, under 10% of `make all`), of
+//     which the coverage study about 30 CPU-s; the most costly runs 4×4 se
+//     (2,000 samples, 17 CPU-s, ± 3.8%), 5×5 se (40, 10 CPU-s, ± 130%),
+//     3×4 bandse (4,000, 8.6 CPU-s, ± 1.0%) and 2×6 bandselast (9,000, 6.1
+//     CPU-s, ± 1.04%), measured with 4,000 and 9,000 samples there and
+//     6,000 on 2×5 bandse (± 1.02%), raised to 5,000, 12,000 and 8,000
+//     since to reach ±1%.
 //   - The long runs, measured per unit (one unit each, computed alone on
 //     both cores, 2026-11-26, shared machine, CPU time) and projected to
 //     the samples of configs/default.yaml from the relative variance per

@@ -518,9 +518,18 @@ func runLong(p *pipeline.Pass, ids []string, results [][]byte) error {
 			"cpu_hours", fmt.Sprintf("%.3g", cpu/3600))
 		key := "long/" + r.shape.String() + "/" + r.variant.Name + "."
 		p.Report(key+"cpu_seconds", cpu)
+		goal := sampling.Goal(cfg.Goals, r.shape)
+		p.Report(key+"goal_half_width_95", goal)
 		if !math.IsInf(halfWidth, 0) && !math.IsNaN(halfWidth) {
 			p.Report(key+"half_width_95", halfWidth)
 		}
+		met, more := longGoal(halfWidth, goal, cpu)
+		p.Report(key+"meets_goal", met)
+		if !met && !math.IsInf(more, 0) && !math.IsNaN(more) {
+			p.Report(key+"cpu_seconds_to_goal", more)
+		}
+		p.Log.Info("long run goal", "shape", r.shape.String(), "variant", r.variant.Name, "goal", fmt.Sprintf("±%.3g%%", 100*goal),
+			"met", met, "cpu_hours_to_goal", fmt.Sprintf("%.3g", more/3600))
 		v := r.variant
 		rows = append(rows, LongRow{Shape: r.shape.String(), Variant: v.Name, Order: v.Order.String(), HybridK: int32(v.HybridK),
 			Budget: int32(max(1, v.Budget)), Alpha: v.Alpha, Columns: sampling.ColumnsOf(res),
@@ -530,6 +539,21 @@ func runLong(p *pipeline.Pass, ids []string, results [][]byte) error {
 		return fmt.Errorf("%d long-run units listed, the configuration has %d", len(ids), k)
 	}
 	return LongSummary.Write(p, rows)
+}
+
+// longGoal reports whether a long run of relative 95% half-width h meets
+// the goal g (h ≤ g), and, when it does not, the CPU seconds the whole
+// run would need to meet it, projected from its own CPU time c as
+// c·(h/g)² (the half-width falls as 1/√samples): 0 when met, +Inf when h
+// is not finite (no sample found a grid).
+func longGoal(h, g, c float64) (met bool, cpuToGoal float64) {
+	switch {
+	case math.IsInf(h, 0) || math.IsNaN(h):
+		return false, math.Inf(1)
+	case h <= g:
+		return true, 0
+	}
+	return false, c * (h / g) * (h / g)
 }
 
 // isLong reports whether a unit id is a long run's (the default runs' ids

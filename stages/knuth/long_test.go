@@ -15,6 +15,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
@@ -169,6 +170,24 @@ func TestLongRun(t *testing.T) {
 	if r := rows[1]; r.Variant != "se" || r.Samples != 1280 || r.Units != 2 || r.Budget != 5 {
 		t.Errorf("row 1: %+v", r)
 	}
+	// The run report says whether each long run meets its goal (±1%, the
+	// default, out of reach of 640 samples), and the CPU time to it.
+	var metrics map[string]any
+	store.EachRun(root, func(l store.RunLogLine) {
+		if l.Stage == Stage.Name && l.Action == "ran" {
+			metrics = l.Metrics
+		}
+	})
+	for _, run := range []string{"long/2x3/mrv.", "long/2x3/se."} {
+		hw, _ := metrics[run+"half_width_95"].(float64)
+		more, _ := metrics[run+"cpu_seconds_to_goal"].(float64)
+		cpu, _ := metrics[run+"cpu_seconds"].(float64)
+		if metrics[run+"goal_half_width_95"] != 0.01 || metrics[run+"meets_goal"] != (hw <= 0.01) ||
+			hw > 0.01 && math.Abs(more-cpu*(hw/0.01)*(hw/0.01)) > 1e-9*more {
+			t.Errorf("run report of %s: goal %v, meets %v, half-width %v, CPU %v, CPU to goal %v", run, metrics[run+"goal_half_width_95"],
+				metrics[run+"meets_goal"], hw, cpu, more)
+		}
+	}
 	bundle := filepath.Join(root, LongBundle.Path())
 	have, err := pipeline.ReadBundle(root, LongBundle, nil)
 	if err != nil || len(have) != 3 {
@@ -274,4 +293,27 @@ func emptyConfig(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestLongGoal checks the run report's verdict on a long run's goal: met
+// at or below the goal, else the CPU time the run would need, c·(h/g)².
+func TestLongGoal(t *testing.T) {
+	for _, c := range []struct {
+		h, g, cpu float64
+		met       bool
+		more      float64
+	}{
+		{0.0009, 0.001, 3600, true, 0},
+		{0.001, 0.001, 3600, true, 0},
+		{0.002, 0.001, 3600, false, 14400},
+		{0.075, 0.05, 1000, false, 2250},
+		{math.Inf(1), 0.01, 10, false, math.Inf(1)},
+		{math.NaN(), 0.01, 10, false, math.Inf(1)},
+	} {
+		met, more := longGoal(c.h, c.g, c.cpu)
+		same := math.IsInf(c.more, 1) && math.IsInf(more, 1) || math.Abs(more-c.more) <= 1e-9*c.more
+		if met != c.met || !same {
+			t.Errorf("longGoal(%g, %g, %g) = %v, %g; want %v, %g", c.h, c.g, c.cpu, met, more, c.met, c.more)
+		}
+	}
 }

@@ -18,7 +18,8 @@
 //
 //	figures/convergence.pdf, figures/convergence.png
 //	    running 9×9 estimate against samples (log x), 95% band, the exact count
-//	    dashed; one panel per estimator variant, three to a row, at most four
+//	    dashed; one panel per estimator variant of the default run (a long
+//	    run has no trace), three to a row, at most four
 //	    labelled powers of ten on each x axis; a run with no successful walk
 //	    says so with its bound on the chance of success
 //	figures/error_work.pdf, figures/error_work.png
@@ -28,9 +29,10 @@
 //	    decade of work, the legend beside the plot, with a 1/√n reference
 //	    slope
 //	figures/heuristic.pdf, figures/heuristic.png
-//	    per box shape: exact count / Kilfoil heuristic; where no exact count
-//	    exists (16×16), the Monte Carlo estimates / heuristic with their 95%
-//	    intervals
+//	    per box shape: exact count / Kilfoil heuristic, and the most precise
+//	    Monte Carlo estimate / heuristic with its 95% interval (a long run's,
+//	    data/knuth_long.parquet, where the shape has one; see
+//	    present.Results.MostPrecise)
 //	figures/classes.pdf, figures/classes.png
 //	    the 44 classes: class size against completions per band
 //	figures/funnel.pdf, figures/funnel.png

@@ -263,7 +263,11 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		var noSuccess, zeroVariance [][]typeset.Piece // runs, in words
 		for _, e := range r.Estimators {
 			methods[e.Method] = true
-			p := typeset.MacroName(e.Method, e.Shape.String(), e.Variant)
+			name := []string{e.Method, e.Shape.String(), e.Variant}
+			if e.Long != nil {
+				name = append(name, "long") // \KnuthFourXFourSeLongEstimate beside \KnuthFourXFourSeEstimate
+			}
+			p := typeset.MacroName(name...)
 			run := []typeset.Piece{{Kind: typeset.Code, S: e.Label()}, words(" ("),
 				{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, e.Shape.R, e.Shape.C)}, words(" boxes)")}
 			if e.NoSuccess() {
@@ -283,6 +287,10 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.num(p+"CIHigh", present.SciFloat(e.CIHigh, 4))
 			m.num(p+"RelErrPercent", typeset.Percent(e.RelativeError, 2))
 			m.num(p+"RelVarWork", typeset.Sci(e.RelVarWork, 3))
+			if e.Long != nil {
+				m.num(p+"Units", typeset.Int64(int64(e.Long.Units)))
+				m.num(p+"CPUHours", cpuHours(e.Long.CPUSeconds))
+			}
 			if e.HasRatEff {
 				m.num(p+"Rat", typeset.Fixed(e.RAT, 3))
 				m.num(p+"Eff", present.EFFString(e, 3))
@@ -362,6 +370,12 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		if best.Unreliable {
 			m.flag(typeset.MacroName("have", "mc", s.String(), "unreliable"))
 		}
+		if best.Long != nil {
+			// The headline interval is a long run's: what it cost.
+			m.flag(typeset.MacroName("have", "mc", s.String(), "long"))
+			m.num(p+"LongUnits", typeset.Int64(int64(best.Long.Units)))
+			m.num(p+"LongCPUHours", cpuHours(best.Long.CPUSeconds))
+		}
 		if n, cite, known := r.KnownGrids(s); known {
 			m.flag(typeset.MacroName("have", "mc", s.String(), "known"))
 			m.num(p+"Known", typeset.Int(n))
@@ -384,6 +398,29 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				m.flag(typeset.MacroName("have", "mc", s.String(), "below", "heuristic"))
 			}
 		}
+	}
+	if long := longRuns(r); len(long) > 0 {
+		// The long runs (knuth.long), whichever of them the headline
+		// figures above took: samples, units and CPU time.
+		m.comment("Long runs (data/knuth_long.parquet, units in the committed bundle)", knuth.Stage.Name)
+		m.flag("HaveLongRuns")
+		var cpu float64
+		var units int64
+		var items [][]typeset.Piece
+		for _, e := range long {
+			cpu += e.Long.CPUSeconds
+			units += int64(e.Long.Units)
+			items = append(items, []typeset.Piece{{Kind: typeset.Code, S: e.Variant}, words(" on "),
+				{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, e.Shape.R, e.Shape.C)}, words(" boxes ("),
+				{Kind: typeset.Math, S: typeset.Int64(e.Samples)}, words(" samples, "),
+				{Kind: typeset.Math, S: typeset.Int64(int64(e.Long.Units))}, words(map[bool]string{true: " unit, ", false: " units, "}[e.Long.Units == 1]),
+				{Kind: typeset.Math, S: cpuHours(e.Long.CPUSeconds)}, words(" CPU-hours)")})
+		}
+		m.num("LongRunCount", strconv.Itoa(len(long)))
+		m.num("LongUnits", typeset.Int64(units))
+		m.num("LongCPUHours", cpuHours(cpu))
+		m.text("LongBundle", typeset.Piece{Kind: typeset.Code, S: long[0].Long.Bundle})
+		m.text("LongRunList", joinEnglish(items)...)
 	}
 	if tails := r.TailEstimators(); len(tails) > 0 {
 		m.comment(fmt.Sprintf("Estimates of grids of side %d and more, with their tail diagnostics", present.TailSide), knuth.Stage.Name, importance.Stage.Name)
@@ -445,16 +482,38 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	return m.list, nil
 }
 
-// bestOn returns the estimator of method on shape s with the smallest
-// relative variance × work per sample, among those with a nonzero
-// estimate, a trusted one (present.Results.Trusted: interval reliable,
+// longRuns returns the long runs (knuth.long) among r's estimators, in
+// their order.
+func longRuns(r *present.Results) []present.Estimator {
+	var out []present.Estimator
+	for _, e := range r.Estimators {
+		if e.Long != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// cpuHours prints a CPU time in seconds as hours, to 2 decimals from 1
+// hour up and to 3 below (a smoke run's seconds).
+func cpuHours(seconds float64) string {
+	h := seconds / 3600
+	if h >= 1 {
+		return strconv.FormatFloat(h, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(h, 'f', 3, 64)
+}
+
+// bestOn returns the default run (not a long run) of method on shape s
+// with the smallest relative variance × work per sample, among those with
+// a nonzero estimate, a trusted one (present.Results.Trusted: interval reliable,
 // coverage not below nominal) if there is any.
 func bestOn(r *present.Results, method string, s grid.Shape) (present.Estimator, bool) {
 	var best present.Estimator
 	found, trusted := false, false
 	for _, e := range r.EstimatorsFor(s) {
-		if e.Method != method || e.Estimate.Sign() <= 0 {
-			continue
+		if e.Method != method || e.Estimate.Sign() <= 0 || e.Long != nil {
+			continue // the variants compared are the default runs
 		}
 		t := r.Trusted(e)
 		if !found || (t && !trusted) || (t == trusted && e.RelVarWork < best.RelVarWork) {

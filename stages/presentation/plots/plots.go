@@ -296,9 +296,14 @@ type mcRun struct {
 	trace []present.TracePoint
 }
 
+// runsFor returns the default runs on shape s with their traces (a long
+// run has none of its own).
 func runsFor(r *present.Results, s grid.Shape) []mcRun {
 	var runs []mcRun
 	for _, e := range r.EstimatorsFor(s) {
+		if e.Long != nil {
+			continue // a long run has no trace: its variant's trace is the default run's
+		}
 		if t := r.Trace(e.Method, s, e.Variant); len(t) > 0 {
 			runs = append(runs, mcRun{e, t})
 		}

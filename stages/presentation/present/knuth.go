@@ -8,7 +8,9 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
-// readKnuth reads the knuth stage's summaries and traces.
+// readKnuth reads the knuth stage's summaries (the default runs', then the
+// long runs' of data/knuth_long.parquet, marked Long), traces and coverage
+// runs.
 func readKnuth(p *pipeline.Pass, r *Results) error {
 	method := knuth.Stage.Name
 	rows, err := knuth.Summary.Read(p)
@@ -20,14 +22,20 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 		if err != nil {
 			return err
 		}
-		switch row.Variant {
-		case "se", "bandse", "bandselast":
-			e.Settings = fmt.Sprintf("B=%d", row.Budget)
-		case "lookahead":
-			e.Settings = fmt.Sprintf("B=%d, α=%g", row.Budget, row.Alpha)
-		case "hybrid":
-			e.Settings = fmt.Sprintf("k=%d", row.HybridK)
+		e.Settings = settings(row.Variant, row.Budget, row.Alpha, row.HybridK)
+		r.Estimators = append(r.Estimators, e)
+	}
+	long, err := knuth.LongSummary.Read(p)
+	if err != nil {
+		return err
+	}
+	for _, row := range long {
+		e, err := estimator(method, knuth.LongSummary.Name, row.Shape, row.Variant, row.Columns)
+		if err != nil {
+			return err
 		}
+		e.Settings = settings(row.Variant, row.Budget, row.Alpha, row.HybridK)
+		e.Long = &LongRun{Units: row.Units, CPUSeconds: row.CPUSeconds, Bundle: knuth.LongBundle.Path()}
 		r.Estimators = append(r.Estimators, e)
 	}
 	trace, err := knuth.Trace.Read(p)
@@ -55,4 +63,18 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 		r.Coverage = append(r.Coverage, CoverageRun{Method: method, Shape: s, Variant: row.Variant, Samples: row.Samples, CILow: st[2], CIHigh: st[3]})
 	}
 	return nil
+}
+
+// settings names the parameters of a knuth variant, as "B=30" ("" for
+// none).
+func settings(variant string, budget int32, alpha float64, hybridK int32) string {
+	switch variant {
+	case "se", "bandse", "bandselast":
+		return fmt.Sprintf("B=%d", budget)
+	case "lookahead":
+		return fmt.Sprintf("B=%d, α=%g", budget, alpha)
+	case "hybrid":
+		return fmt.Sprintf("k=%d", hybridK)
+	}
+	return ""
 }

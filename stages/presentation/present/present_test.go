@@ -148,6 +148,41 @@ func TestMostPreciseSkipsZeroVariance(t *testing.T) {
 	}
 }
 
+// MostPrecise takes a shape's long run (knuth.long) over its default
+// runs, even a more precise one, but not an unreliable long run over a
+// trusted default run; the sort puts a long run after its variant's
+// default run, and Label tells them apart.
+func TestMostPreciseTakesTheLongRun(t *testing.T) {
+	s := grid.Shape{R: 4, C: 4}
+	f := big.NewFloat
+	long := &LongRun{Units: 2, CPUSeconds: 100}
+	se := Estimator{Shape: s, Method: "knuth", Variant: "se", Samples: 10, Estimate: f(6e98), StdError: f(1e96), RelativeError: 0.002}
+	seLong := Estimator{Shape: s, Method: "knuth", Variant: "se", Samples: 20, Estimate: f(5.9e98), StdError: f(3e96), RelativeError: 0.005, Long: long}
+	mrvLong := seLong
+	mrvLong.Variant, mrvLong.Unreliable = "mrv", true
+	for _, c := range []struct {
+		runs     []Estimator
+		want     string
+		wantLong bool
+	}{
+		{[]Estimator{se, seLong}, "se", true},
+		{[]Estimator{seLong, se}, "se", true},
+		{[]Estimator{se, mrvLong}, "se", false},
+		{[]Estimator{mrvLong}, "mrv", true},
+	} {
+		r := &Results{Estimators: c.runs}
+		got, ok := r.MostPrecise(s)
+		if !ok || got.Variant != c.want || (got.Long != nil) != c.wantLong {
+			t.Errorf("%v: got %s (%v)", c.runs, got.Label(), ok)
+		}
+	}
+	r := &Results{Estimators: []Estimator{seLong, se}}
+	r.sort()
+	if r.Estimators[0].Long != nil || r.Estimators[1].Label() != "knuth/se long" || r.Estimators[0].Label() != "knuth/se" {
+		t.Errorf("sorted: %s, %s", r.Estimators[0].Label(), r.Estimators[1].Label())
+	}
+}
+
 // The coverage study counts the intervals that hold the known count (288
 // for 2×2, from the literature here) and those wholly below it; a variant
 // whose Wilson interval lies below 95% is not trusted, nor is an

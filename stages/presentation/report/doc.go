@@ -6,8 +6,21 @@
 // It requires the stages the figures stage reads (classes, exact, shapes,
 // symmetry, kilfoil, knuth, importance, through package present) and figures
 // itself: it learns which figures exist from data/figures.parquet
-// (figures.Index) and draws nothing. Exact values are printed in full with
-// {,} grouping; rounding of exact values is exact (big.Rat, halves away
+// (figures.Index) and draws nothing.
+//
+// The knuth stage's long runs (data/knuth_long.parquet, knuth.long) are
+// estimators like the default runs, labelled "knuth/<variant> long": on a
+// shape with a long run, the headline figures (the \Mc<R>X<C>… macros, the
+// shapes table, the heuristic figure) take the long run's interval (a
+// trusted one beats any other; see present.Results.MostPrecise), and say
+// what it cost (\Mc<R>X<C>LongUnits, \Mc<R>X<C>LongCPUHours, the flag
+// \ifHaveMc<R>X<C>Long); \ifHaveLongRuns, \LongRunList, \LongUnits,
+// \LongCPUHours and \LongBundle describe them all. The 9×9 comparison of
+// the variants (\KnuthBest…) and the figures of the traces stay on the
+// default runs. With knuth.long empty the paper shows the default runs'
+// intervals and leaves the long-run text out.
+//
+// Exact values are printed in full with {,} grouping; rounding of exact values is exact (big.Rat, halves away
 // from zero). The tables are made once by package present (present.Tables),
 // as cells that this stage prints as TeX and the htmlreport stage as HTML.
 //
@@ -17,7 +30,8 @@
 //	    one macro per quoted number (\GridsExact, \ReducedCount,
 //	    \KilfoilEstimate, \KilfoilGapPercent, \FunnelZero…\FunnelSix,
 //	    \Grids<R>X<C>, \<Method><R>X<C><Variant>Estimate, CILow, CIHigh,
-//	    RelErrPercent…, \<Method>Best…), and \ifHave… flags for each part that
+//	    RelErrPercent…, for a long run \<Method><R>X<C><Variant>Long…
+//	    with its Units and CPUHours, \<Method>Best…), and \ifHave… flags for each part that
 //	    ran: \ifHaveTable<Name> for each table written, \ifHaveFig<Name> for
 //	    each figure that data/figures.parquet marks as drawn from data
 //	paper/generated/funnel.tex
@@ -58,7 +72,8 @@
 //	    wholly below 95% (the variant then gives no headline figure for the
 //	    shape)
 //	paper/generated/tails.tex
-//	    every estimate of a grid of side 15 or more (present.TailSide) with
+//	    every estimate of a grid of side 15 or more (present.TailSide), long runs
+//	    after the default run of their variant, with
 //	    its relative error and the diagnostics of its samples as weights:
 //	    ESS, ESS/n, the largest sample's share of the sum and the Pareto k̂
 //	    (‡ above 0.7)

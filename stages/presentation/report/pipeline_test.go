@@ -1,13 +1,16 @@
 package report_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/report"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 )
@@ -70,4 +73,51 @@ func TestPipelineToPaper(t *testing.T) {
 
 	o.Root, o.Force, o.Procs = pipelinetest.Copy(t, root), []string{figures.Stage.Name}, 1
 	pipelinetest.SameOutputs(t, root, pipelinetest.Run(t, o), figures.Stage, report.Stage)
+}
+
+// TestLongRunToPaper runs the smoke pipeline through report with a
+// smoke-sized long run (knuth.long: one unit of 2×3 bandse, a variant the
+// smoke coverage study does not reject on 2×3) and checks that the
+// paper's macros give 2×3 the long run's interval, samples and CPU
+// time (from data/knuth_long.parquet), and name it among the long runs.
+func TestLongRunToPaper(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the upstream stages (about 15 s)")
+	}
+	o := pipelinetest.Options{Stages: pipelinetest.Closure(report.Stage), Config: "../../../configs/smoke.yaml",
+		Set: []string{"exact.crosscheck=none", "knuth.long={2x3/bandse: 64000}"}, Targets: []string{report.Stage.Name}}
+	root := pipelinetest.Run(t, o)
+	rows, err := knuth.LongSummary.Load(root)
+	if err != nil || len(rows) != 1 || !(rows[0].CPUSeconds > 0) {
+		t.Fatalf("long rows %+v, %v", rows, err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "paper/generated/numbers.tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	numbers := string(data)
+	lo, err := present.ParseFloat("ci_low", rows[0].CILow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`\HaveLongRunstrue`, `\HaveMcTwoXThreeLongtrue`,
+		`\newcommand{\McTwoXThreeEstimator}{\texttt{knuth/bandse long}}`,
+		`\newcommand{\McTwoXThreeSamples}{\ensuremath{64{,}000}}`,
+		`\newcommand{\McTwoXThreeCILow}{\ensuremath{` + present.SciFloat(lo, 4) + `}}`,
+		`\newcommand{\McTwoXThreeLongCPUHours}{\ensuremath{` + fmt.Sprintf("%.3f", rows[0].CPUSeconds/3600) + `}}`,
+		`\newcommand{\LongBundle}{\texttt{data/bundles/knuth-long.parquet}}`,
+		`\texttt{bandse} on $2\times3$ boxes ($64{,}000$ samples, $1$ unit,`,
+	} {
+		if !strings.Contains(numbers, want) {
+			t.Errorf("numbers.tex lacks %s", want)
+		}
+	}
+	if t.Failed() {
+		for _, line := range strings.Split(numbers, "\n") {
+			if strings.Contains(line, "TwoXThree") || strings.Contains(line, "Long") || strings.Contains(line, "Coverage") {
+				t.Log(line)
+			}
+		}
+	}
 }

@@ -396,3 +396,76 @@ func TestTailsTable(t *testing.T) {
 		t.Errorf("tails table:\n%s", tails)
 	}
 }
+
+// A long run (data/knuth_long.parquet) carries the headline interval of
+// its shape, though a default run of the same variant is there too: the
+// Mc macros, the shapes and tails tables take it, with its samples and
+// CPU time, while the 9×9 variant comparison stays on the default runs.
+// Without one, the default run's interval and no long-run macro.
+func TestLongRunHeadline(t *testing.T) {
+	f := func(x float64) *big.Float { return big.NewFloat(x) }
+	sixteen := grid.Shape{R: 4, C: 4}
+	without := published(t)
+	withLong := published(t)
+	// A long run of the 4×4 cover walk, less precise than the default run
+	// (so that only the rule, not the relative error, picks it), and one
+	// of the 9×9 hybrid.
+	withLong.Estimators = append(withLong.Estimators,
+		present.Estimator{Method: knuth.Stage.Name, Shape: sixteen, Variant: "cover", Samples: 48000, Estimate: f(5.96e98),
+			StdError: f(0.31e98), CILow: f(5.9e98), CIHigh: f(6.02e98), RelativeError: 0.052, RelVarWork: 5, ESS: 321.5,
+			Long: &present.LongRun{Units: 3, CPUSeconds: 9000, Bundle: "data/bundles/knuth-long.parquet"}},
+		present.Estimator{Method: knuth.Stage.Name, Shape: present.Classic, Variant: "hybrid", Samples: 64000, Estimate: f(6.6709e21),
+			StdError: f(0.0005e21), CILow: f(6.6699e21), CIHigh: f(6.6719e21), RelativeError: 0.000075, RelVarWork: 1,
+			Long: &present.LongRun{Units: 1, CPUSeconds: 42, Bundle: "data/bundles/knuth-long.parquet"}})
+	tex, err := numbers.TeX(withLong, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(tex)
+	for _, want := range []string{
+		`\newif\ifHaveLongRuns\HaveLongRunstrue`,
+		`\newif\ifHaveMcFourXFourLong\HaveMcFourXFourLongtrue`,
+		`\newcommand{\McFourXFourEstimator}{\texttt{knuth/cover long}}`,
+		`\newcommand{\McFourXFourSamples}{\ensuremath{48{,}000}}`,
+		`\newcommand{\McFourXFourEstimate}{\ensuremath{5.960\times 10^{98}}}`,
+		`\newcommand{\McFourXFourCILow}{\ensuremath{5.900\times 10^{98}}}`,
+		`\newcommand{\McFourXFourHalfWidthPercent}{\ensuremath{10.19}}`, // 1.96 × 5.2%
+		`\newcommand{\McFourXFourESS}{\ensuremath{321.5}}`,
+		`\newcommand{\McFourXFourLongUnits}{\ensuremath{3}}`,
+		`\newcommand{\McFourXFourLongCPUHours}{\ensuremath{2.50}}`,
+		`\newcommand{\McThreeXThreeLongCPUHours}{\ensuremath{0.012}}`,
+		`\newcommand{\McThreeXThreeSamples}{\ensuremath{64{,}000}}`,
+		`\newcommand{\McThreeXThreeCovers}{contains}`,
+		`\newcommand{\KnuthFourXFourCoverLongCPUHours}{\ensuremath{2.50}}`,
+		`\newcommand{\KnuthFourXFourCoverEstimate}{\ensuremath{6.100\times 10^{98}}}`, // the default run keeps its macros
+		`\newcommand{\LongRunCount}{\ensuremath{2}}`,
+		`\newcommand{\LongUnits}{\ensuremath{4}}`,
+		`\newcommand{\LongCPUHours}{\ensuremath{2.51}}`,
+		`\newcommand{\LongBundle}{\texttt{data/bundles/knuth-long.parquet}}`,
+		`\newcommand{\KnuthBestSamples}{\ensuremath{1{,}000{,}000}}`, // the default 9×9 run
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("with a long run, numbers.tex lacks %s", want)
+		}
+	}
+	if !strings.Contains(s, `\newcommand{\LongRunList}{\texttt{cover} on $4\times4$ boxes ($48{,}000$ samples, $3$ units, $2.50$ CPU-hours) and \texttt{hybrid} on $3\times3$ boxes ($64{,}000$ samples, $1$ unit, $0.012$ CPU-hours)}`) {
+		t.Errorf("long-run list:\n%s", s)
+	}
+	shapes := string(ShapesTable(withLong))
+	if !strings.Contains(shapes, `5.96\times 10^{98}`) || strings.Contains(shapes, `6.10\times 10^{98}`) {
+		t.Errorf("shapes table does not show the long 4×4 run:\n%s", shapes)
+	}
+	if tails := string(TailsTable(withLong)); !strings.Contains(tails, "knuth/cover long") || !strings.Contains(tails, "321.5") {
+		t.Errorf("tails table lacks the long run:\n%s", tails)
+	}
+
+	tex, err = numbers.TeX(without, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = string(tex)
+	if strings.Contains(s, "Long") || !strings.Contains(s, `\newcommand{\McFourXFourEstimate}{\ensuremath{6.100\times 10^{98}}}`) ||
+		!strings.Contains(s, `\newcommand{\McFourXFourEstimator}{\texttt{knuth/cover}}`) {
+		t.Errorf("without a long run, numbers.tex should carry the default run and no long-run macro:\n%s", s)
+	}
+}

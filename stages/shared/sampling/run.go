@@ -33,8 +33,12 @@ type Plan struct {
 const DefaultGoal = 0.01
 
 // goal returns the goal of shape s.
-func (plan Plan) goal(s grid.Shape) float64 {
-	if g, ok := plan.Goals[s.String()]; ok {
+func (plan Plan) goal(s grid.Shape) float64 { return Goal(plan.Goals, s) }
+
+// Goal returns the goal of shape s in goals (shape RxC → relative 95%
+// half-width), DefaultGoal when s has no key.
+func Goal(goals map[string]float64, s grid.Shape) float64 {
+	if g, ok := goals[s.String()]; ok {
 		return g
 	}
 	return DefaultGoal
