@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -188,7 +189,7 @@ func AddToBundle(root string, b *Bundle, add []BundleRow) error {
 	for _, r := range have {
 		rows = append(rows, r)
 	}
-	slices.SortFunc(rows, func(x, y BundleRow) int { return cmpString(x.Unit, y.Unit) })
+	slices.SortFunc(rows, func(x, y BundleRow) int { return cmp.Compare(x.Unit, y.Unit) })
 	return writeBundle(root, b, rows)
 }
 
@@ -230,16 +231,6 @@ func writeBundle(root string, b *Bundle, rows []BundleRow) error {
 		return fmt.Errorf("bundle %s: %w", b.Path(), err)
 	}
 	return nil
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // NewBundleRow is the row of a unit just computed.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 )
 
 // NumOrbits returns the number of orbits of B_c on the pattern multisets of
@@ -34,7 +36,7 @@ func NumOrbits(ctx context.Context, c int) (*big.Int, error) {
 // NumMultisets returns the number of pattern multisets of c (the multisets
 // fixed by the identity).
 func NumMultisets(ctx context.Context, c int) (uint64, error) {
-	if err := checkC(c); err != nil {
+	if err := pairstacks.CheckC(c); err != nil {
 		return 0, err
 	}
 	return fixedMultisets(ctx, c, groupFor(c).perms[0], 0)
@@ -42,7 +44,7 @@ func NumMultisets(ctx context.Context, c int) (uint64, error) {
 
 // burnside returns Σ_g (multisets fixed by g).
 func burnside(ctx context.Context, c int) (*big.Int, error) {
-	if err := checkC(c); err != nil {
+	if err := pairstacks.CheckC(c); err != nil {
 		return nil, err
 	}
 	g := groupFor(c)

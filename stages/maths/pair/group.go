@@ -13,18 +13,10 @@ import (
 // (pairstacks.MaxC).
 const MaxC = pairstacks.MaxC
 
-// checkC returns an error unless 1 ≤ c ≤ MaxC.
-func checkC(c int) error {
-	if c < 1 || c > MaxC {
-		return fmt.Errorf("pair: c = %d: want 1 ≤ c ≤ %d", c, MaxC)
-	}
-	return nil
-}
-
 // checkPatterns returns an error unless patterns is a multiset T for c: 2c
 // patterns below 2^c with every bit set in exactly c of them.
 func checkPatterns(c int, patterns []uint8) error {
-	if err := checkC(c); err != nil {
+	if err := pairstacks.CheckC(c); err != nil {
 		return err
 	}
 	if len(patterns) != 2*c {
@@ -165,23 +157,15 @@ func stabiliser(c int, sorted []uint8) uint64 {
 // patterns: the number of tuples σ whose pattern multiset they are.
 func multinomial(sorted []uint8) uint64 {
 	// n ≤ 12, so n! < 2^29 and every intermediate value fits.
-	f := factorial(len(sorted))
+	f := pairstacks.Factorial(len(sorted))
 	run := 1
 	for j := 1; j <= len(sorted); j++ {
 		if j < len(sorted) && sorted[j] == sorted[j-1] {
 			run++
 			continue
 		}
-		f /= factorial(run)
+		f /= pairstacks.Factorial(run)
 		run = 1
-	}
-	return f
-}
-
-func factorial(k int) uint64 {
-	f := uint64(1)
-	for i := 2; i <= k; i++ {
-		f *= uint64(i)
 	}
 	return f
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 )
 
 // An Orbit is an orbit of B_c on the pattern multisets T of c (see the
@@ -88,7 +90,7 @@ func NumTuples(c int) *big.Int {
 // c = 6 in about 4 s. The order, and so every sum over the list, is the same
 // on every run.
 func Orbits(ctx context.Context, c int) ([]Orbit, error) {
-	if err := checkC(c); err != nil {
+	if err := pairstacks.CheckC(c); err != nil {
 		return nil, err
 	}
 	return orderlyOrbits(ctx, c, 1)

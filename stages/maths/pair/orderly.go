@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/bits"
 	"slices"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 )
 
 // orderly lists the orbit representatives of c by orderly generation
@@ -219,6 +221,6 @@ func (o *orderly) violated(v int) bool {
 			return false
 		}
 	}
-	o.stab += factorial(bits.OnesCount8(o.free))
+	o.stab += pairstacks.Factorial(bits.OnesCount8(o.free))
 	return false
 }

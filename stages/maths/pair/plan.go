@@ -56,7 +56,7 @@ type planEntry struct {
 // orbits (least recently used out first; a table in use is kept until its
 // join ends).
 func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, error) {
-	if err := checkC(c); err != nil {
+	if err := pairstacks.CheckC(c); err != nil {
 		return nil, err
 	}
 	orbits, err := orderlyOrbits(ctx, c, workers) // Orbits, on workers goroutines

@@ -126,7 +126,7 @@ func (h *HalfTable) Each(fn func(cols [MaxC]uint16, g uint64)) {
 
 // labellings returns os(M) = c!/Π m! for the sorted column sets of M.
 func labellings(c int, cls *[MaxC]uint16) uint64 {
-	os := factorial(c)
+	os := Factorial(c)
 	run := uint64(1)
 	for j := 1; j < c; j++ {
 		if cls[j] == cls[j-1] {
@@ -142,7 +142,7 @@ func labellings(c int, cls *[MaxC]uint16) uint64 {
 // BuildHalf computes the table of the patterns half (at most 2c of them,
 // any multiset) with the counter s.
 func BuildHalf(ctx context.Context, s *StackCounter, c int, half []uint8) (*HalfTable, error) {
-	if err := checkC(c); err != nil {
+	if err := CheckC(c); err != nil {
 		return nil, err
 	}
 	if len(half) > 2*c {

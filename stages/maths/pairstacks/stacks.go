@@ -18,15 +18,17 @@ const maxN = 2 * MaxC
 // ErrOverflow is returned when a count does not fit its 64-bit word.
 var ErrOverflow = errors.New("pair: count exceeds 2^64")
 
-// checkC returns an error unless 1 ≤ c ≤ MaxC.
-func checkC(c int) error {
+// CheckC returns an error unless 1 ≤ c ≤ MaxC (this package's and package
+// pair's bound on the box width).
+func CheckC(c int) error {
 	if c < 1 || c > MaxC {
 		return fmt.Errorf("pair: c = %d: want 1 ≤ c ≤ %d", c, MaxC)
 	}
 	return nil
 }
 
-func factorial(k int) uint64 {
+// Factorial returns k! for 0 ≤ k ≤ 20 (the largest that fits 64 bits).
+func Factorial(k int) uint64 {
 	f := uint64(1)
 	for i := 2; i <= k; i++ {
 		f *= uint64(i)
