@@ -19,7 +19,7 @@ import (
 // programme is over subsets of the R rows of a band: a state holds at most
 // C(6,3) = 20 counts of at most N ≤ 25, and the weights of one box's
 // transition are at most (R−1)^N ≤ 5^25 < 2^64. 5×5 takes a few seconds,
-// 5×4 under one, 6×2 (for the 2×6 shape) about a second.
+// 5×4 under one, 6×2 (the stacks of the 2×6 shape) about 2 CPU-seconds.
 const (
 	MaxSide = 6
 	MaxN    = 25
