@@ -156,6 +156,9 @@ type problem struct {
 	twistRho [][]int
 	twistKap [][]int // per cycle: ρ^ℓ, κ^ℓ on the representative's columns (0…C-1)
 	twistPow []int   // per cycle: ℓ
+	// rowSym lists the row permutations y (in S_R wr S_C) with yρ = ρy and
+	// y(0) = 0, as images y[r].
+	rowSym [][]int
 }
 
 func newProblem(s symmetry.Shape, e symmetry.Element) *problem {
@@ -188,7 +191,43 @@ func newProblem(s symmetry.Shape, e symmetry.Element) *problem {
 		p.twistKap = append(p.twistKap, kap)
 		p.twistPow = append(p.twistPow, l)
 	}
+	for _, bp := range perm.All(s.C) {
+		inner := perm.All(s.R)
+		idx := make([]int, s.C)
+		for {
+			y := make([]int, n)
+			for b := range s.C {
+				for j := range s.R {
+					y[b*s.R+j] = bp[b]*s.R + inner[idx[b]][j]
+				}
+			}
+			if y[0] == 0 && equal(perm.Compose(y, p.rho), perm.Compose(p.rho, y)) {
+				p.rowSym = append(p.rowSym, y)
+			}
+			i := 0
+			for i < s.C {
+				idx[i]++
+				if idx[i] < len(inner) {
+					break
+				}
+				idx[i] = 0
+				i++
+			}
+			if i == s.C {
+				break
+			}
+		}
+	}
 	return p
+}
+
+func equal(a, b []int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // orbit is one orbit of ⟨(π, ρ)⟩ on the (stack, row) cells.
@@ -529,8 +568,15 @@ func (w *walker) fill(o int) {
 // complete handles a completed stack cycle ci: E of its representative,
 // then the cycles after it.
 func (w *walker) complete(ci int) {
-	w.st.Stacks[ci]++
 	t := w.p.cycles[ci][0]
+	weight := uint64(1)
+	if ci == 0 {
+		var ok bool
+		if weight, ok = w.canonical(w.config[t]); !ok {
+			return
+		}
+	}
+	w.st.Stacks[ci]++
 	var key [16]uint16
 	copy(key[:], w.config[t])
 	e, ok := w.memo[ci][key]
@@ -545,15 +591,51 @@ func (w *walker) complete(ci int) {
 		return
 	}
 	w.st.Nonzero[ci]++
+	we := new(big.Int).Mul(new(big.Int).SetUint64(e), new(big.Int).SetUint64(weight))
 	if ci+1 == len(w.p.cycles) {
-		w.acc[ci].Add(w.acc[ci], new(big.Int).SetUint64(e))
+		w.acc[ci].Add(w.acc[ci], we)
 		return
 	}
 	w.acc[ci+1].SetInt64(0)
 	w.fill(w.last[ci])
 	if w.acc[ci+1].Sign() != 0 {
-		w.acc[ci].Add(w.acc[ci], new(big.Int).Mul(w.acc[ci+1], new(big.Int).SetUint64(e)))
+		w.acc[ci].Add(w.acc[ci], we.Mul(we, w.acc[ci+1]))
 	}
+}
+
+// canonical reports whether the first stack cycle's configuration (its
+// representative's row sets) is the least, read row by row, of its images
+// P∘y⁻¹ under the row permutations y of problem.rowSym, and the size of
+// its orbit, len(rowSym)/|stabiliser|. Those y commute with g and fix row
+// 0 (so the first row Q), so X ↦ X∘y⁻¹ carries the grids counted under one
+// configuration onto those under its image: the sum over configurations is
+// the sum over the least ones weighted by their orbits.
+func (w *walker) canonical(rows []uint16) (uint64, bool) {
+	var stab uint64
+	img := make([]uint16, w.n)
+	for _, y := range w.p.rowSym {
+		for r, m := range rows {
+			img[y[r]] = m
+		}
+		cmp := 0
+		for r := range w.n {
+			if img[r] != rows[r] {
+				if img[r] < rows[r] {
+					cmp = -1
+				} else {
+					cmp = 1
+				}
+				break
+			}
+		}
+		if cmp < 0 {
+			return 0, false
+		}
+		if cmp == 0 {
+			stab++
+		}
+	}
+	return uint64(len(w.p.rowSym)) / stab, true
 }
 
 // stackCount returns E_{h,τ}(rows) for the representative of stack cycle ci
