@@ -258,6 +258,21 @@ type walker struct {
 	budget  uint64
 	err     error
 	acc     []*big.Int // acc[i]: sum over completions of cycles ≥ i
+
+	// Projection (project.go): the orbit choices made so far, and, when
+	// collect is set, a hook that takes the first cycle's canonical
+	// configurations instead of counting below them.
+	path      []choice
+	firstDone []int // stacks whose first-row orbit setFirstRow assigned
+	reps      [][]uint16
+	repSizes  []int
+	collect   func(weight uint64)
+}
+
+// choice is one orbit's value.
+type choice struct {
+	orbit int
+	value uint16
 }
 
 func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *Stats) *walker {
@@ -376,19 +391,7 @@ func (w *walker) sum() (*big.Int, error) {
 	total := new(big.Int)
 	reps, sizes := w.firstRows()
 	for i, q := range reps {
-		ok := true
-		var done []int
-		for t := range w.p.r {
-			if w.config[t][0] == q[t] {
-				continue
-			}
-			if w.config[t][0] != 0 || !w.fillCell(t, 0, q[t]) {
-				ok = false
-				break
-			}
-			done = append(done, t)
-		}
-		if ok {
+		if w.setFirstRow(q) {
 			w.st.FirstRows++
 			w.acc[0].SetInt64(0)
 			w.fill(0)
@@ -397,11 +400,34 @@ func (w *walker) sum() (*big.Int, error) {
 			}
 			total.Add(total, new(big.Int).Mul(w.acc[0], big.NewInt(int64(sizes[i]))))
 		}
-		for j := len(done) - 1; j >= 0; j-- {
-			w.unassign(w.orbitOfCell(done[j], 0))
-		}
+		w.clearFirstRow(q)
 	}
 	return total, nil
+}
+
+// setFirstRow assigns the orbits of the first row's cells so that
+// P_t(0) = q[t]; it reports false on a clash (clearFirstRow undoes the part
+// done).
+func (w *walker) setFirstRow(q []uint16) bool {
+	w.firstDone = w.firstDone[:0]
+	for t := range w.p.r {
+		if w.config[t][0] == q[t] {
+			continue
+		}
+		if w.config[t][0] != 0 || !w.fillCell(t, 0, q[t]) {
+			return false
+		}
+		w.firstDone = append(w.firstDone, t)
+	}
+	return true
+}
+
+// clearFirstRow undoes setFirstRow.
+func (w *walker) clearFirstRow([]uint16) {
+	for j := len(w.firstDone) - 1; j >= 0; j-- {
+		w.unassign(w.orbitOfCell(w.firstDone[j], 0))
+	}
+	w.firstDone = w.firstDone[:0]
 }
 
 // orbitOfCell returns the orbit holding cell (t, r).
@@ -434,6 +460,13 @@ func (w *walker) fillCell(t, r int, m uint16) bool {
 // partitions of the symbols into R sets of C (a first row), and the orbit
 // sizes.
 func (w *walker) firstRows() ([][]uint16, []int) {
+	if w.reps == nil {
+		w.reps, w.repSizes = w.computeFirstRows()
+	}
+	return w.reps, w.repSizes
+}
+
+func (w *walker) computeFirstRows() ([][]uint16, []int) {
 	var all [][]uint16
 	index := map[[16]uint16]int{}
 	var rec func(cur []uint16, used uint16)
@@ -553,12 +586,14 @@ func (w *walker) fill(o int) {
 		if a&^free != 0 || !w.assign(ob, a) {
 			continue
 		}
+		w.path = append(w.path, choice{o, a})
 		if o+1 == w.last[ob.cycle] {
 			w.complete(ob.cycle)
 		} else {
 			w.fill(o + 1)
 		}
 		w.unassign(ob)
+		w.path = w.path[:len(w.path)-1]
 		if w.err != nil {
 			return
 		}
@@ -573,6 +608,10 @@ func (w *walker) complete(ci int) {
 	if ci == 0 {
 		var ok bool
 		if weight, ok = w.canonical(w.config[t]); !ok {
+			return
+		}
+		if w.collect != nil {
+			w.collect(weight)
 			return
 		}
 	}

@@ -103,3 +103,41 @@ func TestPlanSurvey(t *testing.T) {
 		t.Logf("plan class %d size %v order %d: cost %.3g (%v σ types %v) [%s] %v", cl.Index, cl.Size, cl.Order, sum, len(lams), lams, cl.Desc, time.Since(t0).Round(time.Millisecond))
 	}
 }
+
+// TestProjectClasses logs Project for the classes STACKJOIN_CLASSES of the
+// shape STACKJOIN_PROJECT, with STACKJOIN_SAMPLES samples (default 20) and
+// the enumeration budget STACKJOIN_BUDGET (default 10^9).
+func TestProjectClasses(t *testing.T) {
+	shape := os.Getenv("STACKJOIN_PROJECT")
+	if shape == "" {
+		t.Skip("set STACKJOIN_PROJECT=RxC and STACKJOIN_CLASSES")
+	}
+	var s symmetry.Shape
+	r, c, _ := cut(shape)
+	s.R, _ = strconv.Atoi(r)
+	s.C, _ = strconv.Atoi(c)
+	samples := 20
+	if v := os.Getenv("STACKJOIN_SAMPLES"); v != "" {
+		samples, _ = strconv.Atoi(v)
+	}
+	budget := uint64(1e9)
+	if b := os.Getenv("STACKJOIN_BUDGET"); b != "" {
+		f, _ := strconv.ParseFloat(b, 64)
+		budget = uint64(f)
+	}
+	g, err := symmetry.NewGroup(s, s.R == s.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Fields(strings.ReplaceAll(os.Getenv("STACKJOIN_CLASSES"), ",", " ")) {
+		i, _ := strconv.Atoi(f)
+		cl := g.Classes[i]
+		pr, err := Project(context.Background(), s, cl.Rep, budget, samples, 1)
+		if err != nil {
+			t.Logf("class %d (%s): %v after enumerating %d units", i, cl.Desc, err, pr.Units)
+			continue
+		}
+		t.Logf("class %d (%s): %d σ types, %d units (enumerated in %v), %d sampled, mean %v, projected %v = %.3g CPU-h",
+			i, cl.Desc, pr.SigmaTypes, pr.Units, pr.Enumerate.Round(time.Millisecond), pr.Sampled, pr.Mean, pr.Projected.Round(time.Second), pr.Projected.Hours())
+	}
+}
