@@ -89,7 +89,7 @@ var ErrBudget = errors.New("stackjoin: work budget exceeded")
 
 // Stats describes the work of one Fixed call.
 type Stats struct {
-	Nodes      uint64   // enumeration nodes (orbits assigned)
+	Nodes      uint64   // enumeration nodes (orbits assigned), plus |symmetries|/8 per canonical check
 	DPStates   uint64   // dynamic-programme states visited for E
 	Stacks     []uint64 // configurations completed, per stack cycle (E computed or looked up)
 	Nonzero    []uint64 // of those, with E ≠ 0
@@ -650,6 +650,9 @@ func (w *walker) complete(ci int) {
 // configuration onto those under its image: the sum over configurations is
 // the sum over the least ones weighted by their orbits.
 func (w *walker) canonical(rows []uint16) (uint64, bool) {
+	if w.charge(uint64(len(w.p.rowSym)) / 8) {
+		return 0, false
+	}
 	var stab uint64
 	img := make([]uint16, w.n)
 	for _, y := range w.p.rowSym {

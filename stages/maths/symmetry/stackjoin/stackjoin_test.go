@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -52,7 +53,7 @@ func compareShape(t *testing.T, s symmetry.Shape, budget uint64, searchOK func(s
 		}
 		compared++
 	}
-	t.Logf("%v: %d classes compared (stackjoin %v, search %v), %d over budget", s, compared, tJoin, tSearch, skipped)
+	t.Logf("%v: %d classes compared (stackjoin %v, search %v), %d skipped (over budget or not selected)", s, compared, tJoin, tSearch, skipped)
 	return compared, skipped
 }
 
@@ -100,5 +101,48 @@ func Test9x9MatchSearch(t *testing.T) {
 	compared, skipped := compareShape(t, symmetry.Shape{R: 3, C: 3}, budget, nil)
 	if compared < 15 || (budget == 0 && skipped > 0) {
 		t.Errorf("9×9: %d classes compared, %d skipped", compared, skipped)
+	}
+}
+
+// light3x4 lists the 3×4 classes whose search plans at most 3·10⁴ nodes
+// (search.PlanCost with 32 probes; TestPlanSurvey), 132 of the 316 that
+// admit a relabelling type.
+var light3x4 = []int{46, 485, 488, 490, 491, 497, 499, 500, 505, 506, 511, 512, 663, 694, 824, 880, 911, 912, 1191, 1309, 1323, 1340, 1446, 1676, 1704, 1713, 1740, 1768, 1777, 1805, 1833, 1842, 1869, 1897, 1925, 1953, 2012, 2040, 2068, 2096, 2105, 2133, 2161, 2170, 2197, 2225, 2253, 2281, 2340, 2368, 2396, 2424, 2450, 2452, 2480, 2539, 2562, 2565, 2567, 2590, 2593, 2595, 2618, 2621, 2623, 2632, 2659, 2687, 2714, 2773, 2796, 2799, 2801, 2826, 2827, 2828, 2832, 2833, 2834, 2835, 2836, 2837, 2838, 2839, 2840, 2841, 2842, 2843, 2844, 2845, 2846, 2847, 2848, 2849, 2850, 2851, 2852, 2853, 2854, 2855, 2856, 2857, 2858, 2859, 2860, 2861, 2862, 2863, 2864, 2865, 2866, 2867, 2868, 2869, 2870, 2871, 2872, 2873, 2874, 2875, 2876, 2877, 2878, 2879, 2880, 2881, 2882, 2883, 2884, 2885, 2886, 2887}
+
+// quick3x4 lists the light classes on which Fixed took under 0.25 s in
+// TestSurvey (budget 2·10⁵), the default comparison.
+var quick3x4 = []int{1676, 1704, 1768, 1833, 1897, 2040, 2068, 2480, 2590, 2593, 2621, 2623, 2799, 2827, 2832, 2835, 2836, 2837, 2838, 2841, 2853, 2862, 2864, 2865, 2871, 2873, 2874, 2875, 2876, 2878, 2881, 2883}
+
+// Test3x4MatchSearch compares Fixed with the search on every other class of
+// quick3x4, on all of them with STACKJOIN_3X4_QUICK=1, or, with
+// STACKJOIN_3X4_ALL=1, on every light class Fixed finishes within
+// STACKJOIN_3X4_BUDGET (default 2·10⁵; 110 of the 132 at that budget).
+func Test3x4MatchSearch(t *testing.T) {
+	budget := uint64(2e5)
+	if v := os.Getenv("STACKJOIN_3X4_BUDGET"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatalf("STACKJOIN_3X4_BUDGET=%q: want a number", v)
+		}
+		budget = uint64(f)
+	}
+	var list []int
+	for i := 0; i < len(quick3x4); i += 2 {
+		list = append(list, quick3x4[i]) // half of them by default: the search takes most of the time
+	}
+	want := len(list)
+	if os.Getenv("STACKJOIN_3X4_QUICK") != "" {
+		list, want = quick3x4, len(quick3x4)
+	}
+	if os.Getenv("STACKJOIN_3X4_ALL") != "" {
+		list, want = light3x4, 100
+	}
+	light := map[int]bool{}
+	for _, i := range list {
+		light[i] = true
+	}
+	compared, _ := compareShape(t, symmetry.Shape{R: 3, C: 4}, budget, func(c symmetry.Class) bool { return light[c.Index] })
+	if compared < want {
+		t.Errorf("3×4: only %d classes compared, want %d", compared, want)
 	}
 }
