@@ -2,6 +2,7 @@ package stackjoin
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"math/rand/v2"
 	"time"
@@ -21,12 +22,15 @@ type Projection struct {
 	Projected  time.Duration // Enumerate + Units·Mean
 	Partial    *big.Int      // the sampled units' weighted sum (for checks), not F
 	SigmaTypes int
+	// Truncated: the enumeration passed the budget; Units is then a lower
+	// bound (the units met first) and the sample is drawn from them.
+	Truncated bool
 }
 
 // Project enumerates the units of Fixed(ctx, s, e) (within budget nodes)
 // and times the count below samples of them, drawn uniformly with a fixed
-// seed. Like Fixed, it returns ErrBudget when the enumeration alone passes
-// the budget.
+// seed. When the enumeration passes the budget it stops there and sets
+// Truncated.
 func Project(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget uint64, samples int, seed uint64) (Projection, error) {
 	var pr Projection
 	p := newProblem(s, e)
@@ -65,10 +69,17 @@ func Project(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget u
 			w.fill(0)
 			w.clearFirstRow(q)
 			if w.err != nil {
-				return pr, w.err
+				break
 			}
 		}
 		pr.Enumerate += time.Since(t0)
+		if errors.Is(w.err, ErrBudget) {
+			pr.Truncated = true
+			break
+		}
+		if w.err != nil {
+			return pr, w.err
+		}
 	}
 	// Time the sampled units, each with a fresh walker (no memo carried
 	// over from another unit beyond its own σ type's walker).

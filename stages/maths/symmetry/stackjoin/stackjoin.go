@@ -69,6 +69,26 @@
 // N!/(C!)^R ordered partitions Q (34,650 for 3×4) are found from generators
 // of Z(σ_λ) (a rotation of each cycle, the exchange of consecutive cycles of
 // equal length). The division by |Z(σ_λ)| is checked to be exact.
+//
+// Row symmetries. A row permutation y (in S_R wr S_C) with yρ = ρy and
+// y(0) = 0 carries the grids fixed by g with σ and first row Q onto
+// themselves (X ↦ X∘y⁻¹), mapping the first stack cycle's configuration P
+// to P∘y⁻¹. So only the configurations P of the first stack cycle that are
+// least among their images (row by row) are continued, weighted by their
+// orbit size |Y|/|Stab(P)|:
+//
+//	S(Q) = Σ_{P least} |Y·P| · E_1(P) · Σ_{later cycles} Π E.
+//
+// For ρ = id on 3×4, |Y| = 2·6³·3! = 2,592. These least configurations are
+// the units of work that Project counts and samples.
+//
+// Families. Every element without transposition is handled the same way:
+// π = id (every stack kept, the per-stack twists joined over the row
+// partitions: the three-stack method with twisted stack counts), π a
+// transposition (one stack the image of another, fixed by (ρ², κ²) up to σ²,
+// joined with the third) and π a 3-cycle (one free stack, fixed by
+// (ρ³, κ³) up to σ³, its images the other two). The cost differs: see
+// Project and the survey tests.
 package stackjoin
 
 import (

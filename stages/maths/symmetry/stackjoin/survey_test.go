@@ -137,7 +137,11 @@ func TestProjectClasses(t *testing.T) {
 			t.Logf("class %d (%s): %v after enumerating %d units", i, cl.Desc, err, pr.Units)
 			continue
 		}
-		t.Logf("class %d (%s): %d σ types, %d units (enumerated in %v), %d sampled, mean %v, projected %v = %.3g CPU-h",
-			i, cl.Desc, pr.SigmaTypes, pr.Units, pr.Enumerate.Round(time.Millisecond), pr.Sampled, pr.Mean, pr.Projected.Round(time.Second), pr.Projected.Hours())
+		units := ""
+		if pr.Truncated {
+			units = "≥"
+		}
+		t.Logf("class %d (%s): %d σ types, %s%d units (enumerated in %v), %d sampled, mean %v, projected %v = %.3g CPU-h",
+			i, cl.Desc, pr.SigmaTypes, units, pr.Units, pr.Enumerate.Round(time.Millisecond), pr.Sampled, pr.Mean, pr.Projected.Round(time.Second), pr.Projected.Hours())
 	}
 }
