@@ -55,6 +55,7 @@ func Project(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget u
 		t0 := time.Now()
 		for qi, q := range reps {
 			if !w.setFirstRow(q) {
+				w.clearFirstRow(q)
 				continue
 			}
 			w.collect = func(uint64) {

@@ -146,3 +146,37 @@ func Test3x4MatchSearch(t *testing.T) {
 		t.Errorf("3×4: only %d classes compared, want %d", compared, want)
 	}
 }
+
+// TestProjectUnitsMatchFixed checks, on the 9×9 classes, that Project
+// enumerates as many units as Fixed continues below (Stats.Stacks[0]).
+func TestProjectUnitsMatchFixed(t *testing.T) {
+	s := symmetry.Shape{R: 3, C: 3}
+	g, err := symmetry.NewGroup(s, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, c := range g.Classes {
+		if c.Rep.Transpose || c.Index == 0 || len(search.SigmaTypes(s, c.Rep)) == 0 {
+			continue
+		}
+		_, st, err := FixedStats(context.Background(), s, c.Rep, 3e5)
+		if errors.Is(err, ErrBudget) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, err := Project(context.Background(), s, c.Rep, 0, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.Units != st.Stacks[0] || pr.Truncated {
+			t.Errorf("class %d (%s): Project %d units, Fixed %d", c.Index, c.Desc, pr.Units, st.Stacks[0])
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Errorf("only %d classes checked", checked)
+	}
+}
