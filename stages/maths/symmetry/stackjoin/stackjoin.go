@@ -1,0 +1,838 @@
+// Package stackjoin counts the grids fixed by an element of the symmetry
+// group (package symmetry) up to relabelling, F(g), by joining twisted stack
+// counts over row-set configurations: the stack method of package stacks
+// generalised from boxes of 2 rows to boxes of any number R of rows (R
+// stacks), aimed at the classes of 3×4 (12×12) that the search cannot
+// finish.
+//
+// Contract: Fixed(ctx, s, e, budget) returns F(e) exactly, as defined in
+// package symmetry, for any element e without transposition of a shape
+// whose stacks fit the state of the stack count (C·N ≤ 64, N ≤ 16), or
+// ErrBudget when the work passes the budget. It agrees with search.Fixed;
+// the tests check that class by class on 2×3, 3×2, 3×3 and the 3×4 classes
+// the search finishes in seconds.
+//
+// # The method
+//
+// Shape R×C, side N = R·C: C bands of R rows, R stacks of C columns. Let
+// g = (ρ, κ), ρ on the rows, κ on the columns, π the permutation of the
+// stacks that κ induces and κ_t: stack t's columns → stack π(t)'s. Stack t
+// is the N×C array S_t(r, j) = X(r, t·C+j); X∘g = σ∘X reads
+//
+//	S_{π(t)}(ρ(r), κ_t(j)) = σ(S_t(r, j))   for every stack t.
+//
+// Row sets. P_t(r) is the set of C symbols of row r in stack t. In a grid,
+// each band's R rows partition the symbols inside every stack (the box),
+// and the R sets of a row partition them across the stacks (the row). The
+// equations give P_{π(t)}(ρ(r)) = σ(P_t(r)).
+//
+// Stack cycles. For a cycle (t, π(t), …) of length ℓ of π, the stacks
+// after t are images of S_t, which must satisfy S_t(ρ^ℓ(r), κ^ℓ(j)) =
+// σ^ℓ(S_t(r, j)), and every image of a valid stack is valid. So, with one
+// representative t per cycle,
+//
+//	#{X : X∘g = σ∘X} = Σ_P  Π_t E_{(ρ^ℓ, κ^ℓ|t), σ^ℓ}(P_t),
+//
+// over the configurations P (a C-set for every stack and row) with the box
+// and row partitions and P_{π(t)}(ρ(r)) = σ(P_t(r)), where E_{h,τ}(Q) counts
+// the stacks with row sets Q fixed by h = (ρ', κ') up to τ: the proper
+// C-edge-colourings, by the columns, of the graph joining each row to its C
+// symbols (each symbol lies in one row of each band), with col(τ(x), ρ'(r)) =
+// κ'(col(x, r)). For g = identity this is the three-stack ("gangster")
+// identity grids = Σ E(σ₁)E(σ₂)E(σ₃) of package triple; for R = 2 it is
+// both families of package stacks.
+//
+// E by a dynamic programme. The symbols are placed one τ-cycle at a time:
+// the first symbol x of a cycle takes a bijection from its C rows to the C
+// columns, which fixes the columns of τ^k(x) in ρ'^k(r) as κ'^k(col(x, r)),
+// and the cycle must close (col(x, ρ'^m(r)) = κ'^m(col(x, r)) for the
+// cycle length m). The state is the set of rows already holding a symbol in
+// each column, C masks of N bits. E is memoised per configuration of the
+// stack.
+//
+// Enumeration. The configuration is filled one orbit of ⟨(π, ρ)⟩ on
+// (stack, row) at a time: choosing P_t(r) = A fixes P at the orbit's other
+// cells as σ^k(A), and A must satisfy σ^L(A) = A for an orbit of length L.
+// The stack cycles are filled one after another; when one is complete its
+// E is computed (a zero prunes), and the sum is the nested
+// Σ_{P_1} E_1 · Σ_{P_2} E_2 · …, as the three-stack method nests its first
+// stack and its splits.
+//
+// Relabellings. F(g) = Σ_λ #{X : X∘g = σ_λ∘X}/|Z(σ_λ)| (see package
+// search). Z(σ_λ) acts on the configurations, keeping E and the constraints,
+// so the sum over configurations with first row (P_0(0), …, P_{R-1}(0)) = Q
+// depends only on the Z(σ_λ)-orbit of Q:
+//
+//	#{X : X∘g = σ_λ∘X} = Σ_{Q ∈ orbit representatives} |Z·Q| · S(Q),
+//
+// S(Q) the sum over the configurations with first row Q. The orbits of the
+// N!/(C!)^R ordered partitions Q (34,650 for 3×4) are found from generators
+// of Z(σ_λ) (a rotation of each cycle, the exchange of consecutive cycles of
+// equal length). The division by |Z(σ_λ)| is checked to be exact.
+//
+// Row symmetries. A row permutation y (in S_R wr S_C) with yρ = ρy and
+// y(0) = 0 carries the grids fixed by g with σ and first row Q onto
+// themselves (X ↦ X∘y⁻¹), mapping the first stack cycle's configuration P
+// to P∘y⁻¹. So only the configurations P of the first stack cycle that are
+// least among their images (row by row) are continued, weighted by their
+// orbit size |Y|/|Stab(P)|:
+//
+//	S(Q) = Σ_{P least} |Y·P| · E_1(P) · Σ_{later cycles} Π E.
+//
+// For ρ = id on 3×4, |Y| = 2·6³·3! = 2,592. These least configurations are
+// the units of work that Project counts and samples.
+//
+// Families. Every element without transposition is handled the same way:
+// π = id (every stack kept, the per-stack twists joined over the row
+// partitions: the three-stack method with twisted stack counts), π a
+// transposition (one stack the image of another, fixed by (ρ², κ²) up to σ²,
+// joined with the third) and π a 3-cycle (one free stack, fixed by
+// (ρ³, κ³) up to σ³, its images the other two). The cost differs: see
+// Project and the survey tests.
+//
+// # Verification
+//
+// Fixed equals search.Fixed on every class without transposition of 2×2,
+// 2×3 and 3×2 (with the identity against the known grid counts), on all 22
+// non-identity classes without transposition of 9×9 that fix a grid
+// (STACKJOIN_9X9_FULL=1; 18 in the default test) and on 110 classes of 3×4
+// (STACKJOIN_3X4_ALL=1; 16 in the default test), of every family: stacks
+// kept, exchanged or cycled, with bands kept or permuted. A wrong orbit
+// weight or first-row orbit size fails these tests. Transposition (9×9's
+// other classes) is the search's.
+//
+// # Cost on 3×4 (measured 2026-11-26, 2-core machine under load)
+//
+// Project, with a fixed seed, on the classes whose search plans more than
+// 10¹² nodes: the search's heaviest class, 11 (every stack's columns
+// (1 2)(3 4); plan 6·10²² nodes), has 2,040 units at about 0.5 s each,
+// about 0.3 CPU-hours projected; run in full (TestSurvey, budget 0) it took
+// 5 min 50 s and gave F = 105,760,316,347,631,875,915,776 (σ of type 2⁶;
+// 3,400,000 second-stack configurations, 292,494 and 487,490 distinct stack
+// counts). No other count checks that value yet beyond the parity that
+// Burnside's lemma for ⟨g⟩ forces (F(g) ≡ F(id) mod 2). Most of the others are out of reach as they stand:
+// class 104 (bands (1 2)(3 4)) has 1,551,375 units at about 3 s, about
+// 1,300 CPU-hours; the classes that also swap rows inside bands have
+// ≥ 10⁵ units of 10-40 s (hundreds to thousands of CPU-hours). The unit
+// cost is the second stack's enumeration, which no symmetry reduces yet.
+package stackjoin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+)
+
+// ErrBudget is returned when the count needs more work units (enumeration
+// nodes plus dynamic-programme states) than the budget allows.
+var ErrBudget = errors.New("stackjoin: work budget exceeded")
+
+// Stats describes the work of one Fixed call.
+type Stats struct {
+	Nodes      uint64   // enumeration nodes (orbits assigned), plus |symmetries|/8 per canonical check
+	DPStates   uint64   // dynamic-programme states visited for E
+	Stacks     []uint64 // configurations completed, per stack cycle (E computed or looked up)
+	Nonzero    []uint64 // of those, with E ≠ 0
+	Distinct   []int    // distinct configurations whose E was computed, per stack cycle
+	FirstRows  int      // first-row orbit representatives run, summed over σ types
+	SigmaTypes int      // σ types allowed
+}
+
+// Fixed returns F(e) by the method of the package documentation, or
+// ErrBudget when the work (nodes plus dynamic-programme states) passes
+// budget (0: no limit).
+func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget uint64) (*big.Int, error) {
+	f, _, err := FixedStats(ctx, s, e, budget)
+	return f, err
+}
+
+// FixedStats is Fixed with the work done.
+func FixedStats(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget uint64) (*big.Int, Stats, error) {
+	var st Stats
+	if err := e.Check(s); err != nil {
+		return nil, st, err
+	}
+	if e.Transpose {
+		return nil, st, fmt.Errorf("stackjoin: transposition is not handled")
+	}
+	n := s.N()
+	if n > 16 || s.C*n > 64 {
+		return nil, st, fmt.Errorf("stackjoin: shape %v: a stack's state needs C·N = %d ≤ 64 bits", s, s.C*n)
+	}
+	p := newProblem(s, e)
+	st.Stacks = make([]uint64, len(p.cycles))
+	st.Nonzero = make([]uint64, len(p.cycles))
+	st.Distinct = make([]int, len(p.cycles))
+	total := new(big.Int)
+	lams := search.SigmaTypes(s, e)
+	st.SigmaTypes = len(lams)
+	for _, lam := range lams {
+		w := newWalker(ctx, p, lam, budget, &st)
+		sum, err := w.sum()
+		if err != nil {
+			return nil, st, err
+		}
+		for i, m := range w.memo {
+			st.Distinct[i] += len(m)
+		}
+		z := perm.Centralizer(lam)
+		q, r := new(big.Int).QuoRem(sum, z, new(big.Int))
+		if r.Sign() != 0 {
+			return nil, st, fmt.Errorf("stackjoin: internal error: %v grids of %v fixed with σ of type %v, not a multiple of its centraliser order %v", sum, s, lam, z)
+		}
+		total.Add(total, q)
+	}
+	return total, st, nil
+}
+
+// problem is the part that depends on g only.
+type problem struct {
+	s        symmetry.Shape
+	n, r, c  int // side, rows per box, columns per box
+	rho, pi  []int
+	kappa    []int // on all columns
+	cycles   [][]int
+	cycleOf  []int // stack → index of its cycle
+	twistRho [][]int
+	twistKap [][]int // per cycle: ρ^ℓ, κ^ℓ on the representative's columns (0…C-1)
+	twistPow []int   // per cycle: ℓ
+	// rowSym lists the row permutations y (in S_R wr S_C) with yρ = ρy and
+	// y(0) = 0, as images y[r].
+	rowSym [][]int
+}
+
+func newProblem(s symmetry.Shape, e symmetry.Element) *problem {
+	n := s.N()
+	p := &problem{s: s, n: n, r: s.R, c: s.C, rho: e.Rows, kappa: e.Cols}
+	p.pi = make([]int, s.R)
+	for t := range s.R {
+		p.pi[t] = e.Cols[t*s.C] / s.C
+	}
+	p.cycleOf = make([]int, s.R)
+	seen := make([]bool, s.R)
+	for t := range s.R {
+		if seen[t] {
+			continue
+		}
+		var cyc []int
+		for x := t; !seen[x]; x = p.pi[x] {
+			seen[x] = true
+			p.cycleOf[x] = len(p.cycles)
+			cyc = append(cyc, x)
+		}
+		p.cycles = append(p.cycles, cyc)
+		l := len(cyc)
+		pw := e.Power(l)
+		kap := make([]int, s.C)
+		for j := range s.C {
+			kap[j] = pw.Cols[t*s.C+j] - t*s.C
+		}
+		p.twistRho = append(p.twistRho, pw.Rows)
+		p.twistKap = append(p.twistKap, kap)
+		p.twistPow = append(p.twistPow, l)
+	}
+	for _, bp := range perm.All(s.C) {
+		inner := perm.All(s.R)
+		idx := make([]int, s.C)
+		for {
+			y := make([]int, n)
+			for b := range s.C {
+				for j := range s.R {
+					y[b*s.R+j] = bp[b]*s.R + inner[idx[b]][j]
+				}
+			}
+			if y[0] == 0 && equal(perm.Compose(y, p.rho), perm.Compose(p.rho, y)) {
+				p.rowSym = append(p.rowSym, y)
+			}
+			i := 0
+			for i < s.C {
+				idx[i]++
+				if idx[i] < len(inner) {
+					break
+				}
+				idx[i] = 0
+				i++
+			}
+			if i == s.C {
+				break
+			}
+		}
+	}
+	return p
+}
+
+func equal(a, b []int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// orbit is one orbit of ⟨(π, ρ)⟩ on the (stack, row) cells.
+type orbit struct {
+	stack, row []int // the cells, the k-th being g^k of the first
+	cycle      int   // its stack cycle
+}
+
+// walker holds the state of the enumeration for one σ.
+type walker struct {
+	ctx    context.Context
+	p      *problem
+	n, c   int
+	full   uint16
+	ord    int
+	sigma  []int
+	sigM   [][]uint16 // sigM[k][m] = σ^k(m)
+	subs   []uint16   // the C-subsets of the symbols
+	orbits []orbit
+	// last[i]: the index after the last orbit of cycle i.
+	last []int
+	// config[t][r]: the set at (t, r), 0 when unset.
+	config  [][]uint16
+	rowUsed []uint16   // per row
+	boxUsed [][]uint16 // per stack, per band
+	memo    []map[[16]uint16]uint64
+	st      *Stats
+	budget  uint64
+	err     error
+	acc     []*big.Int // acc[i]: sum over completions of cycles ≥ i
+
+	// Projection (project.go): the orbit choices made so far, and, when
+	// collect is set, a hook that takes the first cycle's canonical
+	// configurations instead of counting below them.
+	path      []choice
+	firstDone []int // stacks whose first-row orbit setFirstRow assigned
+	reps      [][]uint16
+	repSizes  []int
+	collect   func(weight uint64)
+}
+
+// choice is one orbit's value.
+type choice struct {
+	orbit int
+	value uint16
+}
+
+func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *Stats) *walker {
+	n := p.n
+	w := &walker{ctx: ctx, p: p, n: n, c: p.c, full: uint16(1<<n - 1), st: st, budget: budget}
+	w.sigma = perm.WithCycleType(lam)
+	w.ord = perm.Order(w.sigma)
+	w.sigM = make([][]uint16, w.ord+1)
+	for k := range w.ord + 1 {
+		w.sigM[k] = make([]uint16, 1<<n)
+		for m := range 1 << n {
+			var img uint16
+			for v := range n {
+				if m>>v&1 != 0 {
+					x := v
+					for range k {
+						x = w.sigma[x]
+					}
+					img |= 1 << x
+				}
+			}
+			w.sigM[k][m] = img
+		}
+	}
+	for m := range 1 << n {
+		if bits.OnesCount(uint(m)) == p.c {
+			w.subs = append(w.subs, uint16(m))
+		}
+	}
+	// Orbits, cycle by cycle, from the representative's rows in order.
+	seen := make([][]bool, p.r)
+	for t := range seen {
+		seen[t] = make([]bool, n)
+	}
+	for ci, cyc := range p.cycles {
+		t0 := cyc[0]
+		for r := range n {
+			if seen[t0][r] {
+				continue
+			}
+			o := orbit{cycle: ci}
+			for t, x := t0, r; !seen[t][x]; t, x = p.pi[t], p.rho[x] {
+				seen[t][x] = true
+				o.stack = append(o.stack, t)
+				o.row = append(o.row, x)
+			}
+			w.orbits = append(w.orbits, o)
+		}
+		w.last = append(w.last, len(w.orbits))
+	}
+	w.config = make([][]uint16, p.r)
+	w.boxUsed = make([][]uint16, p.r)
+	for t := range p.r {
+		w.config[t] = make([]uint16, n)
+		w.boxUsed[t] = make([]uint16, p.c)
+	}
+	w.rowUsed = make([]uint16, n)
+	w.memo = make([]map[[16]uint16]uint64, len(p.cycles))
+	for i := range w.memo {
+		w.memo[i] = map[[16]uint16]uint64{}
+	}
+	w.acc = make([]*big.Int, len(p.cycles)+1)
+	for i := range w.acc {
+		w.acc[i] = new(big.Int)
+	}
+	return w
+}
+
+// set tries P_t(r) = m; it reports false (changing nothing) on a clash.
+func (w *walker) set(t, r int, m uint16) bool {
+	b := r / w.p.r
+	if w.config[t][r] != 0 || w.rowUsed[r]&m != 0 || w.boxUsed[t][b]&m != 0 {
+		return false
+	}
+	w.config[t][r] = m
+	w.rowUsed[r] |= m
+	w.boxUsed[t][b] |= m
+	return true
+}
+
+func (w *walker) unset(t, r int) {
+	m := w.config[t][r]
+	b := r / w.p.r
+	w.config[t][r] = 0
+	w.rowUsed[r] &^= m
+	w.boxUsed[t][b] &^= m
+}
+
+// assign gives orbit o the value a at its first cell, and σ^k(a) at its
+// k-th; it reports false (changing nothing) when a clashes or the orbit
+// does not close.
+func (w *walker) assign(o *orbit, a uint16) bool {
+	L := len(o.stack)
+	if w.sigM[L%w.ord][a] != a {
+		return false
+	}
+	for k := range L {
+		if !w.set(o.stack[k], o.row[k], w.sigM[k%w.ord][a]) {
+			for j := range k {
+				w.unset(o.stack[j], o.row[j])
+			}
+			return false
+		}
+	}
+	return true
+}
+
+func (w *walker) unassign(o *orbit) {
+	for k := range o.stack {
+		w.unset(o.stack[k], o.row[k])
+	}
+}
+
+// sum returns #{X : X∘g = σ∘X} over the first-row orbit representatives.
+func (w *walker) sum() (*big.Int, error) {
+	total := new(big.Int)
+	reps, sizes := w.firstRows()
+	for i, q := range reps {
+		if w.setFirstRow(q) {
+			w.st.FirstRows++
+			w.acc[0].SetInt64(0)
+			w.fill(0)
+			if w.err != nil {
+				return nil, w.err
+			}
+			total.Add(total, new(big.Int).Mul(w.acc[0], big.NewInt(int64(sizes[i]))))
+		}
+		w.clearFirstRow(q)
+	}
+	return total, nil
+}
+
+// setFirstRow assigns the orbits of the first row's cells so that
+// P_t(0) = q[t]; it reports false on a clash (clearFirstRow undoes the part
+// done).
+func (w *walker) setFirstRow(q []uint16) bool {
+	w.firstDone = w.firstDone[:0]
+	for t := range w.p.r {
+		if w.config[t][0] == q[t] {
+			continue
+		}
+		if w.config[t][0] != 0 || !w.fillCell(t, 0, q[t]) {
+			return false
+		}
+		w.firstDone = append(w.firstDone, t)
+	}
+	return true
+}
+
+// clearFirstRow undoes setFirstRow.
+func (w *walker) clearFirstRow([]uint16) {
+	for j := len(w.firstDone) - 1; j >= 0; j-- {
+		w.unassign(w.orbitOfCell(w.firstDone[j], 0))
+	}
+	w.firstDone = w.firstDone[:0]
+}
+
+// orbitOfCell returns the orbit holding cell (t, r).
+func (w *walker) orbitOfCell(t, r int) *orbit {
+	for i := range w.orbits {
+		o := &w.orbits[i]
+		for k := range o.stack {
+			if o.stack[k] == t && o.row[k] == r {
+				return o
+			}
+		}
+	}
+	panic("stackjoin: cell in no orbit")
+}
+
+// fillCell assigns the orbit of (t, r) so that P_t(r) = m.
+func (w *walker) fillCell(t, r int, m uint16) bool {
+	o := w.orbitOfCell(t, r)
+	for k := range o.stack {
+		if o.stack[k] == t && o.row[k] == r {
+			// the first cell's value a has σ^k(a) = m: a = σ^{-k}(m)
+			back := (w.ord - k%w.ord) % w.ord
+			return w.assign(o, w.sigM[back][m])
+		}
+	}
+	return false
+}
+
+// firstRows returns representatives of the Z(σ)-orbits on the ordered
+// partitions of the symbols into R sets of C (a first row), and the orbit
+// sizes.
+func (w *walker) firstRows() ([][]uint16, []int) {
+	if w.reps == nil {
+		w.reps, w.repSizes = w.computeFirstRows()
+	}
+	return w.reps, w.repSizes
+}
+
+func (w *walker) computeFirstRows() ([][]uint16, []int) {
+	var all [][]uint16
+	index := map[[16]uint16]int{}
+	var rec func(cur []uint16, used uint16)
+	rec = func(cur []uint16, used uint16) {
+		if len(cur) == w.p.r {
+			var k [16]uint16
+			copy(k[:], cur)
+			index[k] = len(all)
+			all = append(all, append([]uint16(nil), cur...))
+			return
+		}
+		for _, a := range w.subs {
+			if a&used == 0 {
+				rec(append(cur, a), used|a)
+			}
+		}
+	}
+	rec(nil, 0)
+	// Generators of Z(σ): rotate one cycle; exchange consecutive cycles of
+	// equal length.
+	var gens [][]int
+	lam := perm.CycleType(w.sigma)
+	at := 0
+	for i, l := range lam {
+		rot := perm.Identity(w.n)
+		for j := range l {
+			rot[at+j] = at + (j+1)%l
+		}
+		gens = append(gens, rot)
+		if i+1 < len(lam) && lam[i+1] == l {
+			sw := perm.Identity(w.n)
+			for j := range l {
+				sw[at+j], sw[at+l+j] = at+l+j, at+j
+			}
+			gens = append(gens, sw)
+		}
+		at += l
+	}
+	mapMask := func(g []int, m uint16) uint16 {
+		var out uint16
+		for v := range w.n {
+			if m>>v&1 != 0 {
+				out |= 1 << g[v]
+			}
+		}
+		return out
+	}
+	comp := make([]int, len(all))
+	for i := range comp {
+		comp[i] = -1
+	}
+	var reps [][]uint16
+	var sizes []int
+	for i := range all {
+		if comp[i] >= 0 {
+			continue
+		}
+		comp[i] = len(reps)
+		queue := []int{i}
+		for len(queue) > 0 {
+			x := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			for _, g := range gens {
+				var k [16]uint16
+				for t, m := range all[x] {
+					k[t] = mapMask(g, m)
+				}
+				y := index[k]
+				if comp[y] < 0 {
+					comp[y] = len(reps)
+					queue = append(queue, y)
+				}
+			}
+		}
+		reps = append(reps, all[i])
+		sizes = append(sizes, 0)
+	}
+	for _, c := range comp {
+		sizes[c]++
+	}
+	return reps, sizes
+}
+
+func (w *walker) charge(k uint64) bool {
+	w.st.Nodes += k
+	if w.budget > 0 && w.st.Nodes+w.st.DPStates > w.budget {
+		w.err = ErrBudget
+	}
+	if w.st.Nodes&0xfff == 0 && w.err == nil {
+		w.err = w.ctx.Err()
+	}
+	return w.err != nil
+}
+
+// fill assigns orbits from o on, adding to acc[cycle of o] the sum over
+// completions of the products of E of the cycles from o's on.
+func (w *walker) fill(o int) {
+	if w.charge(1) {
+		return
+	}
+	// Skip orbits already assigned (the first row).
+	for o < len(w.orbits) && w.config[w.orbits[o].stack[0]][w.orbits[o].row[0]] != 0 {
+		ci := w.orbits[o].cycle
+		if o+1 == w.last[ci] {
+			w.complete(ci)
+			return
+		}
+		o++
+	}
+	if o == len(w.orbits) {
+		return
+	}
+	ob := &w.orbits[o]
+	t, r := ob.stack[0], ob.row[0]
+	free := w.full &^ (w.rowUsed[r] | w.boxUsed[t][r/w.p.r])
+	for _, a := range w.subs {
+		if a&^free != 0 || !w.assign(ob, a) {
+			continue
+		}
+		w.path = append(w.path, choice{o, a})
+		if o+1 == w.last[ob.cycle] {
+			w.complete(ob.cycle)
+		} else {
+			w.fill(o + 1)
+		}
+		w.unassign(ob)
+		w.path = w.path[:len(w.path)-1]
+		if w.err != nil {
+			return
+		}
+	}
+}
+
+// complete handles a completed stack cycle ci: E of its representative,
+// then the cycles after it.
+func (w *walker) complete(ci int) {
+	t := w.p.cycles[ci][0]
+	weight := uint64(1)
+	if ci == 0 {
+		var ok bool
+		if weight, ok = w.canonical(w.config[t]); !ok {
+			return
+		}
+		if w.collect != nil {
+			w.collect(weight)
+			return
+		}
+	}
+	w.st.Stacks[ci]++
+	var key [16]uint16
+	copy(key[:], w.config[t])
+	e, ok := w.memo[ci][key]
+	if !ok {
+		e, ok = w.stackCount(ci, w.config[t])
+		if !ok {
+			return
+		}
+		w.memo[ci][key] = e
+	}
+	if e == 0 {
+		return
+	}
+	w.st.Nonzero[ci]++
+	we := new(big.Int).Mul(new(big.Int).SetUint64(e), new(big.Int).SetUint64(weight))
+	if ci+1 == len(w.p.cycles) {
+		w.acc[ci].Add(w.acc[ci], we)
+		return
+	}
+	w.acc[ci+1].SetInt64(0)
+	w.fill(w.last[ci])
+	if w.acc[ci+1].Sign() != 0 {
+		w.acc[ci].Add(w.acc[ci], we.Mul(we, w.acc[ci+1]))
+	}
+}
+
+// canonical reports whether the first stack cycle's configuration (its
+// representative's row sets) is the least, read row by row, of its images
+// P∘y⁻¹ under the row permutations y of problem.rowSym, and the size of
+// its orbit, len(rowSym)/|stabiliser|. Those y commute with g and fix row
+// 0 (so the first row Q), so X ↦ X∘y⁻¹ carries the grids counted under one
+// configuration onto those under its image: the sum over configurations is
+// the sum over the least ones weighted by their orbits.
+func (w *walker) canonical(rows []uint16) (uint64, bool) {
+	if w.charge(uint64(len(w.p.rowSym)) / 8) {
+		return 0, false
+	}
+	var stab uint64
+	img := make([]uint16, w.n)
+	for _, y := range w.p.rowSym {
+		for r, m := range rows {
+			img[y[r]] = m
+		}
+		cmp := 0
+		for r := range w.n {
+			if img[r] != rows[r] {
+				if img[r] < rows[r] {
+					cmp = -1
+				} else {
+					cmp = 1
+				}
+				break
+			}
+		}
+		if cmp < 0 {
+			return 0, false
+		}
+		if cmp == 0 {
+			stab++
+		}
+	}
+	return uint64(len(w.p.rowSym)) / stab, true
+}
+
+// stackCount returns E_{h,τ}(rows) for the representative of stack cycle ci
+// (h = (ρ^ℓ, κ^ℓ), τ = σ^ℓ) by the dynamic programme of the package
+// documentation; false when the work passed the budget, the context ended
+// or a count overflowed (w.err says which).
+func (w *walker) stackCount(ci int, rows []uint16) (uint64, bool) {
+	n, c := w.n, w.c
+	rho, kap := w.p.twistRho[ci], w.p.twistKap[ci]
+	l := w.p.twistPow[ci]
+	tau := make([]int, n)
+	for v := range n {
+		x := v
+		for range l {
+			x = w.sigma[x]
+		}
+		tau[v] = x
+	}
+	perms := perm.All(c)
+	states := map[uint64]uint64{0: 1}
+	seen := make([]bool, n)
+	for x0 := range n {
+		if seen[x0] {
+			continue
+		}
+		var cyc []int
+		for x := x0; !seen[x]; x = tau[x] {
+			seen[x] = true
+			cyc = append(cyc, x)
+		}
+		m := len(cyc)
+		var rx []int
+		for r := range n {
+			if rows[r]>>x0&1 != 0 {
+				rx = append(rx, r)
+			}
+		}
+		if len(rx) != c {
+			return 0, true
+		}
+		// after[i]: the index of ρ'^m(rx[i]) in rx.
+		after := make([]int, c)
+		for i, r := range rx {
+			y := r
+			for range m {
+				y = rho[y]
+			}
+			after[i] = -1
+			for j, r2 := range rx {
+				if r2 == y {
+					after[i] = j
+				}
+			}
+			if after[i] < 0 {
+				return 0, true
+			}
+		}
+		var moves []uint64
+	perms:
+		for _, b := range perms {
+			for i := range c {
+				y := b[i]
+				for range m {
+					y = kap[y]
+				}
+				if b[after[i]] != y {
+					continue perms
+				}
+			}
+			var pm uint64
+			for i := range c {
+				r, col := rx[i], b[i]
+				for range m {
+					bit := uint64(1) << (col*n + r)
+					if pm&bit != 0 {
+						continue perms
+					}
+					pm |= bit
+					r, col = rho[r], kap[col]
+				}
+			}
+			moves = append(moves, pm)
+		}
+		next := make(map[uint64]uint64, len(states))
+		for st, cnt := range states {
+			for _, pm := range moves {
+				if st&pm != 0 {
+					continue
+				}
+				v, carry := bits.Add64(next[st|pm], cnt, 0)
+				if carry != 0 {
+					w.err = fmt.Errorf("stackjoin: a stack count passed 64 bits")
+					return 0, false
+				}
+				next[st|pm] = v
+			}
+		}
+		w.st.DPStates += uint64(len(states))
+		if w.charge(0) {
+			return 0, false
+		}
+		states = next
+		if len(states) == 0 {
+			return 0, true
+		}
+	}
+	var e uint64
+	for _, cnt := range states {
+		e += cnt // one state: every cell placed
+	}
+	return e, true
+}

@@ -1,0 +1,182 @@
+package stackjoin
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+)
+
+// compareShape checks Fixed against search.Fixed on every class without
+// transposition of shape s that admits a relabelling type and that Fixed
+// finishes within budget; it returns the number compared and skipped.
+func compareShape(t *testing.T, s symmetry.Shape, budget uint64, searchOK func(symmetry.Class) bool) (compared, skipped int) {
+	t.Helper()
+	g, err := symmetry.NewGroup(s, s.R == s.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tJoin, tSearch time.Duration
+	for _, c := range g.Classes {
+		if c.Rep.Transpose || c.Index == 0 || len(search.SigmaTypes(s, c.Rep)) == 0 {
+			continue // the identity is TestIdentitySmall's
+		}
+		if searchOK != nil && !searchOK(c) {
+			skipped++
+			continue
+		}
+		t0 := time.Now()
+		got, err := Fixed(context.Background(), s, c.Rep, budget)
+		d := time.Since(t0)
+		if errors.Is(err, ErrBudget) {
+			skipped++
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v class %d (%s): %v", s, c.Index, c.Desc, err)
+		}
+		t1 := time.Now()
+		want, err := search.Fixed(context.Background(), s, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tJoin += d
+		tSearch += time.Since(t1)
+		if got.Cmp(want) != 0 {
+			t.Errorf("%v class %d (%s): stackjoin %v, search %v", s, c.Index, c.Desc, got, want)
+		}
+		compared++
+	}
+	t.Logf("%v: %d classes compared (stackjoin %v, search %v), %d skipped (over budget or not selected)", s, compared, tJoin, tSearch, skipped)
+	return compared, skipped
+}
+
+func TestSmallShapesMatchSearch(t *testing.T) {
+	for _, s := range []symmetry.Shape{{R: 2, C: 2}, {R: 2, C: 3}, {R: 3, C: 2}} {
+		if _, skipped := compareShape(t, s, 0, nil); skipped != 0 {
+			t.Errorf("%v: %d classes skipped", s, skipped)
+		}
+	}
+}
+
+func TestIdentitySmall(t *testing.T) {
+	for _, c := range []struct {
+		s     symmetry.Shape
+		grids int64
+	}{{symmetry.Shape{R: 2, C: 2}, 288}, {symmetry.Shape{R: 2, C: 3}, 28200960}, {symmetry.Shape{R: 3, C: 2}, 28200960}} {
+		e := symmetry.Element{Rows: identity(c.s.N()), Cols: identity(c.s.N())}
+		got, err := Fixed(context.Background(), c.s, e, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := symmetry.IdentityFixed(c.s, big.NewInt(c.grids))
+		if got.Cmp(want) != 0 {
+			t.Errorf("%v identity: %v, want %v", c.s, got, want)
+		}
+	}
+}
+
+func identity(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+// Test9x9MatchSearch compares every non-identity class of 9×9 without
+// transposition (22 fix a grid up to relabelling) within a budget that
+// keeps the test short; STACKJOIN_9X9_FULL=1 lifts it (all of them).
+func Test9x9MatchSearch(t *testing.T) {
+	budget := uint64(3e6)
+	if os.Getenv("STACKJOIN_9X9_FULL") != "" {
+		budget = 0
+	}
+	compared, skipped := compareShape(t, symmetry.Shape{R: 3, C: 3}, budget, nil)
+	if compared < 15 || (budget == 0 && skipped > 0) {
+		t.Errorf("9×9: %d classes compared, %d skipped", compared, skipped)
+	}
+}
+
+// light3x4 lists the 3×4 classes whose search plans at most 3·10⁴ nodes
+// (search.PlanCost with 32 probes; TestPlanSurvey), 132 of the 316 that
+// admit a relabelling type.
+var light3x4 = []int{46, 485, 488, 490, 491, 497, 499, 500, 505, 506, 511, 512, 663, 694, 824, 880, 911, 912, 1191, 1309, 1323, 1340, 1446, 1676, 1704, 1713, 1740, 1768, 1777, 1805, 1833, 1842, 1869, 1897, 1925, 1953, 2012, 2040, 2068, 2096, 2105, 2133, 2161, 2170, 2197, 2225, 2253, 2281, 2340, 2368, 2396, 2424, 2450, 2452, 2480, 2539, 2562, 2565, 2567, 2590, 2593, 2595, 2618, 2621, 2623, 2632, 2659, 2687, 2714, 2773, 2796, 2799, 2801, 2826, 2827, 2828, 2832, 2833, 2834, 2835, 2836, 2837, 2838, 2839, 2840, 2841, 2842, 2843, 2844, 2845, 2846, 2847, 2848, 2849, 2850, 2851, 2852, 2853, 2854, 2855, 2856, 2857, 2858, 2859, 2860, 2861, 2862, 2863, 2864, 2865, 2866, 2867, 2868, 2869, 2870, 2871, 2872, 2873, 2874, 2875, 2876, 2877, 2878, 2879, 2880, 2881, 2882, 2883, 2884, 2885, 2886, 2887}
+
+// quick3x4 lists the light classes on which Fixed took under 0.25 s in
+// TestSurvey (budget 2·10⁵), the default comparison.
+var quick3x4 = []int{1676, 1704, 1768, 1833, 1897, 2040, 2068, 2480, 2590, 2593, 2621, 2623, 2799, 2827, 2832, 2835, 2836, 2837, 2838, 2841, 2853, 2862, 2864, 2865, 2871, 2873, 2874, 2875, 2876, 2878, 2881, 2883}
+
+// Test3x4MatchSearch compares Fixed with the search on every other class of
+// quick3x4, on all of them with STACKJOIN_3X4_QUICK=1, or, with
+// STACKJOIN_3X4_ALL=1, on every light class Fixed finishes within
+// STACKJOIN_3X4_BUDGET (default 2·10⁵; 110 of the 132 at that budget).
+func Test3x4MatchSearch(t *testing.T) {
+	budget := uint64(2e5)
+	if v := os.Getenv("STACKJOIN_3X4_BUDGET"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatalf("STACKJOIN_3X4_BUDGET=%q: want a number", v)
+		}
+		budget = uint64(f)
+	}
+	var list []int
+	for i := 0; i < len(quick3x4); i += 2 {
+		list = append(list, quick3x4[i]) // half of them by default: the search takes most of the time
+	}
+	want := len(list)
+	if os.Getenv("STACKJOIN_3X4_QUICK") != "" {
+		list, want = quick3x4, len(quick3x4)
+	}
+	if os.Getenv("STACKJOIN_3X4_ALL") != "" {
+		list, want = light3x4, 100
+	}
+	light := map[int]bool{}
+	for _, i := range list {
+		light[i] = true
+	}
+	compared, _ := compareShape(t, symmetry.Shape{R: 3, C: 4}, budget, func(c symmetry.Class) bool { return light[c.Index] })
+	if compared < want {
+		t.Errorf("3×4: only %d classes compared, want %d", compared, want)
+	}
+}
+
+// TestProjectUnitsMatchFixed checks, on the 9×9 classes, that Project
+// enumerates as many units as Fixed continues below (Stats.Stacks[0]).
+func TestProjectUnitsMatchFixed(t *testing.T) {
+	s := symmetry.Shape{R: 3, C: 3}
+	g, err := symmetry.NewGroup(s, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, c := range g.Classes {
+		if c.Rep.Transpose || c.Index == 0 || len(search.SigmaTypes(s, c.Rep)) == 0 {
+			continue
+		}
+		_, st, err := FixedStats(context.Background(), s, c.Rep, 3e5)
+		if errors.Is(err, ErrBudget) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, err := Project(context.Background(), s, c.Rep, 0, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.Units != st.Stacks[0] || pr.Truncated {
+			t.Errorf("class %d (%s): Project %d units, Fixed %d", c.Index, c.Desc, pr.Units, st.Stacks[0])
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Errorf("only %d classes checked", checked)
+	}
+}

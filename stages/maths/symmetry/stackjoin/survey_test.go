@@ -1,0 +1,147 @@
+package stackjoin
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+)
+
+// TestSurvey logs, for every class without transposition of the shape in
+// STACKJOIN_SURVEY (e.g. "3x3") that admits a relabelling type, the work
+// and time of Fixed within the budget STACKJOIN_BUDGET (default 10^7).
+func TestSurvey(t *testing.T) {
+	shape := os.Getenv("STACKJOIN_SURVEY")
+	if shape == "" {
+		t.Skip("set STACKJOIN_SURVEY=RxC")
+	}
+	var s symmetry.Shape
+	r, c, _ := cut(shape)
+	s.R, _ = strconv.Atoi(r)
+	s.C, _ = strconv.Atoi(c)
+	budget := uint64(1e7)
+	if b := os.Getenv("STACKJOIN_BUDGET"); b != "" {
+		f, err := strconv.ParseFloat(b, 64)
+		if err != nil {
+			t.Fatalf("STACKJOIN_BUDGET=%q: want a number", b)
+		}
+		budget = uint64(f)
+	}
+	g, err := symmetry.NewGroup(s, s.R == s.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := map[int]bool{}
+	for _, f := range strings.Fields(strings.ReplaceAll(os.Getenv("STACKJOIN_CLASSES"), ",", " ")) {
+		i, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("STACKJOIN_CLASSES: %q is not a class index", f)
+		}
+		only[i] = true
+	}
+	for _, cl := range g.Classes {
+		if cl.Rep.Transpose || len(search.SigmaTypes(s, cl.Rep)) == 0 || (len(only) > 0 && !only[cl.Index]) {
+			continue
+		}
+		t0 := time.Now()
+		f, st, err := FixedStats(context.Background(), s, cl.Rep, budget)
+		res := "over budget"
+		if err == nil {
+			res = f.String()
+		} else if !errors.Is(err, ErrBudget) {
+			res = err.Error()
+		}
+		t.Logf("class %d (%s): %s; %v; nodes %d, DP states %d, stacks %v nonzero %v distinct %v, first rows %d", cl.Index, cl.Desc, res, time.Since(t0).Round(time.Millisecond), st.Nodes, st.DPStates, st.Stacks, st.Nonzero, st.Distinct, st.FirstRows)
+	}
+}
+
+func cut(s string) (string, string, bool) {
+	for i := range s {
+		if s[i] == 'x' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// TestPlanSurvey logs the search planner's cost (summed over σ types) for
+// every class of the shape in STACKJOIN_PLAN (e.g. "3x4") that admits a
+// relabelling type, with STACKJOIN_PROBES probes (default 64).
+func TestPlanSurvey(t *testing.T) {
+	shape := os.Getenv("STACKJOIN_PLAN")
+	if shape == "" {
+		t.Skip("set STACKJOIN_PLAN=RxC")
+	}
+	var s symmetry.Shape
+	r, c, _ := cut(shape)
+	s.R, _ = strconv.Atoi(r)
+	s.C, _ = strconv.Atoi(c)
+	probes := 64
+	if p := os.Getenv("STACKJOIN_PROBES"); p != "" {
+		probes, _ = strconv.Atoi(p)
+	}
+	g, err := symmetry.NewGroup(s, s.R == s.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cl := range g.Classes {
+		if cl.Rep.Transpose || len(search.SigmaTypes(s, cl.Rep)) == 0 {
+			continue
+		}
+		t0 := time.Now()
+		lams, costs := search.PlanCost(s, cl.Rep, probes)
+		sum := 0.0
+		for _, c := range costs {
+			sum += c
+		}
+		t.Logf("plan class %d size %v order %d: cost %.3g (%v σ types %v) [%s] %v", cl.Index, cl.Size, cl.Order, sum, len(lams), lams, cl.Desc, time.Since(t0).Round(time.Millisecond))
+	}
+}
+
+// TestProjectClasses logs Project for the classes STACKJOIN_CLASSES of the
+// shape STACKJOIN_PROJECT, with STACKJOIN_SAMPLES samples (default 20) and
+// the enumeration budget STACKJOIN_BUDGET (default 10^9).
+func TestProjectClasses(t *testing.T) {
+	shape := os.Getenv("STACKJOIN_PROJECT")
+	if shape == "" {
+		t.Skip("set STACKJOIN_PROJECT=RxC and STACKJOIN_CLASSES")
+	}
+	var s symmetry.Shape
+	r, c, _ := cut(shape)
+	s.R, _ = strconv.Atoi(r)
+	s.C, _ = strconv.Atoi(c)
+	samples := 20
+	if v := os.Getenv("STACKJOIN_SAMPLES"); v != "" {
+		samples, _ = strconv.Atoi(v)
+	}
+	budget := uint64(1e9)
+	if b := os.Getenv("STACKJOIN_BUDGET"); b != "" {
+		f, _ := strconv.ParseFloat(b, 64)
+		budget = uint64(f)
+	}
+	g, err := symmetry.NewGroup(s, s.R == s.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Fields(strings.ReplaceAll(os.Getenv("STACKJOIN_CLASSES"), ",", " ")) {
+		i, _ := strconv.Atoi(f)
+		cl := g.Classes[i]
+		pr, err := Project(context.Background(), s, cl.Rep, budget, samples, 1)
+		if err != nil {
+			t.Logf("class %d (%s): %v after enumerating %d units", i, cl.Desc, err, pr.Units)
+			continue
+		}
+		units := ""
+		if pr.Truncated {
+			units = "≥"
+		}
+		t.Logf("class %d (%s): %d σ types, %s%d units (enumerated in %v), %d sampled, mean %v, projected %v = %.3g CPU-h",
+			i, cl.Desc, pr.SigmaTypes, units, pr.Units, pr.Enumerate.Round(time.Millisecond), pr.Sampled, pr.Mean, pr.Projected.Round(time.Second), pr.Projected.Hours())
+	}
+}
