@@ -792,9 +792,13 @@ func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element) (*big.Int,
 	if s2.C > maxTwistedC {
 		return nil, fmt.Errorf("symmetry: the stack method handles boxes of 2×c with c ≤ %d, shape is %v", maxTwistedC, s)
 	}
+	types := search.SigmaTypes(s2, e2)
+	if len(types) == 0 {
+		return new(big.Int), nil // no relabelling type: no grid is fixed
+	}
 	p := newStackProblem(s2.C, e2)
 	total := new(big.Int)
-	for _, lam := range search.SigmaTypes(s2, e2) {
+	for _, lam := range types {
 		sum, err := p.sumFor(ctx, lam, runtime.GOMAXPROCS(0))
 		if err != nil {
 			return nil, err
