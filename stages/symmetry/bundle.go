@@ -2,9 +2,11 @@ package symmetry
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
 )
 
@@ -31,19 +33,30 @@ const bundleClasses = 5005
 // maxCPUHours bounds symmetry.max_cpu_hours (a year on one core).
 const maxCPUHours = 8760
 
-// projectedCPUHours is the projected CPU time of all 5,004 units of 2×6
-// (see the package doc, "Cost"); a unit the bundle lacks counts as the
-// mean, projectedCPUHours/5,004.
-const projectedCPUHours = 6.0
+// bundledClasses is the number of 2×6 classes that admit a relabelling
+// type (search.SigmaTypes), the bundle's units.
+const bundledClasses = 488
 
-// Bundle keeps the units of the 12×12 classes: one per non-identity class
-// of 2×6, whose result ("stacks <F>") is a function of its id alone.
+// projectedCPUHours is the projected CPU time of the bundle's 488 units
+// (see the package doc, "Cost"); a unit the bundle lacks counts as the
+// mean, projectedCPUHours/488.
+const projectedCPUHours = 12.0
+
+// Bundle keeps the units of the 12×12 classes that cost: one per
+// non-identity class of 2×6 that admits a relabelling type, whose result
+// ("stacks <F>") is a function of its id alone. The other 4,516 classes
+// fix no grid, which the stack method finds at once (no σ type), and run
+// as ordinary units.
 var Bundle = &pipeline.Bundle{
 	Name:   "symmetry-12",
 	Kernel: fmt.Sprintf("symmetry stack method (stacks.Fixed) v%d", stacks.KernelVersion),
 	Holds: func(id string) bool {
 		s, i, err := parseUnit(id)
-		return err == nil && s == bundleShape && i >= 1 && i < bundleClasses
+		if err != nil || s != bundleShape || i < 1 || i >= bundleClasses {
+			return false
+		}
+		held, err := heldClasses()
+		return err == nil && held[i]
 	},
 	Work: func(id string) string {
 		_, i, err := parseUnit(id)
@@ -61,9 +74,28 @@ var Bundle = &pipeline.Bundle{
 	// takes.
 }
 
-// bundleIDs returns the ids of every 2×6 unit of the bundle, in class
-// order, after checking that those it lacks fit maxHours
-// (symmetry.max_cpu_hours).
+// heldClasses returns the 2×6 classes the bundle holds: those with a
+// relabelling type, 488 of them (checked).
+var heldClasses = sync.OnceValues(func() (map[int]bool, error) {
+	g, err := groupOf(bundleShape, false)
+	if err != nil {
+		return nil, err
+	}
+	held := map[int]bool{}
+	for _, c := range g.Classes[1:] {
+		if len(search.SigmaTypes(bundleShape, c.Rep)) > 0 {
+			held[c.Index] = true
+		}
+	}
+	if len(held) != bundledClasses {
+		return nil, fmt.Errorf("%v: %d classes admit a relabelling type, the bundle holds %d", bundleShape, len(held), bundledClasses)
+	}
+	return held, nil
+})
+
+// bundleIDs returns the ids of every non-identity 2×6 class, in class
+// order, after checking that the units the bundle holds and lacks fit
+// maxHours (symmetry.max_cpu_hours).
 func bundleIDs(p *pipeline.Pass, maxHours float64) ([]string, error) {
 	g, err := groupOf(bundleShape, false)
 	if err != nil {
@@ -76,15 +108,19 @@ func bundleIDs(p *pipeline.Pass, maxHours float64) ([]string, error) {
 	for i := 1; i < bundleClasses; i++ {
 		ids = append(ids, unitID(bundleShape, i))
 	}
+	held, err := heldClasses()
+	if err != nil {
+		return nil, err
+	}
 	have, err := pipeline.ReadBundle(p.Root(), Bundle, ids)
 	if err != nil {
 		return nil, err
 	}
-	missing := len(ids) - len(have)
-	if hours := float64(missing) * projectedCPUHours / float64(len(ids)); hours > maxHours {
+	missing := len(held) - len(have)
+	if hours := float64(missing) * projectedCPUHours / float64(len(held)); hours > maxHours {
 		return nil, pipeline.Invalid("symmetry.max_cpu_hours", maxHours, fmt.Sprintf(
 			"at least %.2g to count 2x6 and 6x2: %s holds %d of its %d units, and the other %d need about %.2g CPU-hours",
-			hours, Bundle.Path(), len(have), len(ids), missing, hours))
+			hours, Bundle.Path(), len(have), len(held), missing, hours))
 	}
 	return ids, nil
 }

@@ -69,23 +69,22 @@
 // 2x6 and 6x2 are accepted by the configuration, every class by the stack
 // method, F(identity) = grids/12! from the shapes stage's 2×6 count (its own
 // committed bundle). The 5,005 classes of 2×6 (65 row types × 77 column
-// types, |G| = 47,775,744,000) take CPU-hours in all, so they run as the
-// units of a committed bundle, data/bundles/symmetry-12.parquet
-// (pipeline.Bundle, as the shapes stage's 2×6 count): one unit per
-// non-identity class of 2×6, whose result is a function of its id alone; a
-// run takes the bundle's units, computes only those it lacks (each added
-// to the bundle as it finishes, so a stopped run keeps what it finished),
-// and refuses to start when those would need more than
-// symmetry.max_cpu_hours. `census verify --recompute K` recomputes K of
+// types, |G| = 47,775,744,000) take CPU-hours in all. Only 488 of the
+// 5,004 non-identity classes admit a relabelling type (search.SigmaTypes;
+// 186 of them exchange the stacks); the other 4,516 fix no grid, which the
+// stack method finds at once. The 488 run as the units of a committed
+// bundle, data/bundles/symmetry-12.parquet (pipeline.Bundle, as the shapes
+// stage's 2×6 count), each result a function of its id alone; a run takes
+// the bundle's units, computes only those it lacks (each added to the
+// bundle as it finishes, so a stopped run keeps what it finished), and
+// refuses to start when those would need more than symmetry.max_cpu_hours. `census verify --recompute K` recomputes K of
 // them byte for byte (the CPU time a row records is the unit's own: units
 // share no cache, so the bundle has no Cost). 6×2 has no units of its own:
 // transposing the grid carries the grids fixed by (ρ, κ) with 6×2 boxes
 // onto those fixed by (κ, ρ) with 2×6 boxes (the stack method counts 6×2
 // that way), so each 6×2 class takes the count of the 2×6 class holding
 // its transpose, the two classes checked to have the same size and order.
-// Only 488 of the 5,004 non-identity classes admit a relabelling type at
-// all (the others are 0 at once), 186 of them exchanging the stacks. The
-// stack method equals the search on 2×6 classes 220, 2307, 2309, 2325,
+// The stack method equals the search on 2×6 classes 220, 2307, 2309, 2325,
 // 3689, 3727 and 3879 (and 3879 as 6×2), and its twisted stack counts
 // equal plain backtracking on sampled 2×6 assignments (package stacks'
 // tests). No count of essentially different 12×12 grids is published.
@@ -173,7 +172,7 @@
 //     5x2, 2x6 and 6x2; each also in shapes.shapes.
 //   - symmetry.max_cpu_hours (default 1): a number in [0, 8760], the
 //     largest projected CPU time, in hours, of the 2×6 units the bundle
-//     lacks (each projected at the mean of all units, below); a
+//     lacks (each projected at the mean of its 488 units, below); a
 //     configuration with 2x6 or 6x2 whose missing units need more is
 //     refused, naming the cost.
 //   - symmetry.transpose (default true): put transposition in the group of
