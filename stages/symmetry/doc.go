@@ -117,8 +117,9 @@
 //
 // One per shape and non-identity class, <shape>.class<index, 3 digits>
 // (e.g. 3x3.class020); for 2x6 and 6x2 together, one per non-identity
-// class of 2×6, 2x6.class<index, 4 digits> (e.g. 2x6.class0142), kept in
-// the bundle (above). Each uses every core itself.
+// class of 2×6, 2x6.class<index, 4 digits> (e.g. 2x6.class0142), the 488
+// with a relabelling type kept in the bundle (above). Each uses every core
+// itself.
 //
 // # Artifacts
 //
@@ -191,4 +192,18 @@
 // default shapes, from an empty data directory: 5 min 55 s wall, 304
 // CPU-seconds (2026-11-26, load 2-3 beside a background job using 1.3
 // cores), before the literature check refuses 2×5.
+//
+// 2×6 (2026-11-26, the 2-core machine shared at load 10-19, so that wall
+// times were about 3 times the CPU times): the 4,516 classes without a
+// relabelling type take milliseconds each (about a CPU-second each before
+// stacks.Fixed returned at once on them); the bundle's 488 units range
+// from under a CPU-second (class 20: 0.4 s; 31: 1.4 s; 9: 2.4 s; 53: 4.3 s)
+// to many minutes: class 10 (the stacks exchanged, nothing else moved)
+// ran past CPU_CLASS10; the stacks kept with the rows of every band swapped
+// and κ = (12)(34)(56) about 4 minutes, the rows of every band exchanged
+// 27 s (package stacks' measurements); classes 54, 95, 109, 120 and 131
+// each ran past 5 to 15 CPU-seconds when stopped. The 488 units are
+// projected at about 20 CPU-hours in all (projectedCPUHours: a mean of 2.5
+// CPU-minutes, a guess from these few classes, uncertain by a factor of
+// 3); 6×2 adds nothing. The bundle's rows record each unit's CPU time.
 package symmetry
