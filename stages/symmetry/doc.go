@@ -199,11 +199,11 @@
 // stacks.Fixed returned at once on them); the bundle's 488 units range
 // from under a CPU-second (class 20: 0.4 s; 31: 1.4 s; 9: 2.4 s; 53: 4.3 s)
 // to many minutes: class 10 (the stacks exchanged, nothing else moved)
-// ran past CPU_CLASS10; the stacks kept with the rows of every band swapped
+// ran past 21 CPU-minutes, unfinished; the stacks kept with the rows of every band swapped
 // and κ = (12)(34)(56) about 4 minutes, the rows of every band exchanged
 // 27 s (package stacks' measurements); classes 54, 95, 109, 120 and 131
 // each ran past 5 to 15 CPU-seconds when stopped. The 488 units are
 // projected at about 20 CPU-hours in all (projectedCPUHours: a mean of 2.5
 // CPU-minutes, a guess from these few classes, uncertain by a factor of
-// 3); 6×2 adds nothing. The bundle's rows record each unit's CPU time.
+// 3 or more); 6×2 adds nothing. The bundle's rows record each unit's CPU time.
 package symmetry
