@@ -64,6 +64,33 @@
 // difference is no single class's term, nor a sum or difference of up to
 // three terms with coefficients ±1 or ±2 (searched 2026-11-26).
 //
+// # 12×12: 2×6 and 6×2
+//
+// 2x6 and 6x2 are accepted by the configuration, every class by the stack
+// method, F(identity) = grids/12! from the shapes stage's 2×6 count (its own
+// committed bundle). The 5,005 classes of 2×6 (65 row types × 77 column
+// types, |G| = 47,775,744,000) take CPU-hours in all. Only 488 of the
+// 5,004 non-identity classes admit a relabelling type (search.SigmaTypes;
+// 186 of them exchange the stacks); the other 4,516 fix no grid, which the
+// stack method finds at once. The 488 run as the units of a committed
+// bundle, data/bundles/symmetry-12.parquet (pipeline.Bundle, as the shapes
+// stage's 2×6 count), each result a function of its id alone; a run takes
+// the bundle's units, computes only those it lacks (each added to the
+// bundle as it finishes, so a stopped run keeps what it finished), and
+// refuses to start when those would need more than symmetry.max_cpu_hours. `census verify --recompute K` recomputes K of
+// them byte for byte (the CPU time a row records is the unit's own: units
+// share no cache, so the bundle has no Cost). 6×2 has no units of its own:
+// transposing the grid carries the grids fixed by (ρ, κ) with 6×2 boxes
+// onto those fixed by (κ, ρ) with 2×6 boxes (the stack method counts 6×2
+// that way), so each 6×2 class takes the count of the 2×6 class holding
+// its transpose, the two classes checked to have the same size and order.
+// The stack method equals the search on 2×6 classes 220, 2307, 2309, 2325,
+// 3689, 3727 and 3879 (and 3879 as 6×2), and its twisted stack counts
+// equal plain backtracking on sampled 2×6 assignments (package stacks'
+// tests). No count of essentially different 12×12 grids is published.
+// 2x6 and 6x2 are not in the default symmetry.shapes until the bundle
+// holds every unit.
+//
 // # Checks
 //
 // A wrong answer fails these: the class sizes sum to |G| and every class's
@@ -80,10 +107,19 @@
 // transposition (Russell and Jarvis 2006). The one exception is the
 // disputed 2×5 term of A291188 (above), whose difference is recorded.
 //
+// For 2×6 these checks are weaker: F(identity) is itself a multiple of |G|
+// (and so of every element order), so the Burnside sum and CheckPowers
+// pass with every other class at 0; they catch a wrong count, not a
+// missing one. The counts rest on the stack method's tests and on the
+// bundle, which verify --recompute recomputes.
+//
 // # Units
 //
 // One per shape and non-identity class, <shape>.class<index, 3 digits>
-// (e.g. 3x3.class020); each uses every core itself.
+// (e.g. 3x3.class020); for 2x6 and 6x2 together, one per non-identity
+// class of 2×6, 2x6.class<index, 4 digits> (e.g. 2x6.class0142), the 488
+// with a relabelling type kept in the bundle (above). Each uses every core
+// itself.
 //
 // # Artifacts
 //
@@ -103,7 +139,8 @@
 //	fixed           string  F(g): grids X with X∘g a relabelling of X, divided by N!,
 //	                        decimal
 //	method          string  how fixed was counted: "identity" (grids / N!), "search"
-//	                        or "stacks" (the stack method: every class of 2×5 and 5×2)
+//	                        or "stacks" (the stack method: every class of 2×5, 5×2,
+//	                        2×6 and 6×2)
 //
 // data/essentially_different.parquet: one row per shape, in config order.
 //
@@ -124,16 +161,21 @@
 //	                               2×3, 3×2, 2×4, 4×2 and 3×3 (with transposition);
 //	                               "differs from the literature (<source>: <count>) by
 //	                               <signed difference>: <why>" for 2×5 and 5×2; the
-//	                               stack method when it counted some classes; joined
-//	                               by "; "
+//	                               stack method when it counted some classes (for
+//	                               2×6 and 6×2 with the bundle's path); joined by "; "
 //	literature             string  the published count, decimal; "" where none is known
 //	literature_source      string  where it is published ("" where none is known)
 //
 // # Configuration
 //
 //   - symmetry.shapes (default [2x2, 2x3, 3x2, 2x4, 4x2, 3x3, 2x5, 5x2]; smoke [2x2,
-//     2x3, 3x2]): distinct box shapes RxC with side 2 ≤ R·C ≤ 9, or 2x5 and
-//     5x2; each also in shapes.shapes.
+//     2x3, 3x2]): distinct box shapes RxC with side 2 ≤ R·C ≤ 9, or 2x5,
+//     5x2, 2x6 and 6x2; each also in shapes.shapes.
+//   - symmetry.max_cpu_hours (default 1): a number in [0, 8760], the
+//     largest projected CPU time, in hours, of the 2×6 units the bundle
+//     lacks (each projected at the mean of its 488 units, below); a
+//     configuration with 2x6 or 6x2 whose missing units need more is
+//     refused, naming the cost.
 //   - symmetry.transpose (default true): put transposition in the group of
 //     square boxes (4×4: 2 essentially different grids with it, 3 without).
 //
@@ -150,4 +192,18 @@
 // default shapes, from an empty data directory: 5 min 55 s wall, 304
 // CPU-seconds (2026-11-26, load 2-3 beside a background job using 1.3
 // cores), before the literature check refuses 2×5.
+//
+// 2×6 (2026-11-26, the 2-core machine shared at load 10-19, so that wall
+// times were about 3 times the CPU times): the 4,516 classes without a
+// relabelling type take milliseconds each (about a CPU-second each before
+// stacks.Fixed returned at once on them); the bundle's 488 units range
+// from under a CPU-second (class 20: 0.4 s; 31: 1.4 s; 9: 2.4 s; 53: 4.3 s)
+// to many minutes: class 10 (the stacks exchanged, nothing else moved)
+// ran past 21 CPU-minutes, unfinished; the stacks kept with the rows of every band swapped
+// and κ = (12)(34)(56) about 4 minutes, the rows of every band exchanged
+// 27 s (package stacks' measurements); classes 54, 95, 109, 120 and 131
+// each ran past 5 to 15 CPU-seconds when stopped. The 488 units are
+// projected at about 20 CPU-hours in all (projectedCPUHours: a mean of 2.5
+// CPU-minutes, a guess from these few classes, uncertain by a factor of
+// 3 or more); 6×2 adds nothing. The bundle's rows record each unit's CPU time.
 package symmetry

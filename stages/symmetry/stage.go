@@ -1,8 +1,10 @@
 package symmetry
 
 import (
+	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,8 +29,9 @@ var Stage = &pipeline.Stage{
 	Headlines: headlines,
 	Run:       run,
 	// Units: the grids fixed by one conjugacy class of one shape. Each unit
-	// uses every core itself.
-	Units: &pipeline.Units{List: listUnits, Compute: computeUnit, Workers: 1},
+	// uses every core itself. The 12×12 units are kept in a committed
+	// bundle (Bundle).
+	Units: &pipeline.Units{List: listUnits, Compute: computeUnit, Workers: 1, Bundle: Bundle},
 }
 
 // Classes is data/symmetry_classes.parquet.
@@ -81,40 +84,48 @@ type Config struct {
 	Shapes []string `mapstructure:"shapes" json:"shapes"`
 	// Transpose puts transposition in the group of square boxes.
 	Transpose bool `mapstructure:"transpose" json:"transpose"`
+	// MaxCPUHours is the largest projected cost of the 12×12 units the
+	// bundle lacks; 2x6 and 6x2 run only when it covers them.
+	MaxCPUHours float64 `mapstructure:"max_cpu_hours" json:"max_cpu_hours"`
 }
 
 // DefaultConfig is the configuration without a config file.
 func DefaultConfig() *Config {
-	return &Config{Shapes: []string{"2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2"}, Transpose: true}
+	return &Config{Shapes: []string{"2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2"}, Transpose: true, MaxCPUHours: 1}
 }
 
 // maxSide is the largest side the stage accepts for any shape: beyond it
-// the fixed-grid search does not finish for every class. Side 10 is
-// accepted for 2x5 and 5x2, whose classes the stack method counts.
+// the fixed-grid search does not finish for every class. Sides 10 and 12
+// are accepted for 2x5, 5x2, 2x6 and 6x2, whose classes the stack method
+// counts.
 const maxSide = 9
 
 // allowedShapes describes the accepted shapes, for errors.
-const allowedShapes = "box shapes RxC with side 2 ≤ R·C ≤ 9, or 2x5 or 5x2"
+const allowedShapes = "box shapes RxC with side 2 ≤ R·C ≤ 9, or 2x5, 5x2, 2x6 or 6x2"
 
 // accepted reports whether the stage counts shape s.
 func accepted(s grid.Shape) bool {
 	n := s.N()
-	return (n >= 2 && n <= maxSide) || (n == 10 && (s.R == 2 || s.C == 2))
+	return (n >= 2 && n <= maxSide) || ((n == 10 || n == bundledSide) && (s.R == 2 || s.C == 2))
 }
 
 // stackMethod reports whether class c of shape s is counted by the stack
-// method rather than the search: every class of 2×5 and 5×2 (side 10, the
-// only side the stage accepts beyond 9). There the search does not finish
-// the classes that fix the most grids (about 10^13 nodes planned for class
-// 70 of 2×5), and the stack method counts all 1,259 non-identity classes in
-// about a minute. Smaller shapes keep the search, which the stack method is
-// checked against class by class in package maths/symmetry/stacks.
+// method rather than the search: every class of 2×5, 5×2, 2×6 and 6×2 (sides
+// 10 and 12, the only sides the stage accepts beyond 9). There the search
+// does not finish the classes that fix the most grids (about 10^13 nodes
+// planned for class 70 of 2×5), and the stack method counts all 1,259
+// non-identity classes of 2×5 in about a minute. Smaller shapes keep the
+// search, which the stack method is checked against class by class in
+// package maths/symmetry/stacks.
 func stackMethod(s symmetry.Shape, c symmetry.Class) bool {
-	return s.N() == 10 && !c.Rep.Transpose
+	return s.N() >= 10 && !c.Rep.Transpose
 }
 
 // Validate checks every key.
 func (c *Config) Validate() error {
+	if !(c.MaxCPUHours >= 0 && c.MaxCPUHours <= maxCPUHours) {
+		return pipeline.Invalid("symmetry.max_cpu_hours", c.MaxCPUHours, fmt.Sprintf("a number in [0, %d]", maxCPUHours))
+	}
 	if len(c.Shapes) == 0 {
 		return pipeline.Invalid("symmetry.shapes", "[]", "a non-empty list of "+allowedShapes)
 	}
@@ -168,15 +179,34 @@ func groupOf(s symmetry.Shape, transpose bool) (*symmetry.Group, error) {
 	return g, nil
 }
 
-// unitID names class i of shape s: "3x3.class020".
-func unitID(s symmetry.Shape, i int) string { return fmt.Sprintf("%v.class%03d", s, i) }
+// unitID names class i of shape s: "3x3.class020", with 4 digits for the
+// 12×12 shapes ("2x6.class0142").
+func unitID(s symmetry.Shape, i int) string {
+	if s.N() == bundledSide {
+		return fmt.Sprintf("%v.class%04d", s, i)
+	}
+	return fmt.Sprintf("%v.class%03d", s, i)
+}
 
 // listUnits lists every class but the identity of every shape, in config
-// order and class order.
+// order and class order; the 12×12 shapes share the units of 2×6 (see
+// unitOf), listed once, and those the bundle lacks must fit
+// symmetry.max_cpu_hours.
 func listUnits(p *pipeline.Pass) ([]string, error) {
 	cfg := pipeline.ConfigOf[Config](p)
 	var ids []string
 	for _, s := range cfg.shapesOf() {
+		if s.N() == bundledSide {
+			if slices.Contains(ids, unitID(bundleShape, 1)) {
+				continue // 6x2 after 2x6, or the other way round
+			}
+			bundled, err := bundleIDs(p, cfg.MaxCPUHours)
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, bundled...)
+			continue
+		}
 		g, err := groupOf(s, cfg.transpose(s))
 		if err != nil {
 			return nil, err
@@ -188,36 +218,76 @@ func listUnits(p *pipeline.Pass) ([]string, error) {
 	return ids, nil
 }
 
-// computeUnit returns F of one class as a decimal string.
-func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
-	cfg := pipeline.ConfigOf[Config](p)
+// parseUnit returns the shape and class index of a unit id, as unitID
+// writes them.
+func parseUnit(id string) (symmetry.Shape, int, error) {
 	shapeText, classText, ok := strings.Cut(id, ".class")
 	gs, err := grid.ParseShape(shapeText)
 	i, err2 := strconv.Atoi(classText)
-	if !ok || err != nil || err2 != nil {
-		return nil, fmt.Errorf("unit %q: want <shape>.class<index>", id)
-	}
 	s := symmetry.Shape{R: gs.R, C: gs.C}
-	g, err := groupOf(s, cfg.transpose(s))
+	if !ok || err != nil || err2 != nil || i < 0 || unitID(s, i) != id {
+		return symmetry.Shape{}, 0, fmt.Errorf("unit %q: want <shape>.class<index>, as 3x3.class020 or 2x6.class0142", id)
+	}
+	return s, i, nil
+}
+
+// computeUnit returns F of one class, "<method> <decimal count>".
+func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
+	cfg := pipeline.ConfigOf[Config](p)
+	s, i, err := parseUnit(id)
+	if err != nil {
+		return nil, err
+	}
+	return fixedOf(p.Context(), s, cfg.transpose(s), i)
+}
+
+// fixedOf returns F of class i of shape s, "<method> <decimal count>": by
+// the stack method where stackMethod says so, else by the search.
+func fixedOf(ctx context.Context, s symmetry.Shape, transpose bool, i int) ([]byte, error) {
+	g, err := groupOf(s, transpose)
 	if err != nil {
 		return nil, err
 	}
 	c, err := g.Class(i)
 	if err != nil {
-		return nil, fmt.Errorf("unit %q: %w", id, err)
+		return nil, err
 	}
 	method := methodSearch
 	var f *big.Int
 	if stackMethod(s, c) {
 		method = methodStacks
-		f, err = stacks.Fixed(p.Context(), s, c.Rep)
+		f, err = stacks.Fixed(ctx, s, c.Rep)
 	} else {
-		f, err = search.Fixed(p.Context(), s, c)
+		f, err = search.Fixed(ctx, s, c)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return []byte(method + " " + f.String()), nil
+}
+
+// unitOf returns the unit whose result is F of class c of shape s. A 6×2
+// class takes the 2×6 unit of its transpose: transposing the grid carries
+// the grids fixed by (ρ, κ) with 6×2 boxes onto those fixed by (κ, ρ) with
+// 2×6 boxes, so F is the same (and the stack method counts 6×2 by this
+// transposition anyway); the two classes have the same size, checked.
+func unitOf(s symmetry.Shape, c symmetry.Class) (string, error) {
+	if s.N() != bundledSide || s == bundleShape {
+		return unitID(s, c.Index), nil
+	}
+	g, err := groupOf(bundleShape, false)
+	if err != nil {
+		return "", err
+	}
+	i, err := g.ClassOf(symmetry.Element{Rows: c.Rep.Cols, Cols: c.Rep.Rows})
+	if err != nil {
+		return "", err
+	}
+	if g.Classes[i].Size.Cmp(c.Size) != 0 || g.Classes[i].Order != c.Order {
+		return "", fmt.Errorf("%v class %d (%s): its transpose is in %v class %d, of size %v and order %d, not %v and %d",
+			s, c.Index, c.Desc, bundleShape, i, g.Classes[i].Size, g.Classes[i].Order, c.Size, c.Order)
+	}
+	return unitID(bundleShape, i), nil
 }
 
 // Methods of the fixed counts, as written in the classes table.
@@ -279,6 +349,9 @@ const methodCanonical = "canonical forms: every grid with first row 1…N mapped
 
 const methodStacksText = "every class by the stack method (twisted stack counts over pattern assignments), which equals the search on every class of 2x2 to 4x2 and on the 2x5 classes the search finishes, and is checked on the other 2x5 classes against package pair's stack counts, plain backtracking, every pattern assignment and a count by bands"
 
+// methodStacks12Text is the stack method's checked_by text for 2x6 and 6x2.
+var methodStacks12Text = "every class by the stack method, which equals the search on every class of 2x2 to 4x2, on the 2x5 classes the search finishes and on 2x6 classes 220, 2307, 2309, 2325, 3689, 3727 and 3879 (3879 also as 6x2), and whose twisted stack counts equal plain backtracking on sampled 2x6 assignments; 6x2 takes each class's count from the 2x6 class of its transpose; the counts of the 2x6 classes from the committed bundle " + Bundle.Path()
+
 // groupText describes the group of s for the artifact and the paper.
 func groupText(s symmetry.Shape, transpose bool) string {
 	t := fmt.Sprintf("bands and rows within bands (S%d wr S%d) × stacks and columns within stacks (S%d wr S%d)", s.R, s.C, s.C, s.R)
@@ -306,8 +379,11 @@ func run(p *pipeline.Pass) error {
 	if err != nil {
 		return err
 	}
-	ids := p.UnitIDs()
-	next := 0 // the next unit result, in list order
+	resultOf := map[string][]byte{}
+	for k, id := range p.UnitIDs() {
+		resultOf[id] = results[k]
+	}
+	used := map[string]bool{}
 	var classRows []ClassRow
 	var countRows []CountRow
 	for _, s := range cfg.shapesOf() {
@@ -331,18 +407,22 @@ func run(p *pipeline.Pass) error {
 		for _, c := range g.Classes {
 			f, method := idFixed, methodIdentity
 			if c.Index > 0 {
-				if next >= len(ids) || ids[next] != unitID(s, c.Index) {
-					return fmt.Errorf("unit results out of step with the classes of %v at class %d", s, c.Index)
+				id, err := unitOf(s, c)
+				if err != nil {
+					return err
 				}
-				m, text, _ := strings.Cut(string(results[next]), " ")
-				var ok bool
+				result, ok := resultOf[id]
+				if !ok {
+					return fmt.Errorf("%v class %d: no result of unit %s", s, c.Index, id)
+				}
+				m, text, _ := strings.Cut(string(result), " ")
 				f, ok = new(big.Int).SetString(text, 10)
 				if !ok || (m != methodSearch && m != methodStacks) || f.Sign() < 0 {
-					return fmt.Errorf("unit %s: result %q is not a method and a count", ids[next], results[next])
+					return fmt.Errorf("unit %s: result %q is not a method and a count", id, result)
 				}
 				method = m
 				methods[m] = true
-				next++
+				used[id] = true
 			}
 			if f.Sign() > 0 {
 				fixing++
@@ -382,7 +462,10 @@ func run(p *pipeline.Pass) error {
 			p.Log.Warn("essentially different grids differ from the literature", "shape", s.String(), "count", orbits,
 				"literature", lit.count, "source", lit.source)
 		}
-		if methods[methodStacks] {
+		switch {
+		case methods[methodStacks] && s.N() == bundledSide:
+			checked = append(checked, methodStacks12Text)
+		case methods[methodStacks]:
 			checked = append(checked, methodStacksText)
 		}
 		p.Log.Info("essentially different grids", "shape", s.String(), "transpose", transpose, "group_order", g.Order,
@@ -392,8 +475,8 @@ func run(p *pipeline.Pass) error {
 			BurnsideSum: sum.String(), EssentiallyDifferent: orbits.String(), CheckedBy: strings.Join(checked, "; "),
 			Literature: lit.count, LiteratureSource: lit.source})
 	}
-	if next != len(ids) {
-		return fmt.Errorf("%d unit results, %d used", len(ids), next)
+	if len(used) != len(resultOf) {
+		return fmt.Errorf("%d unit results, %d used", len(resultOf), len(used))
 	}
 	if err := Classes.Write(p, classRows); err != nil {
 		return err

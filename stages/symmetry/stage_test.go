@@ -61,7 +61,10 @@ func TestStage(t *testing.T) {
 func TestConfigErrors(t *testing.T) {
 	for _, c := range []struct{ set, key string }{
 		{"symmetry.shapes=4x4", "symmetry.shapes"},
-		{"symmetry.shapes=2x6", "symmetry.shapes"},
+		{"symmetry.shapes=3x4", "symmetry.shapes"},
+		{"symmetry.shapes=2x7", "symmetry.shapes"},
+		{"symmetry.max_cpu_hours=-1", "symmetry.max_cpu_hours"},
+		{"symmetry.max_cpu_hours=abc", "symmetry.max_cpu_hours"},
 		{"symmetry.shapes=2x2,2x2", "symmetry.shapes"},
 		{"symmetry.shapes=", "symmetry.shapes"},
 	} {

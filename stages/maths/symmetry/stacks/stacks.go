@@ -79,6 +79,12 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 )
 
+// KernelVersion names the version of Fixed for results kept across runs
+// (the symmetry stage's bundle of 12×12 classes): a fixed count is exact, so
+// it changes only with a change that could change a count (a fix), not with
+// one of speed.
+const KernelVersion = 1
+
 // errTwistedOverflow is returned when a twisted stack count passes 2^64.
 var errTwistedOverflow = errors.New("symmetry: twisted stack count exceeds 2^64")
 
@@ -309,7 +315,16 @@ func (t *twistedStacks) count(ctx context.Context) (uint64, error) {
 			r := bits.TrailingZeros16(m)
 			rowOf[r/2] = r
 		}
+		seen := 0
 		for k, v := range cur {
+			// A layer of 2×6 can hold millions of states: look at the
+			// context every 2^14 of them, so that a cancelled count
+			// stops within a fraction of a second.
+			if seen++; seen%(1<<14) == 0 {
+				if err := ctx.Err(); err != nil {
+					return 0, err
+				}
+			}
 			t.unpack(k, placed, &R)
 			t.place(&R, rowOf, l, func(S *[maxTwistedC]uint16) {
 				key := t.canonical(S)
@@ -777,9 +792,13 @@ func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element) (*big.Int,
 	if s2.C > maxTwistedC {
 		return nil, fmt.Errorf("symmetry: the stack method handles boxes of 2×c with c ≤ %d, shape is %v", maxTwistedC, s)
 	}
+	types := search.SigmaTypes(s2, e2)
+	if len(types) == 0 {
+		return new(big.Int), nil // no relabelling type: no grid is fixed
+	}
 	p := newStackProblem(s2.C, e2)
 	total := new(big.Int)
-	for _, lam := range search.SigmaTypes(s2, e2) {
+	for _, lam := range types {
 		sum, err := p.sumFor(ctx, lam, runtime.GOMAXPROCS(0))
 		if err != nil {
 			return nil, err
