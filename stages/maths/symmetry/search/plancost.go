@@ -24,7 +24,7 @@ func PlanCost(s symmetry.Shape, e symmetry.Element, probes int) ([][]int, []floa
 		for _, p := range problems {
 			for _, order := range p.orders() {
 				sv := newSolver(nil, p, lam, order)
-				if c := sv.planProbes(probes); c < best {
+				if _, c := sv.planProbes(probes); c < best {
 					best = c
 				}
 			}
@@ -34,10 +34,12 @@ func PlanCost(s symmetry.Shape, e symmetry.Element, probes int) ([][]int, []floa
 	return lams, costs
 }
 
-// planProbes is plan with the given number of probes.
-func (s *solver) planProbes(probes int) float64 {
+// planProbes estimates both search trees with the given number of probes
+// and returns the split k with the least estimated cost (the nodes of both
+// searches) and that cost.
+func (s *solver) planProbes(probes int) (int, float64) {
 	s.estimate(probes)
-	bestCost := -1.0
+	best, bestCost := s.m, -1.0
 	for k := s.r0; k <= s.m; k++ {
 		if s.estB[k] > tableLimit/2 {
 			continue
@@ -50,8 +52,8 @@ func (s *solver) planProbes(probes int) float64 {
 			cost += s.estB[d]
 		}
 		if bestCost < 0 || cost < bestCost {
-			bestCost = cost
+			best, bestCost = k, cost
 		}
 	}
-	return bestCost
+	return best, bestCost
 }

@@ -484,25 +484,9 @@ func (s *solver) setSplit(k int) {
 // least estimated cost, the number of nodes of both searches. It returns
 // that cost.
 func (s *solver) plan() float64 {
-	s.estimate(256)
-	best, bestCost := s.m, -1.0
-	for k := s.r0; k <= s.m; k++ {
-		if s.estB[k] > tableLimit/2 {
-			continue
-		}
-		cost := 0.0
-		for d := s.r0; d <= k; d++ {
-			cost += s.estA[d]
-		}
-		for d := k; d <= s.m; d++ {
-			cost += s.estB[d]
-		}
-		if bestCost < 0 || cost < bestCost {
-			best, bestCost = k, cost
-		}
-	}
-	s.k = best
-	return bestCost
+	k, cost := s.planProbes(256)
+	s.k = k
+	return cost
 }
 
 // count returns the number of canonical grids, searching with the given
