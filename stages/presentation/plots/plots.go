@@ -212,15 +212,27 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 4, 64)}}
 	}
 	k := math.Floor(math.Log10(span / 8))
-	var step float64
-	for _, m := range []float64{1, 2, 5, 10} {
-		if step = m * math.Pow10(int(k)); span/step <= 8 {
+	var step, mult float64
+	for _, mult = range []float64{1, 2, 5, 10} {
+		if step = mult * math.Pow10(int(k)); span/step <= 8 {
 			break
 		}
 	}
+	// tick n is at n·mult·10^k; dividing by 10^-k (exact) rounds it
+	// correctly, where multiplying by 10^k (inexact) gives 0.30000000000000004.
+	at := func(n float64) float64 {
+		if k < 0 {
+			return n * mult / math.Pow10(int(-k))
+		}
+		return n * mult * math.Pow10(int(k))
+	}
 	places := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
 	var ticks []plot.Tick
-	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+	// Each tick is computed from its index, not as a running sum (no
+	// drift), and +0 replaces the -0 that ceil gives just below zero (no
+	// "-0" label).
+	for n := math.Ceil(lo / step); at(n) <= hi+step*1e-9; n++ {
+		v := at(n) + 0
 		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', places, 64)})
 		if minor := v + step/2; minor < hi {
 			ticks = append(ticks, plot.Tick{Value: minor})

@@ -2,6 +2,8 @@ package plots
 
 import (
 	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
@@ -58,6 +60,29 @@ func TestNiceTicks(t *testing.T) {
 		if labels[i] != want[i] {
 			t.Errorf("label %d = %q, want %q", i, labels[i], want[i])
 		}
+	}
+	// An axis starting just below zero (an error bar reaching -0.0…) is
+	// labelled 0, not -0, and a long run of steps does not drift.
+	labels = nil
+	for _, tk := range (niceTicks{}).Ticks(-0.43, 5.3) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got, want := strings.Join(labels, " "), "0 1 2 3 4 5"; got != want {
+		t.Errorf("labels of [-0.43, 5.3] = %q, want %q", got, want)
+	}
+	labels = nil
+	for _, tk := range (niceTicks{}).Ticks(-0.07, 0.71) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+			if tk.Value != 0 && math.Abs(tk.Value-math.Round(tk.Value*10)/10) > 0 {
+				t.Errorf("tick %q at %v, not a multiple of the step", tk.Label, tk.Value)
+			}
+		}
+	}
+	if got, want := strings.Join(labels, " "), "0.0 0.1 0.2 0.3 0.4 0.5 0.6 0.7"; got != want {
+		t.Errorf("labels of [-0.07, 0.71] = %q, want %q", got, want)
 	}
 }
 
