@@ -397,6 +397,10 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			if best.Estimate.Cmp(hf) < 0 {
 				m.flag(typeset.MacroName("have", "mc", s.String(), "below", "heuristic"))
 			}
+			if !best.Holds(hf) {
+				// The tables mark such an interval with §.
+				m.flag(typeset.MacroName("have", "mc", s.String(), "heuristic", "missed"))
+			}
 		}
 	}
 	if long := longRuns(r); len(long) > 0 {

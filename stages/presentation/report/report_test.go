@@ -87,6 +87,18 @@ func TestNumbers(t *testing.T) {
 			t.Errorf("numbers.tex lacks %s", want)
 		}
 	}
+	// The 16×16 interval holds the heuristic, so the text does not point to a § mark.
+	if strings.Contains(s, `HaveMcFourXFourHeuristicMissedtrue`) {
+		t.Errorf("numbers.tex flags a missed heuristic for an interval that holds it")
+	}
+	r := published(t)
+	r.Estimators[1].CILow, r.Estimators[1].CIHigh = big.NewFloat(6.05e98), big.NewFloat(6.15e98)
+	if tex, err = numbers.TeX(r, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(tex), `\HaveMcFourXFourHeuristicMissedtrue`) {
+		t.Errorf("numbers.tex does not flag an interval that excludes the heuristic")
+	}
 	for _, line := range strings.Split(s, "\n") {
 		if strings.HasPrefix(line, `\newcommand{\`) {
 			name := line[len(`\newcommand{\`):strings.Index(line, "}")]
