@@ -64,6 +64,7 @@
 package stacks
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -73,6 +74,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
@@ -546,10 +548,19 @@ func newStackProblem(c int, e symmetry.Element) *stackProblem {
 	return p
 }
 
-// sumFor returns Σ_X over the grids X with X∘g = σ∘X, σ = σ_λ: the sum over
-// the equivariant pattern assignments of their stack products.
-func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big.Int, error) {
-	sigma := perm.WithCycleType(lam)
+// A termClass is a class of equivariant pattern assignments whose terms
+// are equal (see assignmentClasses): one assignment's rows (the row set of
+// each symbol) and the sum of the weights of the class's assignments.
+type termClass struct {
+	rows   []uint16
+	weight *big.Int
+}
+
+// assignmentClasses lists the equivariant pattern assignments of σ = σ_λ
+// (one per orbit of Z(σ_λ), weighted by its orbit's size) in classes under
+// the band maps commuting with ρ, which keep the terms: Σ_X over the grids X
+// with X∘g = σ∘X is Σ over the classes of term(rows)·weight.
+func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 	var starts []int
 	at := 0
 	for _, l := range lam {
@@ -634,20 +645,44 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big
 	// The band maps commuting with ρ permute the leaves (they commute with
 	// ρ̂ and keep the rows balanced) and keep their terms: join each leaf to
 	// its images under the generators, and compute one term per class.
-	indexOf := make(map[string]int, len(leaves))
-	repIndex := map[uint16]int{}
-	for i, q := range reps {
-		repIndex[q] = i
-	}
-	leafKey := func(ch []int) string {
-		b := make([]byte, len(ch))
-		for j, x := range ch {
-			b[j] = byte(x)
+	// A leaf's key: its orbit indices, one byte per cycle (len(lam) ≤ 2c ≤
+	// 12), bytes 0-7 in hi and 8-11 in lo, most significant first, so that
+	// keys compare as the index lists do lexicographically. rec lists the
+	// leaves in that order (checked), so a leaf is found by binary search.
+	type leafKey struct{ hi, lo uint64 }
+	keyOf := func(ch []int) leafKey {
+		var k leafKey
+		for j := range maxRows {
+			var b uint64
+			if j < len(ch) {
+				b = uint64(ch[j])
+			}
+			if j < 8 {
+				k.hi |= b << (56 - 8*j)
+			} else {
+				k.lo |= b << (56 - 8*(j-8))
+			}
 		}
-		return string(b)
+		return k
 	}
+	cmpKey := func(a, b leafKey) int {
+		switch {
+		case a.hi != b.hi:
+			return cmp.Compare(a.hi, b.hi)
+		default:
+			return cmp.Compare(a.lo, b.lo)
+		}
+	}
+	keys := make([]leafKey, len(leaves))
 	for i, lf := range leaves {
-		indexOf[leafKey(lf.chosen)] = i
+		keys[i] = keyOf(lf.chosen)
+		if i > 0 && cmpKey(keys[i-1], keys[i]) >= 0 {
+			return nil, fmt.Errorf("symmetry: internal error: the assignments of σ type %v are not listed in increasing order", lam)
+		}
+	}
+	var repIndex [1 << maxRows]uint8
+	for i, q := range reps {
+		repIndex[q] = uint8(i)
 	}
 	parent := make([]int, len(leaves))
 	for i := range parent {
@@ -665,14 +700,14 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big
 	for i, lf := range leaves {
 		for _, g := range p.gens {
 			for j, x := range lf.chosen {
-				img[j] = repIndex[g[reps[x]]]
+				img[j] = int(repIndex[g[reps[x]]])
 			}
 			for a := 1; a < len(lam); a++ {
 				for j := a; j > 0 && lam[j-1] == lam[j] && img[j-1] > img[j]; j-- {
 					img[j-1], img[j] = img[j], img[j-1]
 				}
 			}
-			k, ok := indexOf[leafKey(img)]
+			k, ok := slices.BinarySearchFunc(keys, keyOf(img), cmpKey)
 			if !ok {
 				return nil, fmt.Errorf("symmetry: internal error: a band map takes an assignment of σ type %v outside the assignments", lam)
 			}
@@ -681,42 +716,53 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big
 			}
 		}
 	}
-	var roots []int
-	for i := range leaves {
-		if find(i) == i {
-			roots = append(roots, i)
+	var classes []termClass
+	classOf := map[int]int{} // root → its class
+	for i, lf := range leaves {
+		r := find(i)
+		k, ok := classOf[r]
+		if !ok {
+			k = len(classes)
+			classOf[r] = k
+			classes = append(classes, termClass{rows: leaves[r].rows, weight: new(big.Int)})
 		}
+		classes[k].weight.Add(classes[k].weight, new(big.Int).SetUint64(lf.weight))
 	}
-	// The terms of the classes, by workers taking them in turn.
-	rootTerm := make(map[int]*big.Int, len(roots))
-	rootTerms := make([]*big.Int, len(roots))
+	return classes, nil
+}
+
+// sumFor returns Σ_X over the grids X with X∘g = σ∘X, σ = σ_λ: the sum over
+// the equivariant pattern assignments of their stack products, one term per
+// class of assignmentClasses, computed by workers goroutines taking the
+// classes in turn (the sum does not depend on their number).
+func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big.Int, error) {
+	sigma := perm.WithCycleType(lam)
+	classes, err := p.assignmentClasses(lam)
+	if err != nil {
+		return nil, err
+	}
+	terms := make([]*big.Int, len(classes))
 	var next atomic.Int64
-	err := parallel.Run(workers, func(int) error {
+	err = parallel.Run(workers, func(int) error {
+		var w termScratch
 		for {
 			i := int(next.Add(1) - 1)
-			if i >= len(roots) {
+			if i >= len(classes) {
 				return nil
 			}
-			a, err := p.term(ctx, sigma, leaves[roots[i]].rows)
+			a, err := p.term(ctx, &w, sigma, classes[i].rows)
 			if err != nil {
 				return err
 			}
-			rootTerms[i] = a
+			terms[i] = a
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	for i, r := range roots {
-		rootTerm[r] = rootTerms[i]
-	}
-	terms := make([]*big.Int, len(leaves))
-	for i := range leaves {
-		terms[i] = rootTerm[find(i)]
-	}
 	total := new(big.Int)
-	for i, lf := range leaves {
-		total.Add(total, new(big.Int).Mul(terms[i], new(big.Int).SetUint64(lf.weight)))
+	for i, cl := range classes {
+		total.Add(total, new(big.Int).Mul(terms[i], cl.weight))
 	}
 	return total, nil
 }
@@ -729,22 +775,28 @@ func factorialInt(k int) int {
 	return f
 }
 
+// termScratch is one worker's scratch for term: package pairstacks' stack
+// counter and joiner, which keep their tables between calls.
+type termScratch struct {
+	counter pairstacks.StackCounter
+	joiner  pairstacks.Joiner
+}
+
 // term returns the number of grids X with X∘g = σ∘X whose left stack has
 // the given rows: the product of the two stacks' fixed counts, or, when g
 // exchanges the stacks, the left stack's count under (ρ², κ₁κ₀) and σ².
 // sumFor computes it once per class of assignments under the relabellings
 // commuting with σ and the band maps commuting with ρ.
-func (p *stackProblem) term(ctx context.Context, sigma []int, rows []uint16) (*big.Int, error) {
+func (p *stackProblem) term(ctx context.Context, w *termScratch, sigma []int, rows []uint16) (*big.Int, error) {
 	var a *big.Int
 	if p.swap {
-		t := newTwisted(p.c, rows, perm.Compose(sigma, sigma), perm.Compose(p.rho, p.rho), perm.Compose(p.k1, p.k0))
-		e, err := t.countOrZero(ctx)
+		e, err := stackCount(ctx, w, p.c, rows, perm.Compose(sigma, sigma), perm.Compose(p.rho, p.rho), perm.Compose(p.k1, p.k0))
 		if err != nil {
 			return nil, err
 		}
 		a = new(big.Int).SetUint64(e)
 	} else {
-		e0, err := newTwisted(p.c, rows, sigma, p.rho, p.k0).countOrZero(ctx)
+		e0, err := stackCount(ctx, w, p.c, rows, sigma, p.rho, p.k0)
 		if err != nil {
 			return nil, err
 		}
@@ -754,7 +806,7 @@ func (p *stackProblem) term(ctx context.Context, sigma []int, rows []uint16) (*b
 			for x, q := range rows {
 				comp[x] = q ^ p.full
 			}
-			e1, err := newTwisted(p.c, comp, sigma, p.rho, p.k1).countOrZero(ctx)
+			e1, err := stackCount(ctx, w, p.c, comp, sigma, p.rho, p.k1)
 			if err != nil {
 				return nil, err
 			}
@@ -762,6 +814,65 @@ func (p *stackProblem) term(ctx context.Context, sigma []int, rows []uint16) (*b
 		}
 	}
 	return a, nil
+}
+
+// minPlainC is the narrowest box whose untwisted stack counts stackCount
+// hands to package pairstacks' split-and-join kernel; below it the twisted
+// counter's layers are small and it is as fast.
+const minPlainC = 6
+
+// stackCount returns E_{h,τ}(rows), h = (ρ', κ'), the number of stacks with
+// the given row sets fixed by h up to τ (see twistedStacks). When h and τ
+// are identities (every exchange class whose ρ², κ₁κ₀ and σ² are: the plain
+// exchange, the rows of some bands exchanged with the stacks, …) this is the
+// pair method's E(T) for the multiset T of the symbols' patterns (bit i of
+// symbol x's pattern set when x is in the upper row of band i), and for
+// c ≥ minPlainC it is counted by pairstacks' split-and-join kernel:
+//
+//	E(T) = Σ_M G_A(M) · G_B(Mᶜ) / os(M)
+//
+// over the column row-set multisets M of the first half H_A of the symbols
+// (pairstacks.Split), G_A and G_B the partial colourings of the two halves
+// (see package pairstacks), instead of the twisted counter's full DP.
+func stackCount(ctx context.Context, w *termScratch, c int, rows []uint16, tau, rho, kappa []int) (uint64, error) {
+	if c < minPlainC || !isIdentity(tau) || !isIdentity(rho) || !isIdentity(kappa) {
+		return newTwisted(c, rows, tau, rho, kappa).countOrZero(ctx)
+	}
+	patterns := make([]uint8, len(rows))
+	for x, q := range rows {
+		for i := range c {
+			patterns[x] |= uint8(q>>(2*i)&1) << i
+		}
+	}
+	first, second := pairstacks.Split(c, patterns, c)
+	a, err := pairstacks.BuildHalf(ctx, &w.counter, c, first)
+	if err != nil {
+		return 0, err
+	}
+	b, err := pairstacks.BuildHalf(ctx, &w.counter, c, second)
+	if err != nil {
+		return 0, err
+	}
+	var id pairstacks.RowPerm
+	for r := range id {
+		id[r] = int8(r)
+	}
+	// Join walks its first table: give it the smaller (the sum is symmetric
+	// in the halves, os(M) = os(Mᶜ)).
+	if b.Len() < a.Len() {
+		a, b = b, a
+	}
+	return w.joiner.Join(a, b, id)
+}
+
+// isIdentity reports whether p maps every point to itself.
+func isIdentity(p []int) bool {
+	for i, x := range p {
+		if x != i {
+			return false
+		}
+	}
+	return true
 }
 
 // countOrZero is count, 0 for a nil counter (incompatible rows).
