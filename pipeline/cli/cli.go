@@ -416,7 +416,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 					for _, what := range r.Rechecks {
 						fmt.Fprintf(io.Stdout, "second computation: %s\n", what)
 					}
-					fmt.Fprintf(io.Stdout, "%s: %d units recomputed, each equal byte for byte (%d of %d units in the bundle; drawn among %d)\n", r.Bundle, len(r.Checked), r.Units, r.Total, r.Eligible)
+					fmt.Fprintf(io.Stdout, "%s: %d units recomputed, each equal byte for byte (the bundle holds %d units, %d of the %d the configuration lists; drawn among %d)\n", r.Bundle, len(r.Checked), r.Units, r.Listed, r.Total, r.Eligible)
 				}
 				if err != nil {
 					return err

@@ -59,6 +59,7 @@ func (e *Engine) fromBundle(p *pipeline.Pass, u *store.UnitSet, missing []int) (
 type RecomputeReport struct {
 	Stage, Bundle string
 	Units, Total  int      // units in the bundle, units the stage lists
+	Listed        int      // the units the stage lists that the bundle holds
 	Eligible      int      // units the draw was among (those within maxCPU)
 	Checked       []string // the units recomputed, each equal
 	Rechecks      []string // what the second computations checked
@@ -109,6 +110,7 @@ func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCP
 				have = append(have, id)
 			}
 		}
+		rep.Listed = len(have)
 		if len(have) != len(rows) {
 			// The configuration lists fewer units than the bundle holds
 			// (say 2x6 left out of shapes.shapes): draw from the bundle.

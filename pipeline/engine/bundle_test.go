@@ -175,7 +175,7 @@ func TestRecomputeBundles(t *testing.T) {
 	f.run(RunOptions{}, nil)
 	var lines []string
 	reps, err := f.engine().RecomputeBundles(context.Background(), 20, 1, 0, func(s string) { lines = append(lines, s) })
-	if err != nil || len(reps) != 1 || len(reps[0].Checked) != 20 || reps[0].Units != 20 {
+	if err != nil || len(reps) != 1 || len(reps[0].Checked) != 20 || reps[0].Units != 20 || reps[0].Listed != 20 || reps[0].Total != 20 {
 		t.Fatalf("recompute of a good bundle: %+v, %v", reps, err)
 	}
 	rows, _ := pipeline.ReadBundle(f.root, b, nil)
