@@ -58,7 +58,7 @@
 //	max_weight_share   double  the largest sample / Σw
 //	pareto_k           double  k̂ of the upper tail (as in data/knuth.parquet; NaN: no
 //	                           tail to fit)
-//	unreliable         bool    k̂ > 0.7: the interval is not to be trusted
+//	unreliable         bool    k̂ > min(1 − 1/log₁₀ n, 0.7): the interval is not to be trusted
 //	log10_probability  double  log10 of the estimate of u(A) = |A|/|Ω|
 //	rat                double  RAT = log E[γ²] / log E[γ], γ = 1{X∈A}·L(X) the
 //	                           one-sample estimator of u(A); 1 for crude Monte Carlo,

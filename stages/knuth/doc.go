@@ -74,7 +74,10 @@
 //
 // Every row carries the diagnostics of its samples as weights (ess,
 // max_weight_share, pareto_k, unreliable: montecarlo.Diagnostics); the paper
-// marks an interval with k̂ > 0.7 with ‡ and takes no headline figure from it.
+// marks an interval of n samples with k̂ > min(1 − 1/log₁₀ n, 0.7) with ‡
+// (Vehtari et al.'s threshold: below 0.7 on fewer than about 2,200 samples,
+// where k̂ is itself uncertain) and takes a headline figure from it only
+// when every estimate of its shape is so marked, a long run first.
 //
 // # Coverage study
 //
@@ -212,7 +215,7 @@
 //	                          next one (Zhang–Stephens estimator with the PSIS prior);
 //	                          the variance of the estimate is finite for k < 0.5; NaN
 //	                          when the tail has fewer than 5 samples or no spread
-//	unreliable        bool    k̂ > 0.7: the interval is not to be trusted (the paper
+//	unreliable        bool    k̂ > min(1 − 1/log₁₀ n, 0.7): the interval is not to be trusted (the paper
 //	                          marks it ‡)
 //
 // data/knuth_trace.parquet: the running statistics per shape and variant at
@@ -270,7 +273,7 @@
 //     per shape, an integer in [1, 10000]; required for every shape se,
 //     lookahead, bandse or bandselast runs on.
 //   - knuth.lookahead_alpha (default 0.25): a number in [0, 16].
-//   - knuth.coverage_runs (default 100; smoke 20; without a config file 0):
+//   - knuth.coverage_runs (default 200; smoke 20; without a config file 0):
 //     an integer in [0, 100000], independent runs per shape and variant of
 //     the coverage study (0: none, an empty table).
 //   - knuth.coverage_samples (default {2x2/mrv: 200, 2x2/se: 200,
@@ -285,9 +288,10 @@
 //   - knuth.goals (default {3x3: 0.0005, 4x4: 0.001, 5x5: 0.05}): per shape,
 //     the relative 95% half-width in (0, 1) whose time the run report
 //     projects; other shapes ±1%.
-//   - knuth.long (default {}, as smoke and without a config file; planned
-//     {3x3/bandse: 1600000, 3x5/bandse: 16000, 4x4/se: 4000000, 4x5/se:
-//     96000, 5x5/se: 200000}):
+//   - knuth.long (default {3x3/bandse: 1600000, 3x5/bandse: 32000, 4x5/se:
+//     96000}, the runs the bundle holds in full; smoke and without a config
+//     file {}; planned {3x3/bandse: 1600000, 3x5/bandse: 32000, 4x4/se:
+//     4000000, 4x5/se: 148000, 5x5/se: 200000}):
 //     a map from RxC/variant (a variant among those above, whether or not
 //     knuth.variants lists it; the band variants only where R ≤ 3) to the
 //     samples of its long run: 0 (none) or a multiple of the unit's samples,
@@ -341,6 +345,13 @@
 //     machine); the bundle would be about 2.5 MB (the units' tails are most
 //     of it: 13 KB a 9×9 unit, 6.6 KB a 16×16 one). Peak resident memory
 //     55 MiB.
+//   - The long runs done (the committed bundle, CPU time recorded per unit,
+//     2026-11-26/27, shared machine): 9×9 bandse 1,600,000 samples in 25
+//     units, 0.096 CPU-hours, ±0.0453%; 15×15 bandse 32,000 in 2 units,
+//     0.044 CPU-hours, ±0.746% (16,000 gave ±1.07%); 20×20 se 96,000 in 24
+//     units, 2.25 CPU-hours, ±1.24%: its relvar per sample, 3.8, is twice the
+//     first unit's 1.96 (heavy tails), so ±1% needs about 148,000 samples,
+//     3.4 CPU-hours.
 //   - Time to a goal half-width on both cores (seconds_to_goal, projected
 //     from the default run of 2026-11-24): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
 //     135 s, se 182 s, mrv 214 s, lookahead 258 s; to ±1%: 2×6 bandse 3.2 s

@@ -23,10 +23,12 @@ import (
 //     prior PSIS adds (see ParetoK). The mean of a distribution with tail
 //     shape k has finite variance only for k < 1/2 and is finite only for
 //     k < 1; PSIS calls an estimate unreliable beyond k̂ = 0.7, where the
-//     central limit theorem needs far more samples than any run draws.
+//     central limit theorem needs far more samples than any run draws, and
+//     beyond 1 − 1/log₁₀ n on fewer than about 2,200 samples, where k̂
+//     itself is too uncertain to vouch for the interval (UnreliableAbove).
 //     NaN when there are fewer than 5 tail samples or they do not spread
 //     (all exceedances 0: no tail at all).
-//   - Unreliable: k̂ > UnreliableK.
+//   - Unreliable: k̂ > UnreliableAbove(n).
 type Diagnostics struct {
 	ESS        float64
 	MaxShare   float64
@@ -34,8 +36,20 @@ type Diagnostics struct {
 	Unreliable bool
 }
 
-// UnreliableK is the k̂ above which an interval is marked unreliable.
+// UnreliableK is the k̂ above which an interval of any number of samples
+// is marked unreliable.
 const UnreliableK = 0.7
+
+// UnreliableAbove returns the k̂ above which an interval of n samples is
+// marked unreliable: min(1 − 1/log₁₀ n, UnreliableK), the sample-size
+// dependent threshold of Vehtari et al. (2024, eq. 13): 0.5 at 100 samples,
+// 0.6 at 316, UnreliableK from about 2,154 on. −∞ for n ≤ 1.
+func UnreliableAbove(n int64) float64 {
+	if n <= 1 {
+		return math.Inf(-1)
+	}
+	return min(1-1/math.Log10(float64(n)), UnreliableK)
+}
 
 // ParetoTailSize is the number of largest samples a run of n samples keeps
 // for k̂: the M = ⌈min(n/5, 3√n)⌉ of the tail and the one below them, the
@@ -77,7 +91,7 @@ func Diagnose(m Moments, tail []Value) Diagnostics {
 		x[size-2-i] = math.Ldexp(r.Frac, r.Exp) - math.Ldexp(u.Frac, u.Exp)
 	}
 	d.ParetoK = ParetoK(x)
-	d.Unreliable = d.ParetoK > UnreliableK
+	d.Unreliable = d.ParetoK > UnreliableAbove(m.N)
 	return d
 }
 

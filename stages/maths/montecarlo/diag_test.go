@@ -154,3 +154,37 @@ func TestWilson(t *testing.T) {
 		}
 	}
 }
+
+func TestUnreliableAbove(t *testing.T) {
+	for n, want := range map[int64]float64{100: 0.5, 1000: 2.0 / 3, 2154: 0.7, 10000: 0.7, 1e9: 0.7} {
+		if got := UnreliableAbove(n); math.Abs(got-want) > 1e-3 {
+			t.Errorf("UnreliableAbove(%d) = %v, want %v", n, got, want)
+		}
+	}
+	if got := UnreliableAbove(1); !math.IsInf(got, -1) {
+		t.Errorf("UnreliableAbove(1) = %v, want −∞", got)
+	}
+}
+
+// The same tail shape, k = 0.6 (finite mean, infinite variance), is
+// unreliable on 100 samples, where k̂ cannot vouch for the interval, and
+// not on 100,000: the samples are the generalized Pareto distribution's
+// quantiles at (i − ½)/n, so k̂ lands near 0.6 at both sizes.
+func TestDiagnoseThresholdBySampleSize(t *testing.T) {
+	const k = 0.6
+	for n, unreliable := range map[int64]bool{100: true, 100000: false} {
+		var m Moments
+		var all []Value
+		for i := range n {
+			p := (float64(i) + 0.5) / float64(n)
+			v := Value{Frac: (math.Pow(p, -k) - 1) / k}
+			m.Add(v, 1)
+			all = append(all, normal(v))
+		}
+		slices.SortFunc(all, func(a, b Value) int { return compareValues(b, a) })
+		d := Diagnose(m, all[:ParetoTailSize(n)])
+		if !(d.ParetoK > 0.5 && d.ParetoK < UnreliableK) || d.Unreliable != unreliable {
+			t.Errorf("n = %d: k̂ = %v, unreliable %v; want k̂ in (0.5, %v), unreliable %v", n, d.ParetoK, d.Unreliable, UnreliableK, unreliable)
+		}
+	}
+}

@@ -112,7 +112,7 @@ type Estimator struct {
 	Log10EFFWithCompletion float64
 	// The diagnostics of the samples as weights (montecarlo.Diagnostics).
 	ESS, MaxShare, ParetoK float64
-	Unreliable             bool // k̂ > 0.7: the tables mark the interval ‡
+	Unreliable             bool // k̂ > min(1 − 1/log₁₀ n, 0.7): the tables mark the interval ‡
 	// Long is the cost of a long run (data/knuth_long.parquet), nil for
 	// the runs of the default configuration.
 	Long *LongRun
@@ -235,8 +235,8 @@ func (r *Results) CoverageStats() []CoverageStat {
 const NominalCoverage = 0.95
 
 // Trusted reports whether e may give a headline figure: its interval is
-// not unreliable (k̂ ≤ 0.7) and its variant's coverage on e's shape is not
-// clearly below nominal (the Wilson interval of the coverage study wholly
+// not unreliable (k̂ ≤ montecarlo.UnreliableAbove(n)) and its variant's
+// coverage on e's shape is not clearly below nominal (the Wilson interval of the coverage study wholly
 // below 95%). Coverage is a property of the shape and the run length: the
 // study's short runs on 6×6 say nothing about long runs on 9×9.
 func (r *Results) Trusted(e Estimator) bool {

@@ -150,7 +150,7 @@ func TestMostPreciseSkipsZeroVariance(t *testing.T) {
 
 // MostPrecise takes a shape's long run (knuth.long) over its default
 // runs, even a more precise one, but not an unreliable long run over a
-// trusted default run; the sort puts a long run after its variant's
+// trusted default run (over an unreliable one, yes); the sort puts a long run after its variant's
 // default run, and Label tells them apart.
 func TestMostPreciseTakesTheLongRun(t *testing.T) {
 	s := grid.Shape{R: 4, C: 4}
@@ -160,6 +160,8 @@ func TestMostPreciseTakesTheLongRun(t *testing.T) {
 	seLong := Estimator{Shape: s, Method: "knuth", Variant: "se", Samples: 20, Estimate: f(5.9e98), StdError: f(3e96), RelativeError: 0.005, Long: long}
 	mrvLong := seLong
 	mrvLong.Variant, mrvLong.Unreliable = "mrv", true
+	seHeavy := se // a short run whose k̂ is over its (lower) threshold too
+	seHeavy.Unreliable = true
 	for _, c := range []struct {
 		runs     []Estimator
 		want     string
@@ -169,6 +171,7 @@ func TestMostPreciseTakesTheLongRun(t *testing.T) {
 		{[]Estimator{seLong, se}, "se", true},
 		{[]Estimator{se, mrvLong}, "se", false},
 		{[]Estimator{mrvLong}, "mrv", true},
+		{[]Estimator{seHeavy, mrvLong}, "mrv", true},
 	} {
 		r := &Results{Estimators: c.runs}
 		got, ok := r.MostPrecise(s)

@@ -74,7 +74,7 @@ func (r *Results) TailEstimators() []Estimator {
 // the diagnostics of its samples as weights: the effective sample size
 // (Σw)²/Σw², as a count and as a share of the samples, the largest
 // sample's share of the sum, and the Pareto tail index k̂ (marked ‡ above
-// montecarlo.UnreliableK), beside the relative error they qualify.
+// montecarlo.UnreliableAbove(samples)), beside the relative error they qualify.
 func TailsTable(r *Results) typeset.Table {
 	var rows [][]typeset.Cell
 	var last grid.Shape
@@ -265,7 +265,7 @@ func exactPiece(n *big.Int) typeset.Piece {
 }
 
 // unreliableMark is the mark (TeX math) of an interval whose Pareto k̂
-// exceeds montecarlo.UnreliableK, "" for the others.
+// exceeds montecarlo.UnreliableAbove(its samples), "" for the others.
 func unreliableMark(e Estimator) string {
 	if e.Unreliable {
 		return `^{\ddagger}`
@@ -278,7 +278,7 @@ func unreliableMark(e Estimator) string {
 func appendUnreliableNote(rows [][]typeset.Cell, es []Estimator, cols int) [][]typeset.Cell {
 	for _, e := range es {
 		if e.Unreliable {
-			note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{\ddagger}`}, typeset.Piece{Kind: typeset.Text, S: fmt.Sprintf(" unreliable: the Pareto tail index of the samples (k-hat) exceeds %g, so the normal interval cannot be trusted", montecarlo.UnreliableK)})
+			note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{\ddagger}`}, typeset.Piece{Kind: typeset.Text, S: fmt.Sprintf(" unreliable: the Pareto tail index of the n samples (k-hat) exceeds min(1 - 1/log10 n, %g), so the normal interval cannot be trusted", montecarlo.UnreliableK)})
 			note.Span, note.Align = cols, "l"
 			return append(rows, nil, []typeset.Cell{note})
 		}
