@@ -253,6 +253,18 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.flag("HaveSymmetryDifference")
 			m.text("SymmetryDifferences", d...)
 		}
+		// The counts nobody has published: the paper states them as new.
+		var fresh [][]typeset.Piece
+		for _, e := range r.Symmetry {
+			if e.New() {
+				fresh = append(fresh, []typeset.Piece{{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, e.Shape.R, e.Shape.C)}, words(" boxes ("),
+					{Kind: typeset.Math, S: typeset.Int(e.Count)}, words(")")})
+			}
+		}
+		if len(fresh) > 0 {
+			m.flag("HaveSymmetryNew")
+			m.text("SymmetryNewCounts", joinEnglish(fresh)...)
+		}
 	}
 
 	if len(r.Estimators) > 0 {

@@ -26,6 +26,10 @@ type EssentiallyDifferent struct {
 	LiteratureSource string
 }
 
+// New reports whether no count of the shape's essentially different grids
+// has been published: the count is a new result of this project.
+func (e EssentiallyDifferent) New() bool { return e.Literature == nil }
+
 // DiffersFromLiterature reports whether a published count exists and
 // differs from the stage's.
 func (e EssentiallyDifferent) DiffersFromLiterature() bool {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -415,14 +416,24 @@ func SymmetryTable(r *Results) typeset.Table {
 			typeset.MathCell(typeset.Int(e.GroupOrder)), typeset.MathCell(fmt.Sprintf("%d/%d", e.ClassesFixing, e.Classes)),
 			typeset.MathCell(typeset.Int(e.BurnsideSum)), typeset.MathCell(typeset.Int(e.Count) + literatureMark(e))})
 	}
+	var notes [][]typeset.Cell
 	for _, e := range r.Symmetry {
 		if e.DiffersFromLiterature() {
 			note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{*}`},
 				typeset.Piece{Kind: typeset.Text, S: " differs from the published count (" + e.LiteratureSource + "); see the text"})
 			note.Span, note.Align = 6, "l"
-			rows = append(rows, nil, []typeset.Cell{note})
+			notes = append(notes, []typeset.Cell{note})
 			break
 		}
+	}
+	if slices.ContainsFunc(r.Symmetry, EssentiallyDifferent.New) {
+		note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`},
+			typeset.Piece{Kind: typeset.Text, S: " new: no count has been published; see the text for its checks"})
+		note.Span, note.Align = 6, "l"
+		notes = append(notes, []typeset.Cell{note})
+	}
+	if len(notes) > 0 {
+		rows = append(append(rows, nil), notes...)
 	}
 	head := texts("boxes", "group", "", "classes fixing", "Burnside sum", "essentially different")
 	head[2] = typeset.MathCell("|G|")
@@ -430,10 +441,13 @@ func SymmetryTable(r *Results) typeset.Table {
 }
 
 // literatureMark is the mark (TeX math) of a count that differs from the
-// published one, "" for the others.
+// published one (*) or that nobody has published (†), "" for the others.
 func literatureMark(e EssentiallyDifferent) string {
-	if e.DiffersFromLiterature() {
+	switch {
+	case e.DiffersFromLiterature():
 		return `^{*}`
+	case e.New():
+		return `^{\dagger}`
 	}
 	return ""
 }

@@ -399,6 +399,38 @@ func TestSymmetryDifference(t *testing.T) {
 	}
 }
 
+// TestSymmetryNew checks that a count nobody has published (2×6 here) is
+// flagged as new in numbers.tex, with its shape and count, and marked † in
+// the symmetry table with its note, while published counts are not.
+func TestSymmetryNew(t *testing.T) {
+	r := published(t)
+	one := big.NewInt(1)
+	r.Symmetry = []present.EssentiallyDifferent{
+		{Shape: grid.Shape{R: 2, C: 3}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(49), Literature: big.NewInt(49), LiteratureSource: "OEIS A291188"},
+		{Shape: grid.Shape{R: 2, C: 6}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(123456)},
+	}
+	tex, err := numbers.TeX(r, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`\HaveSymmetryNewtrue`, `\newcommand{\SymmetryNewCounts}{$2\times6$ boxes ($123{,}456$)}`} {
+		if !strings.Contains(string(tex), want) {
+			t.Errorf("numbers.tex lacks %s:\n%s", want, tex)
+		}
+	}
+	table := string(present.SymmetryTable(r).TeX())
+	if strings.Count(table, `^{\dagger}`) != 2 || !strings.Contains(table, "new: no count has been published") || strings.Contains(table, `^{*}`) {
+		t.Errorf("symmetry table: want the new count and the note marked †:\n%s", table)
+	}
+	r.Symmetry = r.Symmetry[:1]
+	if tex, _ := numbers.TeX(r, nil, nil); strings.Contains(string(tex), "SymmetryNew") {
+		t.Errorf("numbers.tex flags a new count where every count is published")
+	}
+	if table := string(present.SymmetryTable(r).TeX()); strings.Contains(table, "dagger") {
+		t.Errorf("symmetry table marks a published count:\n%s", table)
+	}
+}
+
 // The tails table shows the estimates of grids of side 15 and more, and
 // only those, with their diagnostics.
 func TestTailsTable(t *testing.T) {
