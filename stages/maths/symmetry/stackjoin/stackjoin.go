@@ -154,6 +154,16 @@ func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget uin
 
 // FixedStats is Fixed with the work done.
 func FixedStats(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget uint64) (*big.Int, Stats, error) {
+	return fixedStats(ctx, s, e, budget, options{})
+}
+
+// options select the reference paths that the tests compare against.
+type options struct {
+	plainE bool // E by the unreduced programme (stackCountPlain)
+	checkE bool // E both ways, an error when they differ
+}
+
+func fixedStats(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget uint64, opt options) (*big.Int, Stats, error) {
 	var st Stats
 	if err := e.Check(s); err != nil {
 		return nil, st, err
@@ -174,6 +184,7 @@ func FixedStats(ctx context.Context, s symmetry.Shape, e symmetry.Element, budge
 	st.SigmaTypes = len(lams)
 	for _, lam := range lams {
 		w := newWalker(ctx, p, lam, budget, &st)
+		w.opt = opt
 		sum, err := w.sum()
 		if err != nil {
 			return nil, st, err
@@ -304,6 +315,8 @@ type walker struct {
 	budget  uint64
 	err     error
 	acc     []*big.Int // acc[i]: sum over completions of cycles ≥ i
+	twists  []*twist   // per stack cycle, built on first use
+	opt     options
 
 	// Projection (project.go): the orbit choices made so far, and, when
 	// collect is set, a hook that takes the first cycle's canonical
@@ -380,6 +393,7 @@ func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *St
 	for i := range w.memo {
 		w.memo[i] = map[[16]uint16]uint64{}
 	}
+	w.twists = make([]*twist, len(p.cycles))
 	w.acc = make([]*big.Int, len(p.cycles)+1)
 	for i := range w.acc {
 		w.acc[i] = new(big.Int)
@@ -727,10 +741,29 @@ func (w *walker) canonical(rows []uint16) (uint64, bool) {
 }
 
 // stackCount returns E_{h,τ}(rows) for the representative of stack cycle ci
-// (h = (ρ^ℓ, κ^ℓ), τ = σ^ℓ) by the dynamic programme of the package
-// documentation; false when the work passed the budget, the context ended
-// or a count overflowed (w.err says which).
+// (h = (ρ^ℓ, κ^ℓ), τ = σ^ℓ) by twist.count; false when the work passed the
+// budget, the context ended or a count overflowed (w.err says which).
 func (w *walker) stackCount(ci int, rows []uint16) (uint64, bool) {
+	if w.opt.plainE {
+		return w.stackCountPlain(ci, rows)
+	}
+	if w.twists[ci] == nil {
+		w.twists[ci] = newTwist(w, ci)
+	}
+	e, ok := w.twists[ci].count(w, rows)
+	if ok && w.opt.checkE {
+		if e2, ok2 := w.stackCountPlain(ci, rows); ok2 && e2 != e {
+			w.err = fmt.Errorf("stackjoin: stack cycle %d, rows %x: E = %d, the plain programme %d", ci, rows, e, e2)
+			return 0, false
+		}
+	}
+	return e, ok
+}
+
+// stackCountPlain is stackCount by the dynamic programme of the package
+// documentation without reductions: the states in Go maps, the τ-cycles in
+// symbol order. The tests compare it with twist.count.
+func (w *walker) stackCountPlain(ci int, rows []uint16) (uint64, bool) {
 	n, c := w.n, w.c
 	rho, kap := w.p.twistRho[ci], w.p.twistKap[ci]
 	l := w.p.twistPow[ci]
