@@ -65,7 +65,12 @@ func (tw *twist) canon(st uint64) uint64 {
 		m[j] = st >> (uint(j) * n) & full
 	}
 	if tw.identityKap {
-		slices.Sort(m[:c])
+		// insertion sort: C is small
+		for i := 1; i < c; i++ {
+			for j := i; j > 0 && m[j-1] > m[j]; j-- {
+				m[j-1], m[j] = m[j], m[j-1]
+			}
+		}
 		var out uint64
 		for j := range c {
 			out |= m[j] << (uint(j) * n)
@@ -174,7 +179,7 @@ func (tw *twist) count(w *walker, rows []uint16) (uint64, bool) {
 			}
 			return e, true
 		}
-		next.reset(cur.n * len(moves))
+		next.reset(min(cur.n*len(moves), 4*cur.n)) // a larger table costs its clearing
 		for i, k1 := range cur.keys {
 			if k1 == 0 {
 				continue

@@ -303,6 +303,7 @@ type walker struct {
 	sigma  []int
 	sigM   [][]uint16 // sigM[k][m] = σ^k(m)
 	subs   []uint16   // the C-subsets of the symbols
+	subsOf [][]uint16 // per mask, its C-subsets (subsetsOf)
 	orbits []orbit
 	// last[i]: the index after the last orbit of cycle i.
 	last []int
@@ -642,8 +643,8 @@ func (w *walker) fill(o int) {
 	ob := &w.orbits[o]
 	t, r := ob.stack[0], ob.row[0]
 	free := w.full &^ (w.rowUsed[r] | w.boxUsed[t][r/w.p.r])
-	for _, a := range w.subs {
-		if a&^free != 0 || !w.assign(ob, a) {
+	for _, a := range w.subsetsOf(free) {
+		if !w.assign(ob, a) {
 			continue
 		}
 		w.path = append(w.path, choice{o, a})
@@ -658,6 +659,25 @@ func (w *walker) fill(o int) {
 			return
 		}
 	}
+}
+
+// subsetsOf returns the C-subsets of free in increasing order (the order
+// of subs), listed once per mask: most masks leave few of the subsets.
+func (w *walker) subsetsOf(free uint16) []uint16 {
+	if w.subsOf == nil {
+		w.subsOf = make([][]uint16, 1<<w.n)
+	}
+	l := w.subsOf[free]
+	if l == nil {
+		l = []uint16{}
+		for _, a := range w.subs {
+			if a&^free == 0 {
+				l = append(l, a)
+			}
+		}
+		w.subsOf[free] = l
+	}
+	return l
 }
 
 // complete handles a completed stack cycle ci: E of its representative,
