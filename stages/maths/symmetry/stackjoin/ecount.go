@@ -3,7 +3,6 @@ package stackjoin
 import (
 	"fmt"
 	"math/bits"
-	"slices"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 )
@@ -12,13 +11,16 @@ import (
 // cycle only (h = (ρ', κ'), τ = σ^ℓ), built once per walker and cycle.
 type twist struct {
 	n, c      int
-	rho, kap  []int   // ρ' on the rows, κ' on the stack's columns
-	tauCycles [][]int // the cycles of τ on the symbols
-	bij       [][]int // the bijections of the C columns
-	// cent lists the column permutations commuting with κ'; identityKap marks κ' = id, whose centraliser is all of S_C.
-	cent        [][]int
-	identityKap bool
-	cur, next   stateTable
+	rho, kap  []int      // ρ' on the rows, κ' on the stack's columns
+	tauCycles [][]int    // the cycles of τ on the symbols
+	bij       [][]int    // the bijections of the C columns
+	kapCycles [][]int    // the cycles of κ', by increasing length
+	rhoMask   [][]uint16 // rhoMask[k][m] = ρ'^k(m) for a row set m
+	cur, next stateTable
+	cycMask   []uint16            // per τ-cycle, its symbols
+	symRows   [16]uint16          // per symbol, its rows (set by order)
+	ord       []int               // order's result
+	moves     map[uint32][]uint64 // movesOf's memo
 }
 
 func newTwist(w *walker, ci int) *twist {
@@ -43,49 +45,87 @@ func newTwist(w *walker, ci int) *twist {
 			cyc = append(cyc, x)
 		}
 		tw.tauCycles = append(tw.tauCycles, cyc)
+		var cm uint16
+		for _, x := range cyc {
+			cm |= 1 << x
+		}
+		tw.cycMask = append(tw.cycMask, cm)
 	}
-	tw.identityKap = perm.IsIdentity(tw.kap)
-	for _, b := range tw.bij {
-		if equal(perm.Compose(b, tw.kap), perm.Compose(tw.kap, b)) {
-			tw.cent = append(tw.cent, b)
+	tw.moves = map[uint32][]uint64{}
+	// κ''s cycles, by increasing length; ρ'^k on row sets up to the longest.
+	done := make([]bool, w.c)
+	for l := 1; l <= w.c; l++ {
+		for j0 := range w.c {
+			if done[j0] {
+				continue
+			}
+			cyc := []int{j0}
+			for j := tw.kap[j0]; j != j0; j = tw.kap[j] {
+				cyc = append(cyc, j)
+			}
+			if len(cyc) != l {
+				continue
+			}
+			for _, j := range cyc {
+				done[j] = true
+			}
+			tw.kapCycles = append(tw.kapCycles, cyc)
+		}
+	}
+	tw.rhoMask = make([][]uint16, len(tw.kapCycles[len(tw.kapCycles)-1]))
+	for k := range tw.rhoMask {
+		tw.rhoMask[k] = make([]uint16, 1<<w.n)
+		for m := range 1 << w.n {
+			var img uint16
+			for r := range w.n {
+				if m>>r&1 != 0 {
+					y := r
+					for range k {
+						y = tw.rho[y]
+					}
+					img |= 1 << y
+				}
+			}
+			tw.rhoMask[k][m] = img
 		}
 	}
 	return tw
 }
 
-// canon returns the least image of the packed state st (column j's rows at
-// bits j·N…) under the column permutations commuting with κ'. The number of
-// completions of a partial colouring is the same from both: c∘col satisfies
-// col(τ(x), ρ'(r)) = κ'(col(x, r)) whenever col does, as cκ' = κ'c.
+// canon returns a canonical image of the packed state st (column j's rows
+// at bits j·N…) under the column permutations c commuting with κ'. The
+// number of completions of a partial colouring is the same from both:
+// c∘col satisfies col(τ(x), ρ'(r)) = κ'(col(x, r)) whenever col does, as
+// cκ' = κ'c.
+//
+// The placed cells are closed under (ρ', κ') (each placement is a union of
+// their orbits), so along a cycle (j, κ'(j), …) of κ' the columns' row sets
+// are m, ρ'(m), ρ'²(m), …: the state is given by one row set per cycle.
+// The centraliser rotates each cycle and permutes cycles of equal length,
+// so the image that starts every cycle with its least row set, those sets
+// sorted within each length, is canonical.
 func (tw *twist) canon(st uint64) uint64 {
-	n, c := uint(tw.n), tw.c
+	n := uint(tw.n)
 	full := uint64(1)<<n - 1
-	var m [16]uint64
-	for j := range c {
-		m[j] = st >> (uint(j) * n) & full
-	}
-	if tw.identityKap {
-		// insertion sort: C is small
-		for i := 1; i < c; i++ {
-			for j := i; j > 0 && m[j-1] > m[j]; j-- {
-				m[j-1], m[j] = m[j], m[j-1]
-			}
+	var v [16]uint64
+	for i, cyc := range tw.kapCycles {
+		best := st >> (uint(cyc[0]) * n) & full
+		for _, j := range cyc[1:] {
+			best = min(best, st>>(uint(j)*n)&full)
 		}
-		var out uint64
-		for j := range c {
-			out |= m[j] << (uint(j) * n)
+		v[i] = best
+		// insertion sort within the run of cycles of this length
+		for k := i; k > 0 && len(tw.kapCycles[k-1]) == len(cyc) && v[k-1] > v[k]; k-- {
+			v[k-1], v[k] = v[k], v[k-1]
 		}
-		return out
 	}
-	best := st
-	for _, b := range tw.cent {
-		var out uint64
-		for j := range c {
-			out |= m[j] << (uint(b[j]) * n)
+	var out uint64
+	for i, cyc := range tw.kapCycles {
+		for k, j := range cyc {
+			out |= uint64(tw.rhoMask[k][v[i]]) << (uint(j) * n)
 		}
-		best = min(best, out)
 	}
-	return best
+	return out
 }
 
 // count returns E_{h,τ}(rows) by the dynamic programme of the package
@@ -95,7 +135,6 @@ func (tw *twist) canon(st uint64) uint64 {
 // tell states apart); false when the work passed the budget, the context
 // ended or a count overflowed (w.err says which).
 func (tw *twist) count(w *walker, rows []uint16) (uint64, bool) {
-	n, c := tw.n, tw.c
 	order, ok := tw.order(rows)
 	if !ok {
 		return 0, true
@@ -103,57 +142,8 @@ func (tw *twist) count(w *walker, rows []uint16) (uint64, bool) {
 	cur, next := &tw.cur, &tw.next
 	cur.reset(1)
 	cur.add(0, 1)
-	var moves []uint64
-	var rx [16]int
-	var after [16]int
 	for oi, ti := range order {
-		cyc := tw.tauCycles[ti]
-		x0, m := cyc[0], len(cyc)
-		k := 0
-		for r := range n {
-			if rows[r]>>x0&1 != 0 {
-				rx[k] = r
-				k++
-			}
-		}
-		// after[i]: the index of ρ'^m(rx[i]) in rx (order checked it exists).
-		for i := range c {
-			y := rx[i]
-			for range m {
-				y = tw.rho[y]
-			}
-			for j := range c {
-				if rx[j] == y {
-					after[i] = j
-				}
-			}
-		}
-		moves = moves[:0]
-	bij:
-		for _, b := range tw.bij {
-			for i := range c {
-				y := b[i]
-				for range m {
-					y = tw.kap[y]
-				}
-				if b[after[i]] != y {
-					continue bij
-				}
-			}
-			var pm uint64
-			for i := range c {
-				r, col := rx[i], b[i]
-				for range m {
-					bit := uint64(1) << (col*n + r)
-					if pm&bit != 0 {
-						continue bij
-					}
-					pm |= bit
-					r, col = tw.rho[r], tw.kap[col]
-				}
-			}
-			moves = append(moves, pm)
-		}
+		moves := tw.movesOf(ti, tw.symRows[tw.tauCycles[ti][0]])
 		w.st.DPStates += uint64(cur.n)
 		if w.charge(0) {
 			return 0, false
@@ -204,51 +194,35 @@ func (tw *twist) count(w *walker, rows []uint16) (uint64, bool) {
 }
 
 // order returns the τ-cycles in the order count places them: greedily the
-// one leaving the fewest rows partly filled, ties to the first. It reports
-// false when the configuration admits no stack (a symbol not in C rows, or
-// a cycle whose rows do not close under ρ'^m).
+// one leaving the fewest rows partly filled, ties to the first; it also
+// sets symRows. It reports false when a symbol is not in C rows (no
+// stack).
 func (tw *twist) order(rows []uint16) ([]int, bool) {
 	n, c := tw.n, tw.c
-	k := len(tw.tauCycles)
-	touch := make([][16]int, k) // per cycle: symbols it places in each row
-	for ti, cyc := range tw.tauCycles {
-		x0, m := cyc[0], len(cyc)
-		var rx []int
-		for r := range n {
-			if rows[r]>>x0&1 != 0 {
-				rx = append(rx, r)
-			}
-		}
-		if len(rx) != c {
-			return nil, false
-		}
-		for _, r := range rx {
-			y := r
-			for range m {
-				y = tw.rho[y]
-			}
-			if !slices.Contains(rx, y) {
-				return nil, false
-			}
-			y = r
-			for range m {
-				touch[ti][y]++
-				y = tw.rho[y]
-			}
+	clear(tw.symRows[:])
+	for r := range n {
+		for m := rows[r]; m != 0; m &= m - 1 {
+			tw.symRows[bits.TrailingZeros16(m)] |= 1 << r
 		}
 	}
+	for x := range n {
+		if bits.OnesCount16(tw.symRows[x]) != c {
+			return nil, false
+		}
+	}
+	k := len(tw.tauCycles)
 	var placed [16]int
-	done := make([]bool, k)
-	order := make([]int, 0, k)
+	var done uint32
+	order := tw.ord[:0]
 	for range k {
 		best, bestActive := -1, 0
 		for ti := range k {
-			if done[ti] {
+			if done>>ti&1 != 0 {
 				continue
 			}
 			active := 0
 			for r := range n {
-				if p := placed[r] + touch[ti][r]; p > 0 && p < c {
+				if p := placed[r] + bits.OnesCount16(rows[r]&tw.cycMask[ti]); p > 0 && p < c {
 					active++
 				}
 			}
@@ -256,13 +230,83 @@ func (tw *twist) order(rows []uint16) ([]int, bool) {
 				best, bestActive = ti, active
 			}
 		}
-		done[best] = true
+		done |= 1 << best
 		order = append(order, best)
 		for r := range n {
-			placed[r] += touch[best][r]
+			placed[r] += bits.OnesCount16(rows[r] & tw.cycMask[best])
 		}
 	}
+	tw.ord = order
 	return order, true
+}
+
+// movesOf returns the placements of τ-cycle ti whose first symbol lies in
+// the rows rx (a mask): for every bijection β from those rows (in order) to
+// the columns that closes (col(x0, ρ'^m(r)) = κ'^m(col(x0, r)), m the
+// cycle's length), the packed cells (ρ'^k(r), κ'^k(β(r))) for k < m, when
+// no two coincide. Memoised by (ti, rx): the configurations repeat them.
+func (tw *twist) movesOf(ti int, rx uint16) []uint64 {
+	key := uint32(ti)<<16 | uint32(rx)
+	if mv, ok := tw.moves[key]; ok {
+		return mv
+	}
+	n, c := tw.n, tw.c
+	m := len(tw.tauCycles[ti])
+	var rs [16]int
+	k := 0
+	for r := range n {
+		if rx>>r&1 != 0 {
+			rs[k] = r
+			k++
+		}
+	}
+	// after[i]: the index of ρ'^m(rs[i]) among rs, -1 when not there (no
+	// placement closes).
+	var after [16]int
+	for i := range c {
+		y := rs[i]
+		for range m {
+			y = tw.rho[y]
+		}
+		after[i] = -1
+		for j := range c {
+			if rs[j] == y {
+				after[i] = j
+			}
+		}
+		if after[i] < 0 {
+			tw.moves[key] = nil
+			return nil
+		}
+	}
+	var mv []uint64
+bij:
+	for _, b := range tw.bij {
+		for i := range c {
+			y := b[i]
+			for range m {
+				y = tw.kap[y]
+			}
+			if b[after[i]] != y {
+				continue bij
+			}
+		}
+		var pm uint64
+		for i := range c {
+			r, col := rs[i], b[i]
+			for range m {
+				bit := uint64(1) << (col*n + r)
+				if pm&bit != 0 {
+					continue bij
+				}
+				pm |= bit
+				r, col = tw.rho[r], tw.kap[col]
+			}
+		}
+		mv = append(mv, pm)
+	}
+	tw.moves[key] = mv
+	return mv
 }
 
 // stateTable is one layer of the dynamic programme: packed states with

@@ -186,11 +186,11 @@ func fixedStats(ctx context.Context, s symmetry.Shape, e symmetry.Element, budge
 		w := newWalker(ctx, p, lam, budget, &st)
 		w.opt = opt
 		sum, err := w.sum()
-		if err != nil {
-			return nil, st, err
-		}
 		for i, m := range w.memo {
 			st.Distinct[i] += len(m)
+		}
+		if err != nil {
+			return nil, st, err
 		}
 		z := perm.Centralizer(lam)
 		q, r := new(big.Int).QuoRem(sum, z, new(big.Int))
