@@ -3,6 +3,7 @@ package stackjoin
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 )
@@ -373,4 +374,127 @@ func (s *stateTable) grow() {
 		}
 		s.keys[i], s.vals[i] = k1, vals[j]
 	}
+}
+
+// rowNormal maps a stack's row sets to an image P∘y⁻¹ under row
+// permutations y (of S_R wr S_C) commuting with ρ', which keep E:
+// S'(y(r), j) = S(r, j) is a stack fixed by (ρ', κ') up to τ whenever S is.
+// The image serves as E's memo key, so that configurations differing by
+// such a y share one count. It need not be canonical (any image is exact);
+// it takes, for each ρ'-orbit of bands, the least image under the y acting
+// on that orbit alone, then sorts the bands that ρ' fixes with equal
+// permutations of their rows.
+type rowNormal struct {
+	n, r int
+	// per ρ'-orbit of bands: its rows, ascending, and the row maps y
+	// acting on them (y[i] the image of rows[i])
+	orbits []bandOrbit
+	// groups of bands fixed by ρ' with equal permutations of their rows,
+	// ascending; their R-row tuples may be sorted
+	groups [][]int
+}
+
+type bandOrbit struct {
+	rows []int
+	maps [][]int
+}
+
+func newRowNormal(n, r int, rho []int) *rowNormal {
+	rn := &rowNormal{n: n, r: r}
+	bands := n / r
+	seen := make([]bool, bands)
+	inner := map[string][]int{} // fixed bands by their relative permutation
+	var keys []string
+	for a := range bands {
+		if seen[a] {
+			continue
+		}
+		var orb []int
+		for b := a; !seen[b]; b = rho[b*r] / r {
+			seen[b] = true
+			orb = append(orb, b)
+		}
+		var rows []int
+		for _, b := range orb {
+			for i := range r {
+				rows = append(rows, b*r+i)
+			}
+		}
+		slices.Sort(rows)
+		bo := bandOrbit{rows: rows}
+		// y on band a is ya; on ρ'^k(band a), ρ'^k(a·R+i) ↦ ρ'^k(a·R+ya(i)).
+		for _, ya := range perm.All(r) {
+			y := perm.Identity(n)
+			for i := range r {
+				x, z := a*r+i, a*r+ya[i]
+				for range len(orb) {
+					y[x] = z
+					x, z = rho[x], rho[z]
+				}
+			}
+			if !equal(perm.Compose(y, rho), perm.Compose(rho, y)) || perm.IsIdentity(y) {
+				continue
+			}
+			m := make([]int, len(rows))
+			for i, x := range rows {
+				m[i] = y[x]
+			}
+			bo.maps = append(bo.maps, m)
+		}
+		rn.orbits = append(rn.orbits, bo)
+		if len(orb) == 1 {
+			rel := make([]byte, r)
+			for i := range r {
+				rel[i] = byte(rho[a*r+i] - a*r)
+			}
+			k := string(rel)
+			if _, ok := inner[k]; !ok {
+				keys = append(keys, k)
+			}
+			inner[k] = append(inner[k], a)
+		}
+	}
+	for _, k := range keys {
+		if len(inner[k]) > 1 {
+			rn.groups = append(rn.groups, inner[k])
+		}
+	}
+	return rn
+}
+
+// key returns the normal image of rows.
+func (rn *rowNormal) key(rows []uint16) [16]uint16 {
+	var k [16]uint16
+	copy(k[:], rows)
+	var img [16]uint16
+	for _, bo := range rn.orbits {
+		for _, m := range bo.maps {
+			for i, x := range bo.rows {
+				img[m[i]] = k[x]
+			}
+			for _, x := range bo.rows {
+				if img[x] != k[x] {
+					if img[x] < k[x] {
+						for _, x := range bo.rows {
+							k[x] = img[x]
+						}
+					}
+					break
+				}
+			}
+		}
+	}
+	r := rn.r
+	for _, g := range rn.groups {
+		// insertion sort of the bands' R-row tuples
+		for i := 1; i < len(g); i++ {
+			for j := i; j > 0 && slices.Compare(k[g[j-1]*r:g[j-1]*r+r], k[g[j]*r:g[j]*r+r]) > 0; j-- {
+				a, b := g[j-1]*r, g[j]*r
+				for t := range r {
+					k[a+t], k[b+t] = k[b+t], k[a+t]
+				}
+			}
+		}
+	}
+	return k
 }
