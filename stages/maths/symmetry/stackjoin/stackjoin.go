@@ -63,6 +63,14 @@
 // On 3×4 the layers then hold a few states and a unit of the heavy classes
 // costs 6-35 times less (class 120, a stack 3-cycle, about 10⁴ times).
 //
+// E's memo is keyed by an image of the configuration under row
+// permutations y (of S_R wr S_C, row 0 not fixed) commuting with ρ': the
+// stack S'(y(r), j) = S(r, j) is fixed by (ρ', κ') up to τ whenever S is,
+// so E(P∘y⁻¹) = E(P). The image (rowNormal) is the least under the y
+// acting on one ρ'-orbit of bands at a time, then with the bands fixed by
+// ρ' with equal row permutations sorted; it need not be canonical to be
+// exact. On 3×4 it cuts the distinct second-stack counts about fourfold.
+//
 // Enumeration. The configuration is filled one orbit of ⟨(π, ρ)⟩ on
 // (stack, row) at a time: choosing P_t(r) = A fixes P at the orbit's other
 // cells as σ^k(A), and A must satisfy σ^L(A) = A for an orbit of length L.
@@ -331,6 +339,7 @@ type walker struct {
 	acc     []*big.Int // acc[i]: sum over completions of cycles ≥ i
 	twists  []*twist   // per stack cycle, built on first use
 	norms   []*rowNormal
+	tmp     []*big.Int // complete's scratch, per stack cycle
 	opt     options
 
 	// Projection (project.go): the orbit choices made so far, and, when
@@ -410,6 +419,10 @@ func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *St
 	}
 	w.twists = make([]*twist, len(p.cycles))
 	w.norms = make([]*rowNormal, len(p.cycles))
+	w.tmp = make([]*big.Int, len(p.cycles))
+	for i := range w.tmp {
+		w.tmp[i] = new(big.Int)
+	}
 	w.acc = make([]*big.Int, len(p.cycles)+1)
 	for i := range w.acc {
 		w.acc[i] = new(big.Int)
@@ -739,7 +752,11 @@ func (w *walker) complete(ci int) {
 		return
 	}
 	w.st.Nonzero[ci]++
-	we := new(big.Int).Mul(new(big.Int).SetUint64(e), new(big.Int).SetUint64(weight))
+	// we in a per-cycle scratch value: no allocation per configuration
+	we := w.tmp[ci].SetUint64(e)
+	if weight != 1 {
+		we.Mul(we, new(big.Int).SetUint64(weight))
+	}
 	if ci+1 == len(w.p.cycles) {
 		w.acc[ci].Add(w.acc[ci], we)
 		return
