@@ -116,7 +116,7 @@
 // Fixed equals search.Fixed on every class without transposition of 2×2,
 // 2×3 and 3×2 (with the identity against the known grid counts), on all 22
 // non-identity classes without transposition of 9×9 that fix a grid
-// (STACKJOIN_9X9_FULL=1; 18 in the default test) and on 110 classes of 3×4
+// (STACKJOIN_9X9_FULL=1; 18 in the default test) and on 122 classes of 3×4
 // (STACKJOIN_3X4_ALL=1; 16 in the default test), of every family: stacks
 // kept, exchanged or cycled, with bands kept or permuted. A wrong orbit
 // weight or first-row orbit size fails these tests. Transposition (9×9's
@@ -136,6 +136,14 @@
 // 1,300 CPU-hours; the classes that also swap rows inside bands have
 // ≥ 10⁵ units of 10-40 s (hundreds to thousands of CPU-hours). The unit
 // cost is the second stack's enumeration, which no symmetry reduces yet.
+//
+// With E reduced (2026-11-27, load 5-6 on 2 cores), the mean unit of the
+// same sampled units (Project, seed 1, 6 samples among the first units met
+// within 3·10⁵ nodes) fell: class 141 443 → 43 ms, 24 392 → 63 ms, 120
+// 5.5 s → 0.4 ms, 63 4.8 → 0.48 s, 104 129 → 6.8 ms, 115 1.35 s → 38 ms,
+// 89 10.7 → 0.61 s. Project in full: 141 0.21 CPU-h, 24 0.85 CPU-h. These
+// samples start from a cold memo; in a sequential run the memo's row normal
+// form halves the second-stack cost again (classes 89, 104) or more (63).
 package stackjoin
 
 import (
