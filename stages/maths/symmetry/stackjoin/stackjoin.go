@@ -144,6 +144,8 @@
 // 89 10.7 → 0.61 s. Project in full: 141 0.21 CPU-h, 24 0.85 CPU-h. These
 // samples start from a cold memo; in a sequential run the memo's row normal
 // form halves the second-stack cost again (classes 89, 104) or more (63).
+// Class 11 in full now takes 38 s (was 5 min 50 s) and gives the same F;
+// its distinct stack counts fell from 292,494 to 1,695.
 package stackjoin
 
 import (
