@@ -1,0 +1,100 @@
+package stackjoin
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+)
+
+// compareOptions runs fixedStats with opt on the classes of s without
+// transposition (all of them, or those in only) that finish within budget,
+// and with the reference options ref, and fails on any difference; it
+// returns the number of classes compared.
+func compareOptions(t *testing.T, s symmetry.Shape, only []int, budget uint64, opt, ref options) int {
+	t.Helper()
+	g, err := symmetry.NewGroup(s, s.R == s.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := map[int]bool{}
+	for _, i := range only {
+		sel[i] = true
+	}
+	compared := 0
+	for _, c := range g.Classes {
+		if c.Rep.Transpose || len(search.SigmaTypes(s, c.Rep)) == 0 || (len(sel) > 0 && !sel[c.Index]) {
+			continue
+		}
+		got, _, err := fixedStats(context.Background(), s, c.Rep, budget, opt)
+		if errors.Is(err, ErrBudget) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v class %d (%s): %v", s, c.Index, c.Desc, err)
+		}
+		want, _, err := fixedStats(context.Background(), s, c.Rep, 0, ref)
+		if err != nil {
+			t.Fatalf("%v class %d (%s), reference: %v", s, c.Index, c.Desc, err)
+		}
+		if got.Cmp(want) != 0 {
+			t.Errorf("%v class %d (%s): %v, reference %v", s, c.Index, c.Desc, got, want)
+		}
+		compared++
+	}
+	return compared
+}
+
+// TestReducedEMatchesPlain checks twist.count (canonical states, ordered
+// τ-cycles, open-addressing layers) against the plain programme stack
+// count by stack count (checkE) on every 3×3 class within a budget and on
+// 3×4 classes of every family, including heavy ones under a truncated
+// budget (each E computed before the budget runs out is compared);
+// STACKJOIN_CHECKE_CLASSES and STACKJOIN_CHECKE_BUDGET choose the 3×4
+// classes and the budget.
+func TestReducedEMatchesPlain(t *testing.T) {
+	n := 0
+	for _, s := range []symmetry.Shape{{R: 2, C: 3}, {R: 3, C: 2}, {R: 3, C: 3}} {
+		n += compareOptions(t, s, nil, 3e6, options{checkE: true}, options{plainE: true})
+	}
+	if n < 30 {
+		t.Errorf("only %d classes compared", n)
+	}
+	// Heavy 3×4 classes: stack counts compared until the budget stops.
+	s := symmetry.Shape{R: 3, C: 4}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget, list := uint64(2e6), []int{11, 24, 63, 89, 104, 115, 120, 141, 2827, 2838}
+	if v := os.Getenv("STACKJOIN_CHECKE_BUDGET"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatalf("STACKJOIN_CHECKE_BUDGET=%q: want a number", v)
+		}
+		budget = uint64(f)
+	}
+	if v := os.Getenv("STACKJOIN_CHECKE_CLASSES"); v != "" {
+		list = nil
+		for _, f := range strings.Fields(strings.ReplaceAll(v, ",", " ")) {
+			i, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("STACKJOIN_CHECKE_CLASSES: %q is not a class index", f)
+			}
+			list = append(list, i)
+		}
+	}
+	for _, i := range list {
+		c := g.Classes[i]
+		_, st, err := fixedStats(context.Background(), s, c.Rep, budget, options{checkE: true})
+		if err != nil && !errors.Is(err, ErrBudget) {
+			t.Errorf("3×4 class %d (%s): %v", i, c.Desc, err)
+		}
+		t.Logf("3×4 class %d: %v distinct stack counts compared", i, st.Distinct)
+	}
+}
