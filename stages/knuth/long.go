@@ -444,27 +444,6 @@ func (u LongUnit) decode(result []byte) ([]montecarlo.Block, error) {
 	return blocks, nil
 }
 
-// compareTail orders the normal values of tails (montecarlo's order).
-func compareTail(a, b montecarlo.Value) int {
-	switch {
-	case a.Frac == 0 || b.Frac == 0:
-		return cmpFloat(a.Frac, b.Frac)
-	case a.Exp != b.Exp:
-		return cmpFloat(float64(a.Exp), float64(b.Exp))
-	}
-	return cmpFloat(a.Frac, b.Frac)
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // runLong merges the long runs' units (ids and results, in listLong's
 // order) into data/knuth_long.parquet, with each run's CPU time from the
 // bundle, which by now holds every unit the run used.
@@ -507,7 +486,7 @@ func runLong(p *pipeline.Pass, ids []string, results [][]byte) error {
 		// The run's tail is its largest samples only if no unit left out
 		// a sample above the tail's smallest value.
 		if m := montecarlo.ParetoTailSize(res.Total.N); len(res.Tail) < m && len(cut) > 0 ||
-			len(cut) > 0 && slices.ContainsFunc(cut, func(v montecarlo.Value) bool { return compareTail(v, res.Tail[len(res.Tail)-1]) > 0 }) {
+			len(cut) > 0 && slices.ContainsFunc(cut, func(v montecarlo.Value) bool { return montecarlo.CompareValues(v, res.Tail[len(res.Tail)-1]) > 0 }) {
 			return fmt.Errorf("long run %s %s: a unit's %d largest samples are all in the run's tail of %d, which may lack some: the diagnostics would be wrong",
 				r.shape, r.variant.Name, units[0].tailSize(), len(res.Tail))
 		}

@@ -173,8 +173,9 @@ func normal(v Value) Value {
 	return Value{Frac: f, Exp: e + v.Exp}
 }
 
-// compareValues orders normal Values by size.
-func compareValues(a, b Value) int {
+// CompareValues orders normal Values (as tails and decoded blocks hold
+// them) by size: -1, 0 or +1, as cmp.Compare.
+func CompareValues(a, b Value) int {
 	switch {
 	case a.Frac == 0 || b.Frac == 0:
 		return cmp.Compare(a.Frac, b.Frac)
@@ -189,7 +190,7 @@ func compareValues(a, b Value) int {
 type topHeap []Value
 
 func (h topHeap) Len() int           { return len(h) }
-func (h topHeap) Less(i, j int) bool { return compareValues(h[i], h[j]) < 0 }
+func (h topHeap) Less(i, j int) bool { return CompareValues(h[i], h[j]) < 0 }
 func (h topHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *topHeap) Push(x any)        { *h = append(*h, x.(Value)) }
 func (h *topHeap) Pop() any {
@@ -204,7 +205,7 @@ func (h *topHeap) offer(v Value, size int) {
 	switch {
 	case len(*h) < size:
 		heap.Push(h, v)
-	case size > 0 && compareValues(v, (*h)[0]) > 0:
+	case size > 0 && CompareValues(v, (*h)[0]) > 0:
 		(*h)[0] = v
 		heap.Fix(h, 0)
 	}
@@ -213,7 +214,7 @@ func (h *topHeap) offer(v Value, size int) {
 // sortedDesc returns the heap's values in decreasing order.
 func (h topHeap) sortedDesc() []Value {
 	out := slices.Clone([]Value(h))
-	slices.SortFunc(out, func(a, b Value) int { return compareValues(b, a) })
+	slices.SortFunc(out, func(a, b Value) int { return CompareValues(b, a) })
 	return out
 }
 
@@ -223,7 +224,7 @@ func (h topHeap) sortedDesc() []Value {
 func MergeTails(a, b []Value, size int) []Value {
 	out := make([]Value, 0, min(size, len(a)+len(b)))
 	for len(out) < size && (len(a) > 0 || len(b) > 0) {
-		if len(b) == 0 || (len(a) > 0 && compareValues(a[0], b[0]) >= 0) {
+		if len(b) == 0 || (len(a) > 0 && CompareValues(a[0], b[0]) >= 0) {
 			out, a = append(out, a[0]), a[1:]
 		} else {
 			out, b = append(out, b[0]), b[1:]

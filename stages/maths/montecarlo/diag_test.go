@@ -27,7 +27,7 @@ func TestDiagnoseESSAndShare(t *testing.T) {
 			m.Add(v, 1)
 			tail = append(tail, normal(v))
 		}
-		slices.SortFunc(tail, func(a, b Value) int { return compareValues(b, a) })
+		slices.SortFunc(tail, func(a, b Value) int { return CompareValues(b, a) })
 		d := Diagnose(m, tail)
 		if math.Abs(d.ESS-tc.ess) > 1e-12*tc.ess || math.Abs(d.MaxShare-tc.maxShare) > 1e-12 {
 			t.Errorf("weights %v: ESS %v, max share %v; want %v, %v", tc.w, d.ESS, d.MaxShare, tc.ess, tc.maxShare)
@@ -111,7 +111,7 @@ func TestRunDiagnostics(t *testing.T) {
 				all = append(all, normal(x))
 			}
 		}
-		slices.SortFunc(all, func(a, b Value) int { return compareValues(b, a) })
+		slices.SortFunc(all, func(a, b Value) int { return CompareValues(b, a) })
 		if !slices.Equal(res.Tail, all[:ParetoTailSize(n)]) {
 			t.Fatalf("α = %v: the run's tail is not its %d largest samples", tc.alpha, ParetoTailSize(n))
 		}
@@ -181,7 +181,7 @@ func TestDiagnoseThresholdBySampleSize(t *testing.T) {
 			m.Add(v, 1)
 			all = append(all, normal(v))
 		}
-		slices.SortFunc(all, func(a, b Value) int { return compareValues(b, a) })
+		slices.SortFunc(all, func(a, b Value) int { return CompareValues(b, a) })
 		d := Diagnose(m, all[:ParetoTailSize(n)])
 		if !(d.ParetoK > 0.5 && d.ParetoK < UnreliableK) || d.Unreliable != unreliable {
 			t.Errorf("n = %d: k̂ = %v, unreliable %v; want k̂ in (0.5, %v), unreliable %v", n, d.ParetoK, d.Unreliable, UnreliableK, unreliable)

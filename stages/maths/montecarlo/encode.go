@@ -119,7 +119,7 @@ func ReadBlock(src []byte) (Block, []byte, error) {
 			return Block{}, nil, fmt.Errorf("block tail %d: bad exponent: %w", i, errShort)
 		}
 		v := Value{Frac: f, Exp: int(e)}
-		if v != normal(v) || f < 0 || (i > 0 && compareValues(v, b.Tail[i-1]) > 0) {
+		if v != normal(v) || f < 0 || (i > 0 && CompareValues(v, b.Tail[i-1]) > 0) {
 			return Block{}, nil, fmt.Errorf("block tail %d: %v·2^%d is not a normal value ≤ the one before", i, f, e)
 		}
 		b.Tail[i], src = v, src[8+k:]
