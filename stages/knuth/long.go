@@ -224,8 +224,10 @@ func checkVariant(s grid.Shape, v walks.Variant, order walks.Order) error {
 		return errors.New("budget 0 for a stochastic enumeration")
 	case v.Name == "se" && order != walks.MRV && order != walks.Cover:
 		return errors.New("se's order is mrv or cover")
-	case (v.FirstBand || v.LastBand) && s.R > walks.MaxBandHeight:
-		return fmt.Errorf("box height above %d for a band variant", walks.MaxBandHeight)
+	case v.FirstBand && s.R > walks.MaxFirstBandHeight:
+		return fmt.Errorf("box height above %d for a variant from a uniform first band", walks.MaxFirstBandHeight)
+	case v.LastBand && s.R > walks.MaxLastBandHeight:
+		return fmt.Errorf("box height above %d for a variant that counts the last band", walks.MaxLastBandHeight)
 	}
 	return nil
 }
@@ -305,9 +307,9 @@ func (c *Config) checkLongKey(key string) error {
 			"0 or a multiple of %d (units of %d blocks of knuth.block_size = %d) up to %d",
 			unit, LongUnitBlocks(s), c.BlockSize, montecarlo.MaxBlocks/int64(LongUnitBlocks(s))*unit))
 	}
-	if strings.HasPrefix(variant, "band") && s.R > walks.MaxBandHeight {
+	if h := maxBandHeight(variant); s.R > h {
 		return pipeline.Invalid("knuth.long."+key, n,
-			fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", variant, walks.MaxBandHeight))
+			fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", variant, h))
 	}
 	return nil
 }

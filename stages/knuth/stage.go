@@ -3,6 +3,7 @@ package knuth
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -252,16 +253,30 @@ func (c *Config) Validate() error {
 				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se, lookahead, bandse or bandselast runs on", maxBudget))
 			}
 		}
-		if strings.HasPrefix(r.Variant, "band") && s.R > walks.MaxBandHeight {
+		if h := maxBandHeight(r.Variant); s.R > h {
 			key, samples := "knuth.samples", c.Samples
 			if sampling.Count(samples, s, r.Variant) == 0 {
 				key, samples = "knuth.coverage_samples", c.CoverageSamples
 			}
 			return pipeline.Invalid(key+"."+s.String()+"/"+r.Variant, sampling.Count(samples, s, r.Variant),
-				fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", r.Variant, walks.MaxBandHeight))
+				fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", r.Variant, h))
 		}
 	}
 	return nil
+}
+
+// maxBandHeight is the largest box height R a variant runs on: the band
+// variants start from a uniform first band (R ≤ walks.MaxFirstBandHeight)
+// and those ending in "last" count the last band too (R ≤
+// walks.MaxLastBandHeight); the others run on every shape.
+func maxBandHeight(variant string) int {
+	switch {
+	case !strings.HasPrefix(variant, "band"):
+		return math.MaxInt
+	case strings.HasSuffix(variant, "last"):
+		return walks.MaxLastBandHeight
+	}
+	return walks.MaxFirstBandHeight
 }
 
 // variant returns the named variant on shape s.

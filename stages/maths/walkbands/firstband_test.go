@@ -58,12 +58,13 @@ func chiSquare(counts map[string]int, categories, draws int) float64 {
 	return x + float64(categories-len(counts))*e // categories never seen
 }
 
-// Draws are valid bands, and uniform: on 2×2 and 3×1 boxes every band
-// is a category (96 and 12 of them, b(R,C) as package heuristic counts
-// them); on 3×2 and 3×3 boxes, where the bands are too many, the set array
-// (which row of each box each symbol of each first-box row goes to) is the
-// category, M(3,2) = 10, M(3,3) = 56 and M(3,4) = 346 of them, each to be equally
-// likely. The χ² bounds are about 5 standard deviations above the mean
+// Draws are valid bands, and uniform: on 2×2, 3×1 and 4×1 boxes every band
+// is a category (96, 12 and 576 of them, b(R,C) as package heuristic
+// counts them); on 3×2, 3×3, 3×4 and 4×2 boxes, where the bands are too
+// many, the set array (which row of each box each symbol of each first-box
+// row goes to) is the category, M(3,2) = 10, M(3,3) = 56, M(3,4) = 346 and
+// M(4,2) = 5,016 of them (the last drawn through setArrays), each to be
+// equally likely. The χ² bounds are about 5 standard deviations above the mean
 // (degrees of freedom k − 1, variance 2(k − 1)): a sampler that favoured
 // some category by a few per cent fails.
 func TestFirstBandUniform(t *testing.T) {
@@ -71,18 +72,23 @@ func TestFirstBandUniform(t *testing.T) {
 		shape      string
 		categories int
 		setArray   bool
-	}{{"2x2", 96, false}, {"3x1", 12, false}, {"3x2", 10, true}, {"3x3", 56, true}, {"3x4", 346, true}} {
+		perCat     int // draws per category
+	}{{"2x2", 96, false, 1000}, {"3x1", 12, false, 1000}, {"4x1", 576, false, 500}, {"3x2", 10, true, 1000}, {"3x3", 56, true, 1000}, {"3x4", 346, true, 1000}, {"4x2", 5016, true, 100}} {
+		if testing.Short() && c.categories > 1000 {
+			continue // 4x2: 500,000 draws, 6 s
+		}
 		s := mustShape(t, c.shape)
 		f, err := NewFirstBand(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		b, _ := heuristic.BandCount(s)
-		if !c.setArray && b.Int64() != int64(c.categories) {
-			t.Fatalf("%s: %v bands, the test expects %d", c.shape, b, c.categories)
+		m, _ := heuristic.BandCompletions(s)
+		if want := map[bool]*big.Int{false: b, true: m}[c.setArray]; want.Int64() != int64(c.categories) {
+			t.Fatalf("%s: %v categories by package heuristic, the test expects %d", c.shape, want, c.categories)
 		}
 		src := montecarlo.Spec{Seed: 5}.Source(0)
-		draws := 1000 * c.categories
+		draws := c.perCat * c.categories
 		counts := map[string]int{}
 		for range draws {
 			cells := f.Draw(src)
@@ -129,11 +135,12 @@ func setArrayKey(cells []uint8, r, c int) string {
 	return fmt.Sprint(key)
 }
 
-// The number of bands, from FirstBand's closed form, is package
-// heuristic's general count for every shape both handle, and the closed
-// form b(2,C) = (2C)!·(C!)² beyond them (2×6, 2×7).
+// The number of bands, from FirstBand's closed forms (R ≤ 3) and its count
+// of set arrays symbol by symbol (R = 4), is package heuristic's general
+// count (box by box) for every shape both handle, and the closed form
+// b(2,C) = (2C)!·(C!)² beyond them (2×6, 2×7).
 func TestFirstBandCount(t *testing.T) {
-	for _, shape := range []string{"1x4", "2x2", "2x3", "3x2", "2x5", "3x3", "3x4", "3x5", "2x6", "2x7"} {
+	for _, shape := range []string{"1x4", "2x2", "2x3", "3x2", "2x5", "3x3", "3x4", "3x5", "2x6", "2x7", "4x1", "4x2", "4x3", "4x4", "4x5", "4x6"} {
 		s := mustShape(t, shape)
 		f, err := NewFirstBand(s)
 		if err != nil {
@@ -149,7 +156,7 @@ func TestFirstBandCount(t *testing.T) {
 			t.Errorf("%s: %v bands, want %v", shape, f.Count().Float(), want)
 		}
 	}
-	if _, err := NewFirstBand(mustShape(t, "4x4")); err == nil {
-		t.Error("4x4: no error for box height 4")
+	if _, err := NewFirstBand(mustShape(t, "5x2")); err == nil {
+		t.Error("5x2: no error for box height 5")
 	}
 }

@@ -54,11 +54,15 @@ type LastBand struct {
 	used    uint64   // symbols taken by the top row so far (R = 3)
 }
 
+// MaxLastBandHeight is the largest box height R whose last band LastBand
+// counts: the counts above are closed forms for R ≤ 3.
+const MaxLastBandHeight = 3
+
 // NewLastBand returns a counter of the last band's completions of shape s
-// (R ≤ MaxBandHeight).
+// (R ≤ MaxLastBandHeight).
 func NewLastBand(s grid.Shape) (*LastBand, error) {
-	if s.R < 1 || s.R > MaxBandHeight || s.C < 1 || s.N() > grid.MaxN {
-		return nil, fmt.Errorf("walks: the last band is counted exactly for box height 1 ≤ R ≤ %d, not %s (count the transposed shape C×R: same number of grids)", MaxBandHeight, s)
+	if s.R < 1 || s.R > MaxLastBandHeight || s.C < 1 || s.N() > grid.MaxN {
+		return nil, fmt.Errorf("walks: the last band is counted exactly for box height 1 ≤ R ≤ %d, not %s (count the transposed shape C×R: same number of grids)", MaxLastBandHeight, s)
 	}
 	n := s.N()
 	return &LastBand{n: n, r: s.R, c: s.C, first: (n - s.R) * n, sets: make([]uint64, n), cols: make([]uint64, n)}, nil

@@ -28,12 +28,12 @@ type Variant struct {
 	Alpha     float64
 	// FirstBand starts every walk or enumeration from a uniformly random
 	// first band (see walkbands.FirstBand); Order is then MRV and the box
-	// height at most MaxBandHeight.
+	// height at most MaxFirstBandHeight.
 	FirstBand bool
 	// LastBand fills only the upper bands (rows 0…N−R−1, in MRV order)
 	// and counts the last band's completions exactly (conditional Monte
 	// Carlo: see walkbands.LastBand); Order is then MRV and the box height
-	// at most MaxBandHeight.
+	// at most MaxLastBandHeight.
 	LastBand bool
 }
 
@@ -45,9 +45,13 @@ type Variant struct {
 // recomputed, never mixed.
 const KernelVersion = 1
 
-// MaxBandHeight is the largest box height R of the band variants (those
-// with FirstBand or LastBand): package walkbands's limit.
-const MaxBandHeight = walkbands.MaxBandHeight
+// MaxFirstBandHeight and MaxLastBandHeight are the largest box heights R
+// of the variants with FirstBand and with LastBand: package walkbands's
+// limits.
+const (
+	MaxFirstBandHeight = walkbands.MaxFirstBandHeight
+	MaxLastBandHeight  = walkbands.MaxLastBandHeight
+)
 
 // Sampler draws samples of a variant on one shape. Not safe for concurrent
 // use: make one per goroutine.

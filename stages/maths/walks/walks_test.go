@@ -19,6 +19,10 @@ var exact = map[string]string{
 	"2x3": "28200960",
 	"2x4": "29136487207403520",
 	"3x3": "6670903752021072936960",
+	"4x1": "576",               // Latin squares of order 4
+	"4x2": "29136487207403520", // 2×4 transposed
+	// 3×4 transposed (Pettersen and Silver 2006)
+	"4x3": "81171437193104932746936103027318645818654720000",
 }
 
 func exactFloat(t *testing.T, shape string) *big.Float {
@@ -117,6 +121,31 @@ func TestEnumeratorUnbiased2x3(t *testing.T) {
 		t.Logf("%s: estimate %s, relvar %.3g, z = %.2f", v.Name, montecarlo.Decimal(m.Stats().Estimate), m.Stats().RelVar, z)
 		if math.Abs(z) > 4 {
 			t.Errorf("%s: estimate %s is %.1f standard errors from 28200960", v.Name, montecarlo.Decimal(m.Stats().Estimate), z)
+		}
+	}
+}
+
+// The band variants start from a uniform first band of box height 4 too
+// (walkbands' set arrays counted symbol by symbol): on 4×1 (Latin squares
+// of order 4, 576: the band is the grid, so every sample is the band
+// count), 4×2 (8×8, 29,136,487,207,403,520) and 4×3 (12×12, 3×4's count)
+// the mean of many samples is within 4 standard errors of the count.
+func TestFirstBandHeight4Unbiased(t *testing.T) {
+	for _, c := range []struct {
+		shape   string
+		samples int64
+	}{{"4x1", 1000}, {"4x2", 20000}, {"4x3", 4000}} {
+		shape, s := c.shape, mustShape(t, c.shape)
+		for _, v := range []Variant{
+			{Name: "bandmrv", Order: MRV, HybridK: s.N() * s.N(), FirstBand: true},
+			{Name: "bandse", Order: MRV, HybridK: s.N() * s.N(), Budget: 5, FirstBand: true},
+		} {
+			m := simulate(t, s, v, 3, c.samples)
+			z := zscore(t, m, shape)
+			t.Logf("%s %s: estimate %s, relvar %.3g, z = %.2f", shape, v.Name, montecarlo.Decimal(m.Stats().Estimate), m.Stats().RelVar, z)
+			if math.Abs(z) > 4 {
+				t.Errorf("%s %s: estimate %s is %.1f standard errors from %s", shape, v.Name, montecarlo.Decimal(m.Stats().Estimate), z, exact[shape])
+			}
 		}
 	}
 }
