@@ -65,9 +65,9 @@
 // Which shapes a variant runs on: every shape with a key RxC in
 // knuth.samples, plus those with a key RxC/variant for it, less those whose
 // RxC/variant key is 0. configs/default.yaml runs every variant on 4×4, 6×6
-// and 9×9 grids and all but the band variants on 16×16 (whose boxes are 4
-// high); beyond 9×9 it runs se on 2×5, 2×6, 3×4, 3×5, 4×5 and 5×5, bandse on
-// 2×5, 2×6, 3×4 and 3×5, and bandselast on 2×5, 2×6 and 3×4 (a transposed
+// and 9×9 grids and all but bandmrv and the last-band variants on 16×16
+// (whose boxes are 4 high); beyond 9×9 it runs se on 2×5, 2×6, 3×4, 3×5, 4×5
+// and 5×5, bandse on 2×5, 2×6, 3×4, 3×5 and 4×5, and bandselast on 2×5, 2×6 and 3×4 (a transposed
 // shape has the same count and is left out). The paper (the report stage)
 // reads data/knuth_long.parquet too: a shape with a long run (see Long
 // runs) takes its headline interval from it, with its samples and CPU
@@ -293,9 +293,9 @@
 //     the relative 95% half-width in (0, 1) whose time the run report
 //     projects; other shapes ±1%.
 //   - knuth.long (default {3x3/bandse: 1600000, 3x5/bandse: 32000, 4x5/se:
-//     96000}, the runs the bundle holds in full; smoke and without a config
-//     file {}; planned {3x3/bandse: 1600000, 3x5/bandse: 32000, 4x4/se:
-//     4000000, 4x5/se: 148000, 5x5/se: 200000}):
+//     148000}, the runs the bundle holds in full; smoke and without a config
+//     file {}; planned {3x3/bandse: 1600000, 3x5/bandse: 32000, 4x4/bandse:
+//     2400000, 4x5/se: 216000, 5x5/se: 200000}):
 //     a map from RxC/variant (a variant among those above, whether or not
 //     knuth.variants lists it; bandmrv and bandse only where R ≤ 4,
 //     bandmrvlast and bandselast where R ≤ 3) to the
@@ -356,7 +356,13 @@
 //     0.044 CPU-hours, ±0.746% (16,000 gave ±1.07%); 20×20 se 96,000 in 24
 //     units, 2.25 CPU-hours, ±1.24%: its relvar per sample, 3.8, is twice the
 //     first unit's 1.96 (heavy tails), so ±1% needs about 148,000 samples,
-//     3.4 CPU-hours.
+//     3.4 CPU-hours; 148,000 in 37 units, 3.35 CPU-hours, gave ±1.16%
+//     (k̂ = 0.83: marked unreliable), projecting 4.54 CPU-hours (about
+//     200,000 samples) to ±1%.
+//   - 16×16 from a uniform first band (bandse, B = 100; 2026-11-27):
+//     relvar about 0.5 at 6.8 ms a sample on a shared core, so ±0.1% needs
+//     about 1.9·10^6 samples, 3.6 CPU-hours (se: 10.9); 2.4·10^6 planned
+//     (150 units of 16 blocks).
 //   - Time to a goal half-width on both cores (seconds_to_goal, projected
 //     from the default run of 2026-11-24): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
 //     135 s, se 182 s, mrv 214 s, lookahead 258 s; to ±1%: 2×6 bandse 3.2 s
