@@ -331,6 +331,10 @@
 //     CPU-s, ± 1.04%), measured with 4,000 and 9,000 samples there and
 //     6,000 on 2×5 bandse (± 1.02%), raised to 5,000, 12,000 and 8,000
 //     since to reach ±1%.
+//   - Since 2026-11-27 also 16×16 bandse (2,000 samples, 11.8 CPU-s, ±
+//     3.3%; se beside it 18.1 CPU-s, ± 3.8%) and 20×20 bandse (40, 2.1
+//     CPU-s, ± 22%; se 3.1 CPU-s, ± 44%): the stage took 139 CPU-s within
+//     `make all` on the shared machine.
 //   - The long runs, measured per unit (one unit each, computed alone on
 //     both cores, 2026-11-26, shared machine, CPU time) and projected to
 //     the samples of configs/default.yaml from the relative variance per
