@@ -39,8 +39,9 @@
 //     by level; the argument is in stages/maths/walks/lookahead.go).
 //   - bandmrv, bandse: the mrv walk or se started from a first band (rows
 //     0…R−1) drawn uniformly among all b(R,C) valid bands (walkbands.FirstBand,
-//     box height R ≤ 4: closed forms up to 3, a count of the set arrays
-//     symbol by symbol for 4), multiplied by b: the
+//     box height R ≤ 5: closed forms up to 3, a count of the set arrays
+//     symbol by symbol for 4 and box by box for 5, whose tables take 33 s
+//     and 270 MB once per process on 5×5), multiplied by b: the
 //     walk's own weighting of the first band, a product of branching factors
 //     that varies from band to band, becomes the constant b (unbiased:
 //     E = Σ_bands (1/b)·b·completions). On 9×9, relvar × work falls from
@@ -48,7 +49,13 @@
 //     2.0·10³ (bandse, B = 30). On 16×16 (B = 100, 3,000 samples, one core
 //     shared, 2026-11-27) relvar × ms per sample falls from 7.6 (se: 0.82,
 //     9.3 ms) to 3.4 (bandse: 0.50, 6.8 ms); on 20×20 (B = 300, 120
-//     samples) from 58 to 29.
+//     samples) from 58 to 29, and in 800 samples se met one sample about
+//     200 times the mean (relvar 56), bandse none (relvar 1.1). On 25×25 the
+//     uniform band does not tame the tail: in 200 samples (B = 300) both
+//     have a sample far above the others (relvar 12 for se, 198 for
+//     bandse, whose band costs 47 ms a draw), and the deciles of log10 of
+//     60 samples are alike (median 307.4 and 307.7, 10% to 90% about 306 to
+//     308.6).
 //   - bandmrvlast, bandselast: conditional Monte Carlo on the last band.
 //     From the uniform first band they fill, in mrv order, only the cells of
 //     the upper bands (rows 0…N−R−1) and then count the last band's
@@ -265,7 +272,7 @@
 //     36) to the samples of every variant (≥ 1), or from RxC/variant to the
 //     samples of one listed variant: beside RxC an override (0: not on this
 //     shape), alone the only variant run on that shape; bandmrv and bandse
-//     only where R ≤ 4, bandmrvlast and bandselast where R ≤ 3; at most 2²⁴ blocks per shape and variant
+//     only where R ≤ 5, bandmrvlast and bandselast where R ≤ 3; at most 2²⁴ blocks per shape and variant
 //     (16777216000 samples with blocks of 1000): a count beyond is refused,
 //     never cut.
 //   - knuth.hybrid_k (default {2x2: 8, 2x3: 18, 3x3: 60, 4x4: 200}): per
@@ -297,7 +304,7 @@
 //     file {}; planned {3x3/bandse: 1600000, 3x5/bandse: 32000, 4x4/bandse:
 //     2400000, 4x5/se: 216000, 5x5/se: 200000}):
 //     a map from RxC/variant (a variant among those above, whether or not
-//     knuth.variants lists it; bandmrv and bandse only where R ≤ 4,
+//     knuth.variants lists it; bandmrv and bandse only where R ≤ 5,
 //     bandmrvlast and bandselast where R ≤ 3) to the
 //     samples of its long run: 0 (none) or a multiple of the unit's samples,
 //     64, 16 or 4 blocks of knuth.block_size (64,000 samples up to 9×9,

@@ -84,7 +84,7 @@ func TestLongUnitIDs(t *testing.T) {
 		strings.Replace(good, "32-47", "16777216-16777231", 1),
 		strings.Replace(good, "32-47", "18446744073709551600-15", 1),
 		"long.4x4.bandselast.mrv.k256.b100.a0.s1.n1000.32-47", // box height 4: no last band
-		"long.5x5.bandse.mrv.k625.b100.a0.s1.n1000.0-3",       // box height 5: no first band
+		"long.6x2.bandmrv.mrv.k144.b0.a0.s1.n1000.0-15",       // box height 6: no first band
 		"long.3x3.mrv.mrv.k81.b100.a0.s1.n1000.0-63",          // a walk has no budget
 		good + "\nlong.4x4.se.mrv.k256.b100.a0.s1.n1000.48-63", good + "\x00", strings.Repeat("long.", 30),
 		"long.4x4.se.mrv.k256.b100.a0.s1.n1000.32-47.", "long.4x4.se.mrv.k256.b100.a0.s1.n1000.32-4７",

@@ -1,10 +1,11 @@
 // Package walkbands holds the exact band combinatorics of the band variants
 // of package walks, for boxes R×C of side N = RC:
 //
-//   - FirstBand draws a first band (rows 0…R−1, R ≤ MaxFirstBandHeight = 4)
+//   - FirstBand draws a first band (rows 0…R−1, R ≤ MaxFirstBandHeight = 5)
 //     uniformly among all b(R,C) = N!·(C!)^(R(R−1))·M(R,C) valid bands, M =
 //     1 for R ≤ 2, the Franel number Σₐ C(C,a)³ for R = 3 and a count of
-//     set arrays symbol by symbol for R ≥ 4, and gives b(R,C) exactly. A
+//     set arrays, symbol by symbol for R = 4 and box by box for R = 5, and
+//     gives b(R,C) exactly. A
 //     walk from a uniform band that scores b(R,C) times an unbiased
 //     estimate of the band's completions is unbiased for the number of
 //     grids.

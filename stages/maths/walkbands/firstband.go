@@ -40,17 +40,20 @@ import (
 // row 2), row 1 can take only C − a type-2 symbols (the other a go to row
 // 0), so row 0 takes C − a type-1 symbols (a to row 2); box 3 is then
 // forced. Each a has C(C,a)³ set arrays (which symbols of each type move),
-// and M(3,C) = Σₐ C(C,a)³, the Franel number. For R ≥ 4 the set array is
+// and M(3,C) = Σₐ C(C,a)³, the Franel number. For R = 4 the set array is
 // unranked from a uniform rank through the symbol-by-symbol count of
-// setArrays.
+// setArrays, for R = 5 drawn box by box through the counts of boxSets.
 type FirstBand struct {
 	shape   grid.Shape
 	n, r, c int
 	count   montecarlo.Value // b(R,C)
 	// franel[a] = Σ_{a' ≤ a} C(C,a')³ for R = 3, the cumulative weights.
 	franel []uint64
-	// arrays draws the set arrays for R ≥ 4.
-	arrays *setArrays
+	// arrays draws the set arrays for R = 4, boxes (with boxDraw's
+	// scratch) for R = 5.
+	arrays  *setArrays
+	boxes   *boxSets
+	boxDraw boxDraw
 	// row[j][s] is the row of box j that symbol s (0-based, before
 	// relabelling) goes to; sigma the relabelling.
 	row   [][]int
@@ -60,10 +63,11 @@ type FirstBand struct {
 	cells []uint8   // the band drawn
 }
 
-// MaxFirstBandHeight is the largest box height R FirstBand draws for: the
-// set arrays' count is symbol by symbol, which takes 12 ms on 4×4 and 26 ms
-// on 4×5 but 6 minutes on 5×4 (measured 2026-11-27).
-const MaxFirstBandHeight = 4
+// MaxFirstBandHeight is the largest box height R FirstBand draws for: for
+// R = 4 the set arrays are counted symbol by symbol (12 ms on 4×4, 26 ms on
+// 4×5; 6 minutes on 5×4), for R = 5 box by box (boxSets: 33 s on 5×5, once
+// per process).
+const MaxFirstBandHeight = 5
 
 // NewFirstBand returns a drawer of first bands of shape s (R ≤
 // MaxFirstBandHeight).
@@ -84,13 +88,20 @@ func NewFirstBand(s grid.Shape) (*FirstBand, error) {
 	// against package heuristic's general count).
 	m := big.NewInt(1)
 	switch {
-	case s.R >= 4:
+	case s.R == 4:
 		a, err := newSetArrays(s.R, s.C)
 		if err != nil {
 			return nil, err
 		}
 		f.arrays = a
 		m.Set(a.total)
+	case s.R >= 5:
+		b, err := sharedBoxSets(s.R, s.C)
+		if err != nil {
+			return nil, err
+		}
+		f.boxes = b
+		m.Set(b.total)
 	case s.R == 3:
 		var sum uint64
 		for a := 0; a <= s.C; a++ {
@@ -132,8 +143,10 @@ func (f *FirstBand) Draw(src *rand.ChaCha8) []uint8 {
 		}
 	}
 	switch {
-	case r >= 4:
+	case r == 4:
 		f.arrays.draw(src, f.row)
+	case r >= 5:
+		f.boxes.draw(src, &f.boxDraw, f.row)
 	case r == 2:
 		for s := range n {
 			f.row[1][s] = 1 - s/c

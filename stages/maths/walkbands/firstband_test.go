@@ -63,8 +63,8 @@ func chiSquare(counts map[string]int, categories, draws int) float64 {
 // counts them); on 3×2, 3×3, 3×4 and 4×2 boxes, where the bands are too
 // many, the set array (which row of each box each symbol of each first-box
 // row goes to) is the category, M(3,2) = 10, M(3,3) = 56, M(3,4) = 346 and
-// M(4,2) = 5,016 of them (the last drawn through setArrays), each to be
-// equally likely. The χ² bounds are about 5 standard deviations above the mean
+// M(4,2) = 5,016 of them (drawn through setArrays), and on 5×1 boxes
+// M(5,1) = 1,344 (through boxSets), each to be equally likely. The χ² bounds are about 5 standard deviations above the mean
 // (degrees of freedom k − 1, variance 2(k − 1)): a sampler that favoured
 // some category by a few per cent fails.
 func TestFirstBandUniform(t *testing.T) {
@@ -73,9 +73,9 @@ func TestFirstBandUniform(t *testing.T) {
 		categories int
 		setArray   bool
 		perCat     int // draws per category
-	}{{"2x2", 96, false, 1000}, {"3x1", 12, false, 1000}, {"4x1", 576, false, 500}, {"3x2", 10, true, 1000}, {"3x3", 56, true, 1000}, {"3x4", 346, true, 1000}, {"4x2", 5016, true, 100}} {
+	}{{"2x2", 96, false, 1000}, {"3x1", 12, false, 1000}, {"4x1", 576, false, 500}, {"3x2", 10, true, 1000}, {"3x3", 56, true, 1000}, {"3x4", 346, true, 1000}, {"4x2", 5016, true, 100}, {"5x1", 1344, true, 50}} {
 		if testing.Short() && c.categories > 1000 {
-			continue // 4x2: 500,000 draws, 6 s
+			continue // 4x2 and 5x1: 500,000 and 67,000 draws, 6 s and 30 s
 		}
 		s := mustShape(t, c.shape)
 		f, err := NewFirstBand(s)
@@ -140,7 +140,11 @@ func setArrayKey(cells []uint8, r, c int) string {
 // count (box by box) for every shape both handle, and the closed form
 // b(2,C) = (2C)!·(C!)² beyond them (2×6, 2×7).
 func TestFirstBandCount(t *testing.T) {
-	for _, shape := range []string{"1x4", "2x2", "2x3", "3x2", "2x5", "3x3", "3x4", "3x5", "2x6", "2x7", "4x1", "4x2", "4x3", "4x4", "4x5", "4x6"} {
+	shapes := []string{"1x4", "2x2", "2x3", "3x2", "2x5", "3x3", "3x4", "3x5", "2x6", "2x7", "4x1", "4x2", "4x3", "4x4", "4x5", "4x6", "5x1", "5x2", "5x3"}
+	if !testing.Short() {
+		shapes = append(shapes, "5x4", "5x5") // 4 s and 33 s
+	}
+	for _, shape := range shapes {
 		s := mustShape(t, shape)
 		f, err := NewFirstBand(s)
 		if err != nil {
@@ -156,7 +160,27 @@ func TestFirstBandCount(t *testing.T) {
 			t.Errorf("%s: %v bands, want %v", shape, f.Count().Float(), want)
 		}
 	}
-	if _, err := NewFirstBand(mustShape(t, "5x2")); err == nil {
-		t.Error("5x2: no error for box height 5")
+	if _, err := NewFirstBand(mustShape(t, "6x2")); err == nil {
+		t.Error("6x2: no error for box height 6")
+	}
+}
+
+// The two counts of set arrays, symbol by symbol (setArrays) and box by
+// box (boxSets), agree on box height 4, and on 3 with the Franel number.
+func TestSetArrayCountsAgree(t *testing.T) {
+	for r := 3; r <= 4; r++ {
+		for c := 1; c <= 5; c++ {
+			a, err := newSetArrays(r, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := newBoxSets(r, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.total.Cmp(b.total) != 0 {
+				t.Errorf("%d×%d: %v set arrays symbol by symbol, %v box by box", r, c, a.total, b.total)
+			}
+		}
 	}
 }

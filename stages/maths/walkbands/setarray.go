@@ -11,7 +11,7 @@ import (
 )
 
 // setArrays counts and draws the set arrays of bands whose box height R is
-// too large for the closed forms of FirstBand (R ≥ 4). With box 0 holding
+// too large for the closed forms of FirstBand (R = 4; boxSets takes R = 5). With box 0 holding
 // the type-t symbols tC…tC+C−1 in row t, a set array gives every symbol s a
 // bijection π_s from the boxes to the rows with π_s(0) = type(s) (row
 // π_s(j) of box j holds s: each box and each row holds s once), such that
