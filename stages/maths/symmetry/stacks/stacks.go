@@ -92,6 +92,23 @@ import (
 // one of speed.
 const KernelVersion = 1
 
+// ErrTooManyAssignments is returned by Fixed for a class whose listing of
+// equivariant assignments would not fit in memory: on 2×6 the 9 classes
+// that admit the identity relabelling with every symbol's row set free
+// (142, 153, 164, 174, 175, 192, 1912, 1948 and 1951 list about 10^9), which
+// need another method (their identity-relabelling term is a sum over all
+// pattern multisets, the pair method's).
+var ErrTooManyAssignments = errors.New("symmetry: too many assignments for the stack method")
+
+// maxAssignments bounds the assignments assignmentClasses lists (with
+// about assignmentBytes each, 9 GB in all; the most any other 2×6 class
+// lists is 16,179,808, class 37), so that a class beyond it fails after a
+// few minutes (class 142: 4.5 minutes, 11 GB) instead of exhausting
+// memory. A variable for the test.
+var maxAssignments = 40_000_000
+
+const assignmentBytes = 220
+
 // errTwistedOverflow is returned when a twisted stack count passes 2^64.
 var errTwistedOverflow = errors.New("symmetry: twisted stack count exceeds 2^64")
 
@@ -652,6 +669,7 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 		weight uint64
 	}
 	var leaves []leaf
+	tooMany := false
 	rows := make([]uint16, p.n)
 	chosen := make([]int, len(lam)) // index into reps per cycle
 	var count [16]int
@@ -676,7 +694,14 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 				}
 				i = k
 			}
+			if len(leaves) == maxAssignments {
+				tooMany = true
+				return
+			}
 			leaves = append(leaves, leaf{slices.Clone(chosen), slices.Clone(rows), w})
+			return
+		}
+		if tooMany {
 			return
 		}
 		l := lam[j]
@@ -714,6 +739,10 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 		}
 	}
 	rec(0, 1)
+	if tooMany {
+		return nil, fmt.Errorf("%w: σ type %v has more than %d equivariant assignments (about %d bytes each)",
+			ErrTooManyAssignments, lam, maxAssignments, assignmentBytes)
+	}
 	// The band maps commuting with ρ permute the leaves (they commute with
 	// ρ̂ and keep the rows balanced) and keep their terms: join each leaf to
 	// its images under the generators, and compute one term per class.

@@ -2,8 +2,10 @@ package stacks
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"slices"
+	"strings"
 
 	"testing"
 
@@ -337,5 +339,26 @@ func TestStackExchangesByMultisets(t *testing.T) {
 			checked++
 		}
 		t.Logf("%v: %d classes checked", s, checked)
+	}
+}
+
+// A class with more equivariant assignments than maxAssignments fails with
+// ErrTooManyAssignments instead of listing them all (class 37 of 2×6 has
+// 16,179,808 of σ type 1^8.2^2; the limit is lowered here).
+func TestTooManyAssignments(t *testing.T) {
+	defer func(m int) { maxAssignments = m }(maxAssignments)
+	maxAssignments = 1000
+	s := symmetry.Shape{R: 2, C: 6}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := g.Class(37)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Fixed(context.Background(), s, cl.Rep)
+	if !errors.Is(err, ErrTooManyAssignments) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("class 37 with at most 1000 assignments: error %v, want one line wrapping ErrTooManyAssignments", err)
 	}
 }
