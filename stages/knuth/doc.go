@@ -50,7 +50,12 @@
 //     shared, 2026-11-27) relvar × ms per sample falls from 7.6 (se: 0.82,
 //     9.3 ms) to 3.4 (bandse: 0.50, 6.8 ms); on 20×20 (B = 300, 120
 //     samples) from 58 to 29, and in 800 samples se met one sample about
-//     200 times the mean (relvar 56), bandse none (relvar 1.1). On 25×25 the
+//     200 times the mean (relvar 56), bandse none (relvar 1.1); but a long
+//     run of 48,000 bandse samples (12 units, 0.65 CPU-hours, 2026-11-27,
+//     in the bundle, not listed) met its own: relvar 36, largest share
+//     2.6%, k̂ 0.85, ±5.4% (estimate 3.19·10^175, beside se's 3.13·10^175
+//     ±1.16%), so on 20×20 the uniform band does not remove the heavy
+//     tail. On 25×25 the
 //     uniform band does not tame the tail: in 200 samples (B = 300) both
 //     have a sample far above the others (relvar 12 for se, 198 for
 //     bandse, whose band costs 47 ms a draw), and the deciles of log10 of
