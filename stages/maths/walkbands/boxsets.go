@@ -176,7 +176,7 @@ func (b *boxSets) compositions(u uint8, k int, f func(c *[MaxFirstBandHeight]int
 }
 
 // contribution is the partial n' that composition c of set u adds (level
-// j+1 indices), or false when a count would pass its bits.
+// j+1 indices).
 func (b *boxSets) contribution(u uint8, c *[MaxFirstBandHeight]int) uint64 {
 	var add uint64
 	for i := range b.r {

@@ -35,7 +35,7 @@ type setArrays struct {
 	memo  map[uint64]*big.Int
 	full  uint64
 	total *big.Int
-	x, y  big.Int // Draw's scratch
+	x     big.Int // draw's scratch
 }
 
 // newSetArrays returns the counter of the set arrays of R×C bands, R ≥ 2,
