@@ -200,3 +200,54 @@ func TestPlanCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestStackCountsOf checks StackCountsOf against the full layer DP on the
+// orbits of c ≤ 5 given shuffled (each multiset's patterns and the list),
+// twice through one shared cache (the second time every table comes from
+// it), and that a multiset of the wrong size is refused.
+func TestStackCountsOf(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(5, 6))
+	var s pairstacks.StackCounter
+	for c := 2; c <= 5; c++ {
+		orbits, err := Orbits(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cache := NewHalfCache(1 << 30)
+		var multisets [][]uint8
+		var want []uint64
+		for _, i := range rng.Perm(len(orbits)) {
+			rep := slices.Clone(orbits[i].Rep)
+			rng.Shuffle(len(rep), func(a, b int) { rep[a], rep[b] = rep[b], rep[a] })
+			multisets = append(multisets, rep)
+			e, err := s.Count(ctx, c, orbits[i].Rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, e)
+		}
+		for pass := range 2 {
+			got, err := StackCountsOf(ctx, c, multisets, 2, cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("c=%d pass %d: StackCountsOf differs from the layer DP", c, pass)
+			}
+			if pass == 0 && cache.built.Load() == 0 {
+				t.Errorf("c=%d: no table built", c)
+			}
+		}
+		p, err := newPlanOf(ctx, c, orbits, 2, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if built := cache.built.Load(); built != int64(p.NumHalves()) {
+			t.Errorf("c=%d: %d tables built for %d canonical halves over two passes", c, built, p.NumHalves())
+		}
+	}
+	if _, err := StackCountsOf(ctx, 3, [][]uint8{{0, 1, 2}}, 1, NewHalfCache(0)); err == nil {
+		t.Error("a multiset of 3 patterns for c = 3 was accepted")
+	}
+}

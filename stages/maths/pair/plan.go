@@ -35,7 +35,10 @@ type Plan struct {
 	// pairstacks.StateBound.
 	halves [][]uint8
 	bound  []uint64
-	cache  *halfCache
+	cache  *HalfCache
+	// index[j] is the position of Orbits[j] in the list the plan was made
+	// from.
+	index []int
 	// scratch keeps the workers' DP tables between calls: for c = 6 they
 	// grow to hundreds of MB each, and new ones per unit would be garbage
 	// the collector must catch up with.
@@ -63,13 +66,52 @@ func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, erro
 	if err != nil {
 		return nil, err
 	}
+	return newPlanOf(ctx, c, orbits, workers, NewHalfCache(cacheBytes))
+}
+
+// StackCountsOf returns E(T) for each multiset T of multisets (2c valid
+// patterns, any order; see Orbit.Rep), in that order, computed by the
+// split-and-join kernel on workers goroutines: the multisets are planned
+// as NewPlan plans the orbits (so that consecutive ones share half
+// tables), and their canonical half tables come from cache, which callers
+// may share between calls (package symmetry/stacks does, across the
+// elements of one grid shape, whose terms use few distinct halves).
+func StackCountsOf(ctx context.Context, c int, multisets [][]uint8, workers int, cache *HalfCache) ([]uint64, error) {
+	if err := pairstacks.CheckC(c); err != nil {
+		return nil, err
+	}
+	orbits := make([]Orbit, len(multisets))
+	for i, t := range multisets {
+		if len(t) != 2*c {
+			return nil, fmt.Errorf("pair: multiset %d has %d patterns, want %d", i, len(t), 2*c)
+		}
+		orbits[i] = Orbit{C: c, Rep: slices.Sorted(slices.Values(t))}
+	}
+	p, err := newPlanOf(ctx, c, orbits, workers, cache)
+	if err != nil {
+		return nil, err
+	}
+	es, err := p.StackCounts(ctx, 0, len(orbits), workers)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]uint64, len(es))
+	for j, e := range es {
+		out[p.index[j]] = e
+	}
+	return out, nil
+}
+
+// newPlanOf plans the orbits (or any pattern multisets with Rep set) for
+// the kernel, taking half tables from cache.
+func newPlanOf(ctx context.Context, c int, orbits []Orbit, workers int, cache *HalfCache) (*Plan, error) {
 	type halvesOf struct {
 		h  [2][]uint8
 		g  [2]element
 		id [2]int32
 	}
 	per := make([]halvesOf, len(orbits))
-	err = eachIndex(ctx, len(orbits), workers, func(_, i int) error {
+	err := eachIndex(ctx, len(orbits), workers, func(_, i int) error {
 		per[i].h[0], per[i].h[1] = pairstacks.Split(c, orbits[i].Rep, c)
 		return nil
 	})
@@ -150,10 +192,11 @@ func NewPlan(ctx context.Context, c, workers int, cacheBytes int64) (*Plan, erro
 		}
 		return x - y // the orbit list is sorted by representative
 	})
-	p := &Plan{C: c, halves: halves, bound: bound, cache: newHalfCache(cacheBytes)}
+	p := &Plan{C: c, halves: halves, bound: bound, cache: cache}
 	for _, i := range order {
 		h := per[i]
 		p.Orbits = append(p.Orbits, orbits[i])
+		p.index = append(p.index, i)
 		p.entries = append(p.entries, planEntry{a: h.id[0], b: h.id[1],
 			aToB: h.g[0].rows(c).Inverse(c).Then(h.g[1].rows(c), c)})
 	}
@@ -189,8 +232,8 @@ func (p *Plan) TableBound(lo, hi int) (uint64, error) {
 	return sum, nil
 }
 
-// TablesBuilt returns how many half tables the plan has computed so far
-// (more than NumHalves when the cache had to drop some).
+// TablesBuilt returns how many half tables the plan's cache has computed so
+// far (more than NumHalves when the cache had to drop some).
 func (p *Plan) TablesBuilt() int64 { return p.cache.built.Load() }
 
 // A planWorker is one goroutine's scratch.
@@ -202,11 +245,11 @@ type planWorker struct {
 // stacks returns E(rep) of the plan's orbit i by joining its half tables.
 func (p *Plan) stacks(ctx context.Context, w *planWorker, i int) (uint64, error) {
 	e := p.entries[i]
-	a, err := p.cache.get(ctx, e.a, func() (*pairstacks.HalfTable, error) { return pairstacks.BuildHalf(ctx, &w.s, p.C, p.halves[e.a]) })
+	a, err := p.cache.get(ctx, p.halves[e.a], func() (*pairstacks.HalfTable, error) { return pairstacks.BuildHalf(ctx, &w.s, p.C, p.halves[e.a]) })
 	if err != nil {
 		return 0, err
 	}
-	b, err := p.cache.get(ctx, e.b, func() (*pairstacks.HalfTable, error) { return pairstacks.BuildHalf(ctx, &w.s, p.C, p.halves[e.b]) })
+	b, err := p.cache.get(ctx, p.halves[e.b], func() (*pairstacks.HalfTable, error) { return pairstacks.BuildHalf(ctx, &w.s, p.C, p.halves[e.b]) })
 	if err != nil {
 		return 0, err
 	}
@@ -300,14 +343,16 @@ func eachIndex(ctx context.Context, n, workers int, fn func(w, i int) error) err
 	return ctx.Err()
 }
 
-// halfCache keeps half tables by class up to a byte budget. Each missing
-// table is computed once even when several goroutines ask for it at once.
-type halfCache struct {
+// A HalfCache keeps the half tables of canonical halves (see
+// CanonicalHalf) up to a byte budget, least recently used out first; it
+// may be shared by several plans of the same c. Each missing table is
+// computed once even when several goroutines ask for it at once.
+type HalfCache struct {
 	mu      sync.Mutex
 	budget  int64
 	used    int64
 	tick    uint64
-	entries map[int32]*cacheEntry
+	entries map[string]*cacheEntry // by canonical half
 	built   atomic.Int64
 }
 
@@ -318,15 +363,18 @@ type cacheEntry struct {
 	last  uint64
 }
 
-func newHalfCache(budget int64) *halfCache {
-	return &halfCache{budget: budget, entries: map[int32]*cacheEntry{}}
+// NewHalfCache returns an empty cache keeping up to budget bytes of tables
+// (a table in use is kept until its join ends).
+func NewHalfCache(budget int64) *HalfCache {
+	return &HalfCache{budget: budget, entries: map[string]*cacheEntry{}}
 }
 
-// get returns the table of class id, computing it with build if absent.
-func (h *halfCache) get(ctx context.Context, id int32, build func() (*pairstacks.HalfTable, error)) (*pairstacks.HalfTable, error) {
+// get returns the table of the canonical half, computing it with build if
+// absent.
+func (h *HalfCache) get(ctx context.Context, half []uint8, build func() (*pairstacks.HalfTable, error)) (*pairstacks.HalfTable, error) {
 	h.mu.Lock()
 	h.tick++
-	if e, ok := h.entries[id]; ok {
+	if e, ok := h.entries[string(half)]; ok {
 		e.last = h.tick
 		h.mu.Unlock()
 		select {
@@ -339,6 +387,7 @@ func (h *halfCache) get(ctx context.Context, id int32, build func() (*pairstacks
 			return nil, ctx.Err()
 		}
 	}
+	id := string(half)
 	e := &cacheEntry{ready: make(chan struct{}), last: h.tick}
 	h.entries[id] = e
 	h.mu.Unlock()
@@ -361,19 +410,20 @@ func (h *halfCache) get(ctx context.Context, id int32, build func() (*pairstacks
 // evict drops the least recently used finished tables but keep while the
 // cache is over budget. Callers still holding a dropped table keep it
 // until they finish with it.
-func (h *halfCache) evict(keep int32) {
+func (h *HalfCache) evict(keep string) {
 	for h.used > h.budget {
-		var old int32 = -1
+		var old string
+		found := false
 		var oldest uint64
 		for id, e := range h.entries {
 			if id == keep || e.table == nil {
 				continue
 			}
-			if old < 0 || e.last < oldest {
-				old, oldest = id, e.last
+			if !found || e.last < oldest {
+				old, oldest, found = id, e.last, true
 			}
 		}
-		if old < 0 {
+		if !found {
 			return
 		}
 		h.used -= h.entries[old].table.Bytes()

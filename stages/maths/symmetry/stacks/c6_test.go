@@ -172,7 +172,6 @@ func TestPlainMatchesTwisted2x6(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var w termScratch
 	checked, nonzero, slow := 0, 0, 0
 	for _, i := range []int{10, 142} {
 		cl, err := g.Class(i)
@@ -195,7 +194,7 @@ func TestPlainMatchesTwisted2x6(t *testing.T) {
 					t.Fatalf("class %d, σ type %v: the term is twisted", i, lam)
 				}
 				tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-				got, err := stackCount(tctx, &w, c, rows, tau, rho, kappa)
+				got, err := stackCount(tctx, c, rows, tau, rho, kappa)
 				if err == nil {
 					var want uint64
 					want, err = newTwisted(c, rows, tau, rho, kappa).countOrZero(tctx)

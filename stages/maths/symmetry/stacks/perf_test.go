@@ -67,11 +67,10 @@ func TestTermTimes2x6(t *testing.T) {
 				t.Fatal(err)
 			}
 			var cpu float64
-			var w termScratch
 			n := 0
 			for k := 0; k < len(classes); k += stride {
 				c0, w0 := cpuSeconds(t), time.Now()
-				a, err := p.term(ctx, &w, sigma, classes[k].rows)
+				a, err := p.term(ctx, sigma, classes[k].rows)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -90,5 +89,37 @@ func TestTermTimes2x6(t *testing.T) {
 		}
 		t.Logf("2x6 class %d (%s): %d of %d term classes, %.2f CPU-s measured, %.1f CPU-s projected; sampled Σ term·weight = %v",
 			i, cl.Desc, sampled, all, measured, projected, sum)
+	}
+}
+
+// TestFixedTimes2x6 is exploratory (it runs only with STACKS_FIXED set):
+// it computes Fixed for the 2×6 classes STACKS_FIXED lists (comma
+// separated, in one process, so that later classes find the half tables
+// earlier ones left in the cache) and logs each count with its CPU time.
+func TestFixedTimes2x6(t *testing.T) {
+	spec := os.Getenv("STACKS_FIXED")
+	if spec == "" {
+		t.Skip("exploratory: set STACKS_FIXED=CLASS,...")
+	}
+	s := symmetry.Shape{R: 2, C: 6}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, item := range strings.Split(spec, ",") {
+		i, err := strconv.Atoi(item)
+		if err != nil {
+			t.Fatalf("STACKS_FIXED: %q is not a class number", item)
+		}
+		cl, err := g.Class(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c0, w0 := cpuSeconds(t), time.Now()
+		f, err := Fixed(context.Background(), s, cl.Rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("2x6 class %d (%s): F = %v, %.0f CPU-s, %v wall", i, cl.Desc, f, cpuSeconds(t)-c0, time.Since(w0).Round(time.Second))
 	}
 }

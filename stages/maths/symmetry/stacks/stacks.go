@@ -54,7 +54,12 @@
 // the rows of some bands exchanged with the stacks) E is the pair method's
 // E(T), and for c = 6 it is counted by package pairstacks' split-and-join
 // kernel (two half tables of six symbols joined), four to seven times faster
-// than the full DP on the terms of 2×6 class 10.
+// than the full DP on the terms of 2×6 class 10. The terms of one σ type go
+// to the kernel as one plan (pair.StackCountsOf) over a cache of canonical
+// half tables kept by the process (sharedHalves): the 12 plain exchanges of
+// 2×6 join 15,558 halves of only 1,023 canonical forms. Class 21 took
+// 1,678 CPU-s with a table per half and 735 with the cache; class 10 after
+// it, the cache holding class 21's tables, 4,456 and 242 (2026-11-27).
 //
 // Sum over assignments. F(g) = Σ_λ #{X : σ = σ_λ}/|Z(σ_λ)|. An equivariant P
 // is fixed by its value on the first symbol of each cycle of σ_λ, a row set
@@ -77,9 +82,10 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 
-	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
+	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
@@ -843,15 +849,37 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big
 		return nil, err
 	}
 	terms := make([]*big.Int, len(classes))
+	if p.plain(sigma) {
+		// Every stack count is an untwisted E(T): count them all in one
+		// plan, whose halves repeat across terms (and elements).
+		var multisets [][]uint8
+		for _, cl := range classes {
+			multisets = append(multisets, patternsOf(p.c, cl.rows))
+			if !p.swap {
+				multisets = append(multisets, patternsOf(p.c, complementRows(cl.rows, p.full)))
+			}
+		}
+		es, err := pair.StackCountsOf(ctx, p.c, multisets, workers, sharedHalves())
+		if err != nil {
+			return nil, err
+		}
+		for i := range classes {
+			if p.swap {
+				terms[i] = new(big.Int).SetUint64(es[i])
+			} else {
+				terms[i] = new(big.Int).Mul(new(big.Int).SetUint64(es[2*i]), new(big.Int).SetUint64(es[2*i+1]))
+			}
+		}
+		return weightedSum(classes, terms), nil
+	}
 	var next atomic.Int64
 	err = parallel.Run(workers, func(int) error {
-		var w termScratch
 		for {
 			i := int(next.Add(1) - 1)
 			if i >= len(classes) {
 				return nil
 			}
-			a, err := p.term(ctx, &w, sigma, classes[i].rows)
+			a, err := p.term(ctx, sigma, classes[i].rows)
 			if err != nil {
 				return err
 			}
@@ -861,11 +889,57 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big
 	if err != nil {
 		return nil, err
 	}
+	return weightedSum(classes, terms), nil
+}
+
+// weightedSum returns Σ terms[i]·weight over the classes.
+func weightedSum(classes []termClass, terms []*big.Int) *big.Int {
 	total := new(big.Int)
 	for i, cl := range classes {
 		total.Add(total, new(big.Int).Mul(terms[i], cl.weight))
 	}
-	return total, nil
+	return total
+}
+
+// plain reports whether every stack count of σ's terms is untwisted (h and
+// τ identities; see stackCount) and wide enough for the split-and-join
+// kernel: on 2×6 the plain stack exchanges and the identity.
+func (p *stackProblem) plain(sigma []int) bool {
+	if p.c < minPlainC {
+		return false
+	}
+	if p.swap {
+		return isIdentity(perm.Compose(sigma, sigma)) && isIdentity(perm.Compose(p.rho, p.rho)) && isIdentity(perm.Compose(p.k1, p.k0))
+	}
+	return isIdentity(sigma) && isIdentity(p.rho) && isIdentity(p.k0) && isIdentity(p.k1)
+}
+
+// sharedHalves is the process's cache of canonical half tables for 2×6
+// (pair.DefaultCacheBytes): the plain terms of the 12 plain stack
+// exchanges of 2×6 join 1,023 distinct canonical halves, an eighth of
+// their 2 × 7,779 half tables' state bound (a third within one element).
+var sharedHalves = sync.OnceValue(func() *pair.HalfCache { return pair.NewHalfCache(pair.DefaultCacheBytes) })
+
+// patternsOf returns the pair method's patterns of the symbols' row sets:
+// bit i set when the symbol is in the upper row of band i.
+func patternsOf(c int, rows []uint16) []uint8 {
+	patterns := make([]uint8, len(rows))
+	for x, q := range rows {
+		for i := range c {
+			patterns[x] |= uint8(q>>(2*i)&1) << i
+		}
+	}
+	return patterns
+}
+
+// complementRows returns the row sets of the other stack: each symbol's
+// complement within the rows full.
+func complementRows(rows []uint16, full uint16) []uint16 {
+	comp := make([]uint16, len(rows))
+	for x, q := range rows {
+		comp[x] = q ^ full
+	}
+	return comp
 }
 
 func factorialInt(k int) int {
@@ -876,38 +950,27 @@ func factorialInt(k int) int {
 	return f
 }
 
-// termScratch is one worker's scratch for term: package pairstacks' stack
-// counter and joiner, which keep their tables between calls.
-type termScratch struct {
-	counter pairstacks.StackCounter
-	joiner  pairstacks.Joiner
-}
-
 // term returns the number of grids X with X∘g = σ∘X whose left stack has
 // the given rows: the product of the two stacks' fixed counts, or, when g
 // exchanges the stacks, the left stack's count under (ρ², κ₁κ₀) and σ².
 // sumFor computes it once per class of assignments under the relabellings
 // commuting with σ and the band maps commuting with ρ.
-func (p *stackProblem) term(ctx context.Context, w *termScratch, sigma []int, rows []uint16) (*big.Int, error) {
+func (p *stackProblem) term(ctx context.Context, sigma []int, rows []uint16) (*big.Int, error) {
 	var a *big.Int
 	if p.swap {
-		e, err := stackCount(ctx, w, p.c, rows, perm.Compose(sigma, sigma), perm.Compose(p.rho, p.rho), perm.Compose(p.k1, p.k0))
+		e, err := stackCount(ctx, p.c, rows, perm.Compose(sigma, sigma), perm.Compose(p.rho, p.rho), perm.Compose(p.k1, p.k0))
 		if err != nil {
 			return nil, err
 		}
 		a = new(big.Int).SetUint64(e)
 	} else {
-		e0, err := stackCount(ctx, w, p.c, rows, sigma, p.rho, p.k0)
+		e0, err := stackCount(ctx, p.c, rows, sigma, p.rho, p.k0)
 		if err != nil {
 			return nil, err
 		}
 		a = new(big.Int).SetUint64(e0)
 		if e0 != 0 {
-			comp := make([]uint16, len(rows))
-			for x, q := range rows {
-				comp[x] = q ^ p.full
-			}
-			e1, err := stackCount(ctx, w, p.c, comp, sigma, p.rho, p.k1)
+			e1, err := stackCount(ctx, p.c, complementRows(rows, p.full), sigma, p.rho, p.k1)
 			if err != nil {
 				return nil, err
 			}
@@ -918,9 +981,9 @@ func (p *stackProblem) term(ctx context.Context, w *termScratch, sigma []int, ro
 }
 
 // minPlainC is the narrowest box whose untwisted stack counts stackCount
-// hands to package pairstacks' split-and-join kernel; below it the twisted
-// counter's layers are small and it is as fast.
-const minPlainC = 6
+// hands to the split-and-join kernel (pair.StackCountsOf); below it the twisted
+// counter's layers are small and it is as fast. A variable for the test.
+var minPlainC = 6
 
 // stackCount returns E_{h,τ}(rows), h = (ρ', κ'), the number of stacks with
 // the given row sets fixed by h up to τ (see twistedStacks). When h and τ
@@ -934,36 +997,20 @@ const minPlainC = 6
 //
 // over the column row-set multisets M of the first half H_A of the symbols
 // (pairstacks.Split), G_A and G_B the partial colourings of the two halves
-// (see package pairstacks), instead of the twisted counter's full DP.
-func stackCount(ctx context.Context, w *termScratch, c int, rows []uint16, tau, rho, kappa []int) (uint64, error) {
+// (see package pairstacks), instead of the twisted counter's full DP. The
+// tables of the halves' canonical forms (pair.CanonicalHalf) are kept in
+// sharedHalves, and sumFor counts all the untwisted terms of one σ type in
+// one plan (pair.StackCountsOf), so that a half shared by several terms,
+// or by several elements, is built once while it stays in the cache.
+func stackCount(ctx context.Context, c int, rows []uint16, tau, rho, kappa []int) (uint64, error) {
 	if c < minPlainC || !isIdentity(tau) || !isIdentity(rho) || !isIdentity(kappa) {
 		return newTwisted(c, rows, tau, rho, kappa).countOrZero(ctx)
 	}
-	patterns := make([]uint8, len(rows))
-	for x, q := range rows {
-		for i := range c {
-			patterns[x] |= uint8(q>>(2*i)&1) << i
-		}
-	}
-	first, second := pairstacks.Split(c, patterns, c)
-	a, err := pairstacks.BuildHalf(ctx, &w.counter, c, first)
+	es, err := pair.StackCountsOf(ctx, c, [][]uint8{patternsOf(c, rows)}, 1, sharedHalves())
 	if err != nil {
 		return 0, err
 	}
-	b, err := pairstacks.BuildHalf(ctx, &w.counter, c, second)
-	if err != nil {
-		return 0, err
-	}
-	var id pairstacks.RowPerm
-	for r := range id {
-		id[r] = int8(r)
-	}
-	// Join walks its first table: give it the smaller (the sum is symmetric
-	// in the halves, os(M) = os(Mᶜ)).
-	if b.Len() < a.Len() {
-		a, b = b, a
-	}
-	return w.joiner.Join(a, b, id)
+	return es[0], nil
 }
 
 // isIdentity reports whether p maps every point to itself.

@@ -267,7 +267,6 @@ func TestSurvey2x6(t *testing.T) {
 			all += len(x.classes)
 		}
 		measured, sampled, capped := 0.0, 0, false
-		var w termScratch
 		for {
 			// the stratum least sampled in proportion to its terms
 			var next *surveyStratum
@@ -294,12 +293,11 @@ func TestSurvey2x6(t *testing.T) {
 			k := next.order[next.n]
 			ctx, cancel := context.WithTimeout(context.Background(), termCap)
 			c0 := cpuSeconds(t)
-			_, err := p.term(ctx, &w, next.sigma, next.classes[k].rows)
+			_, err := p.term(ctx, next.sigma, next.classes[k].rows)
 			d := cpuSeconds(t) - c0
 			cancel()
 			if errors.Is(err, context.DeadlineExceeded) {
 				capped = true
-				w = termScratch{}
 			} else if err != nil {
 				t.Fatal(err)
 			}
