@@ -214,16 +214,25 @@
 // stacks (σ type 2⁶, twisted counts) 3.8; the other 416 together 4 minutes.
 // Building pairstacks' half tables is 94-96% of the plain exchanges'
 // time, and they build 15,558 tables of 1,023 distinct halves up to the
-// band maps; since 2026-11-27 package stacks keeps canonical half tables
-// in a cache shared by the classes one process computes (pair.HalfCache),
-// which cut class 21 from 1,678 to 735 CPU-s and class 10, computed after
-// it, from 4,456 to 242 (the bundle's rows keep the earlier times, the
-// counts unchanged); the plain exchanges' 16.8 CPU-hours should fall about
-// fourfold, more when their units run in one process. The other 9 units (classes 142, 153, 164,
-// 174, 175, 192, 1912, 1948 and 1951, which admit the identity relabelling
-// with every symbol's row set free) are out of the stack method's reach as
-// it stands: about 10^9 assignments each, refused with
-// stacks.ErrTooManyAssignments; they need a sum over pattern orbits like
-// the shapes stage's 2×6 count (3.65 CPU-hours). So 2×6 stays out of the
-// default run until those have a method.
+// band maps; since 2026-11-27 package stacks keeps the canonical half
+// tables of a class in a cache (pair.HalfCache) and counts the terms of a
+// σ type as one plan, which cut class 21 from 1,678 to 735 CPU-s and class
+// 10 from 4,456 to 407 (counts unchanged; the bundle's rows keep the
+// earlier times), so the 12 plain exchanges should now take a few
+// CPU-hours. A cache shared between classes would save more (their 15,558
+// halves have 1,023 canonical forms in all), but would make a unit's cost
+// depend on the units before it.
+//
+// The 9 other units (classes 142, 153, 164, 174, 175, 192, 1912, 1948 and
+// 1951) admit the identity relabelling with every symbol's row set free:
+// about 10^9 assignments each, beyond the stack method's listing. Four of
+// them (142, 153, 164 and 175) exchange the stacks with ρ² = id and
+// κ₁κ₀ = id, and package stacks counts them by a sum over the pattern orbits
+// instead (stacks.FixedByOrbits, checked against the stack method on every
+// such class of 2×2 to 2×5): each takes the pair method's E(O) for all
+// 63,199 orbits, about 3.7 CPU-hours like the shapes stage's 2×6 count
+// (shared units for the 16 involutive exchanges, E computed once, would
+// take that once). The other 5 (174, 192, 1912, 1948 and 1951) are refused
+// with stacks.ErrTooManyAssignments and still need a method, so 2×6 stays
+// out of the default run.
 package symmetry

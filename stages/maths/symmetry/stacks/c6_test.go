@@ -3,6 +3,7 @@ package stacks
 import (
 	"context"
 	"errors"
+	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -190,11 +191,11 @@ func TestPlainMatchesTwisted2x6(t *testing.T) {
 					continue
 				}
 				tau, rho, kappa := perm.Compose(sigma, sigma), perm.Compose(p.rho, p.rho), perm.Compose(p.k1, p.k0)
-				if !isIdentity(tau) || !isIdentity(rho) || !isIdentity(kappa) {
+				if !perm.IsIdentity(tau) || !perm.IsIdentity(rho) || !perm.IsIdentity(kappa) {
 					t.Fatalf("class %d, σ type %v: the term is twisted", i, lam)
 				}
 				tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-				got, err := stackCount(tctx, c, rows, tau, rho, kappa)
+				got, err := stackCount(tctx, pair.NewHalfCache(1<<30), c, rows, tau, rho, kappa)
 				if err == nil {
 					var want uint64
 					want, err = newTwisted(c, rows, tau, rho, kappa).countOrZero(tctx)

@@ -56,10 +56,11 @@
 // kernel (two half tables of six symbols joined), four to seven times faster
 // than the full DP on the terms of 2×6 class 10. The terms of one σ type go
 // to the kernel as one plan (pair.StackCountsOf) over a cache of canonical
-// half tables kept by the process (sharedHalves): the 12 plain exchanges of
-// 2×6 join 15,558 halves of only 1,023 canonical forms. Class 21 took
-// 1,678 CPU-s with a table per half and 735 with the cache; class 10 after
-// it, the cache holding class 21's tables, 4,456 and 242 (2026-11-27).
+// half tables kept for the element (stackProblem.halves; not shared between
+// elements, so that a class costs the same whatever was counted before it
+// in the process): the 12 plain exchanges of 2×6 join 15,558 halves of only
+// 1,023 canonical forms. Class 21 took 1,678 CPU-s with a table per half
+// and 735 with the cache (2026-11-27).
 //
 // Sum over assignments. F(g) = Σ_λ #{X : σ = σ_λ}/|Z(σ_λ)|. An equivariant P
 // is fixed by its value on the first symbol of each cycle of σ_λ, a row set
@@ -71,6 +72,38 @@
 // to fixed stacks), so terms are computed once per class under both. Each
 // #{X : σ = σ_λ} must be a multiple of |Z(σ_λ)| (Z acts freely on the
 // grids), which is checked.
+//
+// # Involutive exchanges by pattern orbits
+//
+// Let g = (ρ, κ) exchange the two stacks of a 2×c grid with ρ² = id and
+// κ₁κ₀ = id: on 2×6 the 12 plain exchanges and the 4 classes 142, 153, 164
+// and 175, where the rows of some bands are swapped in place and the
+// relabelling may fix every symbol's row set, so that the stack method
+// lists about 10^9 assignments. X∘g = σ∘X makes the right stack σ applied
+// to the left one with its rows moved by ρ, the left stack is any stack,
+// and σ is an involution with P(σx) = ĥ(P(x)), ĥ(P) = ρ(P)ᶜ (an involution
+// of the patterns, an element of B_c). For a stack whose symbols have the
+// patterns T (m_p symbols of pattern p) the relabellings that qualify number
+//
+//	A_ĥ(T) = Π_{p = ĥp} I(m_p) · Π_{p < ĥp} [m_p = m_ĥp] · m_p!,
+//
+// I(m) the involutions of m points, and the stacks with a given assignment
+// of patterns to the n = 2c symbols number E(T) (package pair). Summing over
+// the n!/Π m_p! assignments of each multiset and dividing by n! (F counts
+// grids up to relabelling),
+//
+//	n!·F(g) = Σ_O E(O) · W(O) · Σ_{ĥ' ~ ĥ} A_ĥ'(Rep(O)) / #{ĥ' ~ ĥ}
+//
+// over the pattern orbits O of B_c (pair.Orbits), W(O) = Σ_{T∈O} n!/Π m_p!
+// (Orbit.Weight), the inner sum over the conjugates of ĥ under B_c: the
+// members of O are the images b(Rep), each |Stab(Rep)| times, and
+// A_ĥ(b(T)) = A_{b⁻¹ĥb}(T). Each orbit's term and the total's division by
+// n! must be exact, which is checked. E(O) for every orbit is the pair
+// method's work (the shapes stage's 2×6 count), shared by every element of
+// the family. The orbit sum is checked against the stack method on every
+// such class of 2×2 to 2×5; from c = 6 Fixed uses it for the elements whose
+// ĥ fixes a pattern (minOrbitC), at the cost of the pair method's E(O) for
+// every orbit, 3.64 CPU-hours on 2×6 (the shapes stage's bundle).
 package stacks
 
 import (
@@ -82,7 +115,6 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
@@ -99,11 +131,12 @@ import (
 const KernelVersion = 1
 
 // ErrTooManyAssignments is returned by Fixed for a class whose listing of
-// equivariant assignments would not fit in memory: on 2×6 the 9 classes
-// that admit the identity relabelling with every symbol's row set free
-// (142, 153, 164, 174, 175, 192, 1912, 1948 and 1951 list about 10^9), which
-// need another method (their identity-relabelling term is a sum over all
-// pattern multisets, the pair method's).
+// equivariant assignments would not fit in memory: on 2×6 the 5 classes
+// that admit the identity relabelling with every symbol's row set free and
+// are not involutive exchanges (174, 192, 1912, 1948 and 1951 list about
+// 10^9), which need another method. The 4 such classes that are involutive
+// exchanges (142, 153, 164 and 175) Fixed counts by pattern orbits
+// (FixedByOrbits).
 var ErrTooManyAssignments = errors.New("symmetry: too many assignments for the stack method")
 
 // maxAssignments bounds the assignments assignmentClasses lists (with
@@ -565,11 +598,15 @@ type stackProblem struct {
 	// band maps (permutations of the rows) generating those that commute
 	// with ρ.
 	gens [][]uint16
+	// halves keeps the canonical half tables of the untwisted stack counts
+	// (pair.DefaultCacheBytes at most).
+	halves *pair.HalfCache
 }
 
 func newStackProblem(c int, e symmetry.Element) *stackProblem {
 	n := 2 * c
-	p := &stackProblem{c: c, n: n, full: uint16(1)<<n - 1, rho: e.Rows, swap: e.Cols[0] >= c}
+	p := &stackProblem{c: c, n: n, full: uint16(1)<<n - 1, rho: e.Rows, swap: e.Cols[0] >= c,
+		halves: pair.NewHalfCache(pair.DefaultCacheBytes)}
 	p.k0, p.k1 = make([]int, c), make([]int, c)
 	for j := range c {
 		p.k0[j] = e.Cols[j] % c
@@ -859,7 +896,7 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big
 				multisets = append(multisets, patternsOf(p.c, complementRows(cl.rows, p.full)))
 			}
 		}
-		es, err := pair.StackCountsOf(ctx, p.c, multisets, workers, sharedHalves())
+		es, err := pair.StackCountsOf(ctx, p.c, multisets, workers, p.halves)
 		if err != nil {
 			return nil, err
 		}
@@ -909,16 +946,10 @@ func (p *stackProblem) plain(sigma []int) bool {
 		return false
 	}
 	if p.swap {
-		return isIdentity(perm.Compose(sigma, sigma)) && isIdentity(perm.Compose(p.rho, p.rho)) && isIdentity(perm.Compose(p.k1, p.k0))
+		return perm.IsIdentity(perm.Compose(sigma, sigma)) && perm.IsIdentity(perm.Compose(p.rho, p.rho)) && perm.IsIdentity(perm.Compose(p.k1, p.k0))
 	}
-	return isIdentity(sigma) && isIdentity(p.rho) && isIdentity(p.k0) && isIdentity(p.k1)
+	return perm.IsIdentity(sigma) && perm.IsIdentity(p.rho) && perm.IsIdentity(p.k0) && perm.IsIdentity(p.k1)
 }
-
-// sharedHalves is the process's cache of canonical half tables for 2×6
-// (pair.DefaultCacheBytes): the plain terms of the 12 plain stack
-// exchanges of 2×6 join 1,023 distinct canonical halves, an eighth of
-// their 2 × 7,779 half tables' state bound (a third within one element).
-var sharedHalves = sync.OnceValue(func() *pair.HalfCache { return pair.NewHalfCache(pair.DefaultCacheBytes) })
 
 // patternsOf returns the pair method's patterns of the symbols' row sets:
 // bit i set when the symbol is in the upper row of band i.
@@ -958,19 +989,19 @@ func factorialInt(k int) int {
 func (p *stackProblem) term(ctx context.Context, sigma []int, rows []uint16) (*big.Int, error) {
 	var a *big.Int
 	if p.swap {
-		e, err := stackCount(ctx, p.c, rows, perm.Compose(sigma, sigma), perm.Compose(p.rho, p.rho), perm.Compose(p.k1, p.k0))
+		e, err := stackCount(ctx, p.halves, p.c, rows, perm.Compose(sigma, sigma), perm.Compose(p.rho, p.rho), perm.Compose(p.k1, p.k0))
 		if err != nil {
 			return nil, err
 		}
 		a = new(big.Int).SetUint64(e)
 	} else {
-		e0, err := stackCount(ctx, p.c, rows, sigma, p.rho, p.k0)
+		e0, err := stackCount(ctx, p.halves, p.c, rows, sigma, p.rho, p.k0)
 		if err != nil {
 			return nil, err
 		}
 		a = new(big.Int).SetUint64(e0)
 		if e0 != 0 {
-			e1, err := stackCount(ctx, p.c, complementRows(rows, p.full), sigma, p.rho, p.k1)
+			e1, err := stackCount(ctx, p.halves, p.c, complementRows(rows, p.full), sigma, p.rho, p.k1)
 			if err != nil {
 				return nil, err
 			}
@@ -999,28 +1030,18 @@ var minPlainC = 6
 // (pairstacks.Split), G_A and G_B the partial colourings of the two halves
 // (see package pairstacks), instead of the twisted counter's full DP. The
 // tables of the halves' canonical forms (pair.CanonicalHalf) are kept in
-// sharedHalves, and sumFor counts all the untwisted terms of one σ type in
-// one plan (pair.StackCountsOf), so that a half shared by several terms,
-// or by several elements, is built once while it stays in the cache.
-func stackCount(ctx context.Context, c int, rows []uint16, tau, rho, kappa []int) (uint64, error) {
-	if c < minPlainC || !isIdentity(tau) || !isIdentity(rho) || !isIdentity(kappa) {
+// halves, and sumFor counts all the untwisted terms of one σ type in one
+// plan (pair.StackCountsOf), so that a half shared by several terms is
+// built once while it stays in the cache.
+func stackCount(ctx context.Context, halves *pair.HalfCache, c int, rows []uint16, tau, rho, kappa []int) (uint64, error) {
+	if c < minPlainC || !perm.IsIdentity(tau) || !perm.IsIdentity(rho) || !perm.IsIdentity(kappa) {
 		return newTwisted(c, rows, tau, rho, kappa).countOrZero(ctx)
 	}
-	es, err := pair.StackCountsOf(ctx, c, [][]uint8{patternsOf(c, rows)}, 1, sharedHalves())
+	es, err := pair.StackCountsOf(ctx, c, [][]uint8{patternsOf(c, rows)}, 1, halves)
 	if err != nil {
 		return 0, err
 	}
 	return es[0], nil
-}
-
-// isIdentity reports whether p maps every point to itself.
-func isIdentity(p []int) bool {
-	for i, x := range p {
-		if x != i {
-			return false
-		}
-	}
-	return true
 }
 
 // countOrZero is count, 0 for a nil counter (incompatible rows).
@@ -1033,7 +1054,9 @@ func (t *twistedStacks) countOrZero(ctx context.Context) (uint64, error) {
 
 // Fixed returns F(g) for an element g without transposition of a
 // grid with boxes of 2 rows (2×c) or 2 columns (c×2, by transposing), c ≤ 6,
-// by the stack method of the package documentation, instead of a search.
+// by the stack method of the package documentation, instead of a search;
+// for c ≥ 6 the involutive exchanges whose ĥ fixes a pattern by the sum
+// over pattern orbits (FixedByOrbits, the pair method's CPU-hours).
 func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element) (*big.Int, error) {
 	if err := e.Check(s); err != nil {
 		return nil, err
@@ -1054,6 +1077,9 @@ func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element) (*big.Int,
 	types := search.SigmaTypes(s2, e2)
 	if len(types) == 0 {
 		return new(big.Int), nil // no relabelling type: no grid is fixed
+	}
+	if byOrbits(s2, e2) {
+		return FixedByOrbits(ctx, s2, e2, runtime.GOMAXPROCS(0))
 	}
 	p := newStackProblem(s2.C, e2)
 	total := new(big.Int)

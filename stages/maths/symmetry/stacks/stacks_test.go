@@ -122,18 +122,6 @@ func rangeFrom(lo, hi int) []int {
 	return out
 }
 
-// involutions returns the number of involutions of m points.
-func involutions(m int) *big.Int {
-	a, b := big.NewInt(1), big.NewInt(1) // I(0), I(1)
-	for k := 2; k <= m; k++ {
-		a, b = b, new(big.Int).Add(b, new(big.Int).Mul(big.NewInt(int64(k-1)), a))
-	}
-	if m == 0 {
-		return a
-	}
-	return b
-}
-
 // TestSwapAllByPairOrbits checks the class that exchanges the two stacks and
 // the two rows of every band of 2×c against pair's orbits: X∘g = σ∘X makes
 // the right stack σ(left stack) with every band's rows exchanged, so the left

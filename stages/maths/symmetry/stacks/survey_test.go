@@ -512,7 +512,7 @@ func hasIdentityType(types [][]int) bool {
 
 // plainCount reports whether stackCount hands (τ, ρ', κ') to pairstacks.
 func plainCount(tau, rho, kappa []int) bool {
-	return isIdentity(tau) && isIdentity(rho) && isIdentity(kappa)
+	return perm.IsIdentity(tau) && perm.IsIdentity(rho) && perm.IsIdentity(kappa)
 }
 
 // typeString writes a cycle type as 1^a 2^b … without spaces, e.g. 1^4.2^4.

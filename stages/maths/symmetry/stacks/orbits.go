@@ -1,0 +1,203 @@
+package stacks
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
+)
+
+// An OrbitExchange is the sum over pattern orbits that gives F(g) for one
+// element g of the family (see NewOrbitExchange).
+type OrbitExchange struct {
+	c          int
+	conjugates [][64]uint8 // the conjugates of ĥ under B_c, each once
+}
+
+// NewOrbitExchange prepares the orbit sum of g, an element of a 2×c grid
+// (c ≤ 6) that exchanges the two stacks with ρ² = id and κ₁κ₀ = id; any other
+// element is refused (InvolutiveExchange says which are in the family).
+func NewOrbitExchange(s symmetry.Shape, e symmetry.Element) (*OrbitExchange, error) {
+	if !InvolutiveExchange(s, e) {
+		return nil, fmt.Errorf("symmetry: %v element %v is not a stack exchange with ρ² = id and κ₁κ₀ = id", s, e)
+	}
+	c := s.C
+	hat := exchangeHat(c, e.Rows)
+	// B_c on the patterns: b(p) = π(p) ⊕ m, bit i moved to bit π(i).
+	seen := map[[64]uint8]bool{}
+	x := &OrbitExchange{c: c}
+	for _, pi := range perm.All(c) {
+		var move [64]uint8
+		for p := range 1 << c {
+			for i := range c {
+				move[p] |= uint8(p>>i&1) << pi[i]
+			}
+		}
+		for m := range 1 << c {
+			var b, bInv [64]uint8
+			for p := range 1 << c {
+				b[p] = move[p] ^ uint8(m)
+				bInv[b[p]] = uint8(p)
+			}
+			var conj [64]uint8
+			for p := range 1 << c {
+				conj[p] = bInv[hat[b[p]]]
+			}
+			if !seen[conj] {
+				seen[conj] = true
+				x.conjugates = append(x.conjugates, conj)
+			}
+		}
+	}
+	return x, nil
+}
+
+// exchangeHat returns ĥ on the 2^c patterns: p ↦ the pattern of ρ(P)ᶜ, P
+// the row set of p (bit i of p set when P holds the upper row of band i).
+func exchangeHat(c int, rho []int) [64]uint8 {
+	full := uint16(1)<<(2*c) - 1
+	var hat [64]uint8
+	for p := range 1 << c {
+		var rows uint16
+		for i := range c {
+			rows |= 1 << (2*i + 1 - p>>i&1)
+		}
+		hat[p] = patternsOf(c, []uint16{mapMask(rho, rows) ^ full})[0]
+	}
+	return hat
+}
+
+// minOrbitC is the narrowest box for which Fixed counts the involutive
+// exchanges whose ĥ fixes a pattern by the orbit sum: from c = 6 the stack
+// method cannot list their assignments (ErrTooManyAssignments), below it
+// it is the faster. A variable for the test.
+var minOrbitC = 6
+
+// byOrbits reports whether Fixed counts e by the orbit sum: e is an
+// involutive exchange of a 2×c grid, c ≥ minOrbitC, whose ĥ fixes a
+// pattern, so that a relabelling may fix the row sets of its symbols (on
+// 2×6 classes 142, 153, 164 and 175).
+func byOrbits(s symmetry.Shape, e symmetry.Element) bool {
+	if s.C < minOrbitC || !InvolutiveExchange(s, e) {
+		return false
+	}
+	hat := exchangeHat(s.C, e.Rows)
+	for p := range 1 << s.C {
+		if int(hat[p]) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// InvolutiveExchange reports whether e, an element of a 2×c grid (c ≤ 6)
+// without transposition, exchanges the stacks with ρ² = id and κ₁κ₀ = id.
+func InvolutiveExchange(s symmetry.Shape, e symmetry.Element) bool {
+	c := s.C
+	if s.R != 2 || c > maxTwistedC || e.Transpose || e.Check(s) != nil || e.Cols[0] < c {
+		return false
+	}
+	// The columns move stack by stack, so κ₁κ₀ = id is Cols² = id.
+	return perm.IsIdentity(perm.Compose(e.Rows, e.Rows)) && perm.IsIdentity(perm.Compose(e.Cols, e.Cols))
+}
+
+// Term returns orbit o's term of n!·F(g), E(O)·W(O)·Σ_ĥ' A_ĥ'(Rep)/#ĥ',
+// given its stack count e = E(Rep).
+func (x *OrbitExchange) Term(o pair.Orbit, e uint64) (*big.Int, error) {
+	if o.C != x.c {
+		return nil, fmt.Errorf("symmetry: an orbit of c = %d in the orbit sum of c = %d", o.C, x.c)
+	}
+	var mult [64]int
+	var distinct []uint8
+	for _, p := range o.Rep {
+		if mult[p] == 0 {
+			distinct = append(distinct, p)
+		}
+		mult[p]++
+	}
+	sum := new(big.Int)
+	for _, h := range x.conjugates {
+		a := big.NewInt(1)
+		for _, p := range distinct {
+			q := h[p]
+			switch {
+			case q == p:
+				a.Mul(a, involutions(mult[p]))
+			case mult[q] != mult[p]:
+				a.SetInt64(0)
+			case p < q:
+				a.Mul(a, perm.Factorial(mult[p]))
+			}
+			if a.Sign() == 0 {
+				break
+			}
+		}
+		sum.Add(sum, a)
+	}
+	sum.Mul(sum, new(big.Int).SetUint64(o.Weight))
+	q, r := sum.QuoRem(sum, big.NewInt(int64(len(x.conjugates))), new(big.Int))
+	if r.Sign() != 0 {
+		return nil, fmt.Errorf("symmetry: internal error: orbit %v: its relabellings summed over the conjugates of ĥ are not a multiple of their number %d", o, len(x.conjugates))
+	}
+	return q.Mul(q, new(big.Int).SetUint64(e)), nil
+}
+
+// Total returns F(g) from sum = n!·F(g), the sum of every orbit's Term,
+// checking that n! divides it.
+func (x *OrbitExchange) Total(sum *big.Int) (*big.Int, error) {
+	nf := perm.Factorial(2 * x.c)
+	q, r := new(big.Int).QuoRem(sum, nf, new(big.Int))
+	if r.Sign() != 0 {
+		return nil, fmt.Errorf("symmetry: internal error: the orbit sum %v is not a multiple of %d!", sum, 2*x.c)
+	}
+	return q, nil
+}
+
+// FixedByOrbits returns F(g) for an element of the family of
+// NewOrbitExchange by the sum over every pattern orbit of c, counting the
+// orbits' stacks with pair.StackCountsOf on workers goroutines: for c ≤ 5
+// in seconds; for c = 6 the pair method's CPU-hours (the symmetry stage
+// splits them into units).
+func FixedByOrbits(ctx context.Context, s symmetry.Shape, e symmetry.Element, workers int) (*big.Int, error) {
+	x, err := NewOrbitExchange(s, e)
+	if err != nil {
+		return nil, err
+	}
+	orbits, err := pair.Orbits(ctx, s.C)
+	if err != nil {
+		return nil, err
+	}
+	reps := make([][]uint8, len(orbits))
+	for i, o := range orbits {
+		reps[i] = o.Rep
+	}
+	es, err := pair.StackCountsOf(ctx, s.C, reps, workers, pair.NewHalfCache(pair.DefaultCacheBytes))
+	if err != nil {
+		return nil, err
+	}
+	sum := new(big.Int)
+	for i, o := range orbits {
+		t, err := x.Term(o, es[i])
+		if err != nil {
+			return nil, err
+		}
+		sum.Add(sum, t)
+	}
+	return x.Total(sum)
+}
+
+// involutions returns I(m), the number of involutions of m points:
+// I(m) = I(m-1) + (m-1)·I(m-2).
+func involutions(m int) *big.Int {
+	a, b := big.NewInt(1), big.NewInt(1) // I(0), I(1)
+	for k := 2; k <= m; k++ {
+		a, b = b, new(big.Int).Add(b, new(big.Int).Mul(big.NewInt(int64(k-1)), a))
+	}
+	if m == 0 {
+		return a
+	}
+	return b
+}
