@@ -3,6 +3,7 @@ package symmetry
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
@@ -40,11 +41,16 @@ const bundledClasses = 488
 // projectedCPUHours is the projected CPU time of the bundle's 488 units
 // (see the package doc, "Cost"): the 12 plain exchanges at most 7.3
 // CPU-hours (16.8 before the half-table cache, which made class 21 2.3 and
-// class 10 11 times faster), the 51 twisted classes 3.8, the other 416 four
-// minutes, and the 4 classes counted by pattern orbits about 3.7 each; the
-// other 5 are beyond the methods as they stand. A unit the bundle lacks
-// counts as the mean, projectedCPUHours/488.
-const projectedCPUHours = 26.0
+// class 10 11 times faster), the 51 twisted classes 3.8, the other 421
+// about 8 minutes, and the 4 classes counted by pattern orbits 3.7 in all
+// when one process computes them. A unit the bundle lacks counts as the
+// mean, projectedCPUHours/488.
+const projectedCPUHours = 15.0
+
+// orbitPassCPU is the CPU time of the pair method's E(O) for all 63,199
+// orbits of 2×6: the 1,975 units of the shapes stage's bundle took 13,098
+// CPU-seconds in all (2026-11-26).
+const orbitPassCPU = 13098 * time.Second
 
 // Bundle keeps the units of the 12×12 classes that cost: one per
 // non-identity class of 2×6 that admits a relabelling type, whose result
@@ -73,9 +79,40 @@ var Bundle = &pipeline.Bundle{
 		}
 		return fmt.Sprintf("2x6 class %d (%s): grids fixed up to relabelling, by the stack method", i, g.Classes[i].Desc)
 	},
-	// No Cost: a unit shares nothing with the units computed before it in
-	// its process, so the CPU time its row records is what recomputing it
-	// takes.
+}
+
+// Cost reads Bundle's rows, hence set here rather than in its literal.
+func init() { Bundle.Cost = unitCost }
+
+// unitCost is the CPU time a unit takes on its own: for the classes the
+// stack method counts by pattern orbits the whole orbit pass (a unit
+// computed after another of them records less, having reused its E(O));
+// for the others, which share nothing with the units before them, the time
+// its bundle row records.
+func unitCost(p *pipeline.Pass, id string) (time.Duration, error) {
+	s, i, err := parseUnit(id)
+	if err != nil {
+		return 0, err
+	}
+	g, err := groupOf(s, false)
+	if err != nil {
+		return 0, err
+	}
+	if i < 0 || i >= len(g.Classes) {
+		return 0, fmt.Errorf("unit %q: %v has %d classes", id, s, len(g.Classes))
+	}
+	if stacks.ByOrbits(s, g.Classes[i].Rep) {
+		return orbitPassCPU, nil
+	}
+	rows, err := pipeline.ReadBundle(p.Root(), Bundle, []string{id})
+	if err != nil {
+		return 0, err
+	}
+	row, ok := rows[id]
+	if !ok {
+		return 0, fmt.Errorf("unit %q: not in %s", id, Bundle.Path())
+	}
+	return time.Duration(row.CPUSeconds * float64(time.Second)), nil
 }
 
 // heldClasses returns the 2×6 classes the bundle holds: those with a

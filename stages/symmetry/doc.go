@@ -223,16 +223,19 @@
 // halves have 1,023 canonical forms in all), but would make a unit's cost
 // depend on the units before it.
 //
-// The 9 other units (classes 142, 153, 164, 174, 175, 192, 1912, 1948 and
-// 1951) admit the identity relabelling with every symbol's row set free:
-// about 10^9 assignments each, beyond the stack method's listing. Four of
-// them (142, 153, 164 and 175) exchange the stacks with ρ² = id and
-// κ₁κ₀ = id, and package stacks counts them by a sum over the pattern orbits
-// instead (stacks.FixedByOrbits, checked against the stack method on every
-// such class of 2×2 to 2×5): each takes the pair method's E(O) for all
-// 63,199 orbits, about 3.7 CPU-hours like the shapes stage's 2×6 count
-// (shared units for the 16 involutive exchanges, E computed once, would
-// take that once). The other 5 (174, 192, 1912, 1948 and 1951) are refused
-// with stacks.ErrTooManyAssignments and still need a method, so 2×6 stays
-// out of the default run.
+// Four units (classes 142, 153, 164 and 175) admit a relabelling that
+// fixes every symbol's row set: about 10^9 assignments each, beyond the
+// stack method's listing. They exchange the stacks with ρ² = id and
+// κ₁κ₀ = id, and package stacks counts them by a sum over the pattern
+// orbits instead (stacks.FixedByOrbits, checked against the stack method on
+// every such class of 2×2 to 2×5), which takes the pair method's E(O) for
+// all 63,199 orbits: about 3.7 CPU-hours (as the shapes stage's 2×6 count)
+// for the first of them a process computes, which keeps the E(O) for the
+// others (so the bundle's Cost gives each the 3.7 hours a recomputation on
+// its own takes). The five classes the survey had also set aside (174,
+// 192, 1912, 1948 and 1951) list at most 6,799 assignment classes and take
+// the stack method about 4 minutes (174) or seconds (package stacks'
+// TestTermTimes2x6, 2026-11-27). So every class has a method now; 2×6
+// stays out of the default run until the bundle holds every unit (about
+// 15 CPU-hours projected; projectedCPUHours).
 package symmetry

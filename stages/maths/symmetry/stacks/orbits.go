@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"sync"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
@@ -76,11 +77,11 @@ func exchangeHat(c int, rho []int) [64]uint8 {
 // it is the faster. A variable for the test.
 var minOrbitC = 6
 
-// byOrbits reports whether Fixed counts e by the orbit sum: e is an
+// ByOrbits reports whether Fixed counts e by the orbit sum: e is an
 // involutive exchange of a 2×c grid, c ≥ minOrbitC, whose ĥ fixes a
 // pattern, so that a relabelling may fix the row sets of its symbols (on
 // 2×6 classes 142, 153, 164 and 175).
-func byOrbits(s symmetry.Shape, e symmetry.Element) bool {
+func ByOrbits(s symmetry.Shape, e symmetry.Element) bool {
 	if s.C < minOrbitC || !InvolutiveExchange(s, e) {
 		return false
 	}
@@ -158,23 +159,15 @@ func (x *OrbitExchange) Total(sum *big.Int) (*big.Int, error) {
 
 // FixedByOrbits returns F(g) for an element of the family of
 // NewOrbitExchange by the sum over every pattern orbit of c, counting the
-// orbits' stacks with pair.StackCountsOf on workers goroutines: for c ≤ 5
-// in seconds; for c = 6 the pair method's CPU-hours (the symmetry stage
-// splits them into units).
+// orbits' stacks with pair.StackCountsOf on workers goroutines the first
+// time the process needs them (orbitStacks keeps them): for c ≤ 5 in
+// seconds; for c = 6 the pair method's 3.64 CPU-hours.
 func FixedByOrbits(ctx context.Context, s symmetry.Shape, e symmetry.Element, workers int) (*big.Int, error) {
 	x, err := NewOrbitExchange(s, e)
 	if err != nil {
 		return nil, err
 	}
-	orbits, err := pair.Orbits(ctx, s.C)
-	if err != nil {
-		return nil, err
-	}
-	reps := make([][]uint8, len(orbits))
-	for i, o := range orbits {
-		reps[i] = o.Rep
-	}
-	es, err := pair.StackCountsOf(ctx, s.C, reps, workers, pair.NewHalfCache(pair.DefaultCacheBytes))
+	orbits, es, err := orbitStacks(ctx, s.C, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -187,6 +180,44 @@ func FixedByOrbits(ctx context.Context, s symmetry.Shape, e symmetry.Element, wo
 		sum.Add(sum, t)
 	}
 	return x.Total(sum)
+}
+
+// orbitMemo keeps the orbits of each c with their stack counts E(O), once
+// computed in full, for the process: every involutive exchange that Fixed
+// counts by orbits needs them all (2×6: 63,199 counts, 0.5 MB, 3.64
+// CPU-hours to compute).
+var orbitMemo struct {
+	mu     sync.Mutex
+	orbits map[int][]pair.Orbit
+	stacks map[int][]uint64
+}
+
+// orbitStacks returns pair.Orbits(c) and E(O) of each, computed on workers
+// goroutines the first time (a caller asking meanwhile waits for it; an
+// interrupted computation keeps nothing).
+func orbitStacks(ctx context.Context, c, workers int) ([]pair.Orbit, []uint64, error) {
+	orbitMemo.mu.Lock()
+	defer orbitMemo.mu.Unlock()
+	if es, ok := orbitMemo.stacks[c]; ok {
+		return orbitMemo.orbits[c], es, nil
+	}
+	orbits, err := pair.Orbits(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	reps := make([][]uint8, len(orbits))
+	for i, o := range orbits {
+		reps[i] = o.Rep
+	}
+	es, err := pair.StackCountsOf(ctx, c, reps, workers, pair.NewHalfCache(pair.DefaultCacheBytes))
+	if err != nil {
+		return nil, nil, err
+	}
+	if orbitMemo.stacks == nil {
+		orbitMemo.orbits, orbitMemo.stacks = map[int][]pair.Orbit{}, map[int][]uint64{}
+	}
+	orbitMemo.orbits[c], orbitMemo.stacks[c] = orbits, es
+	return orbits, es, nil
 }
 
 // involutions returns I(m), the number of involutions of m points:

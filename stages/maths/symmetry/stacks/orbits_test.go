@@ -51,7 +51,7 @@ func TestFixedByOrbits(t *testing.T) {
 			if routed.Cmp(want) != 0 {
 				t.Errorf("%v class %d (%s): Fixed gives %v with the orbit sum enabled, %v without", s, i, cl.Desc, routed, want)
 			}
-			if byOrbits(s, cl.Rep) {
+			if ByOrbits(s, cl.Rep) {
 				free++
 			}
 			checked++
@@ -80,7 +80,7 @@ func TestInvolutiveExchanges2x6(t *testing.T) {
 	for i, cl := range g.Classes {
 		if InvolutiveExchange(s, cl.Rep) && len(search.SigmaTypes(s, cl.Rep)) > 0 {
 			got = append(got, i)
-			if byOrbits(s, cl.Rep) {
+			if ByOrbits(s, cl.Rep) {
 				orbits = append(orbits, i)
 			}
 		}

@@ -131,19 +131,18 @@ import (
 const KernelVersion = 1
 
 // ErrTooManyAssignments is returned by Fixed for a class whose listing of
-// equivariant assignments would not fit in memory: on 2×6 the 5 classes
-// that admit the identity relabelling with every symbol's row set free and
-// are not involutive exchanges (174, 192, 1912, 1948 and 1951 list about
-// 10^9), which need another method. The 4 such classes that are involutive
-// exchanges (142, 153, 164 and 175) Fixed counts by pattern orbits
-// (FixedByOrbits).
+// equivariant assignments would not fit in memory. On 2×6 the classes 142,
+// 153, 164 and 175, where a relabelling may fix every symbol's row set,
+// would list about 10^9 (the others at most 16,179,808, class 37), and
+// Fixed counts them by pattern orbits instead (FixedByOrbits); so no 2×6
+// class returns it.
 var ErrTooManyAssignments = errors.New("symmetry: too many assignments for the stack method")
 
 // maxAssignments bounds the assignments assignmentClasses lists (with
-// about assignmentBytes each, 9 GB in all; the most any other 2×6 class
-// lists is 16,179,808, class 37), so that a class beyond it fails after a
-// few minutes (class 142: 4.5 minutes, 11 GB) instead of exhausting
-// memory. A variable for the test.
+// about assignmentBytes each, 9 GB in all; the most a 2×6 class that Fixed
+// gives the stack method lists is 16,179,808, class 37), so that a class
+// beyond it fails after a few minutes (class 142 did: 4.5 minutes, 11 GB)
+// instead of exhausting memory. A variable for the test.
 var maxAssignments = 40_000_000
 
 const assignmentBytes = 220
@@ -1078,7 +1077,7 @@ func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element) (*big.Int,
 	if len(types) == 0 {
 		return new(big.Int), nil // no relabelling type: no grid is fixed
 	}
-	if byOrbits(s2, e2) {
+	if ByOrbits(s2, e2) {
 		return FixedByOrbits(ctx, s2, e2, runtime.GOMAXPROCS(0))
 	}
 	p := newStackProblem(s2.C, e2)
