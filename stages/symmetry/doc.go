@@ -78,8 +78,10 @@
 // the bundle's units, computes only those it lacks (each added to the
 // bundle as it finishes, so a stopped run keeps what it finished), and
 // refuses to start when those would need more than symmetry.max_cpu_hours. `census verify --recompute K` recomputes K of
-// them byte for byte (the CPU time a row records is the unit's own: units
-// share no cache, so the bundle has no Cost). 6×2 has no units of its own:
+// them byte for byte (the bundle's Cost, for --max-unit-cpu, is the time a
+// row records, but for the four classes counted by pattern orbits, which
+// share the orbits' stack counts within a process: the whole orbit pass
+// each; see "Cost"). 6×2 has no units of its own:
 // transposing the grid carries the grids fixed by (ρ, κ) with 6×2 boxes
 // onto those fixed by (κ, ρ) with 2×6 boxes (the stack method counts 6×2
 // that way), so each 6×2 class takes the count of the 2×6 class holding
@@ -87,7 +89,9 @@
 // The stack method equals the search on 2×6 classes 220, 2307, 2309, 2325,
 // 3689, 3727 and 3879 (and 3879 as 6×2), and its twisted stack counts
 // equal plain backtracking on sampled 2×6 assignments (package stacks'
-// tests). No count of essentially different 12×12 grids is published.
+// tests); the sum over pattern orbits that counts classes 142, 153, 164
+// and 175 equals the stack method on every involutive stack exchange of
+// 2×2 to 2×5. No count of essentially different 12×12 grids is published.
 // 2x6 and 6x2 are not in the default symmetry.shapes until the bundle
 // holds every unit.
 //

@@ -350,7 +350,7 @@ const methodCanonical = "canonical forms: every grid with first row 1…N mapped
 const methodStacksText = "every class by the stack method (twisted stack counts over pattern assignments), which equals the search on every class of 2x2 to 4x2 and on the 2x5 classes the search finishes, and is checked on the other 2x5 classes against package pair's stack counts, plain backtracking, every pattern assignment and a count by bands"
 
 // methodStacks12Text is the stack method's checked_by text for 2x6 and 6x2.
-var methodStacks12Text = "every class by the stack method, which equals the search on every class of 2x2 to 4x2, on the 2x5 classes the search finishes and on 2x6 classes 220, 2307, 2309, 2325, 3689, 3727 and 3879 (3879 also as 6x2), and whose twisted stack counts equal plain backtracking on sampled 2x6 assignments; 6x2 takes each class's count from the 2x6 class of its transpose; the counts of the 2x6 classes from the committed bundle " + Bundle.Path()
+var methodStacks12Text = "every class by the stack method, which equals the search on every class of 2x2 to 4x2, on the 2x5 classes the search finishes and on 2x6 classes 220, 2307, 2309, 2325, 3689, 3727 and 3879 (3879 also as 6x2), and whose twisted stack counts equal plain backtracking on sampled 2x6 assignments, but classes 142, 153, 164 and 175, whose relabellings may fix every symbol's row set, by package stacks' sum over the pair method's pattern orbits, which equals the stack method on every such exchange of 2x2 to 2x5; 6x2 takes each class's count from the 2x6 class of its transpose; the counts of the 2x6 classes from the committed bundle " + Bundle.Path()
 
 // groupText describes the group of s for the artifact and the paper.
 func groupText(s symmetry.Shape, transpose bool) string {
