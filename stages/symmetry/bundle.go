@@ -39,13 +39,11 @@ const maxCPUHours = 8760
 const bundledClasses = 488
 
 // projectedCPUHours is the projected CPU time of the bundle's 488 units
-// (see the package doc, "Cost"): the 12 plain exchanges at most 7.3
-// CPU-hours (16.8 before the half-table cache, which made class 21 2.3 and
-// class 10 11 times faster), the 51 twisted classes 3.8, the other 421
-// about 8 minutes, and the 4 classes counted by pattern orbits 3.7 in all
-// when one process computes them. A unit the bundle lacks counts as the
-// mean, projectedCPUHours/488.
-const projectedCPUHours = 15.0
+// (see the package doc, "Cost"): the 16 involutive exchanges by pattern
+// orbits 3.7 CPU-hours in all when one process computes them, the 51
+// twisted classes 3.8 and the other 421 about 8 minutes. A unit the bundle
+// lacks counts as the mean, projectedCPUHours/488.
+const projectedCPUHours = 8.0
 
 // orbitPassCPU is the CPU time of the pair method's E(O) for all 63,199
 // orbits of 2×6: the 1,975 units of the shapes stage's bundle took 13,098

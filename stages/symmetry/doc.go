@@ -79,7 +79,7 @@
 // bundle as it finishes, so a stopped run keeps what it finished), and
 // refuses to start when those would need more than symmetry.max_cpu_hours. `census verify --recompute K` recomputes K of
 // them byte for byte (the bundle's Cost, for --max-unit-cpu, is the time a
-// row records, but for the four classes counted by pattern orbits, which
+// row records, but for the 16 classes counted by pattern orbits, which
 // share the orbits' stack counts within a process: the whole orbit pass
 // each; see "Cost"). 6×2 has no units of its own:
 // transposing the grid carries the grids fixed by (ρ, κ) with 6×2 boxes
@@ -89,8 +89,8 @@
 // The stack method equals the search on 2×6 classes 220, 2307, 2309, 2325,
 // 3689, 3727 and 3879 (and 3879 as 6×2), and its twisted stack counts
 // equal plain backtracking on sampled 2×6 assignments (package stacks'
-// tests); the sum over pattern orbits that counts classes 142, 153, 164
-// and 175 equals the stack method on every involutive stack exchange of
+// tests); the sum over pattern orbits that counts the 16 involutive stack
+// exchanges equals the stack method on every involutive stack exchange of
 // 2×2 to 2×5. No count of essentially different 12×12 grids is published.
 // 2x6 and 6x2 are not in the default symmetry.shapes until the bundle
 // holds every unit.
@@ -209,37 +209,31 @@
 // each ran past 5 to 15 CPU-seconds when stopped. 6×2 adds nothing. The
 // bundle's rows record each unit's CPU time.
 //
-// Projected per class (2026-11-27, TestSurvey2x6 in package stacks:
+// Projected per class (2026-11-27, a survey of the stack method timing
 // stratified samples of every class's terms, within about 20% of the
-// classes measured in full): 479 of the 488 units take about 20.7
-// CPU-hours (projectedCPUHours rounds it up to 21), of which the 12 plain
-// exchanges of σ type 2⁶ (classes 65, 98, 131, 87, 43, 32, 54, 21, 120,
-// 10, 76 and 109: 12,106 down to 64 s) 16.8 and 51 classes that keep the
-// stacks (σ type 2⁶, twisted counts) 3.8; the other 416 together 4 minutes.
-// Building pairstacks' half tables is 94-96% of the plain exchanges'
-// time, and they build 15,558 tables of 1,023 distinct halves up to the
-// band maps; since 2026-11-27 package stacks keeps the canonical half
-// tables of a class in a cache (pair.HalfCache) and counts the terms of a
-// σ type as one plan, which cut class 21 from 1,678 to 735 CPU-s and class
-// 10 from 4,456 to 407 (counts unchanged; the bundle's rows keep the
-// earlier times), so the 12 plain exchanges should now take a few
-// CPU-hours. A cache shared between classes would save more (their 15,558
-// halves have 1,023 canonical forms in all), but would make a unit's cost
-// depend on the units before it.
+// classes measured in full): 479 of the 488 units about 20.7 CPU-hours, of
+// which the 12 plain exchanges of σ type 2⁶ (classes 65, 98, 131, 87, 43,
+// 32, 54, 21, 120, 10, 76 and 109: 12,106 down to 64 s) 16.8 and 51 classes
+// that keep the stacks (σ type 2⁶, twisted counts) 3.8; the other 416
+// together 4 minutes. A cache of canonical half tables within a class then
+// cut class 21 from 1,678 to 735 CPU-s and class 10 from 4,456 to 407,
+// before the orbit sum below took the plain exchanges over.
 //
 // Four units (classes 142, 153, 164 and 175) admit a relabelling that
 // fixes every symbol's row set: about 10^9 assignments each, beyond the
-// stack method's listing. They exchange the stacks with ρ² = id and
-// κ₁κ₀ = id, and package stacks counts them by a sum over the pattern
-// orbits instead (stacks.FixedByOrbits, checked against the stack method on
-// every such class of 2×2 to 2×5), which takes the pair method's E(O) for
-// all 63,199 orbits: about 3.7 CPU-hours (as the shapes stage's 2×6 count)
-// for the first of them a process computes, which keeps the E(O) for the
-// others (so the bundle's Cost gives each the 3.7 hours a recomputation on
-// its own takes). The five classes the survey had also set aside (174,
-// 192, 1912, 1948 and 1951) list at most 6,799 assignment classes and take
-// the stack method about 4 minutes (174) or seconds (package stacks'
-// TestTermTimes2x6, 2026-11-27). So every class has a method now; 2×6
-// stays out of the default run until the bundle holds every unit (about
-// 15 CPU-hours projected; projectedCPUHours).
+// stack method's listing. Like the 12 plain exchanges, they exchange the
+// stacks with ρ² = id and κ₁κ₀ = id, and package stacks counts all 16 by a
+// sum over the pattern orbits instead (stacks.FixedByOrbits, checked
+// against the stack method on every such class of 2×2 to 2×5), which takes
+// the pair method's E(O) for all 63,199 orbits: about 3.7 CPU-hours (as the
+// shapes stage's 2×6 count) for the first of them a process computes,
+// which keeps the E(O) for the others (so the bundle's Cost gives each the
+// 3.7 hours a recomputation on its own takes). Classes 10, 21 and 32 are
+// in the bundle from the stack method, so recomputing them (census verify
+// --recompute) compares the two methods. The five classes the survey had
+// also set aside (174, 192, 1912, 1948 and 1951) list at most 6,799
+// assignment classes and take the stack method about 4 minutes (174) or
+// seconds (package stacks' TestTermTimes2x6, 2026-11-27). So every class
+// has a method now; 2×6 stays out of the default run until the bundle holds
+// every unit (about 8 CPU-hours projected; projectedCPUHours).
 package symmetry

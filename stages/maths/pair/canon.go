@@ -63,13 +63,3 @@ func (e element) rows(c int) pairstacks.RowPerm {
 	}
 	return r
 }
-
-// CanonicalHalf returns the canonical form of the multiset of patterns half
-// (the least image under B_c, as canonical does) and ρ_g, the permutation
-// of the 2c rows by which an element g with g(half) = that form maps the
-// half's frame to the canonical one. Two halves joined from their canonical
-// tables (pairstacks.Joiner.Join) take aToB = ρ_{g_A}⁻¹ followed by ρ_{g_B}.
-func CanonicalHalf(c int, half []uint8) ([]uint8, pairstacks.RowPerm) {
-	least, g := canonicalWith(c, half)
-	return least, g.rows(c)
-}

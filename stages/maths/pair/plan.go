@@ -344,7 +344,7 @@ func eachIndex(ctx context.Context, n, workers int, fn func(w, i int) error) err
 }
 
 // A HalfCache keeps the half tables of canonical halves (see
-// CanonicalHalf) up to a byte budget, least recently used out first; it
+// canonicalWith) up to a byte budget, least recently used out first; it
 // may be shared by several plans of the same c. Each missing table is
 // computed once even when several goroutines ask for it at once.
 type HalfCache struct {

@@ -3,7 +3,6 @@ package stacks
 import (
 	"context"
 	"errors"
-	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -152,74 +151,5 @@ func TestTwistedMatchesBacktracking2x6(t *testing.T) {
 	t.Logf("%v: %d twisted stack counts checked (%d nonzero), %d above %d and %d too slow skipped", s, checked, nonzero, skipped, maxBacktracked, slow)
 	if nonzero < 10 {
 		t.Errorf("only %d nonzero twisted counts checked", nonzero)
-	}
-}
-
-// TestPlainMatchesTwisted2x6 checks stackCount's split-and-join path (the
-// untwisted counts of c = 6, package pairstacks) against the twisted
-// counter's full DP on four random assignments of each σ type of two exchange
-// classes whose terms are untwisted (ρ², κ₁κ₀ and σ² identities): 10 (the
-// plain exchange) and 142 (the rows of every band exchanged too, seven σ
-// types). Counts taking over five seconds (wall, both counts) are skipped.
-func TestPlainMatchesTwisted2x6(t *testing.T) {
-	if testing.Short() {
-		t.Skip("about a minute")
-	}
-	const c = 6
-	ctx := context.Background()
-	rng := rand.New(rand.NewPCG(6, 2))
-	s := symmetry.Shape{R: 2, C: c}
-	g, err := symmetry.NewGroup(s, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked, nonzero, slow := 0, 0, 0
-	for _, i := range []int{10, 142} {
-		cl, err := g.Class(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := newStackProblem(c, cl.Rep)
-		if !p.swap {
-			t.Fatalf("class %d (%s) does not exchange the stacks", i, cl.Desc)
-		}
-		for _, lam := range search.SigmaTypes(s, cl.Rep) {
-			sigma := perm.WithCycleType(lam)
-			for range 4 {
-				rows := p.randomAssignment(rng, lam)
-				if rows == nil {
-					continue
-				}
-				tau, rho, kappa := perm.Compose(sigma, sigma), perm.Compose(p.rho, p.rho), perm.Compose(p.k1, p.k0)
-				if !perm.IsIdentity(tau) || !perm.IsIdentity(rho) || !perm.IsIdentity(kappa) {
-					t.Fatalf("class %d, σ type %v: the term is twisted", i, lam)
-				}
-				tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-				got, err := stackCount(tctx, pair.NewHalfCache(1<<30), c, rows, tau, rho, kappa)
-				if err == nil {
-					var want uint64
-					want, err = newTwisted(c, rows, tau, rho, kappa).countOrZero(tctx)
-					if err == nil && got != want {
-						t.Errorf("class %d, σ type %v, rows %v: split and join %d, full DP %d", i, lam, rows, got, want)
-					}
-				}
-				cancel()
-				if errors.Is(err, context.DeadlineExceeded) {
-					slow++
-					continue
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				checked++
-				if got != 0 {
-					nonzero++
-				}
-			}
-		}
-	}
-	t.Logf("%d untwisted counts checked (%d nonzero), %d too slow skipped", checked, nonzero, slow)
-	if nonzero < 2 {
-		t.Errorf("only %d nonzero untwisted counts checked", nonzero)
 	}
 }

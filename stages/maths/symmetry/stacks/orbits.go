@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 )
@@ -72,21 +73,26 @@ func exchangeHat(c int, rho []int) [64]uint8 {
 }
 
 // minOrbitC is the narrowest box for which Fixed counts the involutive
-// exchanges whose ĥ fixes a pattern by the orbit sum: from c = 6 the stack
-// method cannot list their assignments (ErrTooManyAssignments), below it
-// it is the faster. A variable for the test.
+// exchanges by the orbit sum. From c = 6 the stack method cannot list the
+// assignments of those whose ĥ fixes a pattern (ErrTooManyAssignments),
+// and the orbits' stack counts, computed once per process, serve all 16 of
+// 2×6 (the stack method would take CPU-hours for the 12 plain exchanges
+// alone); below it the stack method is the faster. A variable for the
+// test.
 var minOrbitC = 6
 
 // ByOrbits reports whether Fixed counts e by the orbit sum: e is an
-// involutive exchange of a 2×c grid, c ≥ minOrbitC, whose ĥ fixes a
-// pattern, so that a relabelling may fix the row sets of its symbols (on
-// 2×6 classes 142, 153, 164 and 175).
+// involutive exchange of a 2×c grid, c ≥ minOrbitC (on 2×6 the 12 plain
+// exchanges and classes 142, 153, 164 and 175).
 func ByOrbits(s symmetry.Shape, e symmetry.Element) bool {
-	if s.C < minOrbitC || !InvolutiveExchange(s, e) {
-		return false
-	}
-	hat := exchangeHat(s.C, e.Rows)
-	for p := range 1 << s.C {
+	return s.C >= minOrbitC && InvolutiveExchange(s, e)
+}
+
+// fixesAPattern reports whether ĥ of the involutive exchange e fixes a
+// pattern, so that a relabelling may fix the row sets of some symbols.
+func fixesAPattern(c int, e symmetry.Element) bool {
+	hat := exchangeHat(c, e.Rows)
+	for p := range 1 << c {
 		if int(hat[p]) == p {
 			return true
 		}
@@ -119,25 +125,28 @@ func (x *OrbitExchange) Term(o pair.Orbit, e uint64) (*big.Int, error) {
 		}
 		mult[p]++
 	}
-	sum := new(big.Int)
+	// A ≤ Π m_p! ≤ (2c)! and there are at most |B_c| = 46,080 conjugates:
+	// the sum stays below 2^45 for c ≤ 6.
+	var total uint64
 	for _, h := range x.conjugates {
-		a := big.NewInt(1)
+		a := uint64(1)
 		for _, p := range distinct {
 			q := h[p]
 			switch {
 			case q == p:
-				a.Mul(a, involutions(mult[p]))
+				a *= involutionsSmall[mult[p]]
 			case mult[q] != mult[p]:
-				a.SetInt64(0)
+				a = 0
 			case p < q:
-				a.Mul(a, perm.Factorial(mult[p]))
+				a *= pairstacks.Factorial(mult[p])
 			}
-			if a.Sign() == 0 {
+			if a == 0 {
 				break
 			}
 		}
-		sum.Add(sum, a)
+		total += a
 	}
+	sum := new(big.Int).SetUint64(total)
 	sum.Mul(sum, new(big.Int).SetUint64(o.Weight))
 	q, r := sum.QuoRem(sum, big.NewInt(int64(len(x.conjugates))), new(big.Int))
 	if r.Sign() != 0 {
@@ -220,15 +229,13 @@ func orbitStacks(ctx context.Context, c, workers int) ([]pair.Orbit, []uint64, e
 	return orbits, es, nil
 }
 
-// involutions returns I(m), the number of involutions of m points:
-// I(m) = I(m-1) + (m-1)·I(m-2).
-func involutions(m int) *big.Int {
-	a, b := big.NewInt(1), big.NewInt(1) // I(0), I(1)
-	for k := 2; k <= m; k++ {
-		a, b = b, new(big.Int).Add(b, new(big.Int).Mul(big.NewInt(int64(k-1)), a))
+// involutionsSmall[m] is I(m), the number of involutions of m ≤ 2·6
+// points: I(m) = I(m-1) + (m-1)·I(m-2).
+var involutionsSmall = func() [2*maxTwistedC + 1]uint64 {
+	var t [2*maxTwistedC + 1]uint64
+	t[0], t[1] = 1, 1
+	for m := 2; m < len(t); m++ {
+		t[m] = t[m-1] + uint64(m-1)*t[m-2]
 	}
-	if m == 0 {
-		return a
-	}
-	return b
-}
+	return t
+}()

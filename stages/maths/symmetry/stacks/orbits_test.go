@@ -51,7 +51,7 @@ func TestFixedByOrbits(t *testing.T) {
 			if routed.Cmp(want) != 0 {
 				t.Errorf("%v class %d (%s): Fixed gives %v with the orbit sum enabled, %v without", s, i, cl.Desc, routed, want)
 			}
-			if ByOrbits(s, cl.Rep) {
+			if fixesAPattern(c, cl.Rep) {
 				free++
 			}
 			checked++
@@ -67,29 +67,31 @@ func TestFixedByOrbits(t *testing.T) {
 }
 
 // TestInvolutiveExchanges2x6 lists the 2×6 classes with a relabelling type
-// that the orbit sum counts: the 12 plain exchanges and the 4 with every
-// symbol's row set free that the stack method cannot list, which Fixed
-// gives to the orbit sum.
+// that Fixed gives to the orbit sum: the 12 plain exchanges and the 4 whose
+// ĥ fixes a pattern, which the stack method cannot list.
 func TestInvolutiveExchanges2x6(t *testing.T) {
 	s := symmetry.Shape{R: 2, C: 6}
 	g, err := symmetry.NewGroup(s, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got, orbits []int
+	var got, free []int
 	for i, cl := range g.Classes {
-		if InvolutiveExchange(s, cl.Rep) && len(search.SigmaTypes(s, cl.Rep)) > 0 {
+		if len(search.SigmaTypes(s, cl.Rep)) == 0 {
+			continue
+		}
+		if ByOrbits(s, cl.Rep) {
 			got = append(got, i)
-			if ByOrbits(s, cl.Rep) {
-				orbits = append(orbits, i)
+			if fixesAPattern(s.C, cl.Rep) {
+				free = append(free, i)
 			}
 		}
 	}
 	want := []int{10, 21, 32, 43, 54, 65, 76, 87, 98, 109, 120, 131, 142, 153, 164, 175}
 	if !slices.Equal(got, want) {
-		t.Errorf("2x6 involutive exchanges with a relabelling type: %v, want %v", got, want)
+		t.Errorf("2x6 classes with a relabelling type that Fixed counts by pattern orbits: %v, want %v", got, want)
 	}
-	if want := []int{142, 153, 164, 175}; !slices.Equal(orbits, want) {
-		t.Errorf("2x6 classes Fixed counts by pattern orbits: %v, want %v", orbits, want)
+	if want := []int{142, 153, 164, 175}; !slices.Equal(free, want) {
+		t.Errorf("2x6 involutive exchanges whose ĥ fixes a pattern: %v, want %v", free, want)
 	}
 }

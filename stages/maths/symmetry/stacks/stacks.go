@@ -49,18 +49,10 @@
 // column holds k rows, so a row set is stored as its rank among the 2c-bit
 // masks of popcount k (< C(12,6) = 924, 10 bits; 60 bits for c = 6), and
 // states equal up to the centraliser of κ' (rotating a cycle, permuting
-// cycles of equal length) are merged. When h and τ are identities (every
-// exchange class whose ρ², κ₁κ₀ and σ² are, such as the plain exchange and
-// the rows of some bands exchanged with the stacks) E is the pair method's
-// E(T), and for c = 6 it is counted by package pairstacks' split-and-join
-// kernel (two half tables of six symbols joined), four to seven times faster
-// than the full DP on the terms of 2×6 class 10. The terms of one σ type go
-// to the kernel as one plan (pair.StackCountsOf) over a cache of canonical
-// half tables kept for the element (stackProblem.halves; not shared between
-// elements, so that a class costs the same whatever was counted before it
-// in the process): the 12 plain exchanges of 2×6 join 15,558 halves of only
-// 1,023 canonical forms. Class 21 took 1,678 CPU-s with a table per half
-// and 735 with the cache (2026-11-27).
+// cycles of equal length) are merged. When h and τ are identities (the
+// involutive stack exchanges) E is the pair method's E(T); from c = 6 Fixed
+// counts those classes by pattern orbits instead (below), where the pair
+// method's split-and-join kernel computes each E(O) once.
 //
 // Sum over assignments. F(g) = Σ_λ #{X : σ = σ_λ}/|Z(σ_λ)|. An equivariant P
 // is fixed by its value on the first symbol of each cycle of σ_λ, a row set
@@ -101,9 +93,12 @@
 // n! must be exact, which is checked. E(O) for every orbit is the pair
 // method's work (the shapes stage's 2×6 count), shared by every element of
 // the family. The orbit sum is checked against the stack method on every
-// such class of 2×2 to 2×5; from c = 6 Fixed uses it for the elements whose
-// ĥ fixes a pattern (minOrbitC), at the cost of the pair method's E(O) for
-// every orbit, 3.64 CPU-hours on 2×6 (the shapes stage's bundle).
+// such class of 2×2 to 2×5; from c = 6 Fixed uses it for the whole family
+// (minOrbitC), at the cost of the pair method's E(O) for every orbit once
+// per process, 3.64 CPU-hours on 2×6 (the shapes stage's bundle): the
+// stack method cannot list the assignments of the four whose ĥ fixes a
+// pattern, and would take several CPU-hours more for the 12 plain
+// exchanges (class 10: 407 CPU-s, class 21: 735).
 package stacks
 
 import (
@@ -117,7 +112,6 @@ import (
 	"slices"
 	"sync/atomic"
 
-	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
@@ -134,8 +128,8 @@ const KernelVersion = 1
 // equivariant assignments would not fit in memory. On 2×6 the classes 142,
 // 153, 164 and 175, where a relabelling may fix every symbol's row set,
 // would list about 10^9 (the others at most 16,179,808, class 37), and
-// Fixed counts them by pattern orbits instead (FixedByOrbits); so no 2×6
-// class returns it.
+// Fixed counts them (with the other involutive exchanges) by pattern orbits
+// instead (FixedByOrbits); so no 2×6 class returns it.
 var ErrTooManyAssignments = errors.New("symmetry: too many assignments for the stack method")
 
 // maxAssignments bounds the assignments assignmentClasses lists (with
@@ -597,15 +591,11 @@ type stackProblem struct {
 	// band maps (permutations of the rows) generating those that commute
 	// with ρ.
 	gens [][]uint16
-	// halves keeps the canonical half tables of the untwisted stack counts
-	// (pair.DefaultCacheBytes at most).
-	halves *pair.HalfCache
 }
 
 func newStackProblem(c int, e symmetry.Element) *stackProblem {
 	n := 2 * c
-	p := &stackProblem{c: c, n: n, full: uint16(1)<<n - 1, rho: e.Rows, swap: e.Cols[0] >= c,
-		halves: pair.NewHalfCache(pair.DefaultCacheBytes)}
+	p := &stackProblem{c: c, n: n, full: uint16(1)<<n - 1, rho: e.Rows, swap: e.Cols[0] >= c}
 	p.k0, p.k1 = make([]int, c), make([]int, c)
 	for j := range c {
 		p.k0[j] = e.Cols[j] % c
@@ -885,29 +875,6 @@ func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big
 		return nil, err
 	}
 	terms := make([]*big.Int, len(classes))
-	if p.plain(sigma) {
-		// Every stack count is an untwisted E(T): count them all in one
-		// plan, whose halves repeat across terms (and elements).
-		var multisets [][]uint8
-		for _, cl := range classes {
-			multisets = append(multisets, patternsOf(p.c, cl.rows))
-			if !p.swap {
-				multisets = append(multisets, patternsOf(p.c, complementRows(cl.rows, p.full)))
-			}
-		}
-		es, err := pair.StackCountsOf(ctx, p.c, multisets, workers, p.halves)
-		if err != nil {
-			return nil, err
-		}
-		for i := range classes {
-			if p.swap {
-				terms[i] = new(big.Int).SetUint64(es[i])
-			} else {
-				terms[i] = new(big.Int).Mul(new(big.Int).SetUint64(es[2*i]), new(big.Int).SetUint64(es[2*i+1]))
-			}
-		}
-		return weightedSum(classes, terms), nil
-	}
 	var next atomic.Int64
 	err = parallel.Run(workers, func(int) error {
 		for {
@@ -935,19 +902,6 @@ func weightedSum(classes []termClass, terms []*big.Int) *big.Int {
 		total.Add(total, new(big.Int).Mul(terms[i], cl.weight))
 	}
 	return total
-}
-
-// plain reports whether every stack count of σ's terms is untwisted (h and
-// τ identities; see stackCount) and wide enough for the split-and-join
-// kernel: on 2×6 the plain stack exchanges and the identity.
-func (p *stackProblem) plain(sigma []int) bool {
-	if p.c < minPlainC {
-		return false
-	}
-	if p.swap {
-		return perm.IsIdentity(perm.Compose(sigma, sigma)) && perm.IsIdentity(perm.Compose(p.rho, p.rho)) && perm.IsIdentity(perm.Compose(p.k1, p.k0))
-	}
-	return perm.IsIdentity(sigma) && perm.IsIdentity(p.rho) && perm.IsIdentity(p.k0) && perm.IsIdentity(p.k1)
 }
 
 // patternsOf returns the pair method's patterns of the symbols' row sets:
@@ -988,19 +942,19 @@ func factorialInt(k int) int {
 func (p *stackProblem) term(ctx context.Context, sigma []int, rows []uint16) (*big.Int, error) {
 	var a *big.Int
 	if p.swap {
-		e, err := stackCount(ctx, p.halves, p.c, rows, perm.Compose(sigma, sigma), perm.Compose(p.rho, p.rho), perm.Compose(p.k1, p.k0))
+		e, err := stackCount(ctx, p.c, rows, perm.Compose(sigma, sigma), perm.Compose(p.rho, p.rho), perm.Compose(p.k1, p.k0))
 		if err != nil {
 			return nil, err
 		}
 		a = new(big.Int).SetUint64(e)
 	} else {
-		e0, err := stackCount(ctx, p.halves, p.c, rows, sigma, p.rho, p.k0)
+		e0, err := stackCount(ctx, p.c, rows, sigma, p.rho, p.k0)
 		if err != nil {
 			return nil, err
 		}
 		a = new(big.Int).SetUint64(e0)
 		if e0 != 0 {
-			e1, err := stackCount(ctx, p.halves, p.c, complementRows(rows, p.full), sigma, p.rho, p.k1)
+			e1, err := stackCount(ctx, p.c, complementRows(rows, p.full), sigma, p.rho, p.k1)
 			if err != nil {
 				return nil, err
 			}
@@ -1010,37 +964,10 @@ func (p *stackProblem) term(ctx context.Context, sigma []int, rows []uint16) (*b
 	return a, nil
 }
 
-// minPlainC is the narrowest box whose untwisted stack counts stackCount
-// hands to the split-and-join kernel (pair.StackCountsOf); below it the twisted
-// counter's layers are small and it is as fast. A variable for the test.
-var minPlainC = 6
-
 // stackCount returns E_{h,τ}(rows), h = (ρ', κ'), the number of stacks with
-// the given row sets fixed by h up to τ (see twistedStacks). When h and τ
-// are identities (every exchange class whose ρ², κ₁κ₀ and σ² are: the plain
-// exchange, the rows of some bands exchanged with the stacks, …) this is the
-// pair method's E(T) for the multiset T of the symbols' patterns (bit i of
-// symbol x's pattern set when x is in the upper row of band i), and for
-// c ≥ minPlainC it is counted by pairstacks' split-and-join kernel:
-//
-//	E(T) = Σ_M G_A(M) · G_B(Mᶜ) / os(M)
-//
-// over the column row-set multisets M of the first half H_A of the symbols
-// (pairstacks.Split), G_A and G_B the partial colourings of the two halves
-// (see package pairstacks), instead of the twisted counter's full DP. The
-// tables of the halves' canonical forms (pair.CanonicalHalf) are kept in
-// halves, and sumFor counts all the untwisted terms of one σ type in one
-// plan (pair.StackCountsOf), so that a half shared by several terms is
-// built once while it stays in the cache.
-func stackCount(ctx context.Context, halves *pair.HalfCache, c int, rows []uint16, tau, rho, kappa []int) (uint64, error) {
-	if c < minPlainC || !perm.IsIdentity(tau) || !perm.IsIdentity(rho) || !perm.IsIdentity(kappa) {
-		return newTwisted(c, rows, tau, rho, kappa).countOrZero(ctx)
-	}
-	es, err := pair.StackCountsOf(ctx, c, [][]uint8{patternsOf(c, rows)}, 1, halves)
-	if err != nil {
-		return 0, err
-	}
-	return es[0], nil
+// the given row sets fixed by h up to τ (see twistedStacks).
+func stackCount(ctx context.Context, c int, rows []uint16, tau, rho, kappa []int) (uint64, error) {
+	return newTwisted(c, rows, tau, rho, kappa).countOrZero(ctx)
 }
 
 // countOrZero is count, 0 for a nil counter (incompatible rows).
@@ -1054,8 +981,8 @@ func (t *twistedStacks) countOrZero(ctx context.Context) (uint64, error) {
 // Fixed returns F(g) for an element g without transposition of a
 // grid with boxes of 2 rows (2×c) or 2 columns (c×2, by transposing), c ≤ 6,
 // by the stack method of the package documentation, instead of a search;
-// for c ≥ 6 the involutive exchanges whose ĥ fixes a pattern by the sum
-// over pattern orbits (FixedByOrbits, the pair method's CPU-hours).
+// for c ≥ 6 the involutive stack exchanges by the sum over pattern orbits
+// (FixedByOrbits, the pair method's CPU-hours once per process).
 func Fixed(ctx context.Context, s symmetry.Shape, e symmetry.Element) (*big.Int, error) {
 	if err := e.Check(s); err != nil {
 		return nil, err
