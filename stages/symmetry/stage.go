@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -238,7 +239,42 @@ func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fixedOf(p.Context(), s, cfg.transpose(s), i)
+	f, err := fixedOf(p.Context(), s, cfg.transpose(s), i)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOrbitGrids(p, s, i); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// checkOrbitGrids checks, for a class that package stacks counts by the
+// sum over pattern orbits, that the orbits' stack counts it used give the
+// shapes stage's count of the grids (Σ W·E², the pair method's sum): a
+// wrong stack count would change both.
+func checkOrbitGrids(p *pipeline.Pass, s symmetry.Shape, i int) error {
+	g, err := groupOf(s, false)
+	if err != nil || i >= len(g.Classes) || s.R != 2 || !stacks.ByOrbits(s, g.Classes[i].Rep) {
+		return err
+	}
+	got, err := stacks.OrbitGrids(p.Context(), s.C, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return err
+	}
+	known, err := shapes.Table.Read(p)
+	if err != nil {
+		return err
+	}
+	for _, row := range known {
+		if int(row.Rows) == s.R && int(row.Cols) == s.C {
+			if row.Grids != got.String() {
+				return fmt.Errorf("%v class %d: the pattern orbits' stack counts give %v grids, %s has %s", s, i, got, shapes.Table.Path, row.Grids)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("%v class %d: %s has no row for %v, to check the pattern orbits' stack counts against", s, i, shapes.Table.Path, s)
 }
 
 // fixedOf returns F of class i of shape s, "<method> <decimal count>": by

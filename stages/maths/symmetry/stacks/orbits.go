@@ -229,6 +229,25 @@ func orbitStacks(ctx context.Context, c, workers int) ([]pair.Orbit, []uint64, e
 	return orbits, es, nil
 }
 
+// OrbitGrids returns Σ_O W(O)·E(O)² over the pattern orbits of c, from the
+// stack counts the orbit sum uses (orbitStacks): the pair method's count of
+// the grids with boxes of 2 rows × c columns, so that a caller can check
+// those stack counts against a count made elsewhere (the symmetry stage
+// checks them against the shapes stage's).
+func OrbitGrids(ctx context.Context, c, workers int) (*big.Int, error) {
+	orbits, es, err := orbitStacks(ctx, c, workers)
+	if err != nil {
+		return nil, err
+	}
+	total := new(big.Int)
+	for i, o := range orbits {
+		t := new(big.Int).SetUint64(es[i])
+		t.Mul(t, t)
+		total.Add(total, t.Mul(t, new(big.Int).SetUint64(o.Weight)))
+	}
+	return total, nil
+}
+
 // involutionsSmall[m] is I(m), the number of involutions of m ≤ 2·6
 // points: I(m) = I(m-1) + (m-1)·I(m-2).
 var involutionsSmall = func() [2*maxTwistedC + 1]uint64 {

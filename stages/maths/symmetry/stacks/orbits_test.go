@@ -59,6 +59,13 @@ func TestFixedByOrbits(t *testing.T) {
 				nonzero++
 			}
 		}
+		grids, err := OrbitGrids(ctx, c, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{2: "288", 3: "28200960", 4: "29136487207403520", 5: "1903816047972624930994913280000"}[c]; grids.String() != want {
+			t.Errorf("2x%d: the orbits' stack counts give %v grids, want %s", c, grids, want)
+		}
 		t.Logf("%v: %d involutive exchanges checked, %d fixing grids, %d with a pattern fixed by ĥ", s, checked, nonzero, free)
 		if nonzero < 2 || free < 1 {
 			t.Errorf("%v: only %d involutive exchanges fixing grids checked, %d with a pattern fixed by ĥ", s, nonzero, free)
