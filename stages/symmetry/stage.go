@@ -16,6 +16,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
+	"github.com/sudoku-census/sudoku-census/stages/shared/pairunits"
 )
 
 // Stage writes data/symmetry_classes.parquet and
@@ -238,6 +239,9 @@ func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 	s, i, err := parseUnit(id)
 	if err != nil {
 		return nil, err
+	}
+	if s.R*s.C == bundledSide {
+		pairunits.LimitMemory() // the pair kernel's half tables, for the orbit sum
 	}
 	f, err := fixedOf(p.Context(), s, cfg.transpose(s), i)
 	if err != nil {

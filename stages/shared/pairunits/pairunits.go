@@ -222,11 +222,17 @@ func planOf(p *pipeline.Pass, c int) (*pair.Plan, error) {
 // collector lets the heap reach twice what is live.
 const memoryLimit = 2 * pair.DefaultCacheBytes
 
-// computeBundleUnit computes the sum of 2x6 unit u.
-func computeBundleUnit(p *pipeline.Pass, u int) ([]byte, error) {
+// LimitMemory sets the Go heap limit of a 2x6 computation with the pair
+// kernel (memoryLimit), unless the user set one (GOMEMLIMIT).
+func LimitMemory() {
 	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
 		debug.SetMemoryLimit(memoryLimit)
 	}
+}
+
+// computeBundleUnit computes the sum of 2x6 unit u.
+func computeBundleUnit(p *pipeline.Pass, u int) ([]byte, error) {
+	LimitMemory()
 	plan, err := planOf(p, BundleWidth)
 	if err != nil {
 		return nil, err
