@@ -1,6 +1,8 @@
 // Package stacks counts the grids fixed by an element of the symmetry group
 // (package symmetry) up to relabelling, F(g), by the stack method instead of
-// a search, for boxes of 2 rows or 2 columns and width ≤ 6.
+// a search, for boxes of 2 rows or 2 columns and width ≤ 6; from width 6 the
+// involutive stack exchanges by a sum over pattern orbits (see "Involutive
+// exchanges by pattern orbits").
 //
 // Contract: Fixed(ctx, s, e) returns F(e) exactly, as defined in package
 // symmetry, for any element e without transposition of a 2×c or c×2 shape,
