@@ -84,6 +84,19 @@
 // by their pairstacks.StateBound, built from an empty cache; a unit's
 // recorded time leaves out the tables it took from the units before it).
 //
+// With shapes.orbit_stacks, 2×6 adds 1,975 stack-count units,
+// pair6-k1-stacks-<unit, 5 digits>, kept in the same bundle: the same 32
+// orbits as the sum unit of that number, whose result is each orbit's
+// stack count E(O), decimal, separated by single spaces, in plan order
+// (the E that the sum unit squares; as costly, 3.7 CPU-hours for all).
+// Run checks each against its sum unit (Σ W·E² over its orbits must be
+// the sum unit's result), and verify --recompute recounts one of its
+// orbits by pairindep and compares it with the unit's. These are the
+// numbers the symmetry stage's sum over pattern orbits takes for the 2×6
+// classes that exchange the stacks by involutions. For the widths up to 5
+// run computes every orbit's E itself (seconds), checked against the
+// width's count.
+//
 // # Artifacts
 //
 // data/shapes.parquet: one row per configured shape, in config order.
@@ -119,6 +132,19 @@
 //	peak_rss_bytes  int64   the process's peak resident memory when it finished
 //	sha256          string  SHA-256 of the unit's bytes (domain, kernel, unit, sum)
 //
+// data/orbit_stacks.parquet: with shapes.orbit_stacks, one row per pattern
+// orbit of each counted 2xC width (ascending widths, each in the plan's
+// order); no rows without it. Σ weight·stacks² over a width's rows is its
+// count of grids.
+//
+//	column  type    meaning
+//	width   int32   C, the box width
+//	orbit   string  the orbit's representative as pair.Orbit.String writes it,
+//	                "<C>:<its 2C row-set patterns in hexadecimal, a byte each>"
+//	weight  uint64  W(O), the tuples of row sets whose pattern multiset is in O
+//	stacks  uint64  E(O), the stacks (2C rows, C columns) realising the
+//	                representative's patterns
+//
 // # Configuration
 //
 //   - shapes.shapes (configs/default.yaml [2x2, 2x3, 3x2, 2x4, 4x2, 3x3, 2x5,
@@ -135,6 +161,9 @@
 //     unit of widths up to 5.
 //   - shapes.max_cpu_hours (default 1): a number ≥ 0, the largest projected
 //     cost, in CPU-hours, of the 2x6 units the bundle lacks.
+//   - shapes.orbit_stacks (default false; true or false): also write
+//     data/orbit_stacks.parquet, for 2x6 by the bundle's stack-count units
+//     (which the symmetry stage needs to count the 2x6 and 6x2 classes).
 //
 // # Cost
 //

@@ -21,10 +21,10 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "shapes",
 	Doc:       "the number of grids for each configured box shape RxC, by two independent computations",
-	Version:   5,
+	Version:   6,
 	Requires:  []*pipeline.Stage{exact.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
-	Outputs:   []pipeline.Output{Table.Output, UnitsTable.Output},
+	Outputs:   []pipeline.Output{Table.Output, UnitsTable.Output, OrbitStacks.Output},
 	Headlines: headlines,
 	Run:       run,
 	// Units: batches of pattern orbits of the pair method, and one unit per
@@ -60,6 +60,10 @@ type Config struct {
 	// MaxCPUHours is the largest projected cost a shape may have; 2x6 and
 	// 6x2 need far more, and run only when this says the user means it.
 	MaxCPUHours float64 `mapstructure:"max_cpu_hours" json:"max_cpu_hours"`
+	// OrbitStacks also writes every pattern orbit's stack count
+	// (OrbitStacks) for each counted 2xC width; for 2x6 these are the
+	// bundle's stack-count units, as costly as the count itself.
+	OrbitStacks bool `mapstructure:"orbit_stacks" json:"orbit_stacks"`
 }
 
 // DefaultConfig is the configuration without a config file.
@@ -167,7 +171,7 @@ func (c *Config) widths() (counted, checked []int) {
 func listUnits(p *pipeline.Pass) ([]string, error) {
 	cfg := pipeline.ConfigOf[Config](p)
 	counted, checked := cfg.widths()
-	return pairunits.List(p, counted, checked, cfg.OrbitsPerUnit, "shapes.max_cpu_hours", cfg.MaxCPUHours)
+	return pairunits.List(p, counted, checked, cfg.OrbitsPerUnit, cfg.OrbitStacks, "shapes.max_cpu_hours", cfg.MaxCPUHours)
 }
 
 // computeUnit returns a unit's part of the count as a decimal string, and
@@ -183,7 +187,8 @@ type counts struct {
 	pair, multisets map[int]*big.Int
 }
 
-// mergeUnits adds the batches of each width in unit order.
+// mergeUnits adds the batches of each width in unit order (the stack-count
+// units are read by writeOrbitStacks).
 func mergeUnits(p *pipeline.Pass) (counts, error) {
 	out := counts{pair: map[int]*big.Int{}, multisets: map[int]*big.Int{}}
 	results, err := p.UnitResults()
@@ -191,15 +196,18 @@ func mergeUnits(p *pipeline.Pass) (counts, error) {
 		return out, err
 	}
 	for i, id := range p.UnitIDs() {
+		c, kind, err := pairunits.Parse(id)
+		if err != nil {
+			return out, err
+		}
+		if kind == pairunits.KindStacks {
+			continue
+		}
 		n, ok := new(big.Int).SetString(string(results[i]), 10)
 		if !ok {
 			return out, fmt.Errorf("unit %s: result %q is not a decimal integer", id, results[i])
 		}
-		c, multisets, err := pairunits.Parse(id)
-		if err != nil {
-			return out, err
-		}
-		if multisets {
+		if kind == pairunits.KindMultisets {
 			out.multisets[c] = n
 			continue
 		}
@@ -245,6 +253,9 @@ func run(p *pipeline.Pass) error {
 		rows = append(rows, row)
 	}
 	if err := Table.Write(p, rows); err != nil {
+		return err
+	}
+	if err := writeOrbitStacks(p, found); err != nil {
 		return err
 	}
 	return writeBundledUnits(p)

@@ -1,6 +1,8 @@
 package shapes_test
 
 import (
+	"context"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 )
 
@@ -16,7 +19,7 @@ import (
 // every one checked by the multiset method.
 var small = pipelinetest.Options{Stages: pipelinetest.Closure(shapes.Stage), Set: []string{
 	"exact.crosscheck=none", "shapes.shapes=2x1,2x2,2x3,3x2,2x4,4x2,3x3", "shapes.check=2x1,2x2,2x3,3x2,2x4,4x2",
-	"shapes.orbits_per_unit=5"}}
+	"shapes.orbits_per_unit=5", "shapes.orbit_stacks=true"}}
 
 // known are the counts of the literature (OEIS A107739; Pettersen 2006 for 2x3; Russell 2005;
 // Felgenhauer and Jarvis 2005; Pettersen 2005 for 2x5).
@@ -28,14 +31,47 @@ var known = map[[2]int32]string{
 }
 
 // TestStage runs the stage on the small shapes and checks every row against
-// the literature and the methods that agreed on it.
+// the literature and the methods that agreed on it, and the orbits' stack
+// counts: as many orbits per width as Burnside's lemma counts, each once,
+// their weights adding up to every tuple of row sets and their Σ W·E² to
+// the literature's count.
 func TestStage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the exact stage")
 	}
-	rows, err := shapes.Table.Load(pipelinetest.Run(t, small))
+	root := pipelinetest.Run(t, small)
+	rows, err := shapes.Table.Load(root)
 	if err != nil {
 		t.Fatal(err)
+	}
+	stacks, err := shapes.OrbitStacks.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := 1; c <= 4; c++ {
+		seen := map[string]bool{}
+		weights, squares := new(big.Int), new(big.Int)
+		for _, r := range stacks {
+			if int(r.Width) != c {
+				continue
+			}
+			o, err := pair.ParseOrbit(r.Orbit)
+			if err != nil || o.Weight != r.Weight || seen[r.Orbit] {
+				t.Fatalf("width %d: orbit %q of weight %d: %v, %d, seen before %v", c, r.Orbit, r.Weight, err, o.Weight, seen[r.Orbit])
+			}
+			seen[r.Orbit] = true
+			w := new(big.Int).SetUint64(r.Weight)
+			weights.Add(weights, w)
+			e := new(big.Int).SetUint64(r.Stacks)
+			squares.Add(squares, w.Mul(w, e.Mul(e, e)))
+		}
+		n, err := pair.NumOrbits(context.Background(), c)
+		if err != nil || int64(len(seen)) != n.Int64() || weights.Cmp(pair.NumTuples(c)) != 0 {
+			t.Errorf("width %d: %d orbits of weight %v; want %v of weight %v (%v)", c, len(seen), weights, n, pair.NumTuples(c), err)
+		}
+		if want := known[[2]int32{2, int32(c)}]; squares.String() != want {
+			t.Errorf("width %d: Σ W·E² = %v, want %s", c, squares, want)
+		}
 	}
 	if len(rows) != 7 {
 		t.Fatalf("%d rows, want the 7 shapes configured", len(rows))
@@ -66,9 +102,13 @@ func TestStage2x5(t *testing.T) {
 	}
 	o := small
 	o.Set = []string{"exact.crosscheck=none", "shapes.shapes=2x5,5x2", "shapes.check=2x5"}
-	rows, err := shapes.Table.Load(pipelinetest.Run(t, o))
+	root := pipelinetest.Run(t, o)
+	rows, err := shapes.Table.Load(root)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if stacks, err := shapes.OrbitStacks.Load(root); err != nil || len(stacks) != 0 {
+		t.Errorf("without shapes.orbit_stacks: %d orbit rows (%v), want none", len(stacks), err)
 	}
 	if len(rows) != 2 {
 		t.Fatalf("%d rows", len(rows))
@@ -112,6 +152,7 @@ func TestConfigErrors(t *testing.T) {
 		{"shapes.check=3x3", "shapes.check", `value "3x3"`},
 		{"shapes.orbits_per_unit=0", "shapes.orbits_per_unit", `value 0`},
 		{"shapes.max_cpu_hours=-1", "shapes.max_cpu_hours", `value -1`},
+		{"shapes.orbit_stacks=1", "shapes.orbit_stacks", `value 1 is not allowed: true or false`},
 	} {
 		err := pipelinetest.Rejects(t, small, tc.set, tc.key)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

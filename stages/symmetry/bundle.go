@@ -3,12 +3,12 @@ package symmetry
 import (
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
+	"github.com/sudoku-census/sudoku-census/stages/shapes"
 )
 
 // The 12×12 classes (2×6 and 6×2 boxes) take CPU-hours by the stack method,
@@ -39,16 +39,11 @@ const maxCPUHours = 8760
 const bundledClasses = 488
 
 // projectedCPUHours is the projected CPU time of the bundle's 488 units
-// (see the package doc, "Cost"): the 16 involutive exchanges by pattern
-// orbits 3.7 CPU-hours in all when one process computes them, the 51
-// twisted classes 3.8 and the other 421 about 8 minutes. A unit the bundle
-// lacks counts as the mean, projectedCPUHours/488.
-const projectedCPUHours = 8.0
-
-// orbitPassCPU is the CPU time of the pair method's E(O) for all 63,199
-// orbits of 2×6: the 1,975 units of the shapes stage's bundle took 13,098
-// CPU-seconds in all (2026-11-26).
-const orbitPassCPU = 13098 * time.Second
+// (see the package doc, "Cost"): the 51 twisted classes 3.8 CPU-hours, the
+// other 421 about 8 minutes, the 16 involutive exchanges by pattern orbits
+// seconds (their stack counts are the shapes stage's, 3.7 CPU-hours there).
+// A unit the bundle lacks counts as the mean, projectedCPUHours/488.
+const projectedCPUHours = 4.0
 
 // Bundle keeps the units of the 12×12 classes that cost: one per
 // non-identity class of 2×6 that admits a relabelling type, whose result
@@ -77,40 +72,6 @@ var Bundle = &pipeline.Bundle{
 		}
 		return fmt.Sprintf("2x6 class %d (%s): grids fixed up to relabelling, by the stack method", i, g.Classes[i].Desc)
 	},
-}
-
-// Cost reads Bundle's rows, hence set here rather than in its literal.
-func init() { Bundle.Cost = unitCost }
-
-// unitCost is the CPU time a unit takes on its own: for the classes the
-// stack method counts by pattern orbits the whole orbit pass (a unit
-// computed after another of them records less, having reused its E(O));
-// for the others, which share nothing with the units before them, the time
-// its bundle row records.
-func unitCost(p *pipeline.Pass, id string) (time.Duration, error) {
-	s, i, err := parseUnit(id)
-	if err != nil {
-		return 0, err
-	}
-	g, err := groupOf(s, false)
-	if err != nil {
-		return 0, err
-	}
-	if i < 0 || i >= len(g.Classes) {
-		return 0, fmt.Errorf("unit %q: %v has %d classes", id, s, len(g.Classes))
-	}
-	if stacks.ByOrbits(s, g.Classes[i].Rep) {
-		return orbitPassCPU, nil
-	}
-	rows, err := pipeline.ReadBundle(p.Root(), Bundle, []string{id})
-	if err != nil {
-		return 0, err
-	}
-	row, ok := rows[id]
-	if !ok {
-		return 0, fmt.Errorf("unit %q: not in %s", id, Bundle.Path())
-	}
-	return time.Duration(row.CPUSeconds * float64(time.Second)), nil
 }
 
 // heldClasses returns the 2×6 classes the bundle holds: those with a
@@ -161,5 +122,34 @@ func bundleIDs(p *pipeline.Pass, maxHours float64) ([]string, error) {
 			"at least %.2g to count 2x6 and 6x2: %s holds %d of its %d units, and the other %d need about %.2g CPU-hours",
 			hours, Bundle.Path(), len(have), len(held), missing, hours))
 	}
+	if err := checkOrbitStacks(p, g, have); err != nil {
+		return nil, err
+	}
 	return ids, nil
+}
+
+// checkOrbitStacks refuses a run that would count a 2×6 class by the sum
+// over pattern orbits (a class the bundle lacks) without the orbits' stack
+// counts from the shapes stage, before any unit runs.
+func checkOrbitStacks(p *pipeline.Pass, g *symmetry.Group, have map[string]pipeline.BundleRow) error {
+	lacking := 0
+	for _, c := range g.Classes[1:] {
+		if _, ok := have[unitID(bundleShape, c.Index)]; !ok && stacks.ByOrbits(bundleShape, c.Rep) {
+			lacking++
+		}
+	}
+	if lacking == 0 {
+		return nil
+	}
+	rows, err := shapes.OrbitStacks.Read(p)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if int(r.Width) == bundleShape.C {
+			return nil
+		}
+	}
+	return fmt.Errorf("symmetry.shapes: 2x6 and 6x2 need shapes.orbit_stacks=true: %s lacks %d classes counted by the sum over pattern orbits, which takes every 2x6 orbit's stack count from %s",
+		Bundle.Path(), lacking, shapes.OrbitStacks.Path)
 }

@@ -2,17 +2,18 @@ package symmetry
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
+	"github.com/sudoku-census/sudoku-census/stages/shapes"
 )
 
 // TestBundleHolds checks which ids the 12×12 bundle holds: the canonical
@@ -69,11 +70,11 @@ func TestUnitOf6x2(t *testing.T) {
 		t.Fatalf("%d units taken, want %d, with 2x6 class 20", len(seen), bundleClasses-1)
 	}
 	ctx := context.Background()
-	direct, err := fixedOf(ctx, s62, false, of20.Index)
+	direct, err := fixedOf(ctx, s62, false, of20.Index, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mapped, err := fixedOf(ctx, bundleShape, false, 20)
+	mapped, err := fixedOf(ctx, bundleShape, false, 20, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,9 @@ func TestUnitOf6x2(t *testing.T) {
 
 // TestStage12FromBundle runs the stage on 2x6 and 6x2 (shapes from its
 // committed bundle) with made-up bundles of the 12×12 classes: without one
-// the stage refuses to start, naming symmetry.max_cpu_hours; with one
+// the stage refuses to start, naming symmetry.max_cpu_hours, and with that
+// cost accepted, naming shapes.orbit_stacks (the classes counted by pattern
+// orbits need the shapes stage's stack counts); with one
 // whose class 9 fixes 1 grid and the others none, the Burnside sum is no
 // multiple of |G| and the run fails; with every class 0 the checks pass
 // (F(identity) is a multiple of |G| and of every element order, so they
@@ -113,9 +116,9 @@ func TestStage12FromBundle(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("# defaults\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func() error {
-		e, err := engine.New(engine.Options{Root: root, Stages: stages, ConfigFile: cfg, Set: []string{
-			"exact.crosscheck=none", "shapes.shapes=2x6,6x2", "shapes.check=", "symmetry.shapes=2x6,6x2"}})
+	run := func(set ...string) error {
+		e, err := engine.New(engine.Options{Root: root, Stages: stages, ConfigFile: cfg, Set: append([]string{
+			"exact.crosscheck=none", "shapes.shapes=2x6,6x2", "shapes.check=", "symmetry.shapes=2x6,6x2"}, set...)})
 		if err != nil {
 			return err
 		}
@@ -124,6 +127,9 @@ func TestStage12FromBundle(t *testing.T) {
 	}
 	if err := run(); err == nil || !strings.Contains(err.Error(), "symmetry.max_cpu_hours") {
 		t.Fatalf("no 12×12 bundle: %v; want symmetry.max_cpu_hours refused", err)
+	}
+	if err := run("symmetry.max_cpu_hours=100"); err == nil || !strings.Contains(err.Error(), "shapes.orbit_stacks=true") {
+		t.Fatalf("no 12×12 bundle, its cost accepted: %v; want the run refused for lack of shapes.orbit_stacks", err)
 	}
 	write := func(class9 string) {
 		var rows []pipeline.BundleRow
@@ -175,34 +181,68 @@ func TestStage12FromBundle(t *testing.T) {
 	}
 }
 
-// TestUnitCost checks the bundle's Cost against the committed bundle: the
-// classes counted by pattern orbits cost the whole orbit pass whatever
-// they recorded (class 10 recorded the stack method's time), the others
-// what their row records (class 37), and a unit the bundle lacks or an id
-// of no class is an error.
-func TestUnitCost(t *testing.T) {
+// TestOrbitStacksFrom takes the stack counts of 2×2 to 2×4 from the shapes
+// stage, as a 2×6 unit does, and checks that the sum over pattern orbits
+// then gives the stack method's count on every involutive exchange, and
+// that rows missing an orbit, repeating one, with a wrong weight, or of
+// no such width are refused.
+func TestOrbitStacksFrom(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the 2×6 group")
+		t.Skip("runs the exact stage")
 	}
-	root := filepath.Join("..", "..")
-	rows, err := pipeline.ReadBundle(root, Bundle, []string{"2x6.class0037"})
-	if err != nil || len(rows) != 1 {
-		t.Skipf("class 37 is not in this tree's bundle: %v", err)
+	root := pipelinetest.Run(t, pipelinetest.Options{Stages: pipelinetest.Closure(shapes.Stage), Set: []string{
+		"exact.crosscheck=none", "shapes.shapes=2x2,2x3,2x4", "shapes.check=", "shapes.orbit_stacks=true"}})
+	rows, err := shapes.OrbitStacks.Load(root)
+	if err != nil {
+		t.Fatal(err)
 	}
 	ctx := context.Background()
-	pc := pipeline.NewPass(ctx, pipeline.PassSpec{Stage: &pipeline.Stage{Name: "symmetry"}, Root: root, Log: slog.Default()})
-	for _, id := range []string{"2x6.class0010", "2x6.class0142", "2x6.class0153", "2x6.class0164", "2x6.class0175"} {
-		if cost, err := unitCost(pc.ForUnit(ctx, id), id); err != nil || cost != orbitPassCPU {
-			t.Errorf("Cost(%s) = %v, %v; want the orbit pass, %v", id, cost, err, orbitPassCPU)
+	exchanges := 0
+	for c := 2; c <= 4; c++ {
+		s := symmetry.Shape{R: 2, C: c}
+		orbits, es, err := orbitStacksFrom(ctx, rows, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := groupOf(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, class := range g.Classes {
+			if !stacks.InvolutiveExchange(s, class.Rep) {
+				continue
+			}
+			exchanges++
+			got, err := stacks.FixedFromOrbits(s, class.Rep, orbits, es)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := stacks.Fixed(ctx, s, class.Rep)
+			if err != nil || got.Cmp(want) != 0 {
+				t.Errorf("%v class %d (%s): %v from the shapes stage's stack counts, the stack method %v (%v)", s, class.Index, class.Desc, got, want, err)
+			}
 		}
 	}
-	want := time.Duration(rows["2x6.class0037"].CPUSeconds * float64(time.Second))
-	if cost, err := unitCost(pc.ForUnit(ctx, "2x6.class0037"), "2x6.class0037"); err != nil || cost != want || cost < time.Minute {
-		t.Errorf("Cost(2x6.class0037) = %v, %v; want its recorded %v", cost, err, want)
+	if exchanges < 10 {
+		t.Fatalf("%d involutive exchanges on 2x2 to 2x4", exchanges)
 	}
-	for _, id := range []string{"2x6.class0174", "2x6.class9999", "2x6"} {
-		if _, err := unitCost(pc.ForUnit(ctx, id), id); err == nil {
-			t.Errorf("Cost(%s): no error", id)
+	var four []shapes.OrbitStackRow
+	for _, r := range rows {
+		if r.Width == 4 {
+			four = append(four, r)
 		}
+	}
+	heavier := slices.Clone(four)
+	heavier[3].Weight++
+	for name, bad := range map[string][]shapes.OrbitStackRow{
+		"an orbit missing": four[1:], "an orbit twice": append(slices.Clone(four), four[2]),
+		"a wrong weight": heavier, "a missing orbit replaced by a repeat": append(slices.Clone(four[1:]), four[2]),
+	} {
+		if _, _, err := orbitStacksFrom(ctx, bad, 4); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, _, err := orbitStacksFrom(ctx, rows, 5); err == nil || !strings.Contains(err.Error(), "shapes.orbit_stacks=true") {
+		t.Errorf("no rows of width 5: %v, want shapes.orbit_stacks=true named", err)
 	}
 }

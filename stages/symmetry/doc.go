@@ -77,11 +77,15 @@
 // stage's 2×6 count), each result a function of its id alone; a run takes
 // the bundle's units, computes only those it lacks (each added to the
 // bundle as it finishes, so a stopped run keeps what it finished), and
-// refuses to start when those would need more than symmetry.max_cpu_hours. `census verify --recompute K` recomputes K of
-// them byte for byte (the bundle's Cost, for --max-unit-cpu, is the time a
-// row records, but for the 16 classes counted by pattern orbits, which
-// share the orbits' stack counts within a process: the whole orbit pass
-// each; see "Cost"). 6×2 has no units of its own:
+// refuses to start when those would need more than symmetry.max_cpu_hours.
+// `census verify --recompute K` recomputes K of them byte for byte. The 16
+// classes counted by the sum over pattern orbits take the orbits' stack
+// counts E(O) from the shapes stage's data/orbit_stacks.parquet, so a run
+// with 2x6 or 6x2 needs shapes.orbit_stacks=true (a unit without them fails
+// naming the key): the shapes stage keeps them as 1,975 more units of its
+// own bundle, each checked against the sum unit of the same orbits, and
+// this stage checks that the rows hold every orbit of pair.Orbits(6) once
+// with its weight. 6×2 has no units of its own:
 // transposing the grid carries the grids fixed by (ρ, κ) with 6×2 boxes
 // onto those fixed by (κ, ρ) with 2×6 boxes (the stack method counts 6×2
 // that way), so each 6×2 class takes the count of the 2×6 class holding
@@ -223,17 +227,18 @@
 // fixes every symbol's row set: about 10^9 assignments each, beyond the
 // stack method's listing. Like the 12 plain exchanges, they exchange the
 // stacks with ρ² = id and κ₁κ₀ = id, and package stacks counts all 16 by a
-// sum over the pattern orbits instead (stacks.FixedByOrbits, checked
-// against the stack method on every such class of 2×2 to 2×5), which takes
-// the pair method's E(O) for all 63,199 orbits: about 3.7 CPU-hours (as the
-// shapes stage's 2×6 count) for the first of them a process computes,
-// which keeps the E(O) for the others (so the bundle's Cost gives each the
-// 3.7 hours a recomputation on its own takes). Classes 10, 21 and 32 are
+// sum over the pattern orbits instead (stacks.FixedFromOrbits, checked
+// against the stack method on every such class of 2×2 to 2×5, also with
+// the E(O) read from the shapes stage's artifact), which needs the pair
+// method's E(O) for all 63,199 orbits: about 3.7 CPU-hours, in the shapes
+// stage's resumable stack-count units (shapes.orbit_stacks); given them,
+// each class takes 12 to 97 ms. Classes 10, 21 and 32 are
 // in the bundle from the stack method, so recomputing them (census verify
 // --recompute) compares the two methods. The five classes the survey had
 // also set aside (174, 192, 1912, 1948 and 1951) list at most 6,799
 // assignment classes and take the stack method about 4 minutes (174) or
 // seconds (package stacks' TestTermTimes2x6, 2026-11-27). So every class
 // has a method now; 2×6 stays out of the default run until the bundle holds
-// every unit (about 8 CPU-hours projected; projectedCPUHours).
+// every unit (about 4 CPU-hours projected here, projectedCPUHours, beside
+// the shapes stage's 3.7).
 package symmetry

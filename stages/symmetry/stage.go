@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,11 +11,11 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
-	"github.com/sudoku-census/sudoku-census/stages/shared/pairunits"
 )
 
 // Stage writes data/symmetry_classes.parquet and
@@ -240,50 +239,59 @@ func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.R*s.C == bundledSide {
-		pairunits.LimitMemory() // the pair kernel's half tables, for the orbit sum
-	}
-	f, err := fixedOf(p.Context(), s, cfg.transpose(s), i)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkOrbitGrids(p, s, i); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return fixedOf(p.Context(), s, cfg.transpose(s), i, func(c int) ([]pair.Orbit, []uint64, error) {
+		rows, err := shapes.OrbitStacks.Read(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		return orbitStacksFrom(p.Context(), rows, c)
+	})
 }
 
-// checkOrbitGrids checks, for a class that package stacks counts by the
-// sum over pattern orbits, that the orbits' stack counts it used give the
-// shapes stage's count of the grids (Σ W·E², the pair method's sum): a
-// wrong stack count would change both.
-func checkOrbitGrids(p *pipeline.Pass, s symmetry.Shape, i int) error {
-	g, err := groupOf(s, false)
-	if err != nil || i >= len(g.Classes) || s.R != 2 || !stacks.ByOrbits(s, g.Classes[i].Rep) {
-		return err
-	}
-	got, err := stacks.OrbitGrids(p.Context(), s.C, runtime.GOMAXPROCS(0))
-	if err != nil {
-		return err
-	}
-	known, err := shapes.Table.Read(p)
-	if err != nil {
-		return err
-	}
-	for _, row := range known {
-		if int(row.Rows) == s.R && int(row.Cols) == s.C {
-			if row.Grids != got.String() {
-				return fmt.Errorf("%v class %d: the pattern orbits' stack counts give %v grids, %s has %s", s, i, got, shapes.Table.Path, row.Grids)
-			}
-			return nil
+// orbitSource returns every pattern orbit of box width c, each once, with
+// its stack count E(O).
+type orbitSource func(c int) ([]pair.Orbit, []uint64, error)
+
+// orbitStacksFrom returns the orbits of width c and their stack counts
+// from the shapes stage's rows, after checking that the rows have each
+// orbit of pair.Orbits(c) exactly once, with its weight.
+func orbitStacksFrom(ctx context.Context, rows []shapes.OrbitStackRow, c int) ([]pair.Orbit, []uint64, error) {
+	byOrbit := map[string]shapes.OrbitStackRow{}
+	for _, r := range rows {
+		if int(r.Width) != c {
+			continue
 		}
+		if _, dup := byOrbit[r.Orbit]; dup {
+			return nil, nil, fmt.Errorf("%s: orbit %s twice", shapes.OrbitStacks.Path, r.Orbit)
+		}
+		byOrbit[r.Orbit] = r
 	}
-	return fmt.Errorf("%v class %d: %s has no row for %v, to check the pattern orbits' stack counts against", s, i, shapes.Table.Path, s)
+	if len(byOrbit) == 0 {
+		return nil, nil, fmt.Errorf("%s has no stack counts of box width %d, which the sum over pattern orbits needs: set shapes.orbit_stacks=true", shapes.OrbitStacks.Path, c)
+	}
+	orbits, err := pair.Orbits(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(orbits) != len(byOrbit) {
+		return nil, nil, fmt.Errorf("%s: %d orbits of box width %d, want %d", shapes.OrbitStacks.Path, len(byOrbit), c, len(orbits))
+	}
+	es := make([]uint64, len(orbits))
+	for i, o := range orbits {
+		r, ok := byOrbit[o.String()]
+		if !ok || r.Weight != o.Weight {
+			return nil, nil, fmt.Errorf("%s: orbit %s of weight %d: its row is missing or has weight %d", shapes.OrbitStacks.Path, o, o.Weight, r.Weight)
+		}
+		es[i] = r.Stacks
+	}
+	return orbits, es, nil
 }
 
 // fixedOf returns F of class i of shape s, "<method> <decimal count>": by
-// the stack method where stackMethod says so, else by the search.
-func fixedOf(ctx context.Context, s symmetry.Shape, transpose bool, i int) ([]byte, error) {
+// the stack method where stackMethod says so (an involutive exchange of a
+// 2×c grid that package stacks counts by the sum over pattern orbits with
+// the stack counts of orbitsOf), else by the search.
+func fixedOf(ctx context.Context, s symmetry.Shape, transpose bool, i int, orbitsOf orbitSource) ([]byte, error) {
 	g, err := groupOf(s, transpose)
 	if err != nil {
 		return nil, err
@@ -294,10 +302,18 @@ func fixedOf(ctx context.Context, s symmetry.Shape, transpose bool, i int) ([]by
 	}
 	method := methodSearch
 	var f *big.Int
-	if stackMethod(s, c) {
+	switch {
+	case s.R == 2 && !c.Rep.Transpose && stacks.ByOrbits(s, c.Rep):
+		method = methodStacks
+		orbits, es, err := orbitsOf(s.C)
+		if err != nil {
+			return nil, fmt.Errorf("%v class %d: %w", s, i, err)
+		}
+		f, err = stacks.FixedFromOrbits(s, c.Rep, orbits, es)
+	case stackMethod(s, c):
 		method = methodStacks
 		f, err = stacks.Fixed(ctx, s, c.Rep)
-	} else {
+	default:
 		f, err = search.Fixed(ctx, s, c)
 	}
 	if err != nil {
@@ -390,7 +406,7 @@ const methodCanonical = "canonical forms: every grid with first row 1…N mapped
 const methodStacksText = "every class by the stack method (twisted stack counts over pattern assignments), which equals the search on every class of 2x2 to 4x2 and on the 2x5 classes the search finishes, and is checked on the other 2x5 classes against package pair's stack counts, plain backtracking, every pattern assignment and a count by bands"
 
 // methodStacks12Text is the stack method's checked_by text for 2x6 and 6x2.
-var methodStacks12Text = "every class by the stack method, which equals the search on every class of 2x2 to 4x2, on the 2x5 classes the search finishes and on 2x6 classes 220, 2307, 2309, 2325, 3689, 3727 and 3879 (3879 also as 6x2), and whose twisted stack counts equal plain backtracking on sampled 2x6 assignments, but the 16 that exchange the stacks with every map an involution (classes 10, 21, 32, 43, 54, 65, 76, 87, 98, 109, 120, 131, 142, 153, 164 and 175) by package stacks' sum over the pair method's pattern orbits, which equals the stack method on every such exchange of 2x2 to 2x5 (and on 2x6 classes 10, 21 and 32 when the bundle's rows of them, from the stack method, are recomputed); 6x2 takes each class's count from the 2x6 class of its transpose; the counts of the 2x6 classes from the committed bundle " + Bundle.Path()
+var methodStacks12Text = "every class by the stack method, which equals the search on every class of 2x2 to 4x2, on the 2x5 classes the search finishes and on 2x6 classes 220, 2307, 2309, 2325, 3689, 3727 and 3879 (3879 also as 6x2), and whose twisted stack counts equal plain backtracking on sampled 2x6 assignments, but the 16 that exchange the stacks with every map an involution (classes 10, 21, 32, 43, 54, 65, 76, 87, 98, 109, 120, 131, 142, 153, 164 and 175) by package stacks' sum over the pair method's pattern orbits, with each orbit's stack count from the shapes stage's bundled stack-count units (each checked against the sum unit of the same orbits), which equals the stack method on every such exchange of 2x2 to 2x5 (and on 2x6 classes 10, 21 and 32 when the bundle's rows of them, from the stack method, are recomputed); 6x2 takes each class's count from the 2x6 class of its transpose; the counts of the 2x6 classes from the committed bundle " + Bundle.Path()
 
 // groupText describes the group of s for the artifact and the paper.
 func groupText(s symmetry.Shape, transpose bool) string {

@@ -8,9 +8,15 @@
 //   - "multisets-c<c>": the whole sum for width c, recounted by pairindep's
 //     multiset method, which shares no counting code with pair;
 //   - "pair6-k<kernel version>-<unit>": a 2x6 unit of the bundle, BundleOrbits
-//     orbits; its size is fixed so that its result depends on its id alone.
+//     orbits; its size is fixed so that its result depends on its id alone;
+//   - "pair6-k<kernel version>-stacks-<unit>": the stack count E(O) of each
+//     orbit of the 2x6 unit of that number, also bundled, for the sum over
+//     pattern orbits by which the symmetry stage counts the 2x6 classes
+//     that exchange the stacks by involutions.
 //
-// Each unit's result is its part of the count as a decimal string.
+// A sum or multiset unit's result is its part of the count as a decimal
+// string; a stack-count unit's is its orbits' E(O) in plan order, decimal,
+// separated by single spaces (FormatStacks).
 package pairunits
 
 import (
@@ -43,21 +49,39 @@ const (
 // so units of another version are other units.
 var BundlePrefix = fmt.Sprintf("pair6-k%d-", pair.KernelVersion)
 
-// Bundle is the committed bundle of 2x6 units.
+// StacksPrefix starts every stack-count unit id (see the package doc).
+var StacksPrefix = BundlePrefix + "stacks-"
+
+// Bundle is the committed bundle of 2x6 units: the sum units and the
+// stack-count units.
 var Bundle = &pipeline.Bundle{
 	Name:   "shapes-2x6",
 	Kernel: fmt.Sprintf("pair split-and-join kernel v%d", pair.KernelVersion),
-	Holds:  func(id string) bool { _, ok := bundleUnit(id); return ok },
+	Holds: func(id string) bool {
+		_, ok := bundleUnit(id)
+		_, stacks := stacksUnit(id)
+		return ok || stacks
+	},
 	Work: func(id string) string {
+		if u, ok := stacksUnit(id); ok {
+			lo, hi := unitOrbits(u)
+			return fmt.Sprintf("2x6 orbits %d-%d of the kernel's plan: the stack count E of each", lo, hi-1)
+		}
 		u, _ := bundleUnit(id)
-		return fmt.Sprintf("2x6 orbits %d-%d of the kernel's plan", u*BundleOrbits, (u+1)*BundleOrbits-1)
+		lo, hi := unitOrbits(u)
+		return fmt.Sprintf("2x6 orbits %d-%d of the kernel's plan", lo, hi-1)
 	},
 	Recheck: recheckUnit,
 	Cost:    unitCost,
 }
 
-// BundleUnits is the number of 2x6 units: the 63,199 orbits in units of 32.
-const BundleUnits = (63199 + BundleOrbits - 1) / BundleOrbits
+// bundleOrbitCount is the number of pattern orbits of 2x6 (checked against
+// the plan, and by the plan against Burnside's lemma).
+const bundleOrbitCount = 63199
+
+// BundleUnits is the number of 2x6 units of each kind: the 63,199 orbits in
+// units of 32.
+const BundleUnits = (bundleOrbitCount + BundleOrbits - 1) / BundleOrbits
 
 // projectedUnitCPUHours is the mean CPU time of a 2x6 unit, from a
 // projection of the whole run (about 3.7 CPU-hours on this project's
@@ -77,9 +101,28 @@ func BundleIDs() []string {
 	return ids
 }
 
-// bundleUnit returns the unit number of a bundled unit id.
+// StacksIDs returns the ids of every 2x6 stack-count unit, in order.
+func StacksIDs() []string {
+	ids := make([]string, BundleUnits)
+	for u := range ids {
+		ids[u] = fmt.Sprintf("%s%05d", StacksPrefix, u)
+	}
+	return ids
+}
+
+// bundleUnit returns the unit number of a 2x6 sum unit's id.
 func bundleUnit(id string) (int, bool) {
-	rest, ok := strings.CutPrefix(id, BundlePrefix)
+	return unitNumber(id, BundlePrefix)
+}
+
+// stacksUnit returns the unit number of a 2x6 stack-count unit's id.
+func stacksUnit(id string) (int, bool) {
+	return unitNumber(id, StacksPrefix)
+}
+
+// unitNumber returns u from an id prefix + u in five digits, u < BundleUnits.
+func unitNumber(id, prefix string) (int, bool) {
+	rest, ok := strings.CutPrefix(id, prefix)
 	if !ok || len(rest) != 5 {
 		return 0, false
 	}
@@ -87,24 +130,98 @@ func bundleUnit(id string) (int, bool) {
 	return u, err == nil && u >= 0 && u < BundleUnits
 }
 
+// anyBundleUnit returns the unit number of either kind of 2x6 unit.
+func anyBundleUnit(id string) (int, bool) {
+	if u, ok := bundleUnit(id); ok {
+		return u, true
+	}
+	return stacksUnit(id)
+}
+
+// unitOrbits returns the plan's orbits lo, …, hi-1 of 2x6 unit u.
+func unitOrbits(u int) (lo, hi int) {
+	return u * BundleOrbits, min((u+1)*BundleOrbits, bundleOrbitCount)
+}
+
+// FormatStacks writes stack counts as a stack-count unit's result.
+func FormatStacks(es []uint64) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = strconv.FormatUint(e, 10)
+	}
+	return strings.Join(parts, " ")
+}
+
+// ParseStacks reads the result of stack-count unit id, which must be n
+// counts written exactly as FormatStacks writes them.
+func ParseStacks(id string, result []byte, n int) ([]uint64, error) {
+	fields := strings.Split(string(result), " ")
+	es := make([]uint64, 0, n)
+	for _, f := range fields {
+		e, err := strconv.ParseUint(f, 10, 64)
+		if err != nil {
+			break
+		}
+		es = append(es, e)
+	}
+	if len(es) != n || FormatStacks(es) != string(result) {
+		return nil, fmt.Errorf("unit %s: result %.40q… is not %d stack counts, decimal, separated by single spaces", id, result, n)
+	}
+	return es, nil
+}
+
+// UnitStacks returns the stack counts of 2x6 unit u's orbits from the
+// result of its stack-count unit, after checking them against the result
+// of its sum unit (Σ W·E² over the same orbits of plan): the symmetry
+// stage's orbit sum and the grid count then rest on the same numbers.
+func UnitStacks(plan *pair.Plan, u int, stacksResult, sumResult []byte) ([]uint64, error) {
+	lo, hi := unitOrbits(u)
+	id := StacksIDs()[u]
+	es, err := ParseStacks(id, stacksResult, hi-lo)
+	if err != nil {
+		return nil, err
+	}
+	if got := WeightedSquares(plan.Orbits[lo:hi], es); got.String() != string(sumResult) {
+		return nil, fmt.Errorf("unit %s: its stack counts give Σ W·E² = %v, the sum unit %s %s", id, got, BundleIDs()[u], sumResult)
+	}
+	return es, nil
+}
+
+// WeightedSquares returns Σ W(O)·E(O)² over orbits and their stack counts:
+// the pair method's sum.
+func WeightedSquares(orbits []pair.Orbit, es []uint64) *big.Int {
+	sum, t := new(big.Int), new(big.Int)
+	for i, o := range orbits {
+		t.SetUint64(es[i])
+		t.Mul(t, t)
+		sum.Add(sum, t.Mul(t, new(big.Int).SetUint64(o.Weight)))
+	}
+	return sum
+}
+
 // List returns the units of the counted widths, orbitsPerUnit orbits each
-// (the bundle's units for width 6), then one multiset recount per checked
-// width. The 2x6 units the bundle lacks must be within maxCPUHours, the
-// value of config key maxKey.
-func List(p *pipeline.Pass, counted, checked []int, orbitsPerUnit int, maxKey string, maxCPUHours float64) ([]string, error) {
+// (the bundle's units for width 6, and its stack-count units too when
+// stacks is set), then one multiset recount per checked width. The 2x6
+// units the bundle lacks must be within maxCPUHours, the value of config
+// key maxKey.
+func List(p *pipeline.Pass, counted, checked []int, orbitsPerUnit int, stacks bool, maxKey string, maxCPUHours float64) ([]string, error) {
 	var ids []string
 	for _, c := range counted {
 		if c == BundleWidth {
-			have, err := pipeline.ReadBundle(p.Root(), Bundle, BundleIDs())
+			bundled := BundleIDs()
+			if stacks {
+				bundled = append(bundled, StacksIDs()...)
+			}
+			have, err := pipeline.ReadBundle(p.Root(), Bundle, bundled)
 			if err != nil {
 				return nil, err
 			}
-			if cost := float64(BundleUnits-len(have)) * projectedUnitCPUHours; cost > maxCPUHours {
+			if cost := float64(len(bundled)-len(have)) * projectedUnitCPUHours; cost > maxCPUHours {
 				return nil, pipeline.Invalid(maxKey, maxCPUHours, fmt.Sprintf(
-					"at least %.1f to count 2x6: %s holds %d of its %d units, and the other %d need about %.1f CPU-hours",
-					cost, Bundle.Path(), len(have), BundleUnits, BundleUnits-len(have), cost))
+					"at least %.1f to count 2x6: %s holds %d of the %d units asked for, and the other %d need about %.1f CPU-hours",
+					cost, Bundle.Path(), len(have), len(bundled), len(bundled)-len(have), cost))
 			}
-			ids = append(ids, BundleIDs()...)
+			ids = append(ids, bundled...)
 			continue
 		}
 		n, err := pair.NumOrbits(p.Context(), c)
@@ -124,20 +241,39 @@ func List(p *pipeline.Pass, counted, checked []int, orbitsPerUnit int, maxKey st
 	return ids, nil
 }
 
-// Parse returns the box width of a unit, and whether it is a multiset
-// recount rather than a part of the pair method's sum.
-func Parse(id string) (c int, multisets bool, err error) {
+// Kind is what a unit computes.
+type Kind int
+
+const (
+	// KindSum is a part of the pair method's sum.
+	KindSum Kind = iota
+	// KindMultisets is a whole recount by the multiset method.
+	KindMultisets
+	// KindStacks is a 2x6 stack-count unit.
+	KindStacks
+)
+
+// badID is the error for a unit id of no kind.
+func badID(id string) error {
+	return fmt.Errorf("unit %q: want pair-c<c>-<first orbit>, %s<unit>, %s<unit> or multisets-c<c>", id, BundlePrefix, StacksPrefix)
+}
+
+// Parse returns the box width of a unit and its kind.
+func Parse(id string) (c int, kind Kind, err error) {
 	if _, err := fmt.Sscanf(id, "multisets-c%d", &c); err == nil {
-		return c, true, nil
+		return c, KindMultisets, nil
 	}
 	if _, ok := bundleUnit(id); ok {
-		return BundleWidth, false, nil
+		return BundleWidth, KindSum, nil
+	}
+	if _, ok := stacksUnit(id); ok {
+		return BundleWidth, KindStacks, nil
 	}
 	var first int
 	if _, err := fmt.Sscanf(id, "pair-c%d-%d", &c, &first); err == nil {
-		return c, false, nil
+		return c, KindSum, nil
 	}
-	return 0, false, fmt.Errorf("unit %q: want pair-c<c>-<first orbit>, %s<unit> or multisets-c<c>", id, BundlePrefix)
+	return 0, 0, badID(id)
 }
 
 // Compute returns a unit's part of the count as a decimal string; a
@@ -153,12 +289,15 @@ func Compute(p *pipeline.Pass, id string, orbitsPerUnit int) ([]byte, error) {
 		return []byte(n.String()), nil
 	}
 	if u, ok := bundleUnit(id); ok {
-		return computeBundleUnit(p, u)
+		return computeBundleUnit(p, u, false)
+	}
+	if u, ok := stacksUnit(id); ok {
+		return computeBundleUnit(p, u, true)
 	}
 	if _, err := fmt.Sscanf(id, "pair-c%d-%d", &c, &first); err != nil {
-		return nil, fmt.Errorf("unit %q: want pair-c<c>-<first orbit>, %s<unit> or multisets-c<c>", id, BundlePrefix)
+		return nil, badID(id)
 	}
-	plan, err := planOf(p, c)
+	plan, err := PlanOf(p, c)
 	if err != nil {
 		return nil, err
 	}
@@ -177,10 +316,10 @@ func Compute(p *pipeline.Pass, id string, orbitsPerUnit int) ([]byte, error) {
 // shares its cache of half tables).
 var plans sync.Map // c → func() (*pair.Plan, error)
 
-// planOf returns pair.NewPlan(c), after checking that it has as many
+// PlanOf returns pair.NewPlan(c), once per process and width, after checking that it has as many
 // orbits as Burnside's lemma counts (the unit ids come from that number)
 // and that their weights add up to every tuple of row sets.
-func planOf(p *pipeline.Pass, c int) (*pair.Plan, error) {
+func PlanOf(p *pipeline.Pass, c int) (*pair.Plan, error) {
 	f, _ := plans.LoadOrStore(c, sync.OnceValues(func() (*pair.Plan, error) {
 		// Burnside's count runs beside the plan (a few seconds on one
 		// core for c = 6, while the orbit listing keeps the others busy).
@@ -230,17 +369,25 @@ func LimitMemory() {
 	}
 }
 
-// computeBundleUnit computes the sum of 2x6 unit u.
-func computeBundleUnit(p *pipeline.Pass, u int) ([]byte, error) {
+// computeBundleUnit computes the sum of 2x6 unit u, or its orbits' stack
+// counts.
+func computeBundleUnit(p *pipeline.Pass, u int, stacks bool) ([]byte, error) {
 	LimitMemory()
-	plan, err := planOf(p, BundleWidth)
+	plan, err := PlanOf(p, BundleWidth)
 	if err != nil {
 		return nil, err
 	}
-	if len(plan.Orbits) != 63199 {
-		return nil, fmt.Errorf("2x6: %d orbits, want 63199", len(plan.Orbits))
+	if len(plan.Orbits) != bundleOrbitCount {
+		return nil, fmt.Errorf("2x6: %d orbits, want %d", len(plan.Orbits), bundleOrbitCount)
 	}
-	lo, hi := u*BundleOrbits, min((u+1)*BundleOrbits, len(plan.Orbits))
+	lo, hi := unitOrbits(u)
+	if stacks {
+		es, err := plan.StackCounts(p.Context(), lo, hi, runtime.GOMAXPROCS(0))
+		if err != nil {
+			return nil, err
+		}
+		return []byte(FormatStacks(es)), nil
+	}
 	sum, err := plan.Sum(p.Context(), lo, hi, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return nil, err
@@ -260,20 +407,21 @@ const (
 	unitJoinCPU          = 3 * time.Second
 )
 
-// unitCost projects the CPU time of recomputing 2x6 unit id on its own:
-// building every half table its orbits join, from an empty cache, and
-// the joins. The recheck is not in it: pairindep's row-by-row count of one
-// orbit took 16 to 79 CPU-seconds on the units above.
+// unitCost projects the CPU time of recomputing 2x6 unit id (of either
+// kind) on its own: building every half table its orbits join, from an
+// empty cache, and the joins. The recheck is not in it: pairindep's
+// row-by-row count of one orbit took 16 to 79 CPU-seconds on the units
+// above.
 func unitCost(p *pipeline.Pass, id string) (time.Duration, error) {
-	u, ok := bundleUnit(id)
+	u, ok := anyBundleUnit(id)
 	if !ok {
 		return 0, fmt.Errorf("unit %q is not a 2x6 unit", id)
 	}
-	plan, err := planOf(p, BundleWidth)
+	plan, err := PlanOf(p, BundleWidth)
 	if err != nil {
 		return 0, err
 	}
-	bound, err := plan.TableBound(u*BundleOrbits, min((u+1)*BundleOrbits, len(plan.Orbits)))
+	bound, err := plan.TableBound(unitOrbits(u))
 	if err != nil {
 		return 0, err
 	}
@@ -282,17 +430,18 @@ func unitCost(p *pipeline.Pass, id string) (time.Duration, error) {
 
 // recheckUnit recomputes the stack count of one orbit of the unit, drawn
 // by the seed, by pairindep's row-by-row count (no code shared with the
-// kernel) and compares it with the kernel's.
-func recheckUnit(p *pipeline.Pass, id string, _ []byte, seed uint64) (string, error) {
-	u, ok := bundleUnit(id)
+// kernel) and compares it with the kernel's, and for a stack-count unit
+// with the count its result holds.
+func recheckUnit(p *pipeline.Pass, id string, result []byte, seed uint64) (string, error) {
+	u, ok := anyBundleUnit(id)
 	if !ok {
 		return "", fmt.Errorf("unit %q is not a 2x6 unit", id)
 	}
-	plan, err := planOf(p, BundleWidth)
+	plan, err := PlanOf(p, BundleWidth)
 	if err != nil {
 		return "", err
 	}
-	lo, hi := u*BundleOrbits, min((u+1)*BundleOrbits, len(plan.Orbits))
+	lo, hi := unitOrbits(u)
 	j := lo + rand.New(rand.NewPCG(seed, uint64(u))).IntN(hi-lo)
 	es, err := plan.StackCounts(p.Context(), j, j+1, runtime.GOMAXPROCS(0))
 	if err != nil {
@@ -305,6 +454,15 @@ func recheckUnit(p *pipeline.Pass, id string, _ []byte, seed uint64) (string, er
 	}
 	if other != es[0] {
 		return "", fmt.Errorf("orbit %s: the kernel gives E = %d, pairindep's row-by-row count %d", o, es[0], other)
+	}
+	if _, stacks := stacksUnit(id); stacks {
+		held, err := ParseStacks(id, result, hi-lo)
+		if err != nil {
+			return "", err
+		}
+		if held[j-lo] != other {
+			return "", fmt.Errorf("orbit %s: the unit holds E = %d, the kernel and pairindep give %d", o, held[j-lo], other)
+		}
 	}
 	return fmt.Sprintf("orbit %s: E = %d by the kernel and by pairindep", o, other), nil
 }

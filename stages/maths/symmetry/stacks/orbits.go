@@ -172,16 +172,31 @@ func (x *OrbitExchange) Total(sum *big.Int) (*big.Int, error) {
 // time the process needs them (orbitStacks keeps them): for c ≤ 5 in
 // seconds; for c = 6 the pair method's 3.64 CPU-hours.
 func FixedByOrbits(ctx context.Context, s symmetry.Shape, e symmetry.Element, workers int) (*big.Int, error) {
-	x, err := NewOrbitExchange(s, e)
-	if err != nil {
-		return nil, err
-	}
 	orbits, es, err := orbitStacks(ctx, s.C, workers)
 	if err != nil {
 		return nil, err
 	}
+	return FixedFromOrbits(s, e, orbits, es)
+}
+
+// FixedFromOrbits returns F(g) for an element of the family of
+// NewOrbitExchange by the sum over pattern orbits, given every orbit of c
+// (each once) and its stack count E(O), es[i] that of orbits[i], counted
+// elsewhere (the symmetry stage takes them from the shapes stage's
+// bundled units).
+func FixedFromOrbits(s symmetry.Shape, e symmetry.Element, orbits []pair.Orbit, es []uint64) (*big.Int, error) {
+	x, err := NewOrbitExchange(s, e)
+	if err != nil {
+		return nil, err
+	}
+	if len(es) != len(orbits) {
+		return nil, fmt.Errorf("symmetry: %d orbits and %d stack counts", len(orbits), len(es))
+	}
 	sum := new(big.Int)
 	for i, o := range orbits {
+		if o.C != s.C {
+			return nil, fmt.Errorf("symmetry: orbit %v is not one of %v", o, s)
+		}
 		t, err := x.Term(o, es[i])
 		if err != nil {
 			return nil, err
