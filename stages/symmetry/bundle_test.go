@@ -14,6 +14,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
+	"github.com/sudoku-census/sudoku-census/stages/shared/pairunits"
 )
 
 // TestBundleHolds checks which ids the 12×12 bundle holds: the canonical
@@ -244,5 +245,79 @@ func TestOrbitStacksFrom(t *testing.T) {
 	}
 	if _, _, err := orbitStacksFrom(ctx, rows, 5); err == nil || !strings.Contains(err.Error(), "shapes.orbit_stacks=true") {
 		t.Errorf("no rows of width 5: %v, want shapes.orbit_stacks=true named", err)
+	}
+}
+
+// TestOrbitSumAgrees2x6 compares the two methods at 2×6: the bundle's rows
+// of classes 10, 21 and 32 were counted by the stack method (twisted stack
+// counts over pattern assignments), and the sum over pattern orbits must
+// give them again from the stack counts of the shapes stage's bundled
+// units (which the shapes stage checks against its sum units on the way).
+func TestOrbitSumAgrees2x6(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the exact stage and plans the 2x6 orbits")
+	}
+	tree := filepath.Join("..", "..", pipeline.BundlesDir)
+	have, err := pipeline.ReadBundle(filepath.Join("..", ".."), pairunits.Bundle, pairunits.StacksIDs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(have) != pairunits.BundleUnits {
+		t.Skipf("the shapes bundle holds %d of the %d stack-count units", len(have), pairunits.BundleUnits)
+	}
+	root := t.TempDir()
+	for _, name := range []string{"shapes-2x6.parquet", "symmetry-12.parquet"} {
+		data, err := os.ReadFile(filepath.Join(tree, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(root, pipeline.BundlesDir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, pipeline.BundlesDir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stages := pipelinetest.Closure(shapes.Stage)
+	pipelinetest.CopySources(t, root, stages)
+	cfg := filepath.Join(t.TempDir(), "empty.yaml")
+	if err := os.WriteFile(cfg, []byte("# defaults\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.New(engine.Options{Root: root, Stages: stages, ConfigFile: cfg, Set: []string{
+		"exact.crosscheck=none", "shapes.shapes=2x6", "shapes.check=", "shapes.orbit_stacks=true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := e.Run(ctx, nil, engine.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := shapes.OrbitStacks.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orbits, es, err := orbitStacksFrom(ctx, rows, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := groupOf(bundleShape, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{unitID(bundleShape, 10), unitID(bundleShape, 21), unitID(bundleShape, 32)}
+	held, err := pipeline.ReadBundle(root, Bundle, ids)
+	if err != nil || len(held) != len(ids) {
+		t.Fatalf("the 12×12 bundle holds %d of classes 10, 21 and 32: %v", len(held), err)
+	}
+	for _, id := range ids {
+		_, i, _ := parseUnit(id)
+		f, err := stacks.FixedFromOrbits(bundleShape, g.Classes[i].Rep, orbits, es)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := methodStacks + " " + f.String(); got != held[id].Result || f.Sign() <= 0 {
+			t.Errorf("class %d: %q by the sum over pattern orbits, %q by the stack method", i, got, held[id].Result)
+		}
 	}
 }
