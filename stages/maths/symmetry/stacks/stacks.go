@@ -135,13 +135,16 @@ const KernelVersion = 1
 var ErrTooManyAssignments = errors.New("symmetry: too many assignments for the stack method")
 
 // maxAssignments bounds the assignments assignmentClasses lists (with
-// about assignmentBytes each, 9 GB in all; the most a 2×6 class that Fixed
+// about assignmentBytes each, 3 GB in all; the most a 2×6 class that Fixed
 // gives the stack method lists is 16,179,808, class 37), so that a class
 // beyond it fails after a few minutes (class 142 did: 4.5 minutes, 11 GB)
 // instead of exhausting memory. A variable for the test.
 var maxAssignments = 40_000_000
 
-const assignmentBytes = 220
+// assignmentBytes is the memory of one listed assignment: class 37's
+// 16,179,808 took a peak resident 1.2 GB (2026-11-27; 220 bytes each
+// before the assignments were kept flat, without their rows).
+const assignmentBytes = 75
 
 // errTwistedOverflow is returned when a twisted stack count passes 2^64.
 var errTwistedOverflow = errors.New("symmetry: twisted stack count exceeds 2^64")
@@ -697,18 +700,56 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 		}
 	}
 	slices.Sort(reps)
-	type leaf struct {
-		chosen []int
-		rows   []uint16
-		weight uint64
+	// Each cycle of length l takes a representative q whose ⟨ρ̂⟩-orbit
+	// length divides l, and its symbols the row sets q, ρ̂q, …, ρ̂^{l-1}q.
+	// The rows' symbol counts, at most c each, are kept packed, countBits
+	// bits a row (a count reaches at most c + l ≤ 3c < 2^countBits while a
+	// cycle is tried): a candidate's counts are added at once, and a count
+	// past c shows as the top bit of its field once bias is added.
+	const countBits = 5
+	if p.n*countBits > 64 {
+		return nil, fmt.Errorf("symmetry: internal error: %d rows do not fit the packed counts", p.n)
 	}
-	var leaves []leaf
+	var bias, tops uint64
+	for r := range p.n {
+		bias |= uint64(1<<(countBits-1)-1-p.c) << (countBits * r)
+		tops |= uint64(1<<(countBits-1)) << (countBits * r)
+	}
+	type candidate struct {
+		ri     int    // index into reps
+		counts uint64 // packed row counts of the cycle's l row sets
+	}
+	cands := map[int][]candidate{}
+	for _, l := range lam {
+		if _, ok := cands[l]; ok {
+			continue
+		}
+		var list []candidate
+		for ri, q := range reps {
+			if l%p.orbitLen[q] != 0 {
+				continue
+			}
+			var counts uint64
+			y := q
+			for range l {
+				for m := y; m != 0; m &= m - 1 {
+					counts += 1 << (countBits * bits.TrailingZeros16(m))
+				}
+				y = p.hat[y]
+			}
+			list = append(list, candidate{ri, counts})
+		}
+		cands[l] = list
+	}
+	// The leaves, flat: leaf i's choice of representative per cycle is
+	// chosenAll[i*len(lam):][:len(lam)], its weight weights[i].
+	var chosenAll []uint8
+	var weights []uint64
 	tooMany := false
-	rows := make([]uint16, p.n)
 	chosen := make([]int, len(lam)) // index into reps per cycle
-	var count [16]int
-	var rec func(j int, weight uint64)
-	rec = func(j int, weight uint64) {
+	pos := make([]int, len(lam))    // index into cands[lam[j]] per cycle
+	var rec func(j int, counts, weight uint64)
+	rec = func(j int, counts, weight uint64) {
 		if j == len(lam) {
 			// the multinomial of each run of equal cycle lengths
 			w := weight
@@ -728,54 +769,52 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 				}
 				i = k
 			}
-			if len(leaves) == maxAssignments {
+			if len(weights) == maxAssignments {
 				tooMany = true
 				return
 			}
-			leaves = append(leaves, leaf{slices.Clone(chosen), slices.Clone(rows), w})
+			for _, ri := range chosen {
+				chosenAll = append(chosenAll, uint8(ri))
+			}
+			weights = append(weights, w)
 			return
 		}
 		if tooMany {
 			return
 		}
 		l := lam[j]
+		list := cands[l]
 		from := 0
 		if j > 0 && lam[j-1] == l {
-			from = chosen[j-1]
+			from = pos[j-1]
 		}
-		for ri := from; ri < len(reps); ri++ {
-			q := reps[ri]
-			if l%p.orbitLen[q] != 0 {
+		for ci := from; ci < len(list); ci++ {
+			next := counts + list[ci].counts
+			if (next+bias)&tops != 0 {
 				continue
 			}
-			ok := true
-			y := q
-			for k := range l {
-				rows[starts[j]+k] = y
-				for m := y; m != 0; m &= m - 1 {
-					r := bits.TrailingZeros16(m)
-					count[r]++
-					if count[r] > p.c {
-						ok = false
-					}
-				}
-				y = p.hat[y]
-			}
-			if ok {
-				chosen[j] = ri
-				rec(j+1, weight*uint64(p.orbitLen[q]))
-			}
-			for k := range l {
-				for m := rows[starts[j]+k]; m != 0; m &= m - 1 {
-					count[bits.TrailingZeros16(m)]--
-				}
-			}
+			chosen[j], pos[j] = list[ci].ri, ci
+			rec(j+1, next, weight*uint64(p.orbitLen[reps[list[ci].ri]]))
 		}
 	}
-	rec(0, 1)
+	rec(0, 0, 1)
 	if tooMany {
 		return nil, fmt.Errorf("%w: σ type %v has more than %d equivariant assignments (about %d bytes each)",
 			ErrTooManyAssignments, lam, maxAssignments, assignmentBytes)
+	}
+	numLeaves := len(weights)
+	chosenOf := func(i int) []uint8 { return chosenAll[i*len(lam) : (i+1)*len(lam)] }
+	// rowsOf returns the row set of each symbol under leaf i's choice.
+	rowsOf := func(i int) []uint16 {
+		rows := make([]uint16, p.n)
+		for j, ri := range chosenOf(i) {
+			y := reps[ri]
+			for k := range lam[j] {
+				rows[starts[j]+k] = y
+				y = p.hat[y]
+			}
+		}
+		return rows
 	}
 	// The band maps commuting with ρ permute the leaves (they commute with
 	// ρ̂ and keep the rows balanced) and keep their terms: join each leaf to
@@ -784,8 +823,7 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 	// 12), bytes 0-7 in hi and 8-11 in lo, most significant first, so that
 	// keys compare as the index lists do lexicographically. rec lists the
 	// leaves in that order (checked), so a leaf is found by binary search.
-	type leafKey struct{ hi, lo uint64 }
-	keyOf := func(ch []int) leafKey {
+	keyOf := func(ch []uint8) leafKey {
 		var k leafKey
 		for j := range maxRows {
 			var b uint64
@@ -808,9 +846,9 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 			return cmp.Compare(a.lo, b.lo)
 		}
 	}
-	keys := make([]leafKey, len(leaves))
-	for i, lf := range leaves {
-		keys[i] = keyOf(lf.chosen)
+	keys := make([]leafKey, numLeaves)
+	for i := range numLeaves {
+		keys[i] = keyOf(chosenOf(i))
 		if i > 0 && cmpKey(keys[i-1], keys[i]) >= 0 {
 			return nil, fmt.Errorf("symmetry: internal error: the assignments of σ type %v are not listed in increasing order", lam)
 		}
@@ -819,7 +857,7 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 	for i, q := range reps {
 		repIndex[q] = uint8(i)
 	}
-	parent := make([]int, len(leaves))
+	parent := make([]int, numLeaves)
 	for i := range parent {
 		parent[i] = i
 	}
@@ -831,11 +869,11 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 		}
 		return i
 	}
-	img := make([]int, len(lam))
-	for i, lf := range leaves {
+	img := make([]uint8, len(lam))
+	for i := range numLeaves {
 		for _, g := range p.gens {
-			for j, x := range lf.chosen {
-				img[j] = int(repIndex[g[reps[x]]])
+			for j, x := range chosenOf(i) {
+				img[j] = repIndex[g[reps[x]]]
 			}
 			for a := 1; a < len(lam); a++ {
 				for j := a; j > 0 && lam[j-1] == lam[j] && img[j-1] > img[j]; j-- {
@@ -853,18 +891,22 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 	}
 	var classes []termClass
 	classOf := map[int]int{} // root → its class
-	for i, lf := range leaves {
+	for i, w := range weights {
 		r := find(i)
 		k, ok := classOf[r]
 		if !ok {
 			k = len(classes)
 			classOf[r] = k
-			classes = append(classes, termClass{rows: leaves[r].rows, weight: new(big.Int)})
+			classes = append(classes, termClass{rows: rowsOf(r), weight: new(big.Int)})
 		}
-		classes[k].weight.Add(classes[k].weight, new(big.Int).SetUint64(lf.weight))
+		classes[k].weight.Add(classes[k].weight, new(big.Int).SetUint64(w))
 	}
 	return classes, nil
 }
+
+// leafKey is an assignment's key in assignmentClasses: its orbit indices,
+// one byte per cycle, bytes 0-7 in hi and 8-11 in lo.
+type leafKey struct{ hi, lo uint64 }
 
 // sumFor returns Σ_X over the grids X with X∘g = σ∘X, σ = σ_λ: the sum over
 // the equivariant pattern assignments of their stack products, one term per
