@@ -43,7 +43,7 @@ func runCoverage(p *pipeline.Pass) error {
 				BlockSize: int(n), TailSize: montecarlo.ParetoTailSize(n)}
 			v := cfg.variant(r.Variant, r.Shape)
 			blocks, err := montecarlo.RunBlocks(p.Context(), spec, n*int64(cfg.CoverageRuns), runtime.GOMAXPROCS(0),
-				func() (montecarlo.Sampler, error) { return walks.NewSampler(r.Shape, v) }, nil)
+				func() (montecarlo.Sampler, error) { return walks.NewSampler(p.Context(), r.Shape, v) }, nil)
 			if err != nil {
 				return err
 			}

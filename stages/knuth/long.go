@@ -383,7 +383,7 @@ func computeLong(ctx context.Context, id string) ([]byte, error) {
 	var next atomic.Int64
 	err = parallel.Run(min(runtime.GOMAXPROCS(0), len(blocks)), func(int) (err error) {
 		defer parallel.Recover(&err)
-		s, err := walks.NewSampler(u.Shape, u.Variant)
+		s, err := walks.NewSampler(ctx, u.Shape, u.Variant)
 		if err != nil {
 			return err
 		}

@@ -317,7 +317,7 @@ var estimator = &sampling.Estimator[SummaryRow]{
 		return sampling.Plan{Stage: "knuth", BlockSize: cfg.BlockSize, Samples: cfg.Samples, Variants: cfg.Variants, Goals: cfg.Goals}
 	},
 	NewSampler: func(p *pipeline.Pass, shape grid.Shape, name string) (montecarlo.Sampler, error) {
-		return walks.NewSampler(shape, pipeline.ConfigOf[Config](p).variant(name, shape))
+		return walks.NewSampler(p.Context(), shape, pipeline.ConfigOf[Config](p).variant(name, shape))
 	},
 	Row: func(p *pipeline.Pass, shape grid.Shape, name string, res montecarlo.Result, _ sampling.Timing) SummaryRow {
 		v := pipeline.ConfigOf[Config](p).variant(name, shape)

@@ -1,6 +1,7 @@
 package walkbands
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"math/bits"
@@ -45,6 +46,10 @@ type boxSets struct {
 	memo    map[boxKey]*big.Int
 	tabs    map[boxKey][]map[uint64]uint64
 	total   *big.Int
+	// ctx stops the count while it is built (33 s on 5×5); err is why it
+	// stopped.
+	ctx context.Context
+	err error
 }
 
 // boxDraw is one drawer's scratch.
@@ -55,20 +60,28 @@ type boxDraw struct {
 }
 
 // sharedBoxSets returns the counter of R×C set arrays, built once per
-// process: it is read only after it is built.
-func sharedBoxSets(r, c int) (*boxSets, error) {
-	v, _ := boxSetsByShape.LoadOrStore([2]int{r, c}, &lazyBoxSets{})
-	l := v.(*lazyBoxSets)
-	l.once.Do(func() { l.b, l.err = newBoxSets(r, c) })
-	return l.b, l.err
+// process (a caller asking meanwhile waits for it; a cancelled build keeps
+// nothing): it is read only after it is built.
+func sharedBoxSets(ctx context.Context, r, c int) (*boxSets, error) {
+	boxSetsByShape.mu.Lock()
+	defer boxSetsByShape.mu.Unlock()
+	if b, ok := boxSetsByShape.built[[2]int{r, c}]; ok {
+		return b, nil
+	}
+	b, err := newBoxSets(ctx, r, c)
+	if err != nil {
+		return nil, err
+	}
+	if boxSetsByShape.built == nil {
+		boxSetsByShape.built = map[[2]int]*boxSets{}
+	}
+	boxSetsByShape.built[[2]int{r, c}] = b
+	return b, nil
 }
 
-var boxSetsByShape sync.Map // [2]int{R, C} → *lazyBoxSets
-
-type lazyBoxSets struct {
-	once sync.Once
-	b    *boxSets
-	err  error
+var boxSetsByShape struct {
+	mu    sync.Mutex
+	built map[[2]int]*boxSets // {R, C} → its counter
 }
 
 // boxKey is a level and its counts n(U), boxCountBits bits each in the
@@ -83,7 +96,7 @@ const boxCountBits = 6
 // newBoxSets returns the counter of the set arrays of R×C bands (2 ≤ R ≤
 // MaxFirstBandHeight), or an error when a count does not fit its state or
 // a weight 64 bits.
-func newBoxSets(r, c int) (*boxSets, error) {
+func newBoxSets(ctx context.Context, r, c int) (*boxSets, error) {
 	n := r * c
 	if r < 2 || r > MaxFirstBandHeight || n >= 1<<boxCountBits {
 		return nil, fmt.Errorf("walks: the set arrays of %d×%d bands do not fit the box-by-box count", r, c)
@@ -116,7 +129,12 @@ func newBoxSets(r, c int) (*boxSets, error) {
 		}
 		b.relabel = append(b.relabel, img)
 	}
+	b.ctx = ctx
 	b.total = b.count(1, b.start())
+	b.ctx = nil
+	if b.err != nil {
+		return nil, b.err
+	}
 	return b, nil
 }
 
@@ -208,6 +226,9 @@ func (b *boxSets) tables(j int, state uint64) []map[uint64]uint64 {
 			}
 		}
 		b.compositions(u, k, func(c *[MaxFirstBandHeight]int, w uint64) {
+			if b.stopped() {
+				return
+			}
 			add := b.contribution(u, c)
 			for acc, v := range out[ui] {
 				if b.rowsWithin(j, acc+add, &before) {
@@ -281,7 +302,13 @@ func (b *boxSets) count(j int, state uint64) *big.Int {
 	if v, ok := b.memo[key]; ok {
 		return v
 	}
+	if b.stopped() {
+		return new(big.Int)
+	}
 	t := b.tables(j, key.n)
+	if b.stopped() {
+		return new(big.Int) // t is incomplete
+	}
 	b.tabs[key] = t
 	sum, term := new(big.Int), new(big.Int)
 	for next, w := range t[len(t)-1] {
@@ -292,6 +319,15 @@ func (b *boxSets) count(j int, state uint64) *big.Int {
 	}
 	b.memo[key] = sum
 	return sum
+}
+
+// stopped reports whether the count is to stop (ctx done while it is
+// built), keeping the reason in err.
+func (b *boxSets) stopped() bool {
+	if b.err == nil && b.ctx != nil {
+		b.err = b.ctx.Err()
+	}
+	return b.err != nil
 }
 
 // draw writes a uniformly random set array into row (row[j][s] = the row

@@ -1,6 +1,7 @@
 package walkbands
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -70,8 +71,9 @@ type FirstBand struct {
 const MaxFirstBandHeight = 5
 
 // NewFirstBand returns a drawer of first bands of shape s (R ≤
-// MaxFirstBandHeight).
-func NewFirstBand(s grid.Shape) (*FirstBand, error) {
+// MaxFirstBandHeight); ctx stops the count of R = 5 set arrays it may
+// build.
+func NewFirstBand(ctx context.Context, s grid.Shape) (*FirstBand, error) {
 	if s.R < 1 || s.R > MaxFirstBandHeight || s.C < 1 || s.N() > grid.MaxN {
 		return nil, fmt.Errorf("walks: uniform first bands need box height 1 ≤ R ≤ %d, not %s (count the transposed shape C×R: same number of grids)", MaxFirstBandHeight, s)
 	}
@@ -96,7 +98,7 @@ func NewFirstBand(s grid.Shape) (*FirstBand, error) {
 		f.arrays = a
 		m.Set(a.total)
 	case s.R >= 5:
-		b, err := sharedBoxSets(s.R, s.C)
+		b, err := sharedBoxSets(ctx, s.R, s.C)
 		if err != nil {
 			return nil, err
 		}

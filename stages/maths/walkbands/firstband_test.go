@@ -1,11 +1,14 @@
 package walkbands
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/heuristic"
@@ -78,7 +81,7 @@ func TestFirstBandUniform(t *testing.T) {
 			continue // 4x2 and 5x1: 500,000 and 67,000 draws, 6 s and 30 s
 		}
 		s := mustShape(t, c.shape)
-		f, err := NewFirstBand(s)
+		f, err := NewFirstBand(context.Background(), s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +149,7 @@ func TestFirstBandCount(t *testing.T) {
 	}
 	for _, shape := range shapes {
 		s := mustShape(t, shape)
-		f, err := NewFirstBand(s)
+		f, err := NewFirstBand(context.Background(), s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +163,7 @@ func TestFirstBandCount(t *testing.T) {
 			t.Errorf("%s: %v bands, want %v", shape, f.Count().Float(), want)
 		}
 	}
-	if _, err := NewFirstBand(mustShape(t, "6x2")); err == nil {
+	if _, err := NewFirstBand(context.Background(), mustShape(t, "6x2")); err == nil {
 		t.Error("6x2: no error for box height 6")
 	}
 }
@@ -174,7 +177,7 @@ func TestSetArrayCountsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := newBoxSets(r, c)
+			b, err := newBoxSets(context.Background(), r, c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,5 +185,29 @@ func TestSetArrayCountsAgree(t *testing.T) {
 				t.Errorf("%d×%d: %v set arrays symbol by symbol, %v box by box", r, c, a.total, b.total)
 			}
 		}
+	}
+}
+
+// TestBoxSetsStops: a cancelled context stops the box-by-box count (the
+// 5×5 build would take half a minute), and a stopped build is not kept:
+// the next caller builds the counter.
+func TestBoxSetsStops(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := newBoxSets(ctx, 5, 5); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("5x5 with a deadline of 100 ms: %v, want the deadline's error", err)
+	}
+	// 5x2 afresh (another test may have built it in this process).
+	boxSetsByShape.mu.Lock()
+	delete(boxSetsByShape.built, [2]int{5, 2})
+	boxSetsByShape.mu.Unlock()
+	stopped, cancelNow := context.WithCancel(context.Background())
+	cancelNow()
+	if _, err := sharedBoxSets(stopped, 5, 2); !errors.Is(err, context.Canceled) {
+		t.Fatalf("5x2 cancelled: %v", err)
+	}
+	b, err := sharedBoxSets(context.Background(), 5, 2)
+	if err != nil || b.total.Sign() <= 0 {
+		t.Fatalf("5x2 after a cancelled build: %v, %v", b, err)
 	}
 }

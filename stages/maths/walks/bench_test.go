@@ -34,7 +34,7 @@ func BenchmarkSample(b *testing.B) {
 		{"4x4", Variant{Name: "lookahead100", Order: MRV, HybridK: 256, Budget: 100, Lookahead: true, Alpha: 0.25}},
 	} {
 		b.Run(c.shape+"/"+c.v.Name, func(b *testing.B) {
-			s, err := NewSampler(mustShape(b, c.shape), c.v)
+			s, err := NewSampler(context.Background(), mustShape(b, c.shape), c.v)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -93,7 +93,7 @@ func BenchmarkRelvarSeconds(b *testing.B) {
 			for b.Loop() {
 				start := cpuTime()
 				spec := montecarlo.Spec{Seed: 1, Stage: "bench", Shape: c.shape, Variant: c.v.Name, BlockSize: 1000}
-				res, err := montecarlo.Run(context.Background(), spec, c.samples, 1, func() (montecarlo.Sampler, error) { return NewSampler(s, c.v) }, nil)
+				res, err := montecarlo.Run(context.Background(), spec, c.samples, 1, func() (montecarlo.Sampler, error) { return NewSampler(context.Background(), s, c.v) }, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,6 +1,7 @@
 package walks
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestLastBandCountIsExact(t *testing.T) {
 	}{{"1x4", 200}, {"1x5", 200}, {"2x2", 300}, {"2x3", 300}, {"3x2", 300}, {"2x4", 300}, {"4x2", 0}, {"3x3", 300}, {"2x5", 200}, {"3x4", 100}} {
 		s := mustShape(t, c.shape)
 		if c.walks == 0 {
-			if _, err := NewSampler(s, Variant{Order: MRV, LastBand: true}); err == nil {
+			if _, err := NewSampler(context.Background(), s, Variant{Order: MRV, LastBand: true}); err == nil {
 				t.Errorf("%s: a last band 4 rows high accepted", c.shape)
 			}
 			continue
@@ -36,7 +37,7 @@ func TestLastBandCountIsExact(t *testing.T) {
 		w.restrict = lb.RestrictUpper(w.words)
 		var first *walkbands.FirstBand
 		if s.R > 1 {
-			if first, err = walkbands.NewFirstBand(s); err != nil {
+			if first, err = walkbands.NewFirstBand(context.Background(), s); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -92,7 +93,7 @@ func TestLastBandExact2x2(t *testing.T) {
 		{Name: "bandmrvlast", Order: MRV, HybridK: 16, FirstBand: true, LastBand: true},
 		{Name: "bandselast", Order: MRV, HybridK: 16, Budget: 1000, FirstBand: true, LastBand: true},
 	} {
-		sampler, err := NewSampler(s, v)
+		sampler, err := NewSampler(context.Background(), s, v)
 		if err != nil {
 			t.Fatal(err)
 		}

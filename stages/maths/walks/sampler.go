@@ -1,6 +1,7 @@
 package walks
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 
@@ -70,8 +71,9 @@ type Sampler struct {
 	variant Variant
 }
 
-// NewSampler returns a sampler of variant v on shape s.
-func NewSampler(s grid.Shape, v Variant) (*Sampler, error) {
+// NewSampler returns a sampler of variant v on shape s; ctx stops the
+// tables a uniform first band may build.
+func NewSampler(ctx context.Context, s grid.Shape, v Variant) (*Sampler, error) {
 	if v.Lookahead {
 		if v.FirstBand || v.Hybrid {
 			return nil, fmt.Errorf("walks: look-ahead enumeration starts from the empty grid and counts nothing exactly")
@@ -88,7 +90,7 @@ func NewSampler(s grid.Shape, v Variant) (*Sampler, error) {
 			return nil, fmt.Errorf("walks: a walk from a uniform first band needs order mrv and no hybrid count, not %v", v.Order)
 		}
 		var err error
-		if first, err = walkbands.NewFirstBand(s); err != nil {
+		if first, err = walkbands.NewFirstBand(ctx, s); err != nil {
 			return nil, err
 		}
 	}

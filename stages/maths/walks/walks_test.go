@@ -67,7 +67,7 @@ func testVariants(s grid.Shape) []Variant {
 func simulate(t testing.TB, shape grid.Shape, v Variant, seed uint64, samples int64) montecarlo.Moments {
 	spec := montecarlo.Spec{Seed: seed, Stage: "knuth", Shape: shape.String(), Variant: v.Name, BlockSize: 500}
 	res, err := montecarlo.Run(context.Background(), spec, samples, 2, func() (montecarlo.Sampler, error) {
-		return NewSampler(shape, v)
+		return NewSampler(context.Background(), shape, v)
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +250,7 @@ func TestCovers3x3(t *testing.T) {
 // the exact count, whatever the seed.
 func TestHybridZeroIsExact(t *testing.T) {
 	for _, shape := range []string{"2x2", "2x3"} {
-		s, err := NewSampler(mustShape(t, shape), Variant{Order: Random, Hybrid: true})
+		s, err := NewSampler(context.Background(), mustShape(t, shape), Variant{Order: Random, Hybrid: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -383,7 +383,7 @@ func TestEnumeratorNoAllocation(t *testing.T) {
 // α: every sample is 288 on 2×2.
 func TestLookaheadWideBudgetIsExact(t *testing.T) {
 	for _, alpha := range []float64{0, 1} {
-		s, err := NewSampler(mustShape(t, "2x2"), Variant{Order: MRV, HybridK: 16, Budget: 300, Lookahead: true, Alpha: alpha})
+		s, err := NewSampler(context.Background(), mustShape(t, "2x2"), Variant{Order: MRV, HybridK: 16, Budget: 300, Lookahead: true, Alpha: alpha})
 		if err != nil {
 			t.Fatal(err)
 		}
