@@ -357,7 +357,7 @@ func TestShapes2x6RunsAsUnits(t *testing.T) {
 	}
 	refused := startCensus(t, bin, root, command("run")...)
 	if code := refused.wait(time.Minute); code == 0 || !strings.Contains(refused.stderr.String(), "shapes.max_cpu_hours") ||
-		!strings.Contains(refused.stderr.String(), "holds 0 of its 1975 units") {
+		!strings.Contains(refused.stderr.String(), "holds 0 of the 1975 units asked for") {
 		t.Errorf("2x6 without shapes.max_cpu_hours: exit %d, stderr:\n%s", code, refused.stderr.String())
 	}
 	sets = append(sets, "--set", "shapes.max_cpu_hours=100")
