@@ -196,6 +196,10 @@
 //     1` took 52 s and 51 CPU-seconds (2026-11-26, machine under load; 6 min
 //     47 s and 164 CPU-seconds before). The default run takes every unit
 //     from the bundle.
+//   - 2×6 stack-count units (shapes.orbit_stacks; 2026-11-27, the machine
+//     shared with test runs and CI): the first took 956 CPU-seconds (its sum
+//     unit 963), the first 17 together 5,097 (theirs about 4,900); the run
+//     goes on across sessions into the bundle.
 //
 // 3×4 is not counted. By the three-stack (gangster) method of
 // stages/maths/triple it is projected at 567 ± 22 CPU-hours (95%; 2026-11-25):
