@@ -96,16 +96,20 @@ const projectedUnitCPUHours = 3.7 / BundleUnits
 func BundleIDs() []string {
 	ids := make([]string, BundleUnits)
 	for u := range ids {
-		ids[u] = fmt.Sprintf("%s%05d", BundlePrefix, u)
+		ids[u] = sumID(u)
 	}
 	return ids
 }
+
+// sumID is the id of 2x6 sum unit u, stacksID that of its stack-count unit.
+func sumID(u int) string    { return fmt.Sprintf("%s%05d", BundlePrefix, u) }
+func stacksID(u int) string { return fmt.Sprintf("%s%05d", StacksPrefix, u) }
 
 // StacksIDs returns the ids of every 2x6 stack-count unit, in order.
 func StacksIDs() []string {
 	ids := make([]string, BundleUnits)
 	for u := range ids {
-		ids[u] = fmt.Sprintf("%s%05d", StacksPrefix, u)
+		ids[u] = stacksID(u)
 	}
 	return ids
 }
@@ -176,13 +180,13 @@ func ParseStacks(id string, result []byte, n int) ([]uint64, error) {
 // stage's orbit sum and the grid count then rest on the same numbers.
 func UnitStacks(plan *pair.Plan, u int, stacksResult, sumResult []byte) ([]uint64, error) {
 	lo, hi := unitOrbits(u)
-	id := StacksIDs()[u]
+	id := stacksID(u)
 	es, err := ParseStacks(id, stacksResult, hi-lo)
 	if err != nil {
 		return nil, err
 	}
 	if got := WeightedSquares(plan.Orbits[lo:hi], es); got.String() != string(sumResult) {
-		return nil, fmt.Errorf("unit %s: its stack counts give Σ W·E² = %v, the sum unit %s %s", id, got, BundleIDs()[u], sumResult)
+		return nil, fmt.Errorf("unit %s: its stack counts give Σ W·E² = %v, the sum unit %s %s", id, got, sumID(u), sumResult)
 	}
 	return es, nil
 }
