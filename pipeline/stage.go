@@ -310,6 +310,20 @@ func (p *Pass) UnitResults() ([][]byte, error) {
 	return append([][]byte(nil), p.units.Results...), nil
 }
 
+// UnitResultsByID is UnitResults keyed by unit id: for a stage whose merge
+// looks units up by name rather than walking them in List order.
+func (p *Pass) UnitResultsByID() (map[string][]byte, error) {
+	results, err := p.UnitResults()
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string][]byte, len(results))
+	for i, id := range p.UnitIDs() {
+		byID[id] = results[i]
+	}
+	return byID, nil
+}
+
 // forUnit is the pass a Compute call gets: the same stage, configuration
 // and inputs, with the unit's context and id.
 func (p *Pass) forUnit(ctx context.Context, id string) *Pass {

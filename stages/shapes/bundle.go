@@ -35,13 +35,9 @@ func writeBundledUnits(p *pipeline.Pass) error {
 		if err != nil {
 			return err
 		}
-		results, err := p.UnitResults()
+		byID, err := p.UnitResultsByID()
 		if err != nil {
 			return err
-		}
-		byID := map[string][]byte{}
-		for i, id := range p.UnitIDs() {
-			byID[id] = results[i]
 		}
 		for _, id := range ids {
 			r, ok := have[id]

@@ -33,13 +33,9 @@ func writeOrbitStacks(p *pipeline.Pass, found counts) error {
 	if !cfg.OrbitStacks {
 		return OrbitStacks.Write(p, rows)
 	}
-	results, err := p.UnitResults()
+	byID, err := p.UnitResultsByID()
 	if err != nil {
 		return err
-	}
-	byID := map[string][]byte{}
-	for i, id := range p.UnitIDs() {
-		byID[id] = results[i]
 	}
 	counted, _ := cfg.widths()
 	for _, c := range counted {

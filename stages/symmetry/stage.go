@@ -431,13 +431,9 @@ func run(p *pipeline.Pass) error {
 		}
 		gridsOf[symmetry.Shape{R: int(row.Rows), C: int(row.Cols)}] = n
 	}
-	results, err := p.UnitResults()
+	resultOf, err := p.UnitResultsByID()
 	if err != nil {
 		return err
-	}
-	resultOf := map[string][]byte{}
-	for k, id := range p.UnitIDs() {
-		resultOf[id] = results[k]
 	}
 	used := map[string]bool{}
 	var classRows []ClassRow

@@ -62,7 +62,7 @@ func TestTermTimes2x6(t *testing.T) {
 		sum := new(big.Int)
 		for _, lam := range search.SigmaTypes(s, cl.Rep) {
 			sigma := perm.WithCycleType(lam)
-			classes, err := p.assignmentClasses(lam)
+			classes, err := p.assignmentClasses(ctx, lam)
 			if err != nil {
 				t.Fatal(err)
 			}

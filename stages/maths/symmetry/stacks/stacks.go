@@ -686,7 +686,10 @@ type termClass struct {
 // (one per orbit of Z(σ_λ), weighted by its orbit's size) in classes under
 // the band maps commuting with ρ, which keep the terms: Σ_X over the grids X
 // with X∘g = σ∘X is Σ over the classes of term(rows)·weight.
-func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
+//
+// Listing a class's assignments can take a minute (16 M for 2×6 class 37),
+// so ctx is checked every ctxEvery leaves while listing and joining.
+func (p *stackProblem) assignmentClasses(ctx context.Context, lam []int) ([]termClass, error) {
 	var starts []int
 	at := 0
 	for _, l := range lam {
@@ -746,6 +749,7 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 	var chosenAll []uint8
 	var weights []uint64
 	tooMany := false
+	var stopped error               // ctx's error once it is done
 	chosen := make([]int, len(lam)) // index into reps per cycle
 	pos := make([]int, len(lam))    // index into cands[lam[j]] per cycle
 	var rec func(j int, counts, weight uint64)
@@ -773,13 +777,16 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 				tooMany = true
 				return
 			}
+			if len(weights)%ctxEvery == 0 {
+				stopped = ctx.Err()
+			}
 			for _, ri := range chosen {
 				chosenAll = append(chosenAll, uint8(ri))
 			}
 			weights = append(weights, w)
 			return
 		}
-		if tooMany {
+		if tooMany || stopped != nil {
 			return
 		}
 		l := lam[j]
@@ -798,6 +805,9 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 		}
 	}
 	rec(0, 0, 1)
+	if stopped != nil {
+		return nil, stopped
+	}
 	if tooMany {
 		return nil, fmt.Errorf("%w: σ type %v has more than %d equivariant assignments (about %d bytes each)",
 			ErrTooManyAssignments, lam, maxAssignments, assignmentBytes)
@@ -871,6 +881,11 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 	}
 	img := make([]uint8, len(lam))
 	for i := range numLeaves {
+		if i%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		for _, g := range p.gens {
 			for j, x := range chosenOf(i) {
 				img[j] = repIndex[g[reps[x]]]
@@ -904,6 +919,10 @@ func (p *stackProblem) assignmentClasses(lam []int) ([]termClass, error) {
 	return classes, nil
 }
 
+// ctxEvery is how many assignments assignmentClasses lists or joins between
+// two checks of its context: a few milliseconds of work.
+const ctxEvery = 1 << 16
+
 // leafKey is an assignment's key in assignmentClasses: its orbit indices,
 // one byte per cycle, bytes 0-7 in hi and 8-11 in lo.
 type leafKey struct{ hi, lo uint64 }
@@ -914,7 +933,7 @@ type leafKey struct{ hi, lo uint64 }
 // classes in turn (the sum does not depend on their number).
 func (p *stackProblem) sumFor(ctx context.Context, lam []int, workers int) (*big.Int, error) {
 	sigma := perm.WithCycleType(lam)
-	classes, err := p.assignmentClasses(lam)
+	classes, err := p.assignmentClasses(ctx, lam)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"testing"
+	"time"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
@@ -348,5 +349,28 @@ func TestTooManyAssignments(t *testing.T) {
 	_, err = Fixed(context.Background(), s, cl.Rep)
 	if !errors.Is(err, ErrTooManyAssignments) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("class 37 with at most 1000 assignments: error %v, want one line wrapping ErrTooManyAssignments", err)
+	}
+}
+
+// Listing the assignments of a σ type stops soon after its context is done:
+// class 37 of 2×6 (σ type 1^8.2^2, 16,179,808 assignments, about a minute)
+// with a 100 ms deadline.
+func TestAssignmentsStop(t *testing.T) {
+	s := symmetry.Shape{R: 2, C: 6}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := g.Class(37)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newStackProblem(s.C, cl.Rep)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = p.assignmentClasses(ctx, []int{2, 2, 1, 1, 1, 1, 1, 1, 1, 1})
+	if elapsed := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || elapsed > 2*time.Second {
+		t.Fatalf("listing class 37's assignments with a 100 ms deadline: error %v after %v, want the deadline within 2 s", err, elapsed)
 	}
 }
