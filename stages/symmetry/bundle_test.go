@@ -180,6 +180,19 @@ func TestStage12FromBundle(t *testing.T) {
 	if len(classes) != 2*bundleClasses || classes[bundleClasses+1].Shape != "6x2" || classes[bundleClasses+1].Method != "stacks" {
 		t.Errorf("%d class rows, row %d %+v: want 2×5005, 6x2 by the stacks", len(classes), bundleClasses+1, classes[bundleClasses+1])
 	}
+	// With the orbits' stack counts the run recounts the 16 classes counted
+	// by the orbit sum, and their rows of 0 fail it.
+	stackUnits, err := pipeline.ReadBundle(root, pairunits.Bundle, pairunits.StacksIDs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stackUnits) != pairunits.BundleUnits {
+		t.Logf("the shapes bundle holds %d of the %d stack-count units: the orbit sum's recount is not tested", len(stackUnits), pairunits.BundleUnits)
+		return
+	}
+	if err := run("shapes.orbit_stacks=true"); err == nil || !strings.Contains(err.Error(), "the sum over pattern orbits gives") {
+		t.Fatalf("every class fixing 0, with the orbits' stack counts: %v; want the orbit sum's recount to refuse class 10", err)
+	}
 }
 
 // TestOrbitStacksFrom takes the stack counts of 2×2 to 2×4 from the shapes

@@ -85,7 +85,11 @@
 // naming the key): the shapes stage keeps them as 1,975 more units of its
 // own bundle, each checked against the sum unit of the same orbits, and
 // this stage checks that the rows hold every orbit of pair.Orbits(6) once
-// with its weight. 6×2 has no units of its own:
+// with its weight. Given those rows, every run also recounts the 16 classes
+// by the orbit sum (about a second) and fails unless each equals its unit's
+// result (checked_by says so); the bundle's rows of classes 10, 21 and 32
+// come from the stack method, so for them this compares two methods.
+// 6×2 has no units of its own:
 // transposing the grid carries the grids fixed by (ρ, κ) with 6×2 boxes
 // onto those fixed by (κ, ρ) with 2×6 boxes (the stack method counts 6×2
 // that way), so each 6×2 class takes the count of the 2×6 class holding

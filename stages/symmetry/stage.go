@@ -408,6 +408,53 @@ const methodStacksText = "every class by the stack method (twisted stack counts 
 // methodStacks12Text is the stack method's checked_by text for 2x6 and 6x2.
 var methodStacks12Text = "every class by the stack method, which equals the search on every class of 2x2 to 4x2, on the 2x5 classes the search finishes and on 2x6 classes 220, 2307, 2309, 2325, 3689, 3727 and 3879 (3879 also as 6x2), and whose twisted stack counts equal plain backtracking on sampled 2x6 assignments, but the 16 that exchange the stacks with every map an involution (classes 10, 21, 32, 43, 54, 65, 76, 87, 98, 109, 120, 131, 142, 153, 164 and 175) by package stacks' sum over the pair method's pattern orbits, with each orbit's stack count from the shapes stage's bundled stack-count units (each checked against the sum unit of the same orbits), which equals the stack method on every such exchange of 2x2 to 2x5 (and on 2x6 classes 10, 21 and 32 when the bundle's rows of them, from the stack method, are recomputed); 6x2 takes each class's count from the 2x6 class of its transpose; the counts of the 2x6 classes from the committed bundle " + Bundle.Path()
 
+// orbitRecountText is the checked_by text of recountOrbitClasses.
+const orbitRecountText = "the %d classes counted by the sum over pattern orbits recounted by it in this run from the shapes stage's orbit stack counts, equal to the bundle's rows (those of classes 10, 21 and 32 computed by the stack method)"
+
+// recountOrbitClasses recounts by the sum over pattern orbits every 2×6
+// class that stacks.ByOrbits names, when the shapes stage wrote the 2×6
+// orbits' stack counts (shapes.orbit_stacks), and fails unless each equals
+// its unit's result. The bundle's rows of classes 10, 21 and 32 were
+// computed by the stack method before the orbit sum existed, so for them
+// this is a second method; for the others it recomputes the committed row.
+// It returns how many classes it recounted (0 without the stack counts).
+func recountOrbitClasses(p *pipeline.Pass, resultOf map[string][]byte) (int, error) {
+	rows, err := shapes.OrbitStacks.Read(p)
+	if err != nil {
+		return 0, err
+	}
+	if !slices.ContainsFunc(rows, func(r shapes.OrbitStackRow) bool { return int(r.Width) == bundleShape.C }) {
+		return 0, nil
+	}
+	orbits, es, err := orbitStacksFrom(p.Context(), rows, bundleShape.C)
+	if err != nil {
+		return 0, err
+	}
+	g, err := groupOf(bundleShape, false)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, c := range g.Classes[1:] {
+		if !stacks.ByOrbits(bundleShape, c.Rep) {
+			continue
+		}
+		if err := p.Context().Err(); err != nil {
+			return 0, err
+		}
+		id := unitID(bundleShape, c.Index)
+		f, err := stacks.FixedFromOrbits(bundleShape, c.Rep, orbits, es)
+		if err != nil {
+			return 0, err
+		}
+		if want := methodStacks + " " + f.String(); string(resultOf[id]) != want {
+			return 0, fmt.Errorf("%v class %d: unit %s has %q, the sum over pattern orbits gives %q", bundleShape, c.Index, id, resultOf[id], want)
+		}
+		n++
+	}
+	return n, nil
+}
+
 // groupText describes the group of s for the artifact and the paper.
 func groupText(s symmetry.Shape, transpose bool) string {
 	t := fmt.Sprintf("bands and rows within bands (S%d wr S%d) × stacks and columns within stacks (S%d wr S%d)", s.R, s.C, s.C, s.R)
@@ -434,6 +481,12 @@ func run(p *pipeline.Pass) error {
 	resultOf, err := p.UnitResultsByID()
 	if err != nil {
 		return err
+	}
+	orbitRecounts := 0
+	if slices.ContainsFunc(cfg.shapesOf(), func(s symmetry.Shape) bool { return s.N() == bundledSide }) {
+		if orbitRecounts, err = recountOrbitClasses(p, resultOf); err != nil {
+			return err
+		}
 	}
 	used := map[string]bool{}
 	var classRows []ClassRow
@@ -517,6 +570,9 @@ func run(p *pipeline.Pass) error {
 		switch {
 		case methods[methodStacks] && s.N() == bundledSide:
 			checked = append(checked, methodStacks12Text)
+			if orbitRecounts > 0 {
+				checked = append(checked, fmt.Sprintf(orbitRecountText, orbitRecounts))
+			}
 		case methods[methodStacks]:
 			checked = append(checked, methodStacksText)
 		}
