@@ -24,6 +24,21 @@ import (
 // agree too, but their searches take one to several minutes.
 var cheap2x6 = []int{220, 2307, 2309, 2325, 3689, 3727, 3879}
 
+// class2x6 returns class i of symmetry.NewGroup(2×6) with its shape.
+func class2x6(t *testing.T, i int) (symmetry.Shape, symmetry.Class) {
+	t.Helper()
+	s := symmetry.Shape{R: 2, C: 6}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := g.Class(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, cl
+}
+
 // TestStacksMatchSearch2x6 checks the stack method against the search on
 // the classes of cheap2x6, and on one of them (3879) transposed to 6×2.
 func TestStacksMatchSearch2x6(t *testing.T) {

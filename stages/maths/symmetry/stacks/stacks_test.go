@@ -337,16 +337,8 @@ func TestStackExchangesByMultisets(t *testing.T) {
 func TestTooManyAssignments(t *testing.T) {
 	defer func(m int) { maxAssignments = m }(maxAssignments)
 	maxAssignments = 1000
-	s := symmetry.Shape{R: 2, C: 6}
-	g, err := symmetry.NewGroup(s, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := g.Class(37)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Fixed(context.Background(), s, cl.Rep)
+	s, cl := class2x6(t, 37)
+	_, err := Fixed(context.Background(), s, cl.Rep)
 	if !errors.Is(err, ErrTooManyAssignments) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("class 37 with at most 1000 assignments: error %v, want one line wrapping ErrTooManyAssignments", err)
 	}
@@ -356,20 +348,12 @@ func TestTooManyAssignments(t *testing.T) {
 // class 37 of 2×6 (σ type 1^8.2^2, 16,179,808 assignments, about a minute)
 // with a 100 ms deadline.
 func TestAssignmentsStop(t *testing.T) {
-	s := symmetry.Shape{R: 2, C: 6}
-	g, err := symmetry.NewGroup(s, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := g.Class(37)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, cl := class2x6(t, 37)
 	p := newStackProblem(s.C, cl.Rep)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = p.assignmentClasses(ctx, []int{2, 2, 1, 1, 1, 1, 1, 1, 1, 1})
+	_, err := p.assignmentClasses(ctx, []int{2, 2, 1, 1, 1, 1, 1, 1, 1, 1})
 	if elapsed := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || elapsed > 2*time.Second {
 		t.Fatalf("listing class 37's assignments with a 100 ms deadline: error %v after %v, want the deadline within 2 s", err, elapsed)
 	}
