@@ -103,6 +103,19 @@
 // 2x6 and 6x2 are not in the default symmetry.shapes until the bundle
 // holds every unit.
 //
+// # 12×12: 3×4 and 4×3 (not counted)
+//
+// The stage refuses 3x4 and 4x3: three stacks (or bands) are beyond the
+// stack method, and the search cannot finish the classes that fix the most
+// grids. A survey (2026-11-27, search.SigmaTypes and search.PlanCost with
+// 8 probes, 47 CPU-seconds): the group without transposition has order
+// 2,579,890,176 and 3,315 classes, of which 316 admit a relabelling type;
+// the planner puts 273 of these under 10^9 search nodes, 10 between 10^9
+// and 10^10, and 33 beyond, up to about 4·10^20 (class 115: bands (1 2)(3 4)
+// and (1 2)(3 4) on the columns of every stack). Those need a method of
+// their own, such as a three-stack analogue of the pair method; until then
+// only the identity's term, from Pettersen and Silver's grid count, is known.
+//
 // # Checks
 //
 // A wrong answer fails these: the class sizes sum to |G| and every class's
