@@ -161,9 +161,10 @@
 //     unit of widths up to 5.
 //   - shapes.max_cpu_hours (default 1): a number ≥ 0, the largest projected
 //     cost, in CPU-hours, of the 2x6 units the bundle lacks.
-//   - shapes.orbit_stacks (default false; true or false): also write
-//     data/orbit_stacks.parquet, for 2x6 by the bundle's stack-count units
-//     (which the symmetry stage needs to count the 2x6 and 6x2 classes).
+//   - shapes.orbit_stacks (default false, configs/default.yaml true; true or
+//     false): also write data/orbit_stacks.parquet, for 2x6 by the bundle's
+//     stack-count units (which the symmetry stage needs to count the 2x6 and
+//     6x2 classes its bundle lacks, and recounts 16 classes from each run).
 //
 // # Cost
 //
@@ -196,10 +197,10 @@
 //     1` took 52 s and 51 CPU-seconds (2026-11-26, machine under load; 6 min
 //     47 s and 164 CPU-seconds before). The default run takes every unit
 //     from the bundle.
-//   - 2×6 stack-count units (shapes.orbit_stacks; 2026-11-27, the machine
-//     shared with test runs and CI): the first took 956 CPU-seconds (its sum
-//     unit 963), the first 17 together 5,097 (theirs about 4,900); the run
-//     goes on across sessions into the bundle.
+//   - 2×6 stack-count units (shapes.orbit_stacks; 2026-11-27, over two
+//     sessions, the machine shared with test runs and CI): all 1,975 in
+//     12,754 CPU-seconds (3.54 CPU-hours; their sum units 13,137), the first
+//     956 (its sum unit 963); the stage checked each against its sum unit.
 //
 // 3×4 is not counted. By the three-stack (gangster) method of
 // stages/maths/triple it is projected at 567 ± 22 CPU-hours (95%; 2026-11-25):

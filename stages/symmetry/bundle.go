@@ -2,6 +2,8 @@ package symmetry
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -152,4 +154,29 @@ func checkOrbitStacks(p *pipeline.Pass, g *symmetry.Group, have map[string]pipel
 	}
 	return fmt.Errorf("symmetry.shapes: 2x6 and 6x2 need shapes.orbit_stacks=true: %s lacks %d classes counted by the sum over pattern orbits, which takes every 2x6 orbit's stack count from %s",
 		Bundle.Path(), lacking, shapes.OrbitStacks.Path)
+}
+
+// bundleCPUSeconds returns the CPU time the bundle records for its units,
+// all of which a run with 2x6 or 6x2 has used (checked).
+func bundleCPUSeconds(p *pipeline.Pass) (float64, error) {
+	held, err := heldClasses()
+	if err != nil {
+		return 0, err
+	}
+	ids := make([]string, 0, len(held))
+	for i := range held {
+		ids = append(ids, unitID(bundleShape, i))
+	}
+	rows, err := pipeline.ReadBundle(p.Root(), Bundle, ids)
+	if err != nil {
+		return 0, err
+	}
+	if len(rows) != len(ids) {
+		return 0, fmt.Errorf("%s holds %d of its %d units after the run", Bundle.Path(), len(rows), len(ids))
+	}
+	var cpu float64
+	for _, id := range slices.Sorted(maps.Keys(rows)) {
+		cpu += rows[id].CPUSeconds
+	}
+	return cpu, nil
 }

@@ -113,7 +113,8 @@
 // the planner puts 273 of these under 10^9 search nodes, 10 between 10^9
 // and 10^10, and 33 beyond, up to about 4·10^20 (class 115: bands (1 2)(3 4)
 // and (1 2)(3 4) on the columns of every stack). Those need a method of
-// their own, such as a three-stack analogue of the pair method; until then
+// their own, such as a twisted form of the three-stack method that
+// stages/maths/triple projects for the 3×4 grid count; until then
 // only the identity's term, from Pettersen and Silver's grid count, is known.
 //
 // # Checks
@@ -190,6 +191,9 @@
 //	                               2×6 and 6×2 with the bundle's path); joined by "; "
 //	literature             string  the published count, decimal; "" where none is known
 //	literature_source      string  where it is published ("" where none is known)
+//	bundle_cpu_seconds     double  CPU time the committed bundle records for the
+//	                               shape's bundled classes (2x6, 6x2: its 488
+//	                               units); 0 for the other shapes
 //
 // # Configuration
 //

@@ -23,7 +23,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "symmetry",
 	Doc:       "essentially different grids per box shape, by Burnside's lemma over the conjugacy classes of the symmetry group",
-	Version:   3,
+	Version:   4,
 	Requires:  []*pipeline.Stage{shapes.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Outputs:   []pipeline.Output{Classes.Output, Counts.Output},
@@ -76,6 +76,10 @@ type CountRow struct {
 	// where none is known, and LiteratureSource names where it is published.
 	Literature       string `parquet:"literature"`
 	LiteratureSource string `parquet:"literature_source"`
+	// BundleCPUSeconds is the CPU time the committed bundle records for the
+	// shape's bundled classes (2x6 and 6x2: its 488 units, each as measured
+	// when it was computed); 0 for a shape without a bundle.
+	BundleCPUSeconds float64 `parquet:"bundle_cpu_seconds"`
 }
 
 // Config is the stage's configuration (keys under "symmetry.").
@@ -576,12 +580,18 @@ func run(p *pipeline.Pass) error {
 		case methods[methodStacks]:
 			checked = append(checked, methodStacksText)
 		}
+		var bundleCPU float64
+		if s.N() == bundledSide {
+			if bundleCPU, err = bundleCPUSeconds(p); err != nil {
+				return err
+			}
+		}
 		p.Log.Info("essentially different grids", "shape", s.String(), "transpose", transpose, "group_order", g.Order,
 			"classes", len(g.Classes), "classes_fixing", fixing, "essentially_different", orbits)
 		countRows = append(countRows, CountRow{Shape: s.String(), Group: groupText(s, transpose), GroupOrder: g.Order.String(),
 			Classes: int32(len(g.Classes)), ClassesFixing: int32(fixing), Grids: grids.String(), IdentityFixed: idFixed.String(),
 			BurnsideSum: sum.String(), EssentiallyDifferent: orbits.String(), CheckedBy: strings.Join(checked, "; "),
-			Literature: lit.count, LiteratureSource: lit.source})
+			Literature: lit.count, LiteratureSource: lit.source, BundleCPUSeconds: bundleCPU})
 	}
 	if len(used) != len(resultOf) {
 		return fmt.Errorf("%d unit results, %d used", len(resultOf), len(used))

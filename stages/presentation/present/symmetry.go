@@ -24,6 +24,9 @@ type EssentiallyDifferent struct {
 	// where it is published.
 	Literature       *big.Int
 	LiteratureSource string
+	// BundleCPUSeconds is the CPU time of the classes kept in a committed
+	// bundle (0: none).
+	BundleCPUSeconds float64
 }
 
 // New reports whether no count of the shape's essentially different grids
@@ -59,7 +62,8 @@ func readSymmetry(p *pipeline.Pass, r *Results) error {
 		if err != nil {
 			return err
 		}
-		e := EssentiallyDifferent{Shape: s, Group: row.Group, Classes: int(row.Classes), ClassesFixing: int(row.ClassesFixing), CheckedBy: row.CheckedBy}
+		e := EssentiallyDifferent{Shape: s, Group: row.Group, Classes: int(row.Classes), ClassesFixing: int(row.ClassesFixing), CheckedBy: row.CheckedBy,
+			BundleCPUSeconds: row.BundleCPUSeconds}
 		for _, f := range []struct {
 			dst  **big.Int
 			name string

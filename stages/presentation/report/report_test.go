@@ -407,13 +407,14 @@ func TestSymmetryNew(t *testing.T) {
 	one := big.NewInt(1)
 	r.Symmetry = []present.EssentiallyDifferent{
 		{Shape: grid.Shape{R: 2, C: 3}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(49), Literature: big.NewInt(49), LiteratureSource: "OEIS A291188"},
-		{Shape: grid.Shape{R: 2, C: 6}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(123456)},
+		{Shape: grid.Shape{R: 2, C: 6}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(123456), BundleCPUSeconds: 9000},
 	}
 	tex, err := numbers.TeX(r, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`\HaveSymmetryNewtrue`, `\newcommand{\SymmetryNewCounts}{$2\times6$ boxes ($123{,}456$)}`} {
+	for _, want := range []string{`\HaveSymmetryNewtrue`, `\newcommand{\SymmetryNewCounts}{$2\times6$ boxes ($123{,}456$)}`,
+		`\newcommand{\SymmetryNewBundleCPUHours}{\ensuremath{2.5}}`} {
 		if !strings.Contains(string(tex), want) {
 			t.Errorf("numbers.tex lacks %s:\n%s", want, tex)
 		}
