@@ -2,6 +2,8 @@ package symmetry
 
 import (
 	"context"
+	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
@@ -331,6 +333,44 @@ func TestOrbitSumAgrees2x6(t *testing.T) {
 		}
 		if got := methodStacks + " " + f.String(); got != held[id].Result || f.Sign() <= 0 {
 			t.Errorf("class %d: %q by the sum over pattern orbits, %q by the stack method", i, got, held[id].Result)
+		}
+	}
+
+	// Once the 12×12 bundle is complete, the stage counts 2x6 and 6x2 from
+	// it, its checks pass, and the run recounts the 16 orbit-sum classes.
+	all, err := pipeline.ReadBundle(root, Bundle, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != bundledClasses {
+		t.Logf("the 12×12 bundle holds %d of its %d units: the 2x6 count is not tested", len(all), bundledClasses)
+		return
+	}
+	symmetryStages := pipelinetest.Closure(Stage)
+	pipelinetest.CopySources(t, root, symmetryStages)
+	e, err = engine.New(engine.Options{Root: root, Stages: symmetryStages, ConfigFile: cfg, Set: []string{
+		"exact.crosscheck=none", "shapes.shapes=2x6,6x2", "shapes.check=", "shapes.orbit_stacks=true", "symmetry.shapes=2x6,6x2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(ctx, nil, engine.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	counts, err := Counts.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const identityTerm = "1673447740694242402965537030144" // F(identity)/|G|, a lower bound
+	low, _ := new(big.Int).SetString(identityTerm, 10)
+	if len(counts) != 2 {
+		t.Fatalf("%d rows, want 2x6 and 6x2", len(counts))
+	}
+	for _, r := range counts {
+		n, ok := new(big.Int).SetString(r.EssentiallyDifferent, 10)
+		if !ok || n.Cmp(low) <= 0 || r.EssentiallyDifferent != counts[0].EssentiallyDifferent || r.BundleCPUSeconds <= 0 ||
+			!strings.Contains(r.CheckedBy, fmt.Sprintf(orbitRecountText, 16)) {
+			t.Errorf("%s: %s essentially different (want above the identity term %s and equal for both orientations), bundle CPU %v s, checked by %q",
+				r.Shape, r.EssentiallyDifferent, identityTerm, r.BundleCPUSeconds, r.CheckedBy)
 		}
 	}
 }
