@@ -250,6 +250,13 @@
 // rest is mostly the binary search that joins them into classes, which an
 // open-addressing index made slower, 82 CPU-s, the searches being local).
 //
+// Measured in the bundle run (2026-11-27, class order, the machine shared
+// with CI): the 16 orbit-sum classes about 8 CPU-seconds each (most of it
+// planning the orbits); the σ-type-2⁶ classes that keep the stacks, from
+// class 132 on, 16, 74, 443, 141, 130, 486, 200, 778, 531 and 213
+// CPU-seconds (132 to 141), and 13 to 843 (143 to 149; 148 the most): their time is in the twisted stack counts, not the
+// listing, so the projection of 3.8 CPU-hours for that family stands.
+//
 // Four units (classes 142, 153, 164 and 175) admit a relabelling that
 // fixes every symbol's row set: about 10^9 assignments each, beyond the
 // stack method's listing. Like the 12 plain exchanges, they exchange the
