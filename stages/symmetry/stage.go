@@ -412,6 +412,15 @@ const methodStacksText = "every class by the stack method (twisted stack counts 
 // methodStacks12Text is the stack method's checked_by text for 2x6 and 6x2.
 var methodStacks12Text = "every class by the stack method, which equals the search on every class of 2x2 to 4x2, on the 2x5 classes the search finishes and on 2x6 classes 220, 2307, 2309, 2325, 3689, 3727 and 3879 (3879 also as 6x2), and whose twisted stack counts equal plain backtracking on sampled 2x6 assignments, but the 16 that exchange the stacks with every map an involution (classes 10, 21, 32, 43, 54, 65, 76, 87, 98, 109, 120, 131, 142, 153, 164 and 175) by package stacks' sum over the pair method's pattern orbits, with each orbit's stack count from the shapes stage's bundled stack-count units (each checked against the sum unit of the same orbits), which equals the stack method on every such exchange of 2x2 to 2x5 (and on 2x6 classes 10, 21 and 32 when the bundle's rows of them, from the stack method, are recomputed); 6x2 takes each class's count from the 2x6 class of its transpose; the counts of the 2x6 classes from the committed bundle " + Bundle.Path()
 
+// shapeBundleCPU is the bundle's CPU time for shape s: cpu for the 12×12
+// shapes, whose classes the bundle holds, 0 for the others.
+func shapeBundleCPU(s symmetry.Shape, cpu float64) float64 {
+	if s.N() != bundledSide {
+		return 0
+	}
+	return cpu
+}
+
 // orbitRecountText is the checked_by text of recountOrbitClasses.
 const orbitRecountText = "the %d classes counted by the sum over pattern orbits recounted by it in this run from the shapes stage's orbit stack counts, equal to the bundle's rows (those of classes 10, 21 and 32 computed by the stack method)"
 
@@ -486,9 +495,12 @@ func run(p *pipeline.Pass) error {
 	if err != nil {
 		return err
 	}
-	orbitRecounts := 0
+	orbitRecounts, bundleCPU := 0, 0.0 // for the 12×12 shapes, from the bundles
 	if slices.ContainsFunc(cfg.shapesOf(), func(s symmetry.Shape) bool { return s.N() == bundledSide }) {
 		if orbitRecounts, err = recountOrbitClasses(p, resultOf); err != nil {
+			return err
+		}
+		if bundleCPU, err = bundleCPUSeconds(p); err != nil {
 			return err
 		}
 	}
@@ -580,18 +592,12 @@ func run(p *pipeline.Pass) error {
 		case methods[methodStacks]:
 			checked = append(checked, methodStacksText)
 		}
-		var bundleCPU float64
-		if s.N() == bundledSide {
-			if bundleCPU, err = bundleCPUSeconds(p); err != nil {
-				return err
-			}
-		}
 		p.Log.Info("essentially different grids", "shape", s.String(), "transpose", transpose, "group_order", g.Order,
 			"classes", len(g.Classes), "classes_fixing", fixing, "essentially_different", orbits)
 		countRows = append(countRows, CountRow{Shape: s.String(), Group: groupText(s, transpose), GroupOrder: g.Order.String(),
 			Classes: int32(len(g.Classes)), ClassesFixing: int32(fixing), Grids: grids.String(), IdentityFixed: idFixed.String(),
 			BurnsideSum: sum.String(), EssentiallyDifferent: orbits.String(), CheckedBy: strings.Join(checked, "; "),
-			Literature: lit.count, LiteratureSource: lit.source, BundleCPUSeconds: bundleCPU})
+			Literature: lit.count, LiteratureSource: lit.source, BundleCPUSeconds: shapeBundleCPU(s, bundleCPU)})
 	}
 	if len(used) != len(resultOf) {
 		return fmt.Errorf("%d unit results, %d used", len(resultOf), len(used))
