@@ -28,6 +28,7 @@ func BenchmarkSample(b *testing.B) {
 		{"4x4", Variant{Name: "se10mrv", Order: MRV, HybridK: 256, Budget: 10}},
 		{"4x4", Variant{Name: "se10cover", Order: Cover, HybridK: 256, Budget: 10}},
 		{"4x4", Variant{Name: "se100mrv", Order: MRV, HybridK: 256, Budget: 100}},
+		{"4x4", Variant{Name: "bandse100", Order: MRV, HybridK: 256, Budget: 100, FirstBand: true}}, // the 16×16 long run
 		{"3x3", Variant{Name: "bandmrv", Order: MRV, HybridK: 81, FirstBand: true}},
 		{"3x3", Variant{Name: "bandse30", Order: MRV, HybridK: 81, Budget: 30, FirstBand: true}},
 		{"3x3", Variant{Name: "se30mrv", Order: MRV, HybridK: 81, Budget: 30}},
