@@ -100,8 +100,12 @@
 // tests); the sum over pattern orbits that counts the 16 involutive stack
 // exchanges equals the stack method on every involutive stack exchange of
 // 2×2 to 2×5. No count of essentially different 12×12 grids is published.
-// 2x6 and 6x2 are not in the default symmetry.shapes until the bundle
-// holds every unit.
+// The bundle holds all 488 units (2026-11-27), and configs/default.yaml
+// counts 2x6 and 6x2: 1,673,447,740,694,797,339,186,344,268,772 essentially
+// different grids each, 358 of the 5,005 classes fixing a grid (Burnside sum
+// 79,950,210,856,813,019,808,847,952,080,718,266,368,000), about 5.5·10^17
+// above the identity's term alone, 1,673,447,740,694,242,402,965,537,030,144.
+// This count is new.
 //
 // # 12×12: 3×4 and 4×3 (not counted)
 //
@@ -113,9 +117,16 @@
 // the planner puts 273 of these under 10^9 search nodes, 10 between 10^9
 // and 10^10, and 33 beyond, up to about 4·10^20 (class 115: bands (1 2)(3 4)
 // and (1 2)(3 4) on the columns of every stack). Those need a method of
-// their own, such as a twisted form of the three-stack method that
-// stages/maths/triple projects for the 3×4 grid count; until then
-// only the identity's term, from Pettersen and Silver's grid count, is known.
+// their own: package stages/maths/symmetry/stackjoin is one (the stack
+// method for R stacks, a twisted form of the three-stack method that
+// stages/maths/triple projects for the 3×4 grid count), equal to the search
+// on 122 classes of 3×4, and counts class 11 in 38 s; what is left is a cost
+// projection of the 33 classes (its Project; two of them are 0.2 and 0.85
+// CPU-hours) and the stage's units for 3×4. Until then only the identity's
+// term, from Pettersen and Silver's grid count, is known. (stackjoin on 6×2,
+// six stacks, as a third method for the 2×6 units: 2×6 classes 20, 31, 42,
+// 53 and 132 each ran past 90 s there, where the stack method takes
+// seconds, 2026-11-27.)
 //
 // # Checks
 //
@@ -197,9 +208,10 @@
 //
 // # Configuration
 //
-//   - symmetry.shapes (default [2x2, 2x3, 3x2, 2x4, 4x2, 3x3, 2x5, 5x2]; smoke [2x2,
-//     2x3, 3x2]): distinct box shapes RxC with side 2 ≤ R·C ≤ 9, or 2x5,
-//     5x2, 2x6 and 6x2; each also in shapes.shapes.
+//   - symmetry.shapes (default [2x2, 2x3, 3x2, 2x4, 4x2, 3x3, 2x5, 5x2];
+//     configs/default.yaml adds 2x6 and 6x2; smoke [2x2, 2x3, 3x2]): distinct
+//     box shapes RxC with side 2 ≤ R·C ≤ 9, or 2x5, 5x2, 2x6 and 6x2; each
+//     also in shapes.shapes (2x6 and 6x2 also need shapes.orbit_stacks).
 //   - symmetry.max_cpu_hours (default 1): a number in [0, 8760], the
 //     largest projected CPU time, in hours, of the 2×6 units the bundle
 //     lacks (each projected at the mean of its 488 units, below); a
@@ -272,7 +284,16 @@
 // also set aside (174, 192, 1912, 1948 and 1951) list at most 6,799
 // assignment classes and take the stack method about 4 minutes (174) or
 // seconds (package stacks' TestTermTimes2x6, 2026-11-27). So every class
-// has a method now; 2×6 stays out of the default run until the bundle holds
-// every unit (about 4 CPU-hours projected here, projectedCPUHours, beside
-// the shapes stage's 3.7).
+// has a method now (about 4 CPU-hours projected here, projectedCPUHours,
+// beside the shapes stage's 3.7).
+//
+// The bundle as committed (2026-11-27, over three sessions, the machine
+// often shared): its 488 rows record 23,455 CPU-seconds (6.5 CPU-hours),
+// of which the stack method's runs of classes 10, 21 and 32 (before the
+// orbit sum took them over) 10,992, the classes 132 to 173 (σ type 2⁶, the
+// stacks kept) 11,551, up to 1,420 for class 150, and the other 443 912. Given
+// the bundle, the default run's symmetry stage (every class of 2×6 and
+// 6×2 from the bundle or computed at once, the 16 orbit-sum classes
+// recounted, beside the smaller shapes) took 140 s wall, 204 CPU-seconds
+// (2026-11-27, a test of the same size running beside it).
 package symmetry
