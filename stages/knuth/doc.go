@@ -54,8 +54,8 @@
 //     run of 48,000 bandse samples (12 units, 0.65 CPU-hours, 2026-11-27,
 //     in the bundle, not listed) met its own: relvar 36, largest share
 //     2.6%, k̂ 0.85, ±5.4% (estimate 3.19·10^175, beside se's 3.13·10^175
-//     ±1.16% in 148,000 samples, 3.157·10^175 ±1.46% in 216,000), so on 20×20 the uniform band does not remove the heavy
-//     tail. On 25×25 the
+//     ±1.16% in 148,000 samples, 3.157·10^175 ±1.46% in 216,000), so on
+//     20×20 the uniform band does not remove the heavy tail. On 25×25 the
 //     uniform band does not tame the tail: in 200 samples (B = 300) both
 //     have a sample far above the others (relvar 12 for se, 198 for
 //     bandse, whose band costs 47 ms a draw), and the deciles of log10 of
