@@ -50,6 +50,9 @@ type Bundle struct {
 	// Kernel names the code that computes the units (with its version);
 	// a row of another kernel fails the run.
 	Kernel string
+	// KernelOf, when set, names the kernel of each unit instead, for a
+	// bundle whose units different code computes (Kernel is then unused).
+	KernelOf func(id string) string
 	// Holds reports whether the unit id belongs in the bundle.
 	Holds func(id string) bool
 	// Work describes what a unit covers, for the row's work column.
@@ -66,6 +69,14 @@ type Bundle struct {
 	// the same process (the pair kernel's cached half tables), which a
 	// recomputation on its own must redo.
 	Cost func(p *Pass, id string) (time.Duration, error)
+}
+
+// kernelOf is the kernel of unit id.
+func (b *Bundle) kernelOf(id string) string {
+	if b.KernelOf != nil {
+		return b.KernelOf(id)
+	}
+	return b.Kernel
 }
 
 // Path is the bundle's file below the project root.
@@ -150,8 +161,8 @@ func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, err
 			return nil, fmt.Errorf("bundle %s: unit %q: its bytes do not match its SHA-256 %s (damaged or edited)", b.Path(), r.Unit, r.SHA256)
 		case !b.Holds(r.Unit):
 			return nil, fmt.Errorf("bundle %s: unit %q is not a unit of this bundle", b.Path(), r.Unit)
-		case r.Kernel != b.Kernel:
-			return nil, fmt.Errorf("bundle %s: unit %q was computed by kernel %q, not %q: recompute it (remove its row)", b.Path(), r.Unit, r.Kernel, b.Kernel)
+		case r.Kernel != b.kernelOf(r.Unit):
+			return nil, fmt.Errorf("bundle %s: unit %q was computed by kernel %q, not %q: recompute it (remove its row)", b.Path(), r.Unit, r.Kernel, b.kernelOf(r.Unit))
 		}
 		seen[r.Unit] = true
 		if listed == nil || listed[r.Unit] {
@@ -235,7 +246,7 @@ func writeBundle(root string, b *Bundle, rows []BundleRow) error {
 
 // NewBundleRow is the row of a unit just computed.
 func NewBundleRow(b *Bundle, id string, result []byte, cpu time.Duration) BundleRow {
-	r := BundleRow{Unit: id, Result: string(result), Kernel: b.Kernel,
+	r := BundleRow{Unit: id, Result: string(result), Kernel: b.kernelOf(id),
 		CPUSeconds: cpu.Seconds(), PeakRSSBytes: peakRSS()}
 	if b.Work != nil {
 		r.Work = b.Work(id)

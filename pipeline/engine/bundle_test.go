@@ -154,6 +154,44 @@ func listOf(rows map[string]pipeline.BundleRow) []pipeline.BundleRow {
 	return out
 }
 
+// TestBundleKernelOf checks a bundle whose units two kernels compute: each
+// row records its own unit's kernel, a clone takes them all, and a row
+// under the other kernel's name fails the run naming the unit.
+func TestBundleKernelOf(t *testing.T) {
+	f, toy, b := bundledToy(t)
+	b.KernelOf = func(id string) string {
+		if id < "u10" {
+			return "toy small v1"
+		}
+		return "toy large v1"
+	}
+	f.run(RunOptions{}, nil)
+	rows, err := pipeline.ReadBundle(f.root, b, nil)
+	if err != nil || len(rows) != 20 {
+		t.Fatalf("bundle: %d rows, %v", len(rows), err)
+	}
+	if rows["u03"].Kernel != "toy small v1" || rows["u13"].Kernel != "toy large v1" {
+		t.Errorf("kernels %q and %q", rows["u03"].Kernel, rows["u13"].Kernel)
+	}
+	freshClone(t, f.root)
+	calls := toy.calls.Load()
+	f.run(RunOptions{}, nil)
+	if n := toy.calls.Load() - calls; n != 0 {
+		t.Errorf("a clone with the whole bundle computed %d units", n)
+	}
+	r := rows["u13"]
+	r.Kernel = "toy small v1"
+	r.SHA256 = bundleSum(r.Kernel, r.Unit, r.Result)
+	rows["u13"] = r
+	if err := writeBundle(f.root, b, listOf(rows)); err != nil {
+		t.Fatal(err)
+	}
+	freshClone(t, f.root)
+	if _, err := f.engine().Run(context.Background(), nil, RunOptions{}); err == nil || !strings.Contains(err.Error(), `unit "u13" was computed by kernel "toy small v1", not "toy large v1"`) {
+		t.Errorf("a row of the other kernel: %v", err)
+	}
+}
+
 // TestBundleUnused checks that a configuration listing none of the
 // bundle's units runs as if there were no bundle, even a damaged one.
 func TestBundleUnused(t *testing.T) {

@@ -14,26 +14,41 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 	"github.com/sudoku-census/sudoku-census/stages/shared/pairunits"
 )
 
 // TestBundleHolds checks which ids the 12×12 bundle holds: the canonical
-// ids of the 488 2×6 classes that admit a relabelling type (heldClasses
-// checks the number), nothing else.
+// ids of the 488 2×6 and 316 3×4 classes that admit a relabelling type
+// (heldClasses checks the numbers), nothing else, and each family's
+// kernel.
 func TestBundleHolds(t *testing.T) {
 	for id, want := range map[string]bool{
 		"2x6.class0009": true, "2x6.class0010": true, "2x6.class3896": true,
 		"2x6.class0001": false, "2x6.class0011": false, "2x6.class5004": false, "2x6.class0142": true,
 		"2x6.class0000": false, "2x6.class5005": false, "2x6.class009": false, "2x6.class00090": false,
 		"6x2.class0001": false, "2x5.class001": false, "3x3.class020": false, "2x6.class-001": false, "2x6": false,
+		"3x4.class0046.part00of16": true, "3x4.class2887.part15of16": true, "3x4.class0046": false, "3x4.class0000.part00of16": false,
+		"3x4.class3315.part00of16": false, "4x3.class0046.part00of16": false, "3x4.class046.part00of16": false, "3x4.class0001": false,
+		"3x4.class0001.part00of16": false, "3x4.class0046.part00of64": false,
+		"3x4.class0104.part07of64": true, "3x4.class0011.part00of64": true, "3x4.class0104": false, "3x4.class0104.part64of64": false,
+		"3x4.class0104.part7of64": false, "3x4.class0104.part07of32": false, "3x4.class0104.part07": false,
+		"2x6.class0010.part00of64": false,
 	} {
 		if got := Bundle.Holds(id); got != want {
 			t.Errorf("Holds(%q) = %v, want %v", id, got, want)
 		}
 	}
-	for _, id := range []string{"3x3.class020", "2x5.class1234", "2x6.class0142"} {
+	for id, want := range map[string]string{"2x6.class0010": "symmetry stack method (stacks.Fixed) v1", "3x4.class0046.part00of16": "symmetry R-stack method (stackjoin.FixedWorkers) v1",
+		"3x4.class0011.part03of64": "symmetry R-stack method (stackjoin.FixedWorkers) v1"} {
+		if got := Bundle.KernelOf(id); got != want {
+			t.Errorf("KernelOf(%q) = %q, want %q", id, got, want)
+		}
+	}
+	for _, id := range []string{"3x3.class020", "2x5.class1234", "2x6.class0142", "3x4.class0104"} {
 		if s, i, err := parseUnit(id); err != nil || unitID(s, i) != id {
 			t.Errorf("parseUnit(%q) = %v, %d, %v: want it back", id, s, i, err)
 		}
@@ -372,5 +387,169 @@ func TestOrbitSumAgrees2x6(t *testing.T) {
 			t.Errorf("%s: %s essentially different (want above the identity term %s and equal for both orientations), bundle CPU %v s, checked by %q",
 				r.Shape, r.EssentiallyDifferent, identityTerm, r.BundleCPUSeconds, r.CheckedBy)
 		}
+	}
+}
+
+// TestUnitOf4x3 checks that the classes of 4×3 take the units of the 3×4
+// classes of their transposes one to one (unitOf checks sizes and orders),
+// and, on two classes, that the R-stack method on the 3×4 unit gives what
+// the search gives for the 4×3 representative itself: two methods that
+// share no counting code, on the two orientations.
+func TestUnitOf4x3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds both 3×4 groups")
+	}
+	s43 := symmetry.Shape{R: 4, C: 3}
+	g, err := groupOf(s43, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	byUnit := map[string]symmetry.Class{}
+	for _, c := range g.Classes[1:] {
+		id, err := unitOf(s43, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k, dup := seen[id]; dup || !strings.HasPrefix(id, "3x4.class") {
+			t.Fatalf("4x3 class %d takes unit %s (also class %d? %v)", c.Index, id, k, dup)
+		}
+		seen[id] = c.Index
+		byUnit[id] = c
+	}
+	if len(seen) != joinClasses-1 {
+		t.Fatalf("%d units taken, want %d", len(seen), joinClasses-1)
+	}
+	ctx := context.Background()
+	nonzero := 0
+	for _, i := range []int{1676, 2827} { // two quick classes with σ types (package stackjoin's quick3x4)
+		c, ok := byUnit[unitID(joinShape, i)]
+		if !ok {
+			t.Fatalf("no 4x3 class takes 3x4 class %d", i)
+		}
+		direct, err := fixedOf(ctx, s43, false, c.Index, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mapped, err := fixedOf(ctx, joinShape, false, i, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, d, _ := strings.Cut(string(direct), " ")
+		m, n, _ := strings.Cut(string(mapped), " ")
+		if !strings.HasPrefix(string(direct), methodSearch+" ") || m != methodStackjoin || d != n {
+			t.Errorf("4x3 class %d (%s): %s; its 3x4 unit gives %s", c.Index, c.Desc, direct, mapped)
+		}
+		if n != "0" {
+			nonzero++
+		}
+	}
+	if nonzero == 0 {
+		t.Error("both classes fix no grid: the comparison shows nothing")
+	}
+}
+
+// TestStage3x4FromBundle runs the stage on 3x4 and 4x3 with made-up
+// bundles of the 3×4 classes: without one the stage refuses to start,
+// naming symmetry.max_cpu_hours; with every class 0 the Burnside sum is no
+// multiple of |G| (unlike 2×6, the identity's term alone is not: the 3×4
+// sum checks the other classes modulo |G| = 2,579,890,176) and the run
+// fails.
+func TestStage3x4FromBundle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the 3×4 group")
+	}
+	root := t.TempDir()
+	stages := pipelinetest.Closure(Stage)
+	pipelinetest.CopySources(t, root, stages)
+	cfg := filepath.Join(t.TempDir(), "empty.yaml")
+	if err := os.WriteFile(cfg, []byte("# defaults\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(set ...string) error {
+		e, err := engine.New(engine.Options{Root: root, Stages: stages, ConfigFile: cfg, Set: append([]string{
+			"exact.crosscheck=none", "shapes.shapes=2x2", "shapes.check=", "symmetry.shapes=3x4,4x3"}, set...)})
+		if err != nil {
+			return err
+		}
+		_, err = e.Run(context.Background(), nil, engine.RunOptions{})
+		return err
+	}
+	if err := run(); err == nil || !strings.Contains(err.Error(), "symmetry.max_cpu_hours") {
+		t.Fatalf("no 3×4 bundle: %v; want symmetry.max_cpu_hours refused", err)
+	}
+	var rows []pipeline.BundleRow
+	g, err := groupOf(joinShape, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := 0
+	for i := 1; i < joinClasses; i++ {
+		for _, id := range families[1].unitIDs(i) {
+			if !Bundle.Holds(id) {
+				continue
+			}
+			result := methodStackjoinPart + strings.Repeat(" 0", len(search.SigmaTypes(joinShape, g.Classes[i].Rep)))
+			rows = append(rows, pipeline.NewBundleRow(Bundle, id, []byte(result), 0))
+			if strings.Contains(id, ".part00of") {
+				classes++
+			}
+		}
+	}
+	if want := (joinedClasses-len(joinSplit))*joinLightParts + len(joinSplit)*joinParts; len(rows) != want || classes != joinedClasses || rows[0].Kernel != families[1].kernel {
+		t.Fatalf("%d units held of %d classes, want %d of %d, of kernel %q", len(rows), classes, want, joinedClasses, families[1].kernel)
+	}
+	if err := pipeline.AddToBundle(root, Bundle, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(); err == nil || !strings.Contains(err.Error(), "3x4: the Burnside sum 169459636863644991471711374298788659200 is not a multiple of the group order 2579890176") {
+		t.Fatalf("every 3×4 class fixing 0: %v; want the Burnside sum (the identity's term alone) refused", err)
+	}
+}
+
+// TestSplitClassFromParts computes the 64 part units of 3×4 class 11 (the
+// search's heaviest plan, seconds for the R-stack method) as a run would,
+// and checks that the class's count from them equals the R-stack method on
+// the whole class, and that a missing or malformed part is refused.
+func TestSplitClassFromParts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts 3×4 class 11 twice")
+	}
+	ctx := context.Background()
+	f := familyOf(joinShape)
+	ids := f.unitIDs(11)
+	if len(ids) != joinParts || ids[7] != "3x4.class0011.part07of64" {
+		t.Fatalf("units of class 11: %v", ids)
+	}
+	results := map[string][]byte{}
+	for k, id := range ids {
+		r, err := partOf(ctx, joinShape, 11, k, joinParts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results[id] = r
+	}
+	got, method, err := fixedFromUnits(ids, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := groupOf(joinShape, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := stackjoin.FixedWorkers(ctx, joinShape, g.Classes[11].Rep, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Cmp(want) != 0 || method != methodStackjoin || want.Sign() <= 0 {
+		t.Errorf("class 11 from its parts: %v (%s), whole %v", got, method, want)
+	}
+	delete(results, ids[3])
+	if _, _, err := fixedFromUnits(ids, results); err == nil || !strings.Contains(err.Error(), "no result of unit 3x4.class0011.part03of64") {
+		t.Errorf("a part missing: %v", err)
+	}
+	results[ids[3]] = []byte("stackjoin 12")
+	if _, _, err := fixedFromUnits(ids, results); err == nil || !strings.Contains(err.Error(), `is not "stackjoin-part" and counts`) {
+		t.Errorf("a part with a class's result: %v", err)
 	}
 }

@@ -1,8 +1,8 @@
 // Package symmetry is the stage that counts essentially different grids:
 // grids counted once per orbit under the symmetries of the box shape and
 // relabelling of the symbols, by Burnside's lemma over the conjugacy classes
-// of the group (packages stages/maths/symmetry, .../search and .../stacks,
-// which state the formulas). 9×9 has 5,472,730,538. It requires shapes: each shape of symmetry.shapes
+// of the group (packages stages/maths/symmetry, .../search, .../stacks and
+// .../stackjoin, which state the formulas). 9×9 has 5,472,730,538. It requires shapes: each shape of symmetry.shapes
 // must be in shapes.shapes.
 //
 // # Method
@@ -107,26 +107,48 @@
 // above the identity's term alone, 1,673,447,740,694,242,402,965,537,030,144.
 // This count is new.
 //
-// # 12×12: 3×4 and 4×3 (not counted)
+// # 12×12: 3×4 and 4×3
 //
-// The stage refuses 3x4 and 4x3: three stacks (or bands) are beyond the
-// stack method, and the search cannot finish the classes that fix the most
-// grids. A survey (2026-11-27, search.SigmaTypes and search.PlanCost with
-// 8 probes, 47 CPU-seconds): the group without transposition has order
-// 2,579,890,176 and 3,315 classes, of which 316 admit a relabelling type;
-// the planner puts 273 of these under 10^9 search nodes, 10 between 10^9
-// and 10^10, and 33 beyond, up to about 4·10^20 (class 115: bands (1 2)(3 4)
-// and (1 2)(3 4) on the columns of every stack). Those need a method of
-// their own: package stages/maths/symmetry/stackjoin is one (the stack
-// method for R stacks, a twisted form of the three-stack method that
-// stages/maths/triple projects for the 3×4 grid count), equal to the search
-// on 122 classes of 3×4, and counts class 11 in 38 s; what is left is a cost
-// projection of the 33 classes (its Project; two of them are 0.2 and 0.85
-// CPU-hours) and the stage's units for 3×4. Until then only the identity's
-// term, from Pettersen and Silver's grid count, is known. (stackjoin on 6×2,
-// six stacks, as a third method for the 2×6 units: 2×6 classes 20, 31, 42,
-// 53 and 132 each ran past 90 s there, where the stack method takes
-// seconds, 2026-11-27.)
+// 3x4 and 4x3 are accepted by the configuration. The group without
+// transposition has order 2,579,890,176 and 3,315 classes, of which 316
+// (non-identity) admit a relabelling type; the other 2,998 fix no grid.
+// F(identity) = grids/12! takes the grid count of Pettersen and Silver
+// (2006) from stages/shared/literature, the shapes stage not counting 3×4;
+// checked_by says so. Unlike 2×6, that term is no multiple of |G|
+// (F(identity) mod |G| = 1,146,617,856), so the Burnside sum's divisibility
+// checks the other 315 terms' sum modulo |G|.
+//
+// A survey (2026-11-27, search.SigmaTypes and search.PlanCost with 8
+// probes, 47 CPU-seconds) puts 273 of the 316 under 10^9 search nodes, 10
+// between 10^9 and 10^10, and 33 beyond, up to about 4·10^20 (class 115:
+// bands (1 2)(3 4) and (1 2)(3 4) on the columns of every stack); the
+// planner misjudges some (class 46, planned under 3·10^4 nodes, ran past
+// 10 minutes). Every one of the 316 is counted by the R-stack method,
+// package stages/maths/symmetry/stackjoin (the stack method for R stacks,
+// a twisted form of the three-stack method that stages/maths/triple
+// projects for the 3×4 grid count), which equals the search on 122
+// classes of 3×4 in its tests, and 4×3 takes each class's count from the
+// 3×4 class of its transpose (as 6×2 from 2×6; TestUnitOf4x3 compares the
+// R-stack method on two 3×4 classes with the search on their 4×3
+// transposes). The method's time varies widely (2026-11-27, whole classes
+// on one core, the machine shared): class 11 25 s, 141 2 min 5 s, 24
+// 5 min 52 s, 104 past 8 min; class 46's first stack alone has millions
+// of configurations, each with a zero count.
+//
+// So each class is split into parts (stackjoin.FixedPart: the subtrees of
+// the first stack's enumeration at depth 2, dealt out in turn; the parts'
+// sums combine exactly, and their number does not change the count): 64
+// for the 43 classes planned beyond 10^9 nodes (joinSplit), 16 for the
+// other 273, 7,120 units of the committed bundle in all,
+// 3x4.class<index, 4 digits>.part<k>of<parts>, each on every core. A run
+// lists part 0 of every class first, then part 1, and so on, so a stopped
+// run has measured every class. The run of these units is in progress
+// across sessions; until the bundle holds them all, symmetry.max_cpu_hours
+// refuses 3x4 (the lacking units are projected at joinProjectedCPUHours
+// in all), and no 3×4 count is claimed. (stackjoin on 6×2, six stacks, as
+// a third method for the 2×6 units: 2×6 classes 20, 31, 42, 53 and 132
+// each ran past 90 s there, where the stack method takes seconds,
+// 2026-11-27.)
 //
 // # Checks
 //
@@ -155,8 +177,11 @@
 // One per shape and non-identity class, <shape>.class<index, 3 digits>
 // (e.g. 3x3.class020); for 2x6 and 6x2 together, one per non-identity
 // class of 2×6, 2x6.class<index, 4 digits> (e.g. 2x6.class0142), the 488
-// with a relabelling type kept in the bundle (above). Each uses every core
-// itself.
+// with a relabelling type kept in the bundle (above); for 3x4 and 4x3
+// together, one per non-identity class of 3×4 without a relabelling type
+// (3x4.class0001, 2,998 of them) and 16 or 64 parts of each of the 316
+// with one (3x4.class0104.part07of64, 7,120 in the bundle). Each uses
+// every core itself.
 //
 // # Artifacts
 //
@@ -175,9 +200,10 @@
 //	                        "bands (2 3); rows in band 1: (1 2); stacks id; transpose"
 //	fixed           string  F(g): grids X with X∘g a relabelling of X, divided by N!,
 //	                        decimal
-//	method          string  how fixed was counted: "identity" (grids / N!), "search"
-//	                        or "stacks" (the stack method: every class of 2×5, 5×2,
-//	                        2×6 and 6×2)
+//	method          string  how fixed was counted: "identity" (grids / N!), "search",
+//	                        "stacks" (the stack method: every class of 2×5, 5×2,
+//	                        2×6 and 6×2) or "stackjoin" (the R-stack method: every
+//	                        class of 3×4 and 4×3)
 //
 // data/essentially_different.parquet: one row per shape, in config order.
 //
@@ -199,24 +225,29 @@
 //	                               "differs from the literature (<source>: <count>) by
 //	                               <signed difference>: <why>" for 2×5 and 5×2; the
 //	                               stack method when it counted some classes (for
-//	                               2×6 and 6×2 with the bundle's path); joined by "; "
+//	                               2×6 and 6×2 with the bundle's path); for 3×4 and
+//	                               4×3 the literature's grid count and the R-stack
+//	                               method; joined by "; "
 //	literature             string  the published count, decimal; "" where none is known
 //	literature_source      string  where it is published ("" where none is known)
 //	bundle_cpu_seconds     double  CPU time the committed bundle records for the
 //	                               shape's bundled classes (2x6, 6x2: its 488
-//	                               units); 0 for the other shapes
+//	                               units; 3x4, 4x3: its 7,120); 0 for the other
+//	                               shapes
 //
 // # Configuration
 //
 //   - symmetry.shapes (default [2x2, 2x3, 3x2, 2x4, 4x2, 3x3, 2x5, 5x2];
 //     configs/default.yaml adds 2x6 and 6x2; smoke [2x2, 2x3, 3x2]): distinct
-//     box shapes RxC with side 2 ≤ R·C ≤ 9, or 2x5, 5x2, 2x6 and 6x2; each
-//     also in shapes.shapes (2x6 and 6x2 also need shapes.orbit_stacks).
+//     box shapes RxC with side 2 ≤ R·C ≤ 9, or 2x5, 5x2, 2x6, 6x2, 3x4 and
+//     4x3; each but 3x4 and 4x3 also in shapes.shapes (2x6 and 6x2 also need
+//     shapes.orbit_stacks).
 //   - symmetry.max_cpu_hours (default 1): a number in [0, 8760], the
-//     largest projected CPU time, in hours, of the 2×6 units the bundle
-//     lacks (each projected at the mean of its 488 units, below); a
-//     configuration with 2x6 or 6x2 whose missing units need more is
-//     refused, naming the cost.
+//     largest projected CPU time, in hours, of the 12×12 units the bundle
+//     lacks, per family (2×6: each class projected at the mean of its 488
+//     units, below; 3×4: each class at the mean of joinProjectedCPUHours
+//     over 316, a part at its share); a configuration whose missing units
+//     need more is refused, naming the cost.
 //   - symmetry.transpose (default true): put transposition in the group of
 //     square boxes (4×4: 2 essentially different grids with it, 3 without).
 //

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -14,8 +15,10 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
+	gridcounts "github.com/sudoku-census/sudoku-census/stages/shared/literature"
 )
 
 // Stage writes data/symmetry_classes.parquet and
@@ -100,18 +103,19 @@ func DefaultConfig() *Config {
 }
 
 // maxSide is the largest side the stage accepts for any shape: beyond it
-// the fixed-grid search does not finish for every class. Sides 10 and 12
-// are accepted for 2x5, 5x2, 2x6 and 6x2, whose classes the stack method
-// counts.
+// the fixed-grid search does not finish for every class. Side 10 is
+// accepted for 2x5 and 5x2, whose classes the stack method counts, and
+// side 12 for the bundled families (2x6, 6x2, 3x4 and 4x3).
 const maxSide = 9
 
 // allowedShapes describes the accepted shapes, for errors.
-const allowedShapes = "box shapes RxC with side 2 ≤ R·C ≤ 9, or 2x5, 5x2, 2x6 or 6x2"
+const allowedShapes = "box shapes RxC with side 2 ≤ R·C ≤ 9, or 2x5, 5x2, 2x6, 6x2, 3x4 or 4x3"
 
 // accepted reports whether the stage counts shape s.
 func accepted(s grid.Shape) bool {
 	n := s.N()
-	return (n >= 2 && n <= maxSide) || ((n == 10 || n == bundledSide) && (s.R == 2 || s.C == 2))
+	return (n >= 2 && n <= maxSide) || (n == 10 && (s.R == 2 || s.C == 2)) ||
+		familyOf(symmetry.Shape{R: s.R, C: s.C}) != nil
 }
 
 // stackMethod reports whether class c of shape s is counted by the stack
@@ -123,7 +127,7 @@ func accepted(s grid.Shape) bool {
 // search, which the stack method is checked against class by class in
 // package maths/symmetry/stacks.
 func stackMethod(s symmetry.Shape, c symmetry.Class) bool {
-	return s.N() >= 10 && !c.Rep.Transpose
+	return s.N() >= 10 && (s.R == 2 || s.C == 2) && !c.Rep.Transpose
 }
 
 // Validate checks every key.
@@ -194,18 +198,18 @@ func unitID(s symmetry.Shape, i int) string {
 }
 
 // listUnits lists every class but the identity of every shape, in config
-// order and class order; the 12×12 shapes share the units of 2×6 (see
-// unitOf), listed once, and those the bundle lacks must fit
-// symmetry.max_cpu_hours.
+// order and class order; a 12×12 shape and its transpose share the units
+// of the family's shape, 2×6 or 3×4 (see unitOf), listed once, and those
+// the bundle lacks must fit symmetry.max_cpu_hours.
 func listUnits(p *pipeline.Pass) ([]string, error) {
 	cfg := pipeline.ConfigOf[Config](p)
 	var ids []string
 	for _, s := range cfg.shapesOf() {
-		if s.N() == bundledSide {
-			if slices.Contains(ids, unitID(bundleShape, 1)) {
+		if f := familyOf(s); f != nil {
+			if slices.Contains(ids, unitID(f.shape, 1)) {
 				continue // 6x2 after 2x6, or the other way round
 			}
-			bundled, err := bundleIDs(p, cfg.MaxCPUHours)
+			bundled, err := bundleIDs(p, f, cfg.MaxCPUHours)
 			if err != nil {
 				return nil, err
 			}
@@ -236,12 +240,17 @@ func parseUnit(id string) (symmetry.Shape, int, error) {
 	return s, i, nil
 }
 
-// computeUnit returns F of one class, "<method> <decimal count>".
+// computeUnit returns F of one class, "<method> <decimal count>", or for a
+// part of a 3×4 class its sums, "stackjoin-part <sum> …" (one per
+// relabelling type, stackjoin.FixedPart).
 func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 	cfg := pipeline.ConfigOf[Config](p)
-	s, i, err := parseUnit(id)
+	s, i, part, parts, err := parseUnitPart(id)
 	if err != nil {
 		return nil, err
+	}
+	if parts > 1 {
+		return partOf(p.Context(), s, i, part, parts)
 	}
 	return fixedOf(p.Context(), s, cfg.transpose(s), i, func(c int) ([]pair.Orbit, []uint64, error) {
 		rows, err := shapes.OrbitStacks.Read(p)
@@ -250,6 +259,85 @@ func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 		}
 		return orbitStacksFrom(p.Context(), rows, c)
 	})
+}
+
+// methodStackjoinPart marks the result of a part of a 3×4 class.
+const methodStackjoinPart = "stackjoin-part"
+
+// partOf returns the sums of part of parts of class i of shape s (3×4),
+// "stackjoin-part <sum> …", on every core.
+func partOf(ctx context.Context, s symmetry.Shape, i, part, parts int) ([]byte, error) {
+	if s != joinShape {
+		return nil, fmt.Errorf("%v class %d: only 3x4 classes are counted in parts", s, i)
+	}
+	g, err := groupOf(s, false)
+	if err != nil {
+		return nil, err
+	}
+	c, err := g.Class(i)
+	if err != nil {
+		return nil, err
+	}
+	sums, err := stackjoin.FixedPart(ctx, s, c.Rep, part, parts, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return nil, err
+	}
+	out := []byte(methodStackjoinPart)
+	for _, x := range sums {
+		out = append(out, ' ')
+		out = x.Append(out, 10)
+	}
+	return out, nil
+}
+
+// fixedFromUnits returns F of a class and its method from the results of
+// its units: one "<method> <count>", or the parts of a 3×4 class, whose
+// sums stackjoin.Combine adds and divides.
+func fixedFromUnits(ids []string, resultOf map[string][]byte) (*big.Int, string, error) {
+	var parts [][]*big.Int
+	for _, id := range ids {
+		result, ok := resultOf[id]
+		if !ok {
+			return nil, "", fmt.Errorf("no result of unit %s", id)
+		}
+		fields := strings.Fields(string(result))
+		m := ""
+		if len(fields) > 0 {
+			m = fields[0]
+		}
+		if len(ids) == 1 {
+			f, ok := new(big.Int).SetString(strings.Join(fields[1:], " "), 10)
+			if !ok || len(fields) != 2 || (m != methodSearch && m != methodStacks && m != methodStackjoin) || f.Sign() < 0 {
+				return nil, "", fmt.Errorf("unit %s: result %q is not a method and a count", id, result)
+			}
+			return f, m, nil
+		}
+		sums := make([]*big.Int, len(fields)-1)
+		for k, text := range fields[1:] {
+			sums[k], ok = new(big.Int).SetString(text, 10)
+			if !ok || sums[k].Sign() < 0 {
+				break
+			}
+		}
+		if m != methodStackjoinPart || !ok {
+			return nil, "", fmt.Errorf("unit %s: result %q is not %q and counts", id, result, methodStackjoinPart)
+		}
+		parts = append(parts, sums)
+	}
+	s, i, _, _, err := parseUnitPart(ids[0])
+	if err != nil {
+		return nil, "", err
+	}
+	g, err := groupOf(s, false)
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := g.Class(i)
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := stackjoin.Combine(s, c.Rep, parts...)
+	return f, methodStackjoin, err
 }
 
 // orbitSource returns every pattern orbit of box width c, each once, with
@@ -294,7 +382,8 @@ func orbitStacksFrom(ctx context.Context, rows []shapes.OrbitStackRow, c int) ([
 // fixedOf returns F of class i of shape s, "<method> <decimal count>": by
 // the stack method where stackMethod says so (an involutive exchange of a
 // 2×c grid that package stacks counts by the sum over pattern orbits with
-// the stack counts of orbitsOf), else by the search.
+// the stack counts of orbitsOf), by the R-stack method on 3×4 (package
+// stackjoin, on every core), else by the search.
 func fixedOf(ctx context.Context, s symmetry.Shape, transpose bool, i int, orbitsOf orbitSource) ([]byte, error) {
 	g, err := groupOf(s, transpose)
 	if err != nil {
@@ -317,6 +406,9 @@ func fixedOf(ctx context.Context, s symmetry.Shape, transpose bool, i int, orbit
 	case stackMethod(s, c):
 		method = methodStacks
 		f, err = stacks.Fixed(ctx, s, c.Rep)
+	case s == joinShape:
+		method = methodStackjoin
+		f, err = stackjoin.FixedWorkers(ctx, s, c.Rep, runtime.GOMAXPROCS(0))
 	default:
 		f, err = search.Fixed(ctx, s, c)
 	}
@@ -327,14 +419,17 @@ func fixedOf(ctx context.Context, s symmetry.Shape, transpose bool, i int, orbit
 }
 
 // unitOf returns the unit whose result is F of class c of shape s. A 6×2
-// class takes the 2×6 unit of its transpose: transposing the grid carries
-// the grids fixed by (ρ, κ) with 6×2 boxes onto those fixed by (κ, ρ) with
-// 2×6 boxes, so F is the same (and the stack method counts 6×2 by this
-// transposition anyway); the two classes have the same size, checked.
+// (4×3) class takes the 2×6 (3×4) unit of its transpose: transposing the
+// grid carries the grids fixed by (ρ, κ) with 6×2 boxes onto those fixed
+// by (κ, ρ) with 2×6 boxes, so F is the same (and the stack method counts
+// 6×2 by this transposition anyway); the two classes have the same size,
+// checked.
 func unitOf(s symmetry.Shape, c symmetry.Class) (string, error) {
-	if s.N() != bundledSide || s == bundleShape {
+	f := familyOf(s)
+	if f == nil || s == f.shape {
 		return unitID(s, c.Index), nil
 	}
+	bundleShape := f.shape
 	g, err := groupOf(bundleShape, false)
 	if err != nil {
 		return "", err
@@ -352,9 +447,10 @@ func unitOf(s symmetry.Shape, c symmetry.Class) (string, error) {
 
 // Methods of the fixed counts, as written in the classes table.
 const (
-	methodIdentity = "identity"
-	methodSearch   = "search"
-	methodStacks   = "stacks"
+	methodIdentity  = "identity"
+	methodSearch    = "search"
+	methodStacks    = "stacks"
+	methodStackjoin = "stackjoin"
 )
 
 // literature is the published count of essentially different grids, by
@@ -412,14 +508,9 @@ const methodStacksText = "every class by the stack method (twisted stack counts 
 // methodStacks12Text is the stack method's checked_by text for 2x6 and 6x2.
 var methodStacks12Text = "every class by the stack method, which equals the search on every class of 2x2 to 4x2, on the 2x5 classes the search finishes and on 2x6 classes 220, 2307, 2309, 2325, 3689, 3727 and 3879 (3879 also as 6x2), and whose twisted stack counts equal plain backtracking on sampled 2x6 assignments, but the 16 that exchange the stacks with every map an involution (classes 10, 21, 32, 43, 54, 65, 76, 87, 98, 109, 120, 131, 142, 153, 164 and 175) by package stacks' sum over the pair method's pattern orbits, with each orbit's stack count from the shapes stage's bundled stack-count units (each checked against the sum unit of the same orbits), which equals the stack method on every such exchange of 2x2 to 2x5 (and on 2x6 classes 10, 21 and 32 when the bundle's rows of them, from the stack method, are recomputed); 6x2 takes each class's count from the 2x6 class of its transpose; the counts of the 2x6 classes from the committed bundle " + Bundle.Path()
 
-// shapeBundleCPU is the bundle's CPU time for shape s: cpu for the 12×12
-// shapes, whose classes the bundle holds, 0 for the others.
-func shapeBundleCPU(s symmetry.Shape, cpu float64) float64 {
-	if s.N() != bundledSide {
-		return 0
-	}
-	return cpu
-}
+// methodStackjoinText is the R-stack method's checked_by text for 3x4 and
+// 4x3.
+var methodStackjoinText = "every class by the R-stack method (package stackjoin: twisted stack counts joined over row-set configurations), which equals the search on every class without transposition of 2x2, 2x3 and 3x2, on the 9x9 classes without transposition that fix a grid and on 122 classes of 3x4 (the tests of package stackjoin), and whose reduced stack counts equal the plain dynamic programme on every class it is compared on; 4x3 takes each class's count from the 3x4 class of its transpose; the counts of the 3x4 classes from the committed bundle " + Bundle.Path()
 
 // orbitRecountText is the checked_by text of recountOrbitClasses.
 const orbitRecountText = "the %d classes counted by the sum over pattern orbits recounted by it in this run from the shapes stage's orbit stack counts, equal to the bundle's rows (those of classes 10, 21 and 32 computed by the stack method)"
@@ -495,12 +586,22 @@ func run(p *pipeline.Pass) error {
 	if err != nil {
 		return err
 	}
-	orbitRecounts, bundleCPU := 0, 0.0 // for the 12×12 shapes, from the bundles
-	if slices.ContainsFunc(cfg.shapesOf(), func(s symmetry.Shape) bool { return s.N() == bundledSide }) {
-		if orbitRecounts, err = recountOrbitClasses(p, resultOf); err != nil {
-			return err
+	orbitRecounts := 0                  // for 2x6 and 6x2, from the bundles
+	bundleCPU := map[*family]float64{} // for the 12×12 shapes
+	for _, s := range cfg.shapesOf() {
+		f := familyOf(s)
+		if f == nil {
+			continue
 		}
-		if bundleCPU, err = bundleCPUSeconds(p); err != nil {
+		if _, done := bundleCPU[f]; done {
+			continue
+		}
+		if f.shape == bundleShape {
+			if orbitRecounts, err = recountOrbitClasses(p, resultOf); err != nil {
+				return err
+			}
+		}
+		if bundleCPU[f], err = bundleCPUSeconds(p, f); err != nil {
 			return err
 		}
 	}
@@ -508,7 +609,18 @@ func run(p *pipeline.Pass) error {
 	var classRows []ClassRow
 	var countRows []CountRow
 	for _, s := range cfg.shapesOf() {
+		var checked []string
 		grids, ok := gridsOf[s]
+		if !ok && familyOf(s) == familyOf(joinShape) {
+			// The shapes stage does not count 3×4: the identity's term takes
+			// the literature's grid count.
+			lit, found := gridcounts.Grids(grid.Shape{R: s.R, C: s.C})
+			if !found {
+				return fmt.Errorf("%v: no published grid count for the identity's term", s)
+			}
+			grids, ok = lit.Grids, true
+			checked = append(checked, "the identity's term from the literature's grid count, not counted here: "+lit.Source)
+		}
 		if !ok {
 			return pipeline.Invalid("symmetry.shapes", s.String(), "shapes the shapes stage counts: add it to shapes.shapes")
 		}
@@ -532,18 +644,18 @@ func run(p *pipeline.Pass) error {
 				if err != nil {
 					return err
 				}
-				result, ok := resultOf[id]
-				if !ok {
-					return fmt.Errorf("%v class %d: no result of unit %s", s, c.Index, id)
+				ids := []string{id}
+				if fam := familyOf(s); fam != nil {
+					_, i, _ := parseUnit(id)
+					ids = fam.unitIDs(i)
 				}
-				m, text, _ := strings.Cut(string(result), " ")
-				f, ok = new(big.Int).SetString(text, 10)
-				if !ok || (m != methodSearch && m != methodStacks) || f.Sign() < 0 {
-					return fmt.Errorf("unit %s: result %q is not a method and a count", id, result)
+				if f, method, err = fixedFromUnits(ids, resultOf); err != nil {
+					return fmt.Errorf("%v class %d: %w", s, c.Index, err)
 				}
-				method = m
-				methods[m] = true
-				used[id] = true
+				methods[method] = true
+				for _, id := range ids {
+					used[id] = true
+				}
 			}
 			if f.Sign() > 0 {
 				fixing++
@@ -560,7 +672,6 @@ func run(p *pipeline.Pass) error {
 		if err := g.CheckPowers(fixed); err != nil {
 			return err
 		}
-		var checked []string
 		if s.N() <= symmetry.MaxCanonicalSide {
 			n, err := symmetry.CountByCanonicalForms(p.Context(), s, transpose)
 			if err != nil {
@@ -591,13 +702,15 @@ func run(p *pipeline.Pass) error {
 			}
 		case methods[methodStacks]:
 			checked = append(checked, methodStacksText)
+		case methods[methodStackjoin]:
+			checked = append(checked, methodStackjoinText)
 		}
 		p.Log.Info("essentially different grids", "shape", s.String(), "transpose", transpose, "group_order", g.Order,
 			"classes", len(g.Classes), "classes_fixing", fixing, "essentially_different", orbits)
 		countRows = append(countRows, CountRow{Shape: s.String(), Group: groupText(s, transpose), GroupOrder: g.Order.String(),
 			Classes: int32(len(g.Classes)), ClassesFixing: int32(fixing), Grids: grids.String(), IdentityFixed: idFixed.String(),
 			BurnsideSum: sum.String(), EssentiallyDifferent: orbits.String(), CheckedBy: strings.Join(checked, "; "),
-			Literature: lit.count, LiteratureSource: lit.source, BundleCPUSeconds: shapeBundleCPU(s, bundleCPU)})
+			Literature: lit.count, LiteratureSource: lit.source, BundleCPUSeconds: bundleCPU[familyOf(s)]})
 	}
 	if len(used) != len(resultOf) {
 		return fmt.Errorf("%d unit results, %d used", len(resultOf), len(used))

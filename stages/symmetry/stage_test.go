@@ -61,7 +61,7 @@ func TestStage(t *testing.T) {
 func TestConfigErrors(t *testing.T) {
 	for _, c := range []struct{ set, key string }{
 		{"symmetry.shapes=4x4", "symmetry.shapes"},
-		{"symmetry.shapes=3x4", "symmetry.shapes"},
+		{"symmetry.shapes=3x5", "symmetry.shapes"},
 		{"symmetry.shapes=2x7", "symmetry.shapes"},
 		{"symmetry.max_cpu_hours=-1", "symmetry.max_cpu_hours"},
 		{"symmetry.max_cpu_hours=abc", "symmetry.max_cpu_hours"},

@@ -111,6 +111,14 @@
 // (ρ³, κ³) up to σ³, its images the other two). The cost differs: see
 // Project and the survey tests.
 //
+// Parallel and split work. The first stack cycle's enumeration reaches
+// the same subtrees in the same order everywhere, so its subtrees at
+// depth 2 can be dealt out: FixedWorkers to goroutines, FixedPart to units
+// of work that run in other processes (the symmetry stage's 3×4 parts),
+// whose sums Combine adds before dividing by the centralisers. Each worker
+// or part enumerates the nodes above the depth and keeps its own memo; the
+// count is the same for any number of them (TestFixedWorkersMatchesFixed).
+//
 // # Verification
 //
 // Fixed equals search.Fixed on every class without transposition of 2×2,
@@ -154,11 +162,18 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"sync"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 )
+
+// KernelVersion names the version of Fixed for results kept across runs
+// (the symmetry stage's bundle of 3×4 classes): a fixed count is exact, so
+// it changes only with a change that could change a count (a fix), not
+// with one of speed.
+const KernelVersion = 1
 
 // ErrBudget is returned when the count needs more work units (enumeration
 // nodes plus dynamic-programme states) than the budget allows.
@@ -188,13 +203,107 @@ func FixedStats(ctx context.Context, s symmetry.Shape, e symmetry.Element, budge
 	return fixedStats(ctx, s, e, budget, options{})
 }
 
-// options select the reference paths that the tests compare against.
+// FixedWorkers is Fixed on workers goroutines (at least one), with no
+// budget: FixedPart of the whole (part 0 of 1), combined.
+func FixedWorkers(ctx context.Context, s symmetry.Shape, e symmetry.Element, workers int) (*big.Int, error) {
+	sums, err := FixedPart(ctx, s, e, 0, 1, workers)
+	if err != nil {
+		return nil, err
+	}
+	return Combine(s, e, sums)
+}
+
+// FixedPart returns one part of Fixed's sums, for a count split into units
+// of work that may run anywhere: for each relabelling type λ of e
+// (search.SigmaTypes order), the number of grids X with X∘g = σ_λ∘X and
+// canonical first row, over the part'th of parts shares of the first stack
+// cycle's configurations. Combine adds the parts' sums and divides.
+//
+// The shares: the enumeration of the first cycle reaches the same subtrees
+// in the same order in every process; below depth shareDepth (orbits
+// assigned) the i-th subtree met belongs to part i mod parts, and a
+// configuration complete above that depth is itself the subtree. So the
+// parts partition the sum exactly, and each part enumerates only the
+// nodes above the depth beside its own subtrees. Within a part, the
+// workers goroutines deal its subtrees out in turn the same way; the sums
+// do not depend on workers.
+func FixedPart(ctx context.Context, s symmetry.Shape, e symmetry.Element, part, parts, workers int) ([]*big.Int, error) {
+	if parts < 1 || part < 0 || part >= parts {
+		return nil, fmt.Errorf("stackjoin: part %d of %d: want 0 ≤ part < parts", part, parts)
+	}
+	sums, _, err := partSums(ctx, s, e, 0, options{workers: workers, part: part, parts: parts})
+	return sums, err
+}
+
+// Combine returns F(e) from the sums of every part of FixedPart (any
+// number of parts), each a list in SigmaTypes order: each type's total
+// divided by the order of σ's centraliser, the division checked to be
+// exact, and summed over the types.
+func Combine(s symmetry.Shape, e symmetry.Element, parts ...[]*big.Int) (*big.Int, error) {
+	lams := search.SigmaTypes(s, e)
+	total := new(big.Int)
+	for i, lam := range lams {
+		sum := new(big.Int)
+		for _, p := range parts {
+			if len(p) != len(lams) {
+				return nil, fmt.Errorf("stackjoin: a part has %d sums, %v has %d relabelling types", len(p), e, len(lams))
+			}
+			sum.Add(sum, p[i])
+		}
+		z := perm.Centralizer(lam)
+		q, r := new(big.Int).QuoRem(sum, z, new(big.Int))
+		if r.Sign() != 0 {
+			return nil, fmt.Errorf("stackjoin: %v grids of %v fixed with σ of type %v, not a multiple of its centraliser order %v", sum, s, lam, z)
+		}
+		total.Add(total, q)
+	}
+	return total, nil
+}
+
+// options select the reference paths that the tests compare against, and
+// how the work is shared.
 type options struct {
-	plainE bool // E by the unreduced programme (stackCountPlain)
-	checkE bool // E both ways, an error when they differ
+	plainE  bool // E by the unreduced programme (stackCountPlain)
+	checkE  bool // E both ways, an error when they differ
+	workers int  // goroutines; 0 or 1: one
+	// part of parts (FixedPart); parts 0 or 1: the whole
+	part, parts int
+}
+
+// shareDepth is the depth, in orbits of the first stack cycle assigned
+// after the first row, at which the enumeration's subtrees are dealt out
+// to parts and workers: deep enough for thousands of subtrees on 3×4,
+// shallow enough that enumerating above it costs nothing.
+const shareDepth = 2
+
+// share is one worker's subtrees of the first cycle's enumeration (see
+// FixedPart): the i-th subtree met (i from 0, over every σ type and first
+// row) belongs to part i mod parts, and that part's m-th subtree
+// (m = i div parts) to its worker m mod workers.
+type share struct {
+	part, parts, worker, workers uint64
+	seq                          uint64
+}
+
+// mine reports whether the next subtree is the worker's.
+func (sh *share) mine() bool {
+	i := sh.seq
+	sh.seq++
+	return i%sh.parts == sh.part && (i/sh.parts)%sh.workers == sh.worker
 }
 
 func fixedStats(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget uint64, opt options) (*big.Int, Stats, error) {
+	sums, st, err := partSums(ctx, s, e, budget, opt)
+	if err != nil {
+		return nil, st, err
+	}
+	f, err := Combine(s, e, sums)
+	return f, st, err
+}
+
+// partSums returns the sums of FixedPart for opt's part (the whole when
+// opt.parts ≤ 1) on opt.workers goroutines, within budget per worker.
+func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget uint64, opt options) ([]*big.Int, Stats, error) {
 	var st Stats
 	if err := e.Check(s); err != nil {
 		return nil, st, err
@@ -207,30 +316,97 @@ func fixedStats(ctx context.Context, s symmetry.Shape, e symmetry.Element, budge
 		return nil, st, fmt.Errorf("stackjoin: shape %v: a stack's state needs C·N = %d ≤ 64 bits", s, s.C*n)
 	}
 	p := newProblem(s, e)
-	st.Stacks = make([]uint64, len(p.cycles))
-	st.Nonzero = make([]uint64, len(p.cycles))
-	st.Distinct = make([]int, len(p.cycles))
-	total := new(big.Int)
 	lams := search.SigmaTypes(s, e)
-	st.SigmaTypes = len(lams)
-	for _, lam := range lams {
-		w := newWalker(ctx, p, lam, budget, &st)
-		w.opt = opt
-		sum, err := w.sum()
-		for i, m := range w.memo {
-			st.Distinct[i] += len(m)
-		}
-		if err != nil {
-			return nil, st, err
-		}
-		z := perm.Centralizer(lam)
-		q, r := new(big.Int).QuoRem(sum, z, new(big.Int))
-		if r.Sign() != 0 {
-			return nil, st, fmt.Errorf("stackjoin: internal error: %v grids of %v fixed with σ of type %v, not a multiple of its centraliser order %v", sum, s, lam, z)
-		}
-		total.Add(total, q)
+	workers := max(opt.workers, 1)
+	parts := max(opt.parts, 1)
+	// sums[k][i]: worker k's #{X : X∘g = σ∘X} for σ of type lams[i].
+	sums := make([][]*big.Int, workers)
+	stats := make([]Stats, workers)
+	errs := make([]error, workers)
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := &stats[k]
+			ws.Stacks = make([]uint64, len(p.cycles))
+			ws.Nonzero = make([]uint64, len(p.cycles))
+			ws.Distinct = make([]int, len(p.cycles))
+			sh := &share{part: uint64(opt.part), parts: uint64(parts), worker: uint64(k), workers: uint64(workers)}
+			for _, lam := range lams {
+				w := newWalker(wctx, p, lam, budget, ws)
+				w.opt = opt
+				if parts > 1 || workers > 1 {
+					w.share = sh
+				}
+				sum, err := w.sum()
+				for i, m := range w.memo {
+					ws.Distinct[i] += len(m)
+				}
+				if err != nil {
+					errs[k] = err
+					cancel() // the other workers' counts are of no use
+					return
+				}
+				sums[k] = append(sums[k], sum)
+			}
+		}()
 	}
-	return total, st, nil
+	wg.Wait()
+	st = mergeStats(stats, len(p.cycles))
+	st.SigmaTypes = len(lams)
+	if err := firstError(ctx, errs); err != nil {
+		return nil, st, err
+	}
+	out := make([]*big.Int, len(lams))
+	for i := range lams {
+		out[i] = new(big.Int)
+		for k := range workers {
+			out[i].Add(out[i], sums[k][i])
+		}
+	}
+	return out, st, nil
+}
+
+// mergeStats adds the workers' work; every worker runs every first row, so
+// FirstRows is one worker's.
+func mergeStats(stats []Stats, cycles int) Stats {
+	st := Stats{Stacks: make([]uint64, cycles), Nonzero: make([]uint64, cycles), Distinct: make([]int, cycles)}
+	for k, ws := range stats {
+		st.Nodes += ws.Nodes
+		st.DPStates += ws.DPStates
+		for i := range cycles {
+			st.Stacks[i] += ws.Stacks[i]
+			st.Nonzero[i] += ws.Nonzero[i]
+			st.Distinct[i] += ws.Distinct[i]
+		}
+		if k == 0 {
+			st.FirstRows = ws.FirstRows
+		}
+	}
+	return st
+}
+
+// firstError returns the workers' error: the caller's cancellation first,
+// then ErrBudget or another failure, ignoring the cancellations that one
+// worker's failure caused in the others.
+func firstError(ctx context.Context, errs []error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // problem is the part that depends on g only.
@@ -351,6 +527,7 @@ type walker struct {
 	norms   []*rowNormal
 	tmp     []*big.Int // complete's scratch, per stack cycle
 	opt     options
+	share   *share // FixedWorkers: this worker's first-cycle configurations; nil: all
 
 	// Projection (project.go): the orbit choices made so far, and, when
 	// collect is set, a hook that takes the first cycle's canonical
@@ -685,6 +862,10 @@ func (w *walker) fill(o int) {
 		if !w.assign(ob, a) {
 			continue
 		}
+		if w.share != nil && ob.cycle == 0 && len(w.path)+1 == shareDepth && !w.share.mine() {
+			w.unassign(ob)
+			continue // another part's or worker's subtree
+		}
 		w.path = append(w.path, choice{o, a})
 		if o+1 == w.last[ob.cycle] {
 			w.complete(ob.cycle)
@@ -724,6 +905,9 @@ func (w *walker) complete(ci int) {
 	t := w.p.cycles[ci][0]
 	weight := uint64(1)
 	if ci == 0 {
+		if w.share != nil && len(w.path) < shareDepth && !w.share.mine() {
+			return // complete above the depth: a subtree of its own
+		}
 		var ok bool
 		if weight, ok = w.canonical(w.config[t]); !ok {
 			return

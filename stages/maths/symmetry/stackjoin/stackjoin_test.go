@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -178,5 +179,89 @@ func TestProjectUnitsMatchFixed(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Errorf("only %d classes checked", checked)
+	}
+}
+
+// TestFixedWorkersMatchesFixed checks that dealing the first cycle's
+// subtrees out to 2 and 3 workers, or to 5 parts on 2 workers each and
+// combining them, gives Fixed's count, on the 9×9 classes Fixed finishes
+// within 3·10⁵ and on a few 3×4 classes (class 11 in full).
+func TestFixedWorkersMatchesFixed(t *testing.T) {
+	type job struct {
+		s symmetry.Shape
+		c symmetry.Class
+	}
+	var jobs []job
+	for _, s := range []symmetry.Shape{{R: 3, C: 3}, {R: 3, C: 4}} {
+		g, err := symmetry.NewGroup(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range g.Classes {
+			if c.Index == 0 || len(search.SigmaTypes(s, c.Rep)) == 0 {
+				continue
+			}
+			if s.C == 4 && c.Index != quick3x4[0] && c.Index != quick3x4[5] && c.Index != 11 {
+				continue
+			}
+			jobs = append(jobs, job{s, c})
+		}
+	}
+	compared, split, spread := 0, 0, 0
+	for _, j := range jobs {
+		want, st, err := FixedStats(context.Background(), j.s, j.c.Rep, 3e5)
+		if errors.Is(err, ErrBudget) && !(j.s.C == 4 && j.c.Index == 11) {
+			continue
+		}
+		if err != nil && !errors.Is(err, ErrBudget) {
+			t.Fatal(err)
+		}
+		if err != nil { // class 11 of 3×4, the search's heaviest: in full
+			if testing.Short() {
+				continue
+			}
+			want, st, err = FixedStats(context.Background(), j.s, j.c.Rep, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, workers := range []int{2, 3} {
+			got, err := FixedWorkers(context.Background(), j.s, j.c.Rep, workers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Cmp(want) != 0 {
+				t.Errorf("%v class %d, %d workers: %v, one worker %v", j.s, j.c.Index, workers, got, want)
+			}
+		}
+		// The same count from 5 parts, each on 2 workers.
+		var parts [][]*big.Int
+		nonzero := 0
+		for k := range 5 {
+			sums, err := FixedPart(context.Background(), j.s, j.c.Rep, k, 5, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.ContainsFunc(sums, func(x *big.Int) bool { return x.Sign() != 0 }) {
+				nonzero++
+			}
+			parts = append(parts, sums)
+		}
+		if got, err := Combine(j.s, j.c.Rep, parts...); err != nil || got.Cmp(want) != 0 {
+			t.Errorf("%v class %d, 5 parts: %v (%v), whole %v", j.s, j.c.Index, got, err, want)
+		}
+		if st.Stacks[0] >= 2 {
+			split++ // at least two configurations, so each worker had one
+		}
+		if nonzero >= 2 {
+			spread++
+		}
+		compared++
+	}
+	if compared < 15 || split < 5 || spread < 5 {
+		t.Errorf("%d classes compared, %d with work for two workers, %d with two parts counting grids", compared, split, spread)
+	}
+	if _, err := FixedPart(context.Background(), symmetry.Shape{R: 3, C: 3}, jobs[0].c.Rep, 5, 5, 1); err == nil {
+		t.Error("part 5 of 5 accepted")
 	}
 }
