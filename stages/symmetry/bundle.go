@@ -88,10 +88,10 @@ const (
 // bundled units, and its transpose, whose classes take the units of their
 // transposes.
 type family struct {
-	shape    symmetry.Shape
-	classes  int // conjugacy classes of its group
-	held     int // classes with a relabelling type: the bundle's units
-	kernel   string
+	shape   symmetry.Shape
+	classes int // conjugacy classes of its group
+	held    int // classes with a relabelling type: the bundle's units
+	kernel  string
 	// projectedCPUHours is the projected CPU time of the held units (see
 	// the package doc, "Cost"); a unit the bundle lacks counts as the mean.
 	projectedCPUHours float64

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"runtime"
 	"slices"
 	"strconv"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -586,7 +586,7 @@ func run(p *pipeline.Pass) error {
 	if err != nil {
 		return err
 	}
-	orbitRecounts := 0                  // for 2x6 and 6x2, from the bundles
+	orbitRecounts := 0                 // for 2x6 and 6x2, from the bundles
 	bundleCPU := map[*family]float64{} // for the 12×12 shapes
 	for _, s := range cfg.shapesOf() {
 		f := familyOf(s)
