@@ -111,12 +111,12 @@
 // (ρ³, κ³) up to σ³, its images the other two). The cost differs: see
 // Project and the survey tests.
 //
-// Parallel and split work. The first stack cycle's enumeration reaches
-// the same subtrees in the same order everywhere, so its subtrees at
-// depth 2 can be dealt out: FixedWorkers to goroutines, FixedPart to units
+// Parallel and split work. The first stack cycle's enumeration meets the
+// same configurations in the same order everywhere, so they can be dealt
+// out: FixedWorkers to goroutines, FixedPart to units
 // of work that run in other processes (the symmetry stage's 3×4 parts),
 // whose sums Combine adds before dividing by the centralisers. Each worker
-// or part enumerates the nodes above the depth and keeps its own memo; the
+// or part enumerates the whole first cycle and keeps its own memo; the
 // count is the same for any number of them (TestFixedWorkersMatchesFixed).
 //
 // # Verification
@@ -219,14 +219,15 @@ func FixedWorkers(ctx context.Context, s symmetry.Shape, e symmetry.Element, wor
 // canonical first row, over the part'th of parts shares of the first stack
 // cycle's configurations. Combine adds the parts' sums and divides.
 //
-// The shares: the enumeration of the first cycle reaches the same subtrees
-// in the same order in every process; below depth shareDepth (orbits
-// assigned) the i-th subtree met belongs to part i mod parts, and a
-// configuration complete above that depth is itself the subtree. So the
-// parts partition the sum exactly, and each part enumerates only the
-// nodes above the depth beside its own subtrees. Within a part, the
-// workers goroutines deal its subtrees out in turn the same way; the sums
-// do not depend on workers.
+// The shares: the enumeration of the first cycle meets its complete
+// configurations in the same order in every process, and the i-th one
+// belongs to part i mod parts, which alone checks whether it is canonical
+// and counts below it. So the parts partition the sum exactly; each
+// enumerates the whole first cycle (cheap beside the counts below it: a
+// share at a fixed depth of that enumeration left most parts of 3×4 class
+// 12 empty, its first two rows having 6 completions). Within a part, the
+// workers goroutines deal its configurations out in turn the same way; the
+// sums do not depend on workers.
 func FixedPart(ctx context.Context, s symmetry.Shape, e symmetry.Element, part, parts, workers int) ([]*big.Int, error) {
 	if parts < 1 || part < 0 || part >= parts {
 		return nil, fmt.Errorf("stackjoin: part %d of %d: want 0 ≤ part < parts", part, parts)
@@ -270,22 +271,16 @@ type options struct {
 	part, parts int
 }
 
-// shareDepth is the depth, in orbits of the first stack cycle assigned
-// after the first row, at which the enumeration's subtrees are dealt out
-// to parts and workers: deep enough for thousands of subtrees on 3×4,
-// shallow enough that enumerating above it costs nothing.
-const shareDepth = 2
-
-// share is one worker's subtrees of the first cycle's enumeration (see
-// FixedPart): the i-th subtree met (i from 0, over every σ type and first
-// row) belongs to part i mod parts, and that part's m-th subtree
+// share is one worker's configurations of the first stack cycle (see
+// FixedPart): the i-th one met (i from 0, over every σ type and first
+// row) belongs to part i mod parts, and that part's m-th one
 // (m = i div parts) to its worker m mod workers.
 type share struct {
 	part, parts, worker, workers uint64
 	seq                          uint64
 }
 
-// mine reports whether the next subtree is the worker's.
+// mine reports whether the next configuration is the worker's.
 func (sh *share) mine() bool {
 	i := sh.seq
 	sh.seq++
@@ -862,10 +857,6 @@ func (w *walker) fill(o int) {
 		if !w.assign(ob, a) {
 			continue
 		}
-		if w.share != nil && ob.cycle == 0 && len(w.path)+1 == shareDepth && !w.share.mine() {
-			w.unassign(ob)
-			continue // another part's or worker's subtree
-		}
 		w.path = append(w.path, choice{o, a})
 		if o+1 == w.last[ob.cycle] {
 			w.complete(ob.cycle)
@@ -905,8 +896,8 @@ func (w *walker) complete(ci int) {
 	t := w.p.cycles[ci][0]
 	weight := uint64(1)
 	if ci == 0 {
-		if w.share != nil && len(w.path) < shareDepth && !w.share.mine() {
-			return // complete above the depth: a subtree of its own
+		if w.share != nil && !w.share.mine() {
+			return // another part's or worker's configuration
 		}
 		var ok bool
 		if weight, ok = w.canonical(w.config[t]); !ok {

@@ -183,7 +183,7 @@ func TestProjectUnitsMatchFixed(t *testing.T) {
 }
 
 // TestFixedWorkersMatchesFixed checks that dealing the first cycle's
-// subtrees out to 2 and 3 workers, or to 5 parts on 2 workers each and
+// configurations out to 2 and 3 workers, or to 5 parts on 2 workers each and
 // combining them, gives Fixed's count, on the 9×9 classes Fixed finishes
 // within 3·10⁵ and on a few 3×4 classes (class 11 in full).
 func TestFixedWorkersMatchesFixed(t *testing.T) {
