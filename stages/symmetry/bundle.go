@@ -56,8 +56,12 @@ const (
 	joinedClasses = 316
 )
 
-// joinProjectedCPUHours is the projected CPU time of the 3×4 units (see
-// the package doc, "Cost").
+// joinProjectedCPUHours is the projected CPU time of the 3×4 units, a
+// provisional figure until the run's first pass (part 0 of every class)
+// has measured every class: the classes measured whole so far took 25 s to
+// 6 minutes, and 3×4 class 12's first part ran past 4 minutes on both
+// cores (2026-11-27). It only decides when symmetry.max_cpu_hours refuses
+// 3x4.
 const joinProjectedCPUHours = 40.0
 
 // Every 3×4 class with a relabelling type is counted in parts
@@ -278,17 +282,20 @@ func bundleIDs(p *pipeline.Pass, f *family, maxHours float64) ([]string, error) 
 	}
 	// The classes counted whole first, then the parts of the others in
 	// turn (part 0 of each, then part 1, ...), so that a run stopped early
-	// has measured a part of every class: the projection of what is left.
+	// has measured a part of many classes: the projection of what is left;
+	// the classes of 16 parts before those of 64, the heaviest.
 	ids := make([]string, 0, f.classes-1)
 	for i := 1; i < f.classes; i++ {
 		if f.parts(i) == 1 {
 			ids = append(ids, unitID(f.shape, i))
 		}
 	}
-	for k := range joinParts {
-		for i := 1; i < f.classes; i++ {
-			if n := f.parts(i); n > k && n > 1 {
-				ids = append(ids, partID(f.shape, i, k, n))
+	for _, parts := range []int{joinLightParts, joinParts} {
+		for k := range parts {
+			for i := 1; i < f.classes; i++ {
+				if f.parts(i) == parts {
+					ids = append(ids, partID(f.shape, i, k, parts))
+				}
 			}
 		}
 	}

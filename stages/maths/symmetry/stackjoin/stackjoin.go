@@ -154,6 +154,17 @@
 // form halves the second-stack cost again (classes 89, 104) or more (63).
 // Class 11 in full now takes 38 s (was 5 min 50 s) and gives the same F;
 // its distinct stack counts fell from 292,494 to 1,695.
+//
+// In full on one core (TestSurvey, budget 0, 2026-11-27, the other core
+// busy): class 11 25 s; 141 2 min 5 s, F = 277,326,388,342,554,624 (18,270
+// first-stack configurations, 74,833,920 second, 124,285 distinct; its
+// profile: the row normal form 24%, the memo's map 33%); 24 5 min 52 s,
+// F = 35,677,080,779,851,818,860,544 (172,800,000 second-stack
+// configurations, 37,920 distinct); 104 past 8 minutes. Class 12 (stacks
+// 2 and 3 exchanged) spends its time in the dynamic programme of the
+// exchanged pair's stack count (about 0.5 ms for each of 111,471 distinct
+// configurations met in its first minute), and class 46 in enumerating
+// its first stack (millions of configurations, every count 0).
 package stackjoin
 
 import (
