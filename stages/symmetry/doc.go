@@ -135,10 +135,10 @@
 // 5 min 52 s, 104 past 8 min; class 46's first stack alone has millions
 // of configurations, each with a zero count.
 //
-// So each class is split into parts (stackjoin.FixedPart: the first
-// stack's configurations, dealt out in turn, each part enumerating them
-// all; the parts' sums combine exactly, and their number does not change
-// the count): 64
+// So each class is split into parts (stackjoin.FixedPart: the subtrees of
+// the first stack's enumeration at the shallowest depth with at least
+// 2^14 of them, dealt out in turn; the parts' sums combine exactly, and
+// their number does not change the count): 64
 // for the 43 classes planned beyond 10^9 nodes (joinSplit), 16 for the
 // other 273, 7,120 units of the committed bundle in all,
 // 3x4.class<index, 4 digits>.part<k>of<parts>, each on every core. A run

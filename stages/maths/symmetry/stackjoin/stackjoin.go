@@ -112,11 +112,11 @@
 // Project and the survey tests.
 //
 // Parallel and split work. The first stack cycle's enumeration meets the
-// same configurations in the same order everywhere, so they can be dealt
-// out: FixedWorkers to goroutines, FixedPart to units
+// same nodes in the same order everywhere, so its subtrees at a depth
+// chosen by counting them can be dealt out: FixedWorkers to goroutines, FixedPart to units
 // of work that run in other processes (the symmetry stage's 3×4 parts),
 // whose sums Combine adds before dividing by the centralisers. Each worker
-// or part enumerates the whole first cycle and keeps its own memo; the
+// or part enumerates the nodes above that depth and keeps its own memo; the
 // count is the same for any number of them (TestFixedWorkersMatchesFixed).
 //
 // # Verification
@@ -230,15 +230,18 @@ func FixedWorkers(ctx context.Context, s symmetry.Shape, e symmetry.Element, wor
 // canonical first row, over the part'th of parts shares of the first stack
 // cycle's configurations. Combine adds the parts' sums and divides.
 //
-// The shares: the enumeration of the first cycle meets its complete
-// configurations in the same order in every process, and the i-th one
-// belongs to part i mod parts, which alone checks whether it is canonical
-// and counts below it. So the parts partition the sum exactly; each
-// enumerates the whole first cycle (cheap beside the counts below it: a
-// share at a fixed depth of that enumeration left most parts of 3×4 class
-// 12 empty, its first two rows having 6 completions). Within a part, the
-// workers goroutines deal its configurations out in turn the same way; the
-// sums do not depend on workers.
+// The shares: the enumeration of the first cycle meets its nodes in the
+// same order in every process. A first pass counts its nodes depth by
+// depth (orbits assigned after the first row) and picks the shallowest
+// depth with at least shareSubtrees of them (or the whole cycle); below it
+// the i-th subtree met belongs to part i mod parts, and a configuration
+// complete above it is a subtree of its own. So the parts partition the
+// sum exactly, and each enumerates only the nodes above the depth beside
+// its own subtrees. (A fixed depth of 2 left most parts of 3×4 class 12
+// empty, its first two rows having 6 completions; sharing the complete
+// configurations made every part of class 46 enumerate its millions.)
+// Within a part, the workers goroutines deal its subtrees out in turn the
+// same way; the sums do not depend on workers.
 func FixedPart(ctx context.Context, s symmetry.Shape, e symmetry.Element, part, parts, workers int) ([]*big.Int, error) {
 	if parts < 1 || part < 0 || part >= parts {
 		return nil, fmt.Errorf("stackjoin: part %d of %d: want 0 ≤ part < parts", part, parts)
@@ -282,16 +285,22 @@ type options struct {
 	part, parts int
 }
 
-// share is one worker's configurations of the first stack cycle (see
-// FixedPart): the i-th one met (i from 0, over every σ type and first
-// row) belongs to part i mod parts, and that part's m-th one
-// (m = i div parts) to its worker m mod workers.
+// shareSubtrees is how many subtrees of the first cycle's enumeration the
+// parts and workers share at least, when the cycle has that many nodes at
+// some depth: 2^14, hundreds for each of 64 parts.
+const shareSubtrees = 1 << 14
+
+// share is one worker's subtrees of the first stack cycle's enumeration
+// (see FixedPart), those below depth: the i-th one met (i from 0, over
+// every σ type and first row) belongs to part i mod parts, and that
+// part's m-th one (m = i div parts) to its worker m mod workers.
 type share struct {
 	part, parts, worker, workers uint64
+	depth                        int
 	seq                          uint64
 }
 
-// mine reports whether the next configuration is the worker's.
+// mine reports whether the next subtree is the worker's.
 func (sh *share) mine() bool {
 	i := sh.seq
 	sh.seq++
@@ -325,6 +334,13 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 	lams := search.SigmaTypes(s, e)
 	workers := max(opt.workers, 1)
 	parts := max(opt.parts, 1)
+	depth := 0
+	if parts > 1 || workers > 1 {
+		var err error
+		if depth, err = shareDepth(ctx, p, lams); err != nil {
+			return nil, st, err
+		}
+	}
 	// sums[k][i]: worker k's #{X : X∘g = σ∘X} for σ of type lams[i].
 	sums := make([][]*big.Int, workers)
 	stats := make([]Stats, workers)
@@ -340,7 +356,7 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 			ws.Stacks = make([]uint64, len(p.cycles))
 			ws.Nonzero = make([]uint64, len(p.cycles))
 			ws.Distinct = make([]int, len(p.cycles))
-			sh := &share{part: uint64(opt.part), parts: uint64(parts), worker: uint64(k), workers: uint64(workers)}
+			sh := &share{part: uint64(opt.part), parts: uint64(parts), worker: uint64(k), workers: uint64(workers), depth: depth}
 			for _, lam := range lams {
 				w := newWalker(wctx, p, lam, budget, ws)
 				w.opt = opt
@@ -374,6 +390,34 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 		}
 	}
 	return out, st, nil
+}
+
+// shareDepth returns the shallowest depth of the first cycle's
+// enumeration (orbits assigned after the first row, over every σ type and
+// first row) with at least shareSubtrees subtrees: its nodes at that
+// depth, and the configurations complete above it. It walks one depth
+// deeper each pass (the passes cost about twice the last); when the cycle
+// has no node at a depth, every configuration is a subtree there.
+func shareDepth(ctx context.Context, p *problem, lams [][]int) (int, error) {
+	for d := 1; ; d++ {
+		var st Stats
+		st.Stacks = make([]uint64, len(p.cycles))
+		st.Nonzero = make([]uint64, len(p.cycles))
+		st.Distinct = make([]int, len(p.cycles))
+		counts := make([]uint64, d+1)
+		leaves := uint64(0)
+		for _, lam := range lams {
+			w := newWalker(ctx, p, lam, 0, &st)
+			w.probe = counts
+			if _, err := w.sum(); err != nil {
+				return 0, err
+			}
+			leaves += w.probeLeaves
+		}
+		if counts[d] == 0 || counts[d]+leaves >= shareSubtrees {
+			return d, nil
+		}
+	}
 }
 
 // mergeStats adds the workers' work; every worker runs every first row, so
@@ -533,7 +577,12 @@ type walker struct {
 	norms   []*rowNormal
 	tmp     []*big.Int // complete's scratch, per stack cycle
 	opt     options
-	share   *share // FixedWorkers: this worker's first-cycle configurations; nil: all
+	share   *share // FixedPart: this worker's first-cycle subtrees; nil: all
+	// probe, when set, counts the first cycle's nodes by depth down to
+	// len(probe)-1, and probeLeaves its configurations complete above
+	// that depth, instead of counting grids (shareDepth).
+	probe       []uint64
+	probeLeaves uint64
 
 	// Projection (project.go): the orbit choices made so far, and, when
 	// collect is set, a hook that takes the first cycle's canonical
@@ -868,6 +917,20 @@ func (w *walker) fill(o int) {
 		if !w.assign(ob, a) {
 			continue
 		}
+		if ob.cycle == 0 && (w.share != nil || w.probe != nil) {
+			d := len(w.path) + 1 // the depth of this node
+			switch {
+			case w.probe != nil:
+				w.probe[d]++
+				if d >= len(w.probe)-1 {
+					w.unassign(ob)
+					continue // deep enough: the depth is chosen
+				}
+			case d == w.share.depth && !w.share.mine():
+				w.unassign(ob)
+				continue // another part's or worker's subtree
+			}
+		}
 		w.path = append(w.path, choice{o, a})
 		if o+1 == w.last[ob.cycle] {
 			w.complete(ob.cycle)
@@ -907,8 +970,12 @@ func (w *walker) complete(ci int) {
 	t := w.p.cycles[ci][0]
 	weight := uint64(1)
 	if ci == 0 {
-		if w.share != nil && !w.share.mine() {
-			return // another part's or worker's configuration
+		if w.share != nil && len(w.path) < w.share.depth && !w.share.mine() {
+			return // complete above the depth: a subtree of its own, not this worker's
+		}
+		if w.probe != nil {
+			w.probeLeaves++ // complete above the probe's depth
+			return
 		}
 		var ok bool
 		if weight, ok = w.canonical(w.config[t]); !ok {
