@@ -473,6 +473,9 @@ type problem struct {
 	// rowSym lists the row permutations y (in S_R wr S_C) with yρ = ρy and
 	// y(0) = 0, as images y[r].
 	rowSym [][]int
+	// firstRowCache holds each σ's first-row representatives
+	// (walker.firstRows), shared by the workers: string(σ) → firstRowSet.
+	firstRowCache sync.Map
 }
 
 func newProblem(s symmetry.Shape, e symmetry.Element) *problem {
@@ -792,9 +795,25 @@ func (w *walker) fillCell(t, r int, m uint16) bool {
 // sizes.
 func (w *walker) firstRows() ([][]uint16, []int) {
 	if w.reps == nil {
-		w.reps, w.repSizes = w.computeFirstRows()
+		// Every walker of one σ type has the same representatives, and the
+		// share's first pass makes many walkers: compute them once.
+		key := fmt.Sprint(w.sigma)
+		if c, ok := w.p.firstRowCache.Load(key); ok {
+			fr := c.(firstRowSet)
+			w.reps, w.repSizes = fr.reps, fr.sizes
+		} else {
+			w.reps, w.repSizes = w.computeFirstRows()
+			w.p.firstRowCache.Store(key, firstRowSet{w.reps, w.repSizes})
+		}
 	}
 	return w.reps, w.repSizes
+}
+
+// firstRowSet is the first-row representatives of one σ and their orbit
+// sizes, read-only once computed.
+type firstRowSet struct {
+	reps  [][]uint16
+	sizes []int
 }
 
 func (w *walker) computeFirstRows() ([][]uint16, []int) {
