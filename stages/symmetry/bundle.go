@@ -57,12 +57,12 @@ const (
 )
 
 // joinProjectedCPUHours is the projected CPU time of the 3×4 units, a
-// provisional figure until the run's first pass (part 0 of every class)
-// has measured every class: the classes measured whole so far took 25 s to
-// 6 minutes, and 3×4 class 12's first part ran past 4 minutes on both
-// cores (2026-11-27). It only decides when symmetry.max_cpu_hours refuses
-// 3x4.
-const joinProjectedCPUHours = 40.0
+// rough figure: class 46, planned by the search under 3·10⁴ nodes, took
+// 17 CPU-seconds for each of two parts sampled among 1,024
+// (stackjoin.FixedPart, 2026-11-27), about 4.8 CPU-hours in all; 316
+// classes at that cost make about 1,500, and the 43 heavy classes may cost
+// more. It decides when symmetry.max_cpu_hours refuses 3x4.
+const joinProjectedCPUHours = 1500.0
 
 // Every 3×4 class with a relabelling type is counted in parts
 // (stackjoin.FixedPart), so that no unit outlasts a working session and a
