@@ -128,21 +128,7 @@ func TestStage12FromBundle(t *testing.T) {
 	if err := os.WriteFile(shapesBundle, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stages := pipelinetest.Closure(Stage)
-	pipelinetest.CopySources(t, root, stages)
-	cfg := filepath.Join(t.TempDir(), "empty.yaml")
-	if err := os.WriteFile(cfg, []byte("# defaults\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	run := func(set ...string) error {
-		e, err := engine.New(engine.Options{Root: root, Stages: stages, ConfigFile: cfg, Set: append([]string{
-			"exact.crosscheck=none", "shapes.shapes=2x6,6x2", "shapes.check=", "symmetry.shapes=2x6,6x2"}, set...)})
-		if err != nil {
-			return err
-		}
-		_, err = e.Run(context.Background(), nil, engine.RunOptions{})
-		return err
-	}
+	run := stageRunner(t, root, "exact.crosscheck=none", "shapes.shapes=2x6,6x2", "shapes.check=", "symmetry.shapes=2x6,6x2")
 	if err := run(); err == nil || !strings.Contains(err.Error(), "symmetry.max_cpu_hours") {
 		t.Fatalf("no 12×12 bundle: %v; want symmetry.max_cpu_hours refused", err)
 	}
@@ -460,21 +446,7 @@ func TestStage3x4FromBundle(t *testing.T) {
 		t.Skip("builds the 3×4 group")
 	}
 	root := t.TempDir()
-	stages := pipelinetest.Closure(Stage)
-	pipelinetest.CopySources(t, root, stages)
-	cfg := filepath.Join(t.TempDir(), "empty.yaml")
-	if err := os.WriteFile(cfg, []byte("# defaults\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	run := func(set ...string) error {
-		e, err := engine.New(engine.Options{Root: root, Stages: stages, ConfigFile: cfg, Set: append([]string{
-			"exact.crosscheck=none", "shapes.shapes=2x2", "shapes.check=", "symmetry.shapes=3x4,4x3"}, set...)})
-		if err != nil {
-			return err
-		}
-		_, err = e.Run(context.Background(), nil, engine.RunOptions{})
-		return err
-	}
+	run := stageRunner(t, root, "exact.crosscheck=none", "shapes.shapes=2x2", "shapes.check=", "symmetry.shapes=3x4,4x3")
 	if err := run(); err == nil || !strings.Contains(err.Error(), "symmetry.max_cpu_hours") {
 		t.Fatalf("no 3×4 bundle: %v; want symmetry.max_cpu_hours refused", err)
 	}
@@ -551,5 +523,25 @@ func TestSplitClassFromParts(t *testing.T) {
 	results[ids[3]] = []byte("stackjoin 12")
 	if _, _, err := fixedFromUnits(ids, results); err == nil || !strings.Contains(err.Error(), `is not "stackjoin-part" and counts`) {
 		t.Errorf("a part with a class's result: %v", err)
+	}
+}
+
+// stageRunner copies the stage's sources into root and returns a function
+// that runs the stage there with the defaults, base and then set.
+func stageRunner(t *testing.T, root string, base ...string) func(set ...string) error {
+	t.Helper()
+	stages := pipelinetest.Closure(Stage)
+	pipelinetest.CopySources(t, root, stages)
+	cfg := filepath.Join(t.TempDir(), "empty.yaml")
+	if err := os.WriteFile(cfg, []byte("# defaults\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return func(set ...string) error {
+		e, err := engine.New(engine.Options{Root: root, Stages: stages, ConfigFile: cfg, Set: append(slices.Clone(base), set...)})
+		if err != nil {
+			return err
+		}
+		_, err = e.Run(context.Background(), nil, engine.RunOptions{})
+		return err
 	}
 }
