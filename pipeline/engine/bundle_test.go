@@ -146,6 +146,19 @@ func TestBundle(t *testing.T) {
 	}
 }
 
+// editRow rewrites the bundle of rows with row id changed by edit and
+// rehashed, as a forger would.
+func editRow(t *testing.T, root string, b *pipeline.Bundle, rows map[string]pipeline.BundleRow, id string, edit func(*pipeline.BundleRow)) {
+	t.Helper()
+	r := rows[id]
+	edit(&r)
+	r.SHA256 = bundleSum(r.Kernel, r.Unit, r.Result)
+	rows[id] = r
+	if err := writeBundle(root, b, listOf(rows)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func listOf(rows map[string]pipeline.BundleRow) []pipeline.BundleRow {
 	var out []pipeline.BundleRow
 	for _, r := range rows {
@@ -179,13 +192,7 @@ func TestBundleKernelOf(t *testing.T) {
 	if n := toy.calls.Load() - calls; n != 0 {
 		t.Errorf("a clone with the whole bundle computed %d units", n)
 	}
-	r := rows["u13"]
-	r.Kernel = "toy small v1"
-	r.SHA256 = bundleSum(r.Kernel, r.Unit, r.Result)
-	rows["u13"] = r
-	if err := writeBundle(f.root, b, listOf(rows)); err != nil {
-		t.Fatal(err)
-	}
+	editRow(t, f.root, b, rows, "u13", func(r *pipeline.BundleRow) { r.Kernel = "toy small v1" })
 	freshClone(t, f.root)
 	if _, err := f.engine().Run(context.Background(), nil, RunOptions{}); err == nil || !strings.Contains(err.Error(), `unit "u13" was computed by kernel "toy small v1", not "toy large v1"`) {
 		t.Errorf("a row of the other kernel: %v", err)
@@ -217,13 +224,7 @@ func TestRecomputeBundles(t *testing.T) {
 		t.Fatalf("recompute of a good bundle: %+v, %v", reps, err)
 	}
 	rows, _ := pipeline.ReadBundle(f.root, b, nil)
-	r := rows["u05"]
-	r.Result = "forged"
-	r.SHA256 = bundleSum(r.Kernel, r.Unit, r.Result)
-	rows["u05"] = r
-	if err := writeBundle(f.root, b, listOf(rows)); err != nil {
-		t.Fatal(err)
-	}
+	editRow(t, f.root, b, rows, "u05", func(r *pipeline.BundleRow) { r.Result = "forged" })
 	_, err = f.engine().RecomputeBundles(context.Background(), 20, 1, 0, func(string) {})
 	if err == nil || !strings.Contains(err.Error(), "unit u05: recomputed") {
 		t.Errorf("recompute of a forged unit: %v", err)
