@@ -119,7 +119,7 @@
 // or part enumerates the nodes above that depth and keeps its own memo; the
 // count is the same for any number of them (TestFixedWorkersMatchesFixed).
 // BenchmarkFixedWorkers3x4: class 11 in 21.8 s on one worker, 12.1 s on
-// two (2026-11-27, the 2-core machine otherwise idle but for a CI run).
+// two (2026-11-27, the 2-core machine otherwise idle).
 //
 // # Verification
 //
