@@ -520,9 +520,16 @@ func TestSplitClassFromParts(t *testing.T) {
 	if _, _, err := fixedFromUnits(ids, results); err == nil || !strings.Contains(err.Error(), "no result of unit 3x4.class0011.part03of64") {
 		t.Errorf("a part missing: %v", err)
 	}
-	results[ids[3]] = []byte("stackjoin 12")
-	if _, _, err := fixedFromUnits(ids, results); err == nil || !strings.Contains(err.Error(), `is not "stackjoin-part" and counts`) {
-		t.Errorf("a part with a class's result: %v", err)
+	for _, bad := range []string{"stackjoin 12", "", "stackjoin-part", "stackjoin-part -5", "stackjoin-part 1.5", "stackjoin-part NaN", "stackjoin-part 1e30"} {
+		results[ids[3]] = []byte(bad)
+		if _, _, err := fixedFromUnits(ids, results); err == nil || !strings.Contains(err.Error(), `is not "stackjoin-part" and counts`) {
+			t.Errorf("a part %q: %v", bad, err)
+		}
+	}
+	for _, bad := range []string{"", "stackjoin", "stackjoin -1", "stackjoin 1 2", "stackjoin x", "search 0.5"} {
+		if _, _, err := fixedFromUnits([]string{"u"}, map[string][]byte{"u": []byte(bad)}); err == nil || !strings.Contains(err.Error(), "is not a method and a count") {
+			t.Errorf("a class result %q: %v", bad, err)
+		}
 	}
 }
 

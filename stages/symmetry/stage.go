@@ -300,29 +300,31 @@ func fixedFromUnits(ids []string, resultOf map[string][]byte) (*big.Int, string,
 		if !ok {
 			return nil, "", fmt.Errorf("no result of unit %s", id)
 		}
+		// A method and at least one non-negative decimal count.
 		fields := strings.Fields(string(result))
+		counts := make([]*big.Int, 0, len(fields))
+		for _, text := range fields[min(1, len(fields)):] {
+			x, isInt := new(big.Int).SetString(text, 10)
+			if !isInt || x.Sign() < 0 {
+				counts = nil
+				break
+			}
+			counts = append(counts, x)
+		}
 		m := ""
 		if len(fields) > 0 {
 			m = fields[0]
 		}
 		if len(ids) == 1 {
-			f, ok := new(big.Int).SetString(strings.Join(fields[1:], " "), 10)
-			if !ok || len(fields) != 2 || (m != methodSearch && m != methodStacks && m != methodStackjoin) || f.Sign() < 0 {
+			if len(counts) != 1 || len(fields) != 2 || (m != methodSearch && m != methodStacks && m != methodStackjoin) {
 				return nil, "", fmt.Errorf("unit %s: result %q is not a method and a count", id, result)
 			}
-			return f, m, nil
+			return counts[0], m, nil
 		}
-		sums := make([]*big.Int, len(fields)-1)
-		for k, text := range fields[1:] {
-			sums[k], ok = new(big.Int).SetString(text, 10)
-			if !ok || sums[k].Sign() < 0 {
-				break
-			}
-		}
-		if m != methodStackjoinPart || !ok {
+		if m != methodStackjoinPart || len(counts) == 0 || len(counts) != len(fields)-1 {
 			return nil, "", fmt.Errorf("unit %s: result %q is not %q and counts", id, result, methodStackjoinPart)
 		}
-		parts = append(parts, sums)
+		parts = append(parts, counts)
 	}
 	s, i, _, _, err := parseUnitPart(ids[0])
 	if err != nil {
