@@ -1,6 +1,7 @@
 package symmetry
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -56,36 +57,42 @@ const (
 	joinedClasses = 316
 )
 
-// joinProjectedCPUHours is the projected CPU time of the 3×4 units, a
-// rough figure: class 46, planned by the search under 3·10⁴ nodes, took
-// 17 CPU-seconds for each of two parts sampled among 1,024
-// (stackjoin.FixedPart, 2026-11-27), about 4.8 CPU-hours in all; 316
-// classes at that cost make about 1,500, and the 43 heavy classes may cost
-// more. It decides when symmetry.max_cpu_hours refuses 3x4.
-const joinProjectedCPUHours = 1500.0
-
-// Every 3×4 class with a relabelling type is counted in parts
-// (stackjoin.FixedPart), so that no unit outlasts a working session and a
-// stopped run keeps most of its work: joinParts of them for the 43 classes
-// of joinSplit, those whose search plans at least 10⁹ nodes
-// (search.PlanCost; the package doc, "12×12: 3×4"), joinLightParts for the
-// others (the R-stack method takes minutes on some of those too: class 46
-// enumerates millions of first-stack configurations). Their units are
-// <class id>.part<k>of<parts>, k from 00, and the class's F combines every
-// part. The list and the numbers of parts name the units: changing them
-// leaves the bundle's rows of those classes foreign (a failed run), so
-// they stay fixed once units are kept.
-var joinSplit = map[int]bool{
-	11: true, 12: true, 24: true, 25: true, 37: true, 38: true, 63: true, 64: true, 89: true, 90: true,
-	104: true, 105: true, 107: true, 110: true, 111: true, 114: true, 115: true, 116: true, 120: true,
-	139: true, 140: true, 141: true, 142: true, 143: true, 144: true, 145: true, 146: true, 147: true,
-	150: true, 166: true, 169: true, 185: true, 204: true, 274: true, 344: true, 417: true, 482: true,
-	484: true, 492: true, 495: true, 507: true, 510: true, 513: true,
+// Every 3×4 class with a relabelling type is a unit of the bundle, and a
+// heavy one is split into joinParts parts (stackjoin.FixedPart), so that no
+// unit outlasts a working session and a stopped run keeps most of its work:
+// <class id>.part<k>of<parts>, k from 000, the class's F combining every
+// part. The heavy classes are the 50 whose R-stack count (KernelVersion
+// 2) passed 10^7 work units (enumeration nodes, dynamic-programme states
+// and symmetries tried) in stackjoin.TestSurvey (2026-11-28); the other 266
+// took 41 CPU-seconds in all there, 3.9 s at most (class 2887). The list
+// and the number of parts name the units: changing them leaves the
+// bundle's rows of those classes foreign (a failed run), so they stay
+// fixed once units are kept.
+//
+// joinHeavyCPUHours is each heavy class's projected CPU time (the package
+// doc, "12×12: 3×4"): from part 0 of its 256, measured on one core
+// (stackjoin.TestPartSurvey, 2026-11-28) and times 256; part 0 is among
+// the heaviest parts (the least configurations, the only ones counted,
+// come first), so this overstates. A class whose part 0 passed 60 s is
+// projected at joinUnmeasuredCPUHours. joinLightCPUHours is the other 266
+// classes' in all. They decide when symmetry.max_cpu_hours refuses 3x4,
+// and the order in which a run computes the heavy classes.
+var joinHeavyCPUHours = map[int]float64{
+	11: 0.0353, 12: 0.536, 24: 0.0168, 25: 0.877, 37: 0.201, 38: joinUnmeasuredCPUHours,
+	46: 0.835, 50: 0.0403, 51: 2.32, 63: 0.2, 64: 1.35, 76: 0.204,
+	77: joinUnmeasuredCPUHours, 84: 0.1, 89: 0.492, 90: joinUnmeasuredCPUHours, 101: joinUnmeasuredCPUHours, 102: 1.71,
+	103: joinUnmeasuredCPUHours, 104: 0.254, 105: 0.512, 106: 0.323, 107: 0.738, 108: 0.564,
+	109: 0.396, 110: joinUnmeasuredCPUHours, 111: 0.79, 112: 0.617, 113: 0.416, 114: joinUnmeasuredCPUHours,
+	115: joinUnmeasuredCPUHours, 116: joinUnmeasuredCPUHours, 120: joinUnmeasuredCPUHours, 125: 2.15, 130: 0.275, 135: 0.117,
+	140: 0.119, 141: 0.00976, 142: 0.0162, 143: 0.0191, 144: 0.0198, 145: joinUnmeasuredCPUHours,
+	150: 0.177, 513: 0.171, 527: 0.00699, 663: 0.00909, 1279: 0.0207, 1340: 0.12,
+	1341: 0.0154, 1478: 0.209,
 }
 
 const (
-	joinParts      = 64
-	joinLightParts = 16
+	joinParts              = 256
+	joinLightCPUHours      = 41.0 / 3600
+	joinUnmeasuredCPUHours = 256 * 60.0 / 3600
 )
 
 // A family is a 12×12 box shape whose classes with a relabelling type are
@@ -97,7 +104,8 @@ type family struct {
 	held    int // classes with a relabelling type: the bundle's units
 	kernel  string
 	// projectedCPUHours is the projected CPU time of the held units (see
-	// the package doc, "Cost"); a unit the bundle lacks counts as the mean.
+	// the package doc, "Cost"); a class the bundle lacks counts as the mean
+	// (2×6; 3×4 per class, classCPUHours).
 	projectedCPUHours float64
 	heldOnce          func() (map[int]bool, error)
 }
@@ -113,7 +121,7 @@ var families = []*family{
 		projectedCPUHours: 4.0},
 	{shape: joinShape, classes: joinClasses, held: joinedClasses,
 		kernel:            fmt.Sprintf("symmetry R-stack method (stackjoin.FixedWorkers) v%d", stackjoin.KernelVersion),
-		projectedCPUHours: joinProjectedCPUHours},
+		projectedCPUHours: joinLightCPUHours + joinHeavySum()},
 }
 
 func init() {
@@ -195,10 +203,30 @@ func (f *family) parts(i int) int {
 	switch {
 	case f.shape != joinShape || err != nil || !held[i]:
 		return 1
-	case joinSplit[i]:
+	case joinHeavyCPUHours[i] > 0:
 		return joinParts
 	}
-	return joinLightParts
+	return 1
+}
+
+// classCPUHours is the projected CPU time of class i's units.
+func (f *family) classCPUHours(i int) float64 {
+	if f.shape != joinShape {
+		return f.projectedCPUHours / float64(f.held)
+	}
+	if h, ok := joinHeavyCPUHours[i]; ok {
+		return h
+	}
+	return joinLightCPUHours / float64(joinedClasses-len(joinHeavyCPUHours))
+}
+
+// joinHeavySum is the heavy 3×4 classes' projected CPU time.
+func joinHeavySum() float64 {
+	sum := 0.0
+	for _, h := range joinHeavyCPUHours {
+		sum += h
+	}
+	return sum
 }
 
 // unitIDs returns the units of class i of the family's shape: the class's
@@ -215,10 +243,10 @@ func (f *family) unitIDs(i int) []string {
 	return ids
 }
 
-// partID names part k of parts of class i of shape s:
-// "3x4.class0104.part07of64".
+// partID names part k of parts of class i of shape s, k as wide as
+// parts: "3x4.class0104.part007of256".
 func partID(s symmetry.Shape, i, k, parts int) string {
-	return fmt.Sprintf("%s.part%02dof%02d", unitID(s, i), k, parts)
+	return fmt.Sprintf("%s.part%0*dof%d", unitID(s, i), len(strconv.Itoa(parts)), k, parts)
 }
 
 // parseUnitPart returns the shape, class, part and parts of a unit id as
@@ -235,7 +263,7 @@ func parseUnitPart(id string) (s symmetry.Shape, class, part, parts int, err err
 	part, err1 := strconv.Atoi(k)
 	parts, err2 := strconv.Atoi(n)
 	if !ok || err1 != nil || err2 != nil || parts < 2 || part < 0 || part >= parts || partID(s, class, part, parts) != id {
-		return symmetry.Shape{}, 0, 0, 0, fmt.Errorf("unit %q: want <shape>.class<index>.part<k>of<parts>, as 3x4.class0104.part07of64", id)
+		return symmetry.Shape{}, 0, 0, 0, fmt.Errorf("unit %q: want <shape>.class<index>.part<k>of<parts>, as 3x4.class0104.part007of256", id)
 	}
 	return s, class, part, parts, nil
 }
@@ -280,24 +308,22 @@ func bundleIDs(p *pipeline.Pass, f *family, maxHours float64) ([]string, error) 
 	if len(g.Classes) != f.classes {
 		return nil, fmt.Errorf("%v: %d classes, the bundle's units are %d", f.shape, len(g.Classes), f.classes)
 	}
-	// The classes counted whole first, then the parts of the others in
-	// turn (part 0 of each, then part 1, ...), so that a run stopped early
-	// has measured a part of many classes: the projection of what is left;
-	// the classes of 16 parts before those of 64, the heaviest.
+	// The classes counted whole first, then the parts of the others class
+	// by class, the cheapest projected first (ties by index), so that a run
+	// stopped early on one machine has finished as many classes as it
+	// could; on a cluster the order does not matter.
 	ids := make([]string, 0, f.classes-1)
+	var split []int
 	for i := 1; i < f.classes; i++ {
 		if f.parts(i) == 1 {
 			ids = append(ids, unitID(f.shape, i))
+		} else {
+			split = append(split, i)
 		}
 	}
-	for _, parts := range []int{joinLightParts, joinParts} {
-		for k := range parts {
-			for i := 1; i < f.classes; i++ {
-				if f.parts(i) == parts {
-					ids = append(ids, partID(f.shape, i, k, parts))
-				}
-			}
-		}
+	slices.SortStableFunc(split, func(a, b int) int { return cmp.Compare(f.classCPUHours(a), f.classCPUHours(b)) })
+	for _, i := range split {
+		ids = append(ids, f.unitIDs(i)...)
 	}
 	held, err := f.heldClasses()
 	if err != nil {
@@ -307,17 +333,18 @@ func bundleIDs(p *pipeline.Pass, f *family, maxHours float64) ([]string, error) 
 	if err != nil {
 		return nil, err
 	}
-	// A class the bundle lacks counts as the mean class, a part of one as
+	// A class the bundle lacks counts as its projection, a part of one as
 	// its share of it.
-	missing := 0.0
+	missing, hours := 0.0, 0.0
 	for i := range held {
 		for _, id := range f.unitIDs(i) {
 			if _, ok := have[id]; !ok {
 				missing += 1 / float64(f.parts(i))
+				hours += f.classCPUHours(i) / float64(f.parts(i))
 			}
 		}
 	}
-	if hours := missing * f.projectedCPUHours / float64(len(held)); hours > maxHours {
+	if hours > maxHours {
 		t := symmetry.Shape{R: f.shape.C, C: f.shape.R}
 		return nil, pipeline.Invalid("symmetry.max_cpu_hours", maxHours, fmt.Sprintf(
 			"at least %.2g to count %v and %v: %s lacks %.1f of its %d classes' units, which need about %.2g CPU-hours",

@@ -31,19 +31,19 @@ func TestBundleHolds(t *testing.T) {
 		"2x6.class0001": false, "2x6.class0011": false, "2x6.class5004": false, "2x6.class0142": true,
 		"2x6.class0000": false, "2x6.class5005": false, "2x6.class009": false, "2x6.class00090": false,
 		"6x2.class0001": false, "2x5.class001": false, "3x3.class020": false, "2x6.class-001": false, "2x6": false,
-		"3x4.class0046.part00of16": true, "3x4.class2887.part15of16": true, "3x4.class0046": false, "3x4.class0000.part00of16": false,
-		"3x4.class3315.part00of16": false, "4x3.class0046.part00of16": false, "3x4.class046.part00of16": false, "3x4.class0001": false,
-		"3x4.class0001.part00of16": false, "3x4.class0046.part00of64": false,
-		"3x4.class0104.part07of64": true, "3x4.class0011.part00of64": true, "3x4.class0104": false, "3x4.class0104.part64of64": false,
-		"3x4.class0104.part7of64": false, "3x4.class0104.part07of32": false, "3x4.class0104.part07": false,
-		"2x6.class0010.part00of64": false,
+		"3x4.class0046.part000of256": true, "3x4.class2887": true, "3x4.class2887.part15of16": false, "3x4.class0046": false,
+		"3x4.class0000": false, "3x4.class0000.part000of256": false, "3x4.class3315": false, "4x3.class0046.part000of256": false,
+		"3x4.class046.part000of256": false, "3x4.class0001": false, "3x4.class0001.part000of256": false, "3x4.class0046.part00of16": false,
+		"3x4.class0104.part007of256": true, "3x4.class0011.part255of256": true, "3x4.class0104": false, "3x4.class0104.part256of256": false,
+		"3x4.class0104.part7of256": false, "3x4.class0104.part07of256": false, "3x4.class0104.part007of64": false, "3x4.class0104.part007": false,
+		"3x4.class2887.part000of256": false, "2x6.class0010.part000of256": false,
 	} {
 		if got := Bundle.Holds(id); got != want {
 			t.Errorf("Holds(%q) = %v, want %v", id, got, want)
 		}
 	}
-	for id, want := range map[string]string{"2x6.class0010": "symmetry stack method (stacks.Fixed) v1", "3x4.class0046.part00of16": "symmetry R-stack method (stackjoin.FixedWorkers) v1",
-		"3x4.class0011.part03of64": "symmetry R-stack method (stackjoin.FixedWorkers) v1"} {
+	for id, want := range map[string]string{"2x6.class0010": "symmetry stack method (stacks.Fixed) v1", "3x4.class0046.part000of256": "symmetry R-stack method (stackjoin.FixedWorkers) v2",
+		"3x4.class2887": "symmetry R-stack method (stackjoin.FixedWorkers) v2"} {
 		if got := Bundle.KernelOf(id); got != want {
 			t.Errorf("KernelOf(%q) = %q, want %q", id, got, want)
 		}
@@ -462,13 +462,16 @@ func TestStage3x4FromBundle(t *testing.T) {
 				continue
 			}
 			result := methodStackjoinPart + strings.Repeat(" 0", len(search.SigmaTypes(joinShape, g.Classes[i].Rep)))
+			if !strings.Contains(id, ".part") {
+				result = methodStackjoin + " 0"
+			}
 			rows = append(rows, pipeline.NewBundleRow(Bundle, id, []byte(result), 0))
-			if strings.Contains(id, ".part00of") {
+			if !strings.Contains(id, ".part") || strings.Contains(id, ".part000of") {
 				classes++
 			}
 		}
 	}
-	if want := (joinedClasses-len(joinSplit))*joinLightParts + len(joinSplit)*joinParts; len(rows) != want || classes != joinedClasses || rows[0].Kernel != families[1].kernel {
+	if want := (joinedClasses - len(joinHeavyCPUHours)) + len(joinHeavyCPUHours)*joinParts; len(rows) != want || classes != joinedClasses || rows[0].Kernel != families[1].kernel {
 		t.Fatalf("%d units held of %d classes, want %d of %d, of kernel %q", len(rows), classes, want, joinedClasses, families[1].kernel)
 	}
 	if err := pipeline.AddToBundle(root, Bundle, rows); err != nil {
@@ -479,7 +482,7 @@ func TestStage3x4FromBundle(t *testing.T) {
 	}
 }
 
-// TestSplitClassFromParts computes the 64 part units of 3×4 class 11 (the
+// TestSplitClassFromParts computes the 256 part units of 3×4 class 11 (the
 // search's heaviest plan, seconds for the R-stack method) as a run would,
 // and checks that the class's count from them equals the R-stack method on
 // the whole class, and that a missing or malformed part is refused.
@@ -490,7 +493,7 @@ func TestSplitClassFromParts(t *testing.T) {
 	ctx := context.Background()
 	f := familyOf(joinShape)
 	ids := f.unitIDs(11)
-	if len(ids) != joinParts || ids[7] != "3x4.class0011.part07of64" {
+	if len(ids) != joinParts || ids[7] != "3x4.class0011.part007of256" {
 		t.Fatalf("units of class 11: %v", ids)
 	}
 	results := map[string][]byte{}
@@ -517,7 +520,7 @@ func TestSplitClassFromParts(t *testing.T) {
 		t.Errorf("class 11 from its parts: %v (%s), whole %v", got, method, want)
 	}
 	delete(results, ids[3])
-	if _, _, err := fixedFromUnits(ids, results); err == nil || !strings.Contains(err.Error(), "no result of unit 3x4.class0011.part03of64") {
+	if _, _, err := fixedFromUnits(ids, results); err == nil || !strings.Contains(err.Error(), "no result of unit 3x4.class0011.part003of256") {
 		t.Errorf("a part missing: %v", err)
 	}
 	for _, bad := range []string{"stackjoin 12", "", "stackjoin-part", "stackjoin-part -5", "stackjoin-part 1.5", "stackjoin-part NaN", "stackjoin-part 1e30"} {

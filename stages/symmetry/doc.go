@@ -130,39 +130,49 @@
 // classes of 3×4 in its tests, and 4×3 takes each class's count from the
 // 3×4 class of its transpose (as 6×2 from 2×6; TestUnitOf4x3 compares the
 // R-stack method on two 3×4 classes with the search on their 4×3
-// transposes). The method's time varies widely (2026-11-27, whole classes
-// on one core, the machine shared): class 11 25 s, 141 2 min 5 s, 24
-// 5 min 52 s, 104 past 8 min; class 46's first stack alone has millions
-// of configurations, each with a zero count.
+// transposes).
 //
-// So each class is split into parts (stackjoin.FixedPart: the subtrees of
-// the first stack's enumeration at the shallowest depth with at least
-// 2^14 of them, dealt out in turn; the parts' sums combine exactly, and
-// their number does not change the count): 64
-// for the 43 classes planned beyond 10^9 nodes (joinSplit), 16 for the
-// other 273, 7,120 units of the committed bundle in all,
-// 3x4.class<index, 4 digits>.part<k>of<parts>, each on every core. A run
-// lists part 0 of every class first, then part 1, and so on, so a stopped
-// run has measured every class (the classes of 16 parts first).
+// The R-stack method's time varies widely. With its KernelVersion 2
+// (2026-11-28: the first stack's configurations taken up to relabellings
+// that fix the first row as well as row permutations, the second stack's
+// up to what fixes the first, and the stack counts of an exchanged pair
+// memoised up to relabelling) 266 of the 316 classes take 41 CPU-seconds
+// in all, at most 3.9 s each (TestSurvey within 10^7 work units), and the
+// other 50 minutes to hours each: class 141 22.5 s in full (2 min 5 s
+// before), class 12's heaviest part of 1,024 11.6 s (68 s before).
 //
-// Cost, and why no 3×4 count is claimed: class 46, planned by the search
-// under 3·10⁴ nodes, took 17 CPU-seconds for each of two of 1,024 parts
-// sampled (2026-11-27, part 0 and part 341; both nonzero, so the class
-// fixes grids): about 4.8 CPU-hours for the class. Its profile is the
-// R-stack method's memo of twisted stack counts (the map 28%, the row
-// normal form 21%), as on the heavy classes. At that cost the 316 classes
-// need about 1,500 CPU-hours (joinProjectedCPUHours), beyond this
-// project's 2-core machine: the units are ready for a cluster
-// (census run --executor slurm; each a function of its id alone), and the
-// bundle holds none of them yet. Until it holds them all,
-// symmetry.max_cpu_hours refuses 3x4 unless it covers the projection, and
-// no 3×4 count is claimed. Known from the method so far, each in full on
-// one core (TestSurvey, not yet bundled): F = 105,760,316,347,631,875,915,776
-// for class 11, 35,677,080,779,851,818,860,544 for class 24 and
-// 277,326,388,342,554,624 for class 141. The only bounds are trivial: at
-// least ⌈F(identity)/|G|⌉ = 65,684,825,827,114,972,304,817,743,645
-// essentially different grids (every F ≥ 0, and the sum a multiple of
-// |G|). (stackjoin on 6×2, six stacks, as
+// So the 266 are one unit each, 3x4.class<index, 4 digits>, and each of
+// the 50 (joinHeavyCPUHours) is split into 256 parts (stackjoin.FixedPart:
+// the subtrees of the enumeration at the shallowest depth with at least
+// 2^14 of them, the depth running on from the first stack cycle into the
+// next, dealt out in turn; the parts' sums combine exactly, and their
+// number does not change the count), 3x4.class<index>.part<k>of256: 13,066
+// units of the committed bundle in all, each on every core. A run lists
+// the whole classes first, then the split ones class by class, the
+// cheapest projected first, so that a stopped run has finished whole
+// classes.
+//
+// Cost, and why no 3×4 count is claimed yet: the 39 heavy classes whose
+// part 0 of 256 took under a minute (TestPartSurvey, one core, the other
+// busy) are projected at 17 CPU-hours in all, 0.007 to 2.3 each (part 0
+// is among the heaviest parts, so this overstates); the other 11 (classes
+// 38, 77, 90, 101, 103, 110, 114 and 116, stacks 2 and 3 exchanged with
+// bands or rows moved; 115, bands (1 2)(3 4) with (1 2)(3 4) on every
+// stack's columns; 120 and 145, the stacks cycled) at more than 4.3 each:
+// at least 64 CPU-hours in all (about 1,500 were projected before
+// KernelVersion 2). That is a few working sessions of this project's
+// 2-core machine, or hours on a cluster (census run --executor slurm;
+// each unit a function of its id alone). Until the bundle
+// holds every unit, symmetry.max_cpu_hours refuses 3x4 unless it covers
+// the projection of the units it lacks, and no 3×4 count is claimed.
+// The bundle holds none of the 3×4 units yet. Known from the method so
+// far, each in full on one core (TestSurvey, not yet bundled): F =
+// 105,760,316,347,631,875,915,776 for class 11,
+// 35,677,080,779,851,818,860,544 for class 24 and 277,326,388,342,554,624
+// for class 141. The only bounds are trivial: at least
+// ⌈F(identity)/|G|⌉ = 65,684,825,827,114,972,304,817,743,645 essentially
+// different grids (every F ≥ 0, and the sum a multiple of |G|).
+// (stackjoin on 6×2, six stacks, as
 // a third method for the 2×6 units: 2×6 classes 20, 31, 42, 53 and 132
 // each ran past 90 s there, where the stack method takes seconds,
 // 2026-11-27.)
@@ -196,9 +206,10 @@
 // class of 2×6, 2x6.class<index, 4 digits> (e.g. 2x6.class0142), the 488
 // with a relabelling type kept in the bundle (above); for 3x4 and 4x3
 // together, one per non-identity class of 3×4 without a relabelling type
-// (3x4.class0001, 2,998 of them) and 16 or 64 parts of each of the 316
-// with one (3x4.class0104.part07of64, 7,120 in the bundle). Each uses
-// every core itself.
+// (3x4.class0001, 2,998 of them), and one per class with one
+// (3x4.class2887, 266) or 256 parts of each of the 50 heavy ones
+// (3x4.class0104.part007of256), 13,066 in the bundle. Each uses every core
+// itself.
 //
 // # Artifacts
 //
@@ -249,7 +260,7 @@
 //	literature_source      string  where it is published ("" where none is known)
 //	bundle_cpu_seconds     double  CPU time the committed bundle records for the
 //	                               shape's bundled classes (2x6, 6x2: its 488
-//	                               units; 3x4, 4x3: its 7,120); 0 for the other
+//	                               units; 3x4, 4x3: its 13,066); 0 for the other
 //	                               shapes
 //
 // # Configuration
@@ -262,8 +273,9 @@
 //   - symmetry.max_cpu_hours (default 1): a number in [0, 8760], the
 //     largest projected CPU time, in hours, of the 12×12 units the bundle
 //     lacks, per family (2×6: each class projected at the mean of its 488
-//     units, below; 3×4: each class at the mean of joinProjectedCPUHours
-//     over 316, a part at its share); a configuration whose missing units
+//     units, below; 3×4: each heavy class at its projection in
+//     joinHeavyCPUHours, a part at its share, the others at their mean);
+//     a configuration whose missing units
 //     need more is refused, naming the cost.
 //   - symmetry.transpose (default true): put transposition in the group of
 //     square boxes (4×4: 2 essentially different grids with it, 3 without).

@@ -1,6 +1,7 @@
 package stackjoin
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -497,4 +498,189 @@ func (rn *rowNormal) key(rows []uint16) [16]uint16 {
 		}
 	}
 	return k
+}
+
+// relabelKey returns a memo key for E_{h,τ} of a stack cycle whose τ is
+// the identity, from the row sets rows (already in rowNormal's order).
+// Such an E is kept by every relabelling z of the symbols (col'(x, r) =
+// col(z⁻¹(x), r) satisfies the same equations), so the stack matters only
+// up to relabelling: the key is the sorted list of the symbols'
+// signatures, Σ_b i_b·R^b with i_b the position in band b of the row
+// holding the symbol, and equal keys are stacks that differ by a
+// relabelling (any order of the rows gives an exact key).
+//
+// With anyRows (ρ' = id, so every permutation of the rows within bands
+// and of the bands keeps E too) the key is canonical: the least list over
+// the orders of the rows that sort each band's rows by a profile (their
+// intersection sizes with the other bands' rows) and the bands by their
+// rows' profiles, which no relabelling or row permutation changes, every
+// order of tied rows or bands tried. Beyond maxRelabelOrders such orders
+// (a stack with many ties) it takes the first: still exact, found equal
+// less often. On 3×4 class 12 the canonical key cut the distinct stack
+// counts of a sample from 4,542 (rowNormal) to 547.
+func relabelKey(rows []uint16, r int, anyRows bool) [16]uint16 {
+	n := len(rows)
+	bands := n / r
+	if !anyRows {
+		var pos [16]int
+		for i := range n {
+			pos[i] = i % r
+		}
+		return signatures(rows, r, pos[:n], identityOrder[:bands])
+	}
+	var profile [16]uint64
+	for i, m := range rows {
+		var codes [16]uint64
+		k := 0
+		for b := range bands {
+			if b == i/r {
+				continue
+			}
+			var sizes [16]uint64
+			for j := range r {
+				sizes[j] = uint64(bits.OnesCount16(m & rows[b*r+j]))
+			}
+			slices.Sort(sizes[:r])
+			var code uint64
+			for _, x := range sizes[:r] {
+				code = code*17 + x
+			}
+			codes[k] = code
+			k++
+		}
+		slices.Sort(codes[:k])
+		profile[i] = fnv(codes[:k])
+	}
+	// Each band's rows by profile; the orders of its tied rows.
+	rowOrders := make([][][]int, bands)
+	var bandKey [16]uint64
+	orders := 1
+	for b := range bands {
+		rowsOf := make([]int, r)
+		for j := range r {
+			rowsOf[j] = b*r + j
+		}
+		slices.SortStableFunc(rowsOf, func(x, y int) int { return cmp.Compare(profile[x], profile[y]) })
+		var ps [16]uint64
+		for j, x := range rowsOf {
+			ps[j] = profile[x]
+		}
+		bandKey[b] = fnv(ps[:r])
+		rowOrders[b] = tiedOrders(rowsOf, func(x, y int) bool { return profile[x] == profile[y] })
+		orders *= len(rowOrders[b])
+	}
+	bandsOf := slices.Clone(identityOrder[:bands])
+	slices.SortStableFunc(bandsOf, func(x, y int) int { return cmp.Compare(bandKey[x], bandKey[y]) })
+	bandOrders := tiedOrders(bandsOf, func(x, y int) bool { return bandKey[x] == bandKey[y] })
+	orders *= len(bandOrders)
+	if orders > maxRelabelOrders {
+		bandOrders = bandOrders[:1]
+		for b := range rowOrders {
+			rowOrders[b] = rowOrders[b][:1]
+		}
+	}
+	var best [16]uint16
+	first := true
+	var pos [16]int
+	var try func(b int, bandOrder []int)
+	try = func(b int, bandOrder []int) {
+		if b == bands {
+			k := signatures(rows, r, pos[:n], bandOrder)
+			if first || slices.Compare(k[:n], best[:n]) < 0 {
+				best, first = k, false
+			}
+			return
+		}
+		for _, o := range rowOrders[b] {
+			for j, x := range o {
+				pos[x] = j
+			}
+			try(b+1, bandOrder)
+		}
+	}
+	for _, bo := range bandOrders {
+		try(0, bo)
+	}
+	return best
+}
+
+// maxRelabelOrders bounds the row orders relabelKey tries.
+const maxRelabelOrders = 1 << 11
+
+// identityOrder is 0, 1, …, 15.
+var identityOrder = [16]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+
+// signatures returns the sorted signatures of the symbols of the stack
+// with row sets rows, pos[i] the position of row i in its band and
+// bandOrder the bands in order.
+func signatures(rows []uint16, r int, pos []int, bandOrder []int) [16]uint16 {
+	n := len(rows)
+	var weight [16]uint16 // per band, R^(its place in bandOrder)
+	w := uint16(1)
+	for _, b := range bandOrder {
+		weight[b] = w
+		w *= uint16(r)
+	}
+	var sig [16]uint16
+	for i, m := range rows {
+		add := uint16(pos[i]) * weight[i/r]
+		for m != 0 {
+			x := bits.TrailingZeros16(m)
+			sig[x] += add
+			m &= m - 1
+		}
+	}
+	slices.Sort(sig[:n])
+	return sig
+}
+
+// tiedOrders returns the orders of sorted (a sorted list) that keep it
+// sorted: every permutation of each run of tied elements.
+func tiedOrders(sorted []int, tied func(x, y int) bool) [][]int {
+	out := [][]int{slices.Clone(sorted)}
+	for start := 0; start < len(sorted); {
+		end := start + 1
+		for end < len(sorted) && tied(sorted[start], sorted[end]) {
+			end++
+		}
+		if end-start > 1 {
+			var next [][]int
+			for _, o := range out {
+				for _, p := range perm.All(end - start) {
+					q := slices.Clone(o)
+					for k, pk := range p {
+						q[start+k] = o[start+pk]
+					}
+					next = append(next, q)
+				}
+			}
+			out = next
+		}
+		start = end
+	}
+	return out
+}
+
+// fnv hashes a list of words (FNV-1a over the words).
+func fnv(words []uint64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, w := range words {
+		h = (h ^ w) * 1099511628211
+	}
+	return h
+}
+
+// relabelKeyRows returns a stack's row sets with relabelKey's key: symbol
+// i (in key order) in the row of each band that its signature names; its
+// E is the E of every stack with that key.
+func relabelKeyRows(key [16]uint16, n, r int) []uint16 {
+	rows := make([]uint16, n)
+	for x := range n {
+		s := int(key[x])
+		for b := range n / r {
+			rows[b*r+s%r] |= 1 << x
+			s /= r
+		}
+	}
+	return rows
 }

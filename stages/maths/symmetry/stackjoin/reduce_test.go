@@ -3,6 +3,7 @@ package stackjoin
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -96,5 +97,61 @@ func TestReducedEMatchesPlain(t *testing.T) {
 			t.Errorf("3×4 class %d (%s): %v", i, c.Desc, err)
 		}
 		t.Logf("3×4 class %d: %v distinct stack counts compared", i, st.Distinct)
+	}
+}
+
+// TestRelabelKeyCanonical checks relabelKey on random 3×4 stacks: a
+// relabelling of the symbols gives the same key, and so does any
+// permutation of the rows within bands and of the bands when every row
+// order is allowed; the key's own stack (relabelKeyRows) has the key; and
+// random stacks, almost never relabellings of each other, get distinct
+// keys (TestReducedEMatchesPlain checks that a key's stack has the same E).
+func TestRelabelKeyCanonical(t *testing.T) {
+	const n, r = 12, 3
+	rng := rand.New(rand.NewPCG(3, 4))
+	randomStack := func() []uint16 {
+		rows := make([]uint16, n)
+		for b := range n / r {
+			p := rng.Perm(n)
+			for j := range r {
+				for _, x := range p[j*4 : j*4+4] {
+					rows[b*r+j] |= 1 << x
+				}
+			}
+		}
+		return rows
+	}
+	keys := map[[16]uint16]bool{}
+	for range 300 {
+		rows := randomStack()
+		for _, anyRows := range []bool{false, true} {
+			k := relabelKey(rows, r, anyRows)
+			if got := relabelKey(relabelKeyRows(k, n, r), r, anyRows); got != k {
+				t.Fatalf("rows %x: key %v, its own stack's %v", rows, k, got)
+			}
+			z := rng.Perm(n)
+			img := make([]uint16, n)
+			bandPerm := rng.Perm(n / r)
+			for i, m := range rows {
+				var zm uint16
+				for x := range n {
+					if m>>x&1 != 0 {
+						zm |= 1 << z[x]
+					}
+				}
+				dst := i
+				if anyRows {
+					dst = bandPerm[i/r]*r + (i%r+i/r)%r // a band permutation and a rotation of each band's rows
+				}
+				img[dst] = zm
+			}
+			if got := relabelKey(img, r, anyRows); got != k {
+				t.Fatalf("rows %x, anyRows %v: key %v, an image's %v", rows, anyRows, k, got)
+			}
+		}
+		keys[relabelKey(rows, r, true)] = true
+	}
+	if len(keys) < 290 {
+		t.Errorf("300 random stacks gave %d keys", len(keys))
 	}
 }

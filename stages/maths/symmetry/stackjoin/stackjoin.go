@@ -70,6 +70,11 @@
 // acting on one ρ'-orbit of bands at a time, then with the bands fixed by
 // ρ' with equal row permutations sorted; it need not be canonical to be
 // exact. On 3×4 it cuts the distinct second-stack counts about fourfold.
+// Where τ is the identity (a stack exchange with σ an involution, a stack
+// 3-cycle with σ of order 3), E is also kept by every relabelling of the
+// symbols, and the key is the stack up to relabelling, canonical when
+// ρ' = id as well (relabelKey): on 3×4 class 12 it cuts the distinct
+// stack counts of the exchanged pair in a sample from 4,542 to 579.
 //
 // Enumeration. The configuration is filled one orbit of ⟨(π, ρ)⟩ on
 // (stack, row) at a time: choosing P_t(r) = A fixes P at the orbit's other
@@ -91,17 +96,29 @@
 // of Z(σ_λ) (a rotation of each cycle, the exchange of consecutive cycles of
 // equal length). The division by |Z(σ_λ)| is checked to be exact.
 //
-// Row symmetries. A row permutation y (in S_R wr S_C) with yρ = ρy and
-// y(0) = 0 carries the grids fixed by g with σ and first row Q onto
-// themselves (X ↦ X∘y⁻¹), mapping the first stack cycle's configuration P
-// to P∘y⁻¹. So only the configurations P of the first stack cycle that are
+// Row and symbol symmetries. A row permutation y (in S_R wr S_C) with
+// yρ = ρy and y(0) = 0, and a relabelling z with zσ = σz and z(Q_t) = Q_t
+// for every stack t (the stabiliser Z_Q of the first row in Z(σ)), carry
+// the grids fixed by g with σ and first row Q onto themselves
+// (X ↦ z∘X∘y⁻¹), mapping the first stack cycle's configuration P to
+// z∘P∘y⁻¹ and keeping every E (y commutes with ρ^ℓ, z with σ^ℓ). So with
+// H = Y × Z_Q only the configurations P of the first stack cycle that are
 // least among their images (row by row) are continued, weighted by their
-// orbit size |Y|/|Stab(P)|:
+// orbit size |H|/|Stab_H(P)|:
 //
-//	S(Q) = Σ_{P least} |Y·P| · E_1(P) · Σ_{later cycles} Π E.
+//	S(Q) = Σ_{P least} |H·P| · E_1(P) · Σ_{later cycles} Π E,
 //
-// For ρ = id on 3×4, |Y| = 2·6³·3! = 2,592. These least configurations are
-// the units of work that Project counts and samples.
+// and below each such P the second cycle's configurations are taken the
+// same way up to Stab_H(P), the symmetries left (its weight
+// |Stab_H(P)|/|Stab_H(P, P')|). For ρ = id on 3×4, |Y| = 2·6³·3! = 2,592;
+// Z_Q, listed by mapping σ's cycles onto cycles of the same length,
+// rotated, each symbol kept in its stack, has up to 512 elements for σ of
+// type 2⁶ (it is dropped when |Y|·|Z_Q| > 2^22). The least configurations
+// of the first cycle are the units of work that Project counts and
+// samples. Z_Q and the second cycle's reduction came in KernelVersion 2
+// (2026-11-28): they leave every count as it was (the 266 classes that
+// finish within 10^7 work give the counts of the row permutations alone)
+// and cut class 141 from 2 min 5 s to 22.5 s.
 //
 // Families. Every element without transposition is handled the same way:
 // π = id (every stack kept, the per-stack twists joined over the row
@@ -167,6 +184,19 @@
 // exchanged pair's stack count (about 0.5 ms for each of 111,471 distinct
 // configurations met in its first minute), and class 46 in enumerating
 // its first stack (millions of configurations, every count 0).
+//
+// KernelVersion 2 (2026-11-28, one core, the other busy): the relabellings
+// Z_Q and the second cycle's reduction took class 141 in full from 2 min
+// 5 s to 22.5 s (2,976 first-stack configurations instead of 18,270), class
+// 11 25 → 29 s (its 2,592 row permutations now tried with up to 512
+// relabellings); the relabelling-free memo key then took part 0 of 1,024
+// of class 12 from 68 s (46 s with a key not yet canonical) to 11.6 s, the
+// exchanged pair's stack counts computed falling from 4,542 to 579 in a
+// sample. The counts are unchanged: the 261 classes that KernelVersion 1
+// counted within 10^7 work each give its count, and classes 141 and 11
+// their counts above. Part 0 of 256 of each class (TestPartSurvey) is
+// the symmetry stage's projection of the 50 heavy classes (package
+// stages/symmetry, joinHeavyCPUHours).
 package stackjoin
 
 import (
@@ -175,6 +205,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
@@ -186,7 +217,7 @@ import (
 // (the symmetry stage's bundle of 3×4 classes): a fixed count is exact, so
 // it changes only with a change that could change a count (a fix), not
 // with one of speed.
-const KernelVersion = 1
+const KernelVersion = 2
 
 // ErrBudget is returned when the count needs more work units (enumeration
 // nodes plus dynamic-programme states) than the budget allows.
@@ -229,19 +260,24 @@ func FixedWorkers(ctx context.Context, s symmetry.Shape, e symmetry.Element, wor
 // FixedPart returns one part of Fixed's sums, for a count split into units
 // of work that may run anywhere: for each relabelling type λ of e
 // (search.SigmaTypes order), the number of grids X with X∘g = σ_λ∘X and
-// canonical first row, over the part'th of parts shares of the first stack
-// cycle's configurations. Combine adds the parts' sums and divides.
+// canonical first row, over the part'th of parts shares of the
+// enumeration. Combine adds the parts' sums and divides.
 //
-// The shares: the enumeration of the first cycle meets its nodes in the
-// same order in every process. A first pass counts its nodes depth by
-// depth (orbits assigned after the first row) and picks the shallowest
-// depth with at least shareSubtrees of them (or the whole cycle); below it
-// the i-th subtree met belongs to part i mod parts, and a configuration
-// complete above it is a subtree of its own. So the parts partition the
-// sum exactly, and each enumerates only the nodes above the depth beside
-// its own subtrees. (A fixed depth of 2 left most parts of 3×4 class 12
-// empty, its first two rows having 6 completions; sharing the complete
-// configurations made every part of class 46 enumerate its millions.)
+// The shares: the enumeration (the first stack cycle's configurations,
+// below each the next cycle's, and so on) meets its nodes in the same
+// order in every process. A first pass counts its nodes depth by depth
+// (orbits assigned after the first row, the depth running on through the
+// cycles) and picks the shallowest depth with at least shareSubtrees of
+// them (or the whole tree); below it the i-th subtree met belongs to part
+// i mod parts, and a configuration of the last cycle complete above it is
+// a subtree of its own. So the parts partition the sum exactly (it is
+// linear in each subtree's sum), and each enumerates only the nodes above
+// the depth beside its own subtrees. (A fixed depth of 2 left most parts
+// of 3×4 class 12 empty, its first two rows having 6 completions; sharing
+// the complete configurations made every part of class 46 enumerate its
+// millions; and sharing only the first cycle's nodes left all of class
+// 12's work in one part, its first stack having a single canonical
+// configuration, so KernelVersion 2 runs the depth on through the cycles.)
 // Within a part, the workers goroutines deal its subtrees out in turn the
 // same way; the sums do not depend on workers.
 func FixedPart(ctx context.Context, s symmetry.Shape, e symmetry.Element, part, parts, workers int) ([]*big.Int, error) {
@@ -287,15 +323,19 @@ type options struct {
 	part, parts int
 }
 
-// shareSubtrees is how many subtrees of the first cycle's enumeration the
-// parts and workers share at least, when the cycle has that many nodes at
-// some depth: 2^14, hundreds for each of 64 parts.
+// shareSubtrees is how many subtrees of the enumeration the parts and
+// workers share at least, when it has that many nodes at some depth: 2^14,
+// 64 for each of 256 parts. The work is far from even: the least
+// configurations, the only ones counted, lie mostly in the first subtrees
+// (3×4 class 12 in 1,024 parts: part 0 took 68 s, part 511 0.2 s; at 2^18
+// subtrees part 0 took 82 s and part 1 64 s, part 511 0.3 s), so the
+// first parts are the heaviest.
 const shareSubtrees = 1 << 14
 
-// share is one worker's subtrees of the first stack cycle's enumeration
-// (see FixedPart), those below depth: the i-th one met (i from 0, over
-// every σ type and first row) belongs to part i mod parts, and that
-// part's m-th one (m = i div parts) to its worker m mod workers.
+// share is one worker's subtrees of the enumeration (see FixedPart), those
+// below depth: the i-th one met (i from 0, over every σ type and first
+// row) belongs to part i mod parts, and that part's m-th one
+// (m = i div parts) to its worker m mod workers.
 type share struct {
 	part, parts, worker, workers uint64
 	depth                        int
@@ -394,12 +434,12 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 	return out, st, nil
 }
 
-// shareDepth returns the shallowest depth of the first cycle's
-// enumeration (orbits assigned after the first row, over every σ type and
-// first row) with at least shareSubtrees subtrees: its nodes at that
-// depth, and the configurations complete above it. It walks one depth
-// deeper each pass (the passes cost about twice the last); when the cycle
-// has no node at a depth, every configuration is a subtree there.
+// shareDepth returns the shallowest depth of the enumeration (orbits
+// assigned after the first row, in every stack cycle, over every σ type
+// and first row) with at least shareSubtrees subtrees: its nodes at that
+// depth, and the last cycle's configurations complete above it. It walks
+// one depth deeper each pass (the passes cost about twice the last); when
+// there is no node at a depth, every configuration is a subtree there.
 func shareDepth(ctx context.Context, p *problem, lams [][]int) (int, error) {
 	for d := 1; ; d++ {
 		var st Stats
@@ -582,12 +622,25 @@ type walker struct {
 	norms   []*rowNormal
 	tmp     []*big.Int // complete's scratch, per stack cycle
 	opt     options
-	share   *share // FixedPart: this worker's first-cycle subtrees; nil: all
-	// probe, when set, counts the first cycle's nodes by depth down to
-	// len(probe)-1, and probeLeaves its configurations complete above
-	// that depth, instead of counting grids (shareDepth).
+	share   *share // FixedPart: this worker's subtrees; nil: all
+	// probe, when set, counts the enumeration's nodes by depth down to
+	// len(probe)-1, and probeLeaves the last cycle's configurations
+	// complete above that depth, instead of counting grids (shareDepth).
 	probe       []uint64
 	probeLeaves uint64
+
+	// symQ: the non-identity relabellings of the first row's stabiliser
+	// (firstRowSymbols), each as two byte tables of its image of a symbol
+	// set; nil when it is trivial or too large to use.
+	symQ    [][2][256]uint16
+	symRows []uint16 // canonical's scratch
+	// stab0: the stabiliser of the first cycle's configuration in the
+	// group canonical uses (the pairs (y, z) mapping it onto itself), which
+	// the second cycle's configurations are taken up to (secondCanonical).
+	stab0 []symmetryPair
+	// tauFree[i]: stack cycle i's τ = σ^ℓ is the identity, so its E is
+	// kept by every relabelling (relabelKey); rhoFree[i]: its ρ^ℓ is too.
+	tauFree, rhoFree []bool
 
 	// Projection (project.go): the orbit choices made so far, and, when
 	// collect is set, a hook that takes the first cycle's canonical
@@ -663,6 +716,14 @@ func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *St
 	w.memo = make([]map[[16]uint16]uint64, len(p.cycles))
 	for i := range w.memo {
 		w.memo[i] = map[[16]uint16]uint64{}
+	}
+	for ci := range p.cycles {
+		tau := perm.Identity(n)
+		for range p.twistPow[ci] {
+			tau = perm.Compose(w.sigma, tau)
+		}
+		w.tauFree = append(w.tauFree, perm.IsIdentity(tau))
+		w.rhoFree = append(w.rhoFree, perm.IsIdentity(p.twistRho[ci]))
 	}
 	w.twists = make([]*twist, len(p.cycles))
 	w.norms = make([]*rowNormal, len(p.cycles))
@@ -755,7 +816,105 @@ func (w *walker) setFirstRow(q []uint16) bool {
 		}
 		w.firstDone = append(w.firstDone, t)
 	}
+	w.symQ = w.firstRowSymbols(q)
 	return true
+}
+
+// maxSymbolImages bounds |Y|·|Z_Q|, the images canonical tries on a
+// configuration that is least: above it the relabellings are not used
+// (the row permutations alone are a group too).
+const maxSymbolImages = 1 << 22
+
+// firstRowSymbols returns the relabellings z ≠ id with zσ = σz and
+// z(Q_t) = Q_t for every stack t, the stabiliser Z_Q of the first row q in
+// Z(σ), as byte tables of z on symbol sets; nil when Z_Q is trivial or
+// |Y|·|Z_Q| passes maxSymbolImages. X ↦ z∘X keeps X∘g = σ∘X (z commutes
+// with σ) and the first row's sets, so canonical takes the configurations
+// of the first cycle up to Z_Q as well as the row permutations. Such a z
+// maps each σ-cycle onto one of the same length, rotated, keeping every
+// symbol's stack: the backtracking below lists them.
+func (w *walker) firstRowSymbols(q []uint16) [][2][256]uint16 {
+	n := w.n
+	stackOf := make([]int, n)
+	for t, m := range q {
+		for x := range n {
+			if m>>x&1 != 0 {
+				stackOf[x] = t
+			}
+		}
+	}
+	var cycles [][]int
+	seen := make([]bool, n)
+	for x0 := range n {
+		if seen[x0] {
+			continue
+		}
+		var c []int
+		for x := x0; !seen[x]; x = w.sigma[x] {
+			seen[x] = true
+			c = append(c, x)
+		}
+		cycles = append(cycles, c)
+	}
+	var zs [][]int
+	z := make([]int, n)
+	used := make([]bool, len(cycles))
+	limit := maxSymbolImages / max(len(w.p.rowSym), 1)
+	var place func(i int) bool // false: too many
+	place = func(i int) bool {
+		if i == len(cycles) {
+			zs = append(zs, slices.Clone(z))
+			return len(zs) <= limit
+		}
+		ci := cycles[i]
+		l := len(ci)
+		for j, cj := range cycles {
+			if used[j] || len(cj) != l {
+				continue
+			}
+		rotations:
+			for k := range l {
+				for p := range l {
+					if stackOf[cj[(p+k)%l]] != stackOf[ci[p]] {
+						continue rotations
+					}
+				}
+				for p := range l {
+					z[ci[p]] = cj[(p+k)%l]
+				}
+				used[j] = true
+				ok := place(i + 1)
+				used[j] = false
+				if !ok {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !place(0) || len(zs) <= 1 {
+		return nil
+	}
+	var out [][2][256]uint16
+	for _, z := range zs {
+		if slices.Equal(z, perm.Identity(n)) {
+			continue
+		}
+		var tab [2][256]uint16
+		for h := range 2 {
+			for b := range 256 {
+				var img uint16
+				for v := range 8 {
+					if x := h*8 + v; b>>v&1 != 0 && x < n {
+						img |= 1 << z[x]
+					}
+				}
+				tab[h][b] = img
+			}
+		}
+		out = append(out, tab)
+	}
+	return out
 }
 
 // clearFirstRow undoes setFirstRow.
@@ -938,8 +1097,8 @@ func (w *walker) fill(o int) {
 		if !w.assign(ob, a) {
 			continue
 		}
-		if ob.cycle == 0 && (w.share != nil || w.probe != nil) {
-			d := len(w.path) + 1 // the depth of this node
+		if w.share != nil || w.probe != nil {
+			d := len(w.path) + 1 // the depth of this node, over every cycle
 			switch {
 			case w.probe != nil:
 				w.probe[d]++
@@ -990,20 +1149,30 @@ func (w *walker) subsetsOf(free uint16) []uint16 {
 func (w *walker) complete(ci int) {
 	t := w.p.cycles[ci][0]
 	weight := uint64(1)
-	if ci == 0 {
-		if w.share != nil && len(w.path) < w.share.depth && !w.share.mine() {
-			return // complete above the depth: a subtree of its own, not this worker's
-		}
+	if ci+1 == len(w.p.cycles) {
+		// A configuration complete above the sharing depth ends its branch:
+		// a subtree of its own.
 		if w.probe != nil {
-			w.probeLeaves++ // complete above the probe's depth
+			w.probeLeaves++
 			return
 		}
+		if w.share != nil && len(w.path) < w.share.depth && !w.share.mine() {
+			return // another part's or worker's
+		}
+	}
+	if ci == 0 {
 		var ok bool
 		if weight, ok = w.canonical(w.config[t]); !ok {
 			return
 		}
 		if w.collect != nil {
 			w.collect(weight)
+			return
+		}
+	}
+	if ci == 1 && len(w.stab0) > 1 {
+		var ok bool
+		if weight, ok = w.secondCanonical(w.config[t]); !ok {
 			return
 		}
 	}
@@ -1016,6 +1185,9 @@ func (w *walker) complete(ci int) {
 			w.norms[ci] = newRowNormal(w.n, w.p.r, w.p.twistRho[ci])
 		}
 		key = w.norms[ci].key(w.config[t])
+		if w.tauFree[ci] {
+			key = relabelKey(key[:w.n], w.p.r, w.rhoFree[ci])
+		}
 	}
 	e, ok := w.memo[ci][key]
 	if !ok {
@@ -1027,7 +1199,11 @@ func (w *walker) complete(ci int) {
 	}
 	if w.opt.checkE {
 		// the memo key's configuration has the same E
-		if e2, ok2 := w.stackCountPlain(ci, key[:w.n]); ok2 && e2 != e {
+		keyRows := key[:w.n]
+		if w.tauFree[ci] && !w.opt.plainE {
+			keyRows = relabelKeyRows(key, w.n, w.p.r)
+		}
+		if e2, ok2 := w.stackCountPlain(ci, keyRows); ok2 && e2 != e {
 			w.err = fmt.Errorf("stackjoin: stack cycle %d, rows %x: E = %d, its memo key %x has %d", ci, w.config[t], e, key[:w.n], e2)
 			return
 		}
@@ -1054,40 +1230,121 @@ func (w *walker) complete(ci int) {
 
 // canonical reports whether the first stack cycle's configuration (its
 // representative's row sets) is the least, read row by row, of its images
-// P∘y⁻¹ under the row permutations y of problem.rowSym, and the size of
-// its orbit, len(rowSym)/|stabiliser|. Those y commute with g and fix row
-// 0 (so the first row Q), so X ↦ X∘y⁻¹ carries the grids counted under one
-// configuration onto those under its image: the sum over configurations is
-// the sum over the least ones weighted by their orbits.
+// z∘P∘y⁻¹ under the row permutations y of problem.rowSym and the
+// relabellings z of symQ, and the size of its orbit, |Y|·|Z_Q|/|stabiliser|.
+// Those y commute with g and fix row 0, those z commute with σ and fix the
+// first row's sets, so X ↦ z∘X∘y⁻¹ carries the grids counted under one
+// configuration onto those under its image (and E of every stack cycle is
+// kept): the sum over configurations is the sum over the least ones
+// weighted by their orbits. The row permutations are tried first: they
+// reject most configurations at once.
 func (w *walker) canonical(rows []uint16) (uint64, bool) {
 	if w.charge(uint64(len(w.p.rowSym)) / 8) {
 		return 0, false
 	}
 	var stab uint64
 	img := make([]uint16, w.n)
-	for _, y := range w.p.rowSym {
-		for r, m := range rows {
-			img[y[r]] = m
+	w.stab0 = w.stab0[:0]
+	// least reports whether no y maps src (rows relabelled by z, nil for
+	// the identity) below rows, counting into stab and stab0 those that map
+	// it onto rows.
+	least := func(src []uint16, z *[2][256]uint16) bool {
+		for _, y := range w.p.rowSym {
+			for r, m := range src {
+				img[y[r]] = m
+			}
+			for r := range w.n {
+				if img[r] != rows[r] {
+					if img[r] < rows[r] {
+						return false
+					}
+					break
+				}
+				if r == w.n-1 {
+					stab++
+					w.stab0 = append(w.stab0, symmetryPair{y, z})
+				}
+			}
 		}
-		cmp := 0
+		return true
+	}
+	if !least(rows, nil) {
+		return 0, false
+	}
+	if len(w.symQ) > 0 {
+		if w.charge(uint64(len(w.p.rowSym)*len(w.symQ)) / 8) {
+			return 0, false
+		}
+		if len(w.symRows) != w.n {
+			w.symRows = make([]uint16, w.n)
+		}
+		for zi := range w.symQ {
+			tab := &w.symQ[zi]
+			for r, m := range rows {
+				w.symRows[r] = tab[0][m&0xff] | tab[1][m>>8]
+			}
+			if !least(w.symRows, tab) {
+				return 0, false
+			}
+		}
+	}
+	group := uint64(len(w.p.rowSym)) * uint64(len(w.symQ)+1)
+	if group%stab != 0 {
+		w.err = fmt.Errorf("stackjoin: a stabiliser of order %d in a group of order %d", stab, group)
+		return 0, false
+	}
+	return group / stab, true
+}
+
+// symmetryPair is a symmetry X ↦ z∘X∘y⁻¹ of canonical's group: y a row
+// permutation, z a relabelling as byte tables (nil: the identity).
+type symmetryPair struct {
+	y []int
+	z *[2][256]uint16
+}
+
+// secondCanonical is canonical for the second stack cycle's configuration
+// (its representative's row sets) under stab0, the symmetries that fix the
+// first cycle's: whether it is the least of its images, and the size of
+// its orbit. They carry the grids counted under the pair of
+// configurations onto those under the image pair, so the sum over the
+// second cycle's configurations is the sum over the least ones weighted
+// by their orbits (the first cycle's weight counts the orbit of the
+// first alone).
+func (w *walker) secondCanonical(rows []uint16) (uint64, bool) {
+	if w.charge(uint64(len(w.stab0)) / 8) {
+		return 0, false
+	}
+	if len(w.symRows) != w.n {
+		w.symRows = make([]uint16, w.n)
+	}
+	img := w.symRows
+	var stab uint64
+	for _, sp := range w.stab0 {
+		for r, m := range rows {
+			if sp.z != nil {
+				m = sp.z[0][m&0xff] | sp.z[1][m>>8]
+			}
+			img[sp.y[r]] = m
+		}
 		for r := range w.n {
 			if img[r] != rows[r] {
 				if img[r] < rows[r] {
-					cmp = -1
-				} else {
-					cmp = 1
+					return 0, false
 				}
 				break
 			}
-		}
-		if cmp < 0 {
-			return 0, false
-		}
-		if cmp == 0 {
-			stab++
+			if r == w.n-1 {
+				stab++
+			}
 		}
 	}
-	return uint64(len(w.p.rowSym)) / stab, true
+	group := uint64(len(w.stab0))
+	if stab == 0 || group%stab != 0 {
+		w.err = fmt.Errorf("stackjoin: a stabiliser of order %d in a group of order %d", stab, group)
+		return 0, false
+	}
+	return group / stab, true
 }
 
 // stackCount returns E_{h,τ}(rows) for the representative of stack cycle ci

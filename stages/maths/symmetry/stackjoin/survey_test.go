@@ -145,3 +145,76 @@ func TestProjectClasses(t *testing.T) {
 			i, cl.Desc, pr.SigmaTypes, units, pr.Units, pr.Enumerate.Round(time.Millisecond), pr.Sampled, pr.Mean, pr.Projected.Round(time.Second), pr.Projected.Hours())
 	}
 }
+
+// TestPartSurvey logs the time of FixedPart on one worker for parts
+// STACKJOIN_PART_INDICES (default "0") of STACKJOIN_PARTS (default 1024) of
+// each class STACKJOIN_CLASSES of the shape STACKJOIN_PART_SURVEY, and the
+// class's time projected from their mean: a part's share of a heavy
+// class's cost, where Project's units are too few to sample (a class whose
+// first stack has one canonical configuration).
+func TestPartSurvey(t *testing.T) {
+	shape := os.Getenv("STACKJOIN_PART_SURVEY")
+	if shape == "" {
+		t.Skip("set STACKJOIN_PART_SURVEY=RxC and STACKJOIN_CLASSES")
+	}
+	var s symmetry.Shape
+	r, c, _ := cut(shape)
+	s.R, _ = strconv.Atoi(r)
+	s.C, _ = strconv.Atoi(c)
+	parts := 1024
+	if v := os.Getenv("STACKJOIN_PARTS"); v != "" {
+		parts, _ = strconv.Atoi(v)
+	}
+	indices := []int{0}
+	if v := os.Getenv("STACKJOIN_PART_INDICES"); v != "" {
+		indices = nil
+		for _, f := range strings.Fields(strings.ReplaceAll(v, ",", " ")) {
+			k, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("STACKJOIN_PART_INDICES: %q is not a part index", f)
+			}
+			indices = append(indices, k)
+		}
+	}
+	timeout := time.Duration(0)
+	if v := os.Getenv("STACKJOIN_PART_TIMEOUT"); v != "" {
+		var err error
+		if timeout, err = time.ParseDuration(v); err != nil {
+			t.Fatalf("STACKJOIN_PART_TIMEOUT=%q: want a duration", v)
+		}
+	}
+	g, err := symmetry.NewGroup(s, s.R == s.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+classes:
+	for _, f := range strings.Fields(strings.ReplaceAll(os.Getenv("STACKJOIN_CLASSES"), ",", " ")) {
+		i, err := strconv.Atoi(f)
+		if err != nil || i < 0 || i >= len(g.Classes) {
+			t.Fatalf("STACKJOIN_CLASSES: %q is not a class index", f)
+		}
+		cl := g.Classes[i]
+		var total time.Duration
+		for _, k := range indices {
+			ctx, cancel := context.Background(), context.CancelFunc(func() {})
+			if timeout > 0 {
+				ctx, cancel = context.WithTimeout(ctx, timeout)
+			}
+			t0 := time.Now()
+			sums, err := FixedPart(ctx, s, cl.Rep, k, parts, 1)
+			cancel()
+			took := time.Since(t0)
+			total += took
+			if errors.Is(err, context.DeadlineExceeded) {
+				t.Logf("class %d: part %d of %d: past %v, projected over %.3g CPU-h", i, k, parts, timeout, (timeout * time.Duration(parts)).Hours())
+				continue classes
+			}
+			t.Logf("class %d (%s): part %d of %d: %v, sums %v", i, cl.Desc, k, parts, took.Round(time.Millisecond), sums)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		mean := total / time.Duration(len(indices))
+		t.Logf("class %d: mean part %v, projected %.3g CPU-h for %d parts", i, mean.Round(time.Millisecond), (mean * time.Duration(parts)).Hours(), parts)
+	}
+}
