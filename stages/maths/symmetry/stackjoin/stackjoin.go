@@ -115,10 +115,14 @@
 // rotated, each symbol kept in its stack, has up to 512 elements for σ of
 // type 2⁶ (it is dropped when |Y|·|Z_Q| > 2^22). The least configurations
 // of the first cycle are the units of work that Project counts and
-// samples. Z_Q and the second cycle's reduction came in KernelVersion 2
-// (2026-11-28): they leave every count as it was (the 266 classes that
-// finish within 10^7 work give the counts of the row permutations alone)
-// and cut class 141 from 2 min 5 s to 22.5 s.
+// samples. Below the sharing depth (FixedPart) a partial configuration of
+// the first cycle is dropped as soon as a symmetry maps the rows it has
+// set below themselves (prefixLeast: every completion would be rejected),
+// with at most 2^10 symmetries tried per node; kept above that depth, the
+// subtrees dealt out to parts, and so every part's sums, are those
+// without it (TestFixedWorkersMatchesFixed). Z_Q, the second cycle's
+// reduction and this pruning came in KernelVersion 2 (2026-11-28); none
+// changes a count (see "Cost on 3×4").
 //
 // Families. Every element without transposition is handled the same way:
 // π = id (every stack kept, the per-stack twists joined over the row
@@ -189,7 +193,9 @@
 // Z_Q and the second cycle's reduction took class 141 in full from 2 min
 // 5 s to 22.5 s (2,976 first-stack configurations instead of 18,270), class
 // 11 25 → 29 s (its 2,592 row permutations now tried with up to 512
-// relabellings); the relabelling-free memo key then took part 0 of 1,024
+// relabellings), and the pruning of partial configurations class 141 on
+// to 10.4 s (class 11, with too many symmetries to try per node, 24 s);
+// the relabelling-free memo key then took part 0 of 1,024
 // of class 12 from 68 s (46 s with a key not yet canonical) to 11.6 s, the
 // exchanged pair's stack counts computed falling from 4,542 to 579 in a
 // sample. The counts are unchanged: the 261 classes that KernelVersion 1
@@ -316,9 +322,12 @@ func Combine(s symmetry.Shape, e symmetry.Element, parts ...[]*big.Int) (*big.In
 // options select the reference paths that the tests compare against, and
 // how the work is shared.
 type options struct {
-	plainE  bool // E by the unreduced programme (stackCountPlain)
-	checkE  bool // E both ways, an error when they differ
-	workers int  // goroutines; 0 or 1: one
+	plainE bool // E by the unreduced programme (stackCountPlain)
+	checkE bool // E both ways, an error when they differ
+	// noPrefix: no pruning by prefixLeast (the tests check that a part's
+	// sums do not depend on it)
+	noPrefix bool
+	workers  int // goroutines; 0 or 1: one
 	// part of parts (FixedPart); parts 0 or 1: the whole
 	part, parts int
 }
@@ -515,6 +524,8 @@ type problem struct {
 	// rowSym lists the row permutations y (in S_R wr S_C) with yρ = ρy and
 	// y(0) = 0, as images y[r].
 	rowSym [][]int
+	// rowSymInv[i] is rowSym[i]'s inverse.
+	rowSymInv [][]int
 	// firstRowCache holds each σ's first-row representatives
 	// (walker.firstRows), shared by the workers: string(σ) → firstRowSet.
 	firstRowCache sync.Map
@@ -562,6 +573,7 @@ func newProblem(s symmetry.Shape, e symmetry.Element) *problem {
 			}
 			if y[0] == 0 && equal(perm.Compose(y, p.rho), perm.Compose(p.rho, y)) {
 				p.rowSym = append(p.rowSym, y)
+				p.rowSymInv = append(p.rowSymInv, perm.Inverse(y))
 			}
 			i := 0
 			for i < s.C {
@@ -1097,6 +1109,13 @@ func (w *walker) fill(o int) {
 		if !w.assign(ob, a) {
 			continue
 		}
+		// Every completion of a node that prefixLeast rejects has a smaller
+		// image: none is least. Nodes down to the sharing depth are kept,
+		// so that the subtrees dealt out are those of KernelVersion 2.
+		if ob.cycle == 0 && w.probe == nil && !w.opt.noPrefix && (w.share == nil || len(w.path) >= w.share.depth) && !w.prefixLeast() {
+			w.unassign(ob)
+			continue
+		}
 		if w.share != nil || w.probe != nil {
 			d := len(w.path) + 1 // the depth of this node, over every cycle
 			switch {
@@ -1294,6 +1313,53 @@ func (w *walker) canonical(rows []uint16) (uint64, bool) {
 		return 0, false
 	}
 	return group / stab, true
+}
+
+// maxPrefixSymmetries bounds the symmetries prefixLeast tries at every
+// node of the first cycle: beyond it they would cost more than they save.
+const maxPrefixSymmetries = 1 << 10
+
+// prefixLeast reports whether the first cycle's partial configuration can
+// still complete to one that canonical keeps: false when some symmetry of
+// canonical's group maps it below itself in the rows already set. The
+// image's row i is z(P(y⁻¹(i))); read in order, as long as both it and
+// row i are set the comparison is decided by them whatever the rows left
+// become, so a smaller image there stays smaller in every completion. It
+// tries the row permutations with the relabellings when there are at most
+// maxPrefixSymmetries of them, else the row permutations alone when few
+// enough, else none (any subset of the group prunes only what canonical
+// would reject).
+func (w *walker) prefixLeast() bool {
+	rows := w.config[w.p.cycles[0][0]]
+	ys := len(w.p.rowSym)
+	if ys > maxPrefixSymmetries {
+		return true
+	}
+	withZ := ys*(len(w.symQ)+1) <= maxPrefixSymmetries
+	for yi := range w.p.rowSym {
+		yinv := w.p.rowSymInv[yi]
+		for zi := -1; zi < len(w.symQ); zi++ {
+			if zi >= 0 && !withZ {
+				break
+			}
+			for i := range w.n {
+				src, dst := rows[yinv[i]], rows[i]
+				if src == 0 || dst == 0 {
+					break
+				}
+				if zi >= 0 {
+					src = w.symQ[zi][0][src&0xff] | w.symQ[zi][1][src>>8]
+				}
+				if src != dst {
+					if src < dst {
+						return false
+					}
+					break
+				}
+			}
+		}
+	}
+	return true
 }
 
 // symmetryPair is a symmetry X ↦ z∘X∘y⁻¹ of canonical's group: y a row

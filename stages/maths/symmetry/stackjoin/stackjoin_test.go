@@ -187,7 +187,8 @@ func TestProjectUnitsMatchFixed(t *testing.T) {
 // combining them, gives Fixed's count, on the 9×9 classes Fixed finishes
 // within 3·10⁵ and on a few 3×4 classes (class 11 in full), and that some
 // class whose first stack cycle has fewer configurations than parts is
-// still spread over two parts (the depth runs on into the next cycles).
+// still spread over two parts (the depth runs on into the next cycles);
+// each part's sums are also the same without prefixLeast's pruning.
 func TestFixedWorkersMatchesFixed(t *testing.T) {
 	type job struct {
 		s symmetry.Shape
@@ -252,6 +253,15 @@ func TestFixedWorkersMatchesFixed(t *testing.T) {
 			}
 			if slices.ContainsFunc(sums, func(x *big.Int) bool { return x.Sign() != 0 }) {
 				nonzero++
+			}
+			// A part's sums are the same without the pruning of partial
+			// configurations (it stays below the sharing depth).
+			plain, _, err := partSums(context.Background(), j.s, j.c.Rep, 0, options{workers: 2, part: k, parts: 5, noPrefix: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.EqualFunc(sums, plain, func(a, b *big.Int) bool { return a.Cmp(b) == 0 }) {
+				t.Errorf("%v class %d, part %d of 5: sums %v, without pruning %v", j.s, j.c.Index, k, sums, plain)
 			}
 			parts = append(parts, sums)
 		}
