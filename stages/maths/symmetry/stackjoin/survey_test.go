@@ -17,14 +17,10 @@ import (
 // STACKJOIN_SURVEY (e.g. "3x3") that admits a relabelling type, the work
 // and time of Fixed within the budget STACKJOIN_BUDGET (default 10^7).
 func TestSurvey(t *testing.T) {
-	shape := os.Getenv("STACKJOIN_SURVEY")
-	if shape == "" {
+	s, ok := envShape("STACKJOIN_SURVEY")
+	if !ok {
 		t.Skip("set STACKJOIN_SURVEY=RxC")
 	}
-	var s symmetry.Shape
-	r, c, _ := cut(shape)
-	s.R, _ = strconv.Atoi(r)
-	s.C, _ = strconv.Atoi(c)
 	budget := uint64(1e7)
 	if b := os.Getenv("STACKJOIN_BUDGET"); b != "" {
 		f, err := strconv.ParseFloat(b, 64)
@@ -38,11 +34,7 @@ func TestSurvey(t *testing.T) {
 		t.Fatal(err)
 	}
 	only := map[int]bool{}
-	for _, f := range strings.Fields(strings.ReplaceAll(os.Getenv("STACKJOIN_CLASSES"), ",", " ")) {
-		i, err := strconv.Atoi(f)
-		if err != nil {
-			t.Fatalf("STACKJOIN_CLASSES: %q is not a class index", f)
-		}
+	for _, i := range envInts(t, "STACKJOIN_CLASSES") {
 		only[i] = true
 	}
 	for _, cl := range g.Classes {
@@ -61,6 +53,33 @@ func TestSurvey(t *testing.T) {
 	}
 }
 
+// envShape reads a shape "RxC" from the environment variable key.
+func envShape(key string) (symmetry.Shape, bool) {
+	r, c, ok := cut(os.Getenv(key))
+	if !ok {
+		return symmetry.Shape{}, false
+	}
+	var s symmetry.Shape
+	var err1, err2 error
+	s.R, err1 = strconv.Atoi(r)
+	s.C, err2 = strconv.Atoi(c)
+	return s, err1 == nil && err2 == nil
+}
+
+// envInts reads the comma- or space-separated integers of the environment
+// variable key.
+func envInts(t *testing.T, key string) []int {
+	var out []int
+	for _, f := range strings.Fields(strings.ReplaceAll(os.Getenv(key), ",", " ")) {
+		i, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("%s: %q is not an integer", key, f)
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
 func cut(s string) (string, string, bool) {
 	for i := range s {
 		if s[i] == 'x' {
@@ -74,14 +93,10 @@ func cut(s string) (string, string, bool) {
 // every class of the shape in STACKJOIN_PLAN (e.g. "3x4") that admits a
 // relabelling type, with STACKJOIN_PROBES probes (default 64).
 func TestPlanSurvey(t *testing.T) {
-	shape := os.Getenv("STACKJOIN_PLAN")
-	if shape == "" {
+	s, ok := envShape("STACKJOIN_PLAN")
+	if !ok {
 		t.Skip("set STACKJOIN_PLAN=RxC")
 	}
-	var s symmetry.Shape
-	r, c, _ := cut(shape)
-	s.R, _ = strconv.Atoi(r)
-	s.C, _ = strconv.Atoi(c)
 	probes := 64
 	if p := os.Getenv("STACKJOIN_PROBES"); p != "" {
 		probes, _ = strconv.Atoi(p)
@@ -108,14 +123,10 @@ func TestPlanSurvey(t *testing.T) {
 // shape STACKJOIN_PROJECT, with STACKJOIN_SAMPLES samples (default 20) and
 // the enumeration budget STACKJOIN_BUDGET (default 10^9).
 func TestProjectClasses(t *testing.T) {
-	shape := os.Getenv("STACKJOIN_PROJECT")
-	if shape == "" {
+	s, ok := envShape("STACKJOIN_PROJECT")
+	if !ok {
 		t.Skip("set STACKJOIN_PROJECT=RxC and STACKJOIN_CLASSES")
 	}
-	var s symmetry.Shape
-	r, c, _ := cut(shape)
-	s.R, _ = strconv.Atoi(r)
-	s.C, _ = strconv.Atoi(c)
 	samples := 20
 	if v := os.Getenv("STACKJOIN_SAMPLES"); v != "" {
 		samples, _ = strconv.Atoi(v)
@@ -129,8 +140,10 @@ func TestProjectClasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range strings.Fields(strings.ReplaceAll(os.Getenv("STACKJOIN_CLASSES"), ",", " ")) {
-		i, _ := strconv.Atoi(f)
+	for _, i := range envInts(t, "STACKJOIN_CLASSES") {
+		if i < 0 || i >= len(g.Classes) {
+			t.Fatalf("STACKJOIN_CLASSES: %d is not a class index", i)
+		}
 		cl := g.Classes[i]
 		pr, err := Project(context.Background(), s, cl.Rep, budget, samples, 1)
 		if err != nil {
@@ -153,28 +166,17 @@ func TestProjectClasses(t *testing.T) {
 // class's cost, where Project's units are too few to sample (a class whose
 // first stack has one canonical configuration).
 func TestPartSurvey(t *testing.T) {
-	shape := os.Getenv("STACKJOIN_PART_SURVEY")
-	if shape == "" {
+	s, ok := envShape("STACKJOIN_PART_SURVEY")
+	if !ok {
 		t.Skip("set STACKJOIN_PART_SURVEY=RxC and STACKJOIN_CLASSES")
 	}
-	var s symmetry.Shape
-	r, c, _ := cut(shape)
-	s.R, _ = strconv.Atoi(r)
-	s.C, _ = strconv.Atoi(c)
 	parts := 1024
 	if v := os.Getenv("STACKJOIN_PARTS"); v != "" {
 		parts, _ = strconv.Atoi(v)
 	}
-	indices := []int{0}
-	if v := os.Getenv("STACKJOIN_PART_INDICES"); v != "" {
-		indices = nil
-		for _, f := range strings.Fields(strings.ReplaceAll(v, ",", " ")) {
-			k, err := strconv.Atoi(f)
-			if err != nil {
-				t.Fatalf("STACKJOIN_PART_INDICES: %q is not a part index", f)
-			}
-			indices = append(indices, k)
-		}
+	indices := envInts(t, "STACKJOIN_PART_INDICES")
+	if len(indices) == 0 {
+		indices = []int{0}
 	}
 	timeout := time.Duration(0)
 	if v := os.Getenv("STACKJOIN_PART_TIMEOUT"); v != "" {
@@ -188,10 +190,9 @@ func TestPartSurvey(t *testing.T) {
 		t.Fatal(err)
 	}
 classes:
-	for _, f := range strings.Fields(strings.ReplaceAll(os.Getenv("STACKJOIN_CLASSES"), ",", " ")) {
-		i, err := strconv.Atoi(f)
-		if err != nil || i < 0 || i >= len(g.Classes) {
-			t.Fatalf("STACKJOIN_CLASSES: %q is not a class index", f)
+	for _, i := range envInts(t, "STACKJOIN_CLASSES") {
+		if i < 0 || i >= len(g.Classes) {
+			t.Fatalf("STACKJOIN_CLASSES: %d is not a class index", i)
 		}
 		cl := g.Classes[i]
 		var total time.Duration
