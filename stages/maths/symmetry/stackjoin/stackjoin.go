@@ -74,7 +74,11 @@
 // 3-cycle with σ of order 3), E is also kept by every relabelling of the
 // symbols, and the key is the stack up to relabelling, canonical when
 // ρ' = id as well (relabelKey): on 3×4 class 12 it cuts the distinct
-// stack counts of the exchanged pair in a sample from 4,542 to 579.
+// stack counts of the exchanged pair in a sample from 4,542 to 579. When
+// κ' = id too the count is the plain stack count, one function for every
+// class, kept for the whole process (plainCounts): a 3×4 stack has about
+// 10^5 configurations up to relabelling and row permutations
+// (34,650^4/(12!·6^4·4!)), so a run of many parts computes each once.
 //
 // Enumeration. The configuration is filled one orbit of ⟨(π, ρ)⟩ on
 // (stack, row) at a time: choosing P_t(r) = A fixes P at the orbit's other
@@ -651,8 +655,10 @@ type walker struct {
 	// the second cycle's configurations are taken up to (secondCanonical).
 	stab0 []symmetryPair
 	// tauFree[i]: stack cycle i's τ = σ^ℓ is the identity, so its E is
-	// kept by every relabelling (relabelKey); rhoFree[i]: its ρ^ℓ is too.
-	tauFree, rhoFree []bool
+	// kept by every relabelling (relabelKey); rhoFree[i]: its ρ^ℓ is too;
+	// plain[i]: so are τ, ρ^ℓ and κ^ℓ, and its E is the plain stack count
+	// of the shape, whatever the class (plainCounts).
+	tauFree, rhoFree, plain []bool
 
 	// Projection (project.go): the orbit choices made so far, and, when
 	// collect is set, a hook that takes the first cycle's canonical
@@ -736,6 +742,7 @@ func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *St
 		}
 		w.tauFree = append(w.tauFree, perm.IsIdentity(tau))
 		w.rhoFree = append(w.rhoFree, perm.IsIdentity(p.twistRho[ci]))
+		w.plain = append(w.plain, w.tauFree[ci] && w.rhoFree[ci] && perm.IsIdentity(p.twistKap[ci]))
 	}
 	w.twists = make([]*twist, len(p.cycles))
 	w.norms = make([]*rowNormal, len(p.cycles))
@@ -1209,12 +1216,18 @@ func (w *walker) complete(ci int) {
 		}
 	}
 	e, ok := w.memo[ci][key]
+	if !ok && w.plain[ci] && !w.opt.plainE {
+		e, ok = plainCounts.get(w.p.s, key)
+	}
 	if !ok {
 		e, ok = w.stackCount(ci, w.config[t])
 		if !ok {
 			return
 		}
 		w.memo[ci][key] = e
+		if w.plain[ci] && !w.opt.plainE {
+			plainCounts.put(w.p.s, key, e)
+		}
 	}
 	if w.opt.checkE {
 		// the memo key's configuration has the same E
@@ -1313,6 +1326,42 @@ func (w *walker) canonical(rows []uint16) (uint64, bool) {
 		return 0, false
 	}
 	return group / stab, true
+}
+
+// plainCounts keeps the plain stack counts (ρ', κ' and τ the identity) by
+// shape and relabelKey for the whole process: they are one function of
+// the stack whatever the class, σ type, worker or part, so the parts of a
+// run (the symmetry stage's local executor runs them in one process) and
+// the stack exchanges of every class share them.
+var plainCounts = &plainCountTable{m: map[plainKey]uint64{}}
+
+// maxPlainCounts bounds plainCounts (about 40 bytes each); beyond it new
+// counts are no longer kept.
+const maxPlainCounts = 1 << 22
+
+type plainKey struct {
+	s   symmetry.Shape
+	key [16]uint16
+}
+
+type plainCountTable struct {
+	mu sync.RWMutex
+	m  map[plainKey]uint64
+}
+
+func (t *plainCountTable) get(s symmetry.Shape, key [16]uint16) (uint64, bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	e, ok := t.m[plainKey{s, key}]
+	return e, ok
+}
+
+func (t *plainCountTable) put(s symmetry.Shape, key [16]uint16, e uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.m) < maxPlainCounts {
+		t.m[plainKey{s, key}] = e
+	}
 }
 
 // maxPrefixSymmetries bounds the symmetries prefixLeast tries at every
