@@ -165,11 +165,16 @@
 // each unit a function of its id alone). Until the bundle
 // holds every unit, symmetry.max_cpu_hours refuses 3x4 unless it covers
 // the projection of the units it lacks, and no 3×4 count is claimed.
-// The bundle holds none of the 3×4 units yet. Known from the method so
-// far, each in full on one core (TestSurvey, not yet bundled): F =
-// 105,760,316,347,631,875,915,776 for class 11,
-// 35,677,080,779,851,818,860,544 for class 24 and 277,326,388,342,554,624
-// for class 141. The only bounds are trivial: at least
+// The bundle holds 4,520 of the 13,066 units (2026-11-28, 3,512 CPU-seconds
+// recorded): the 266 light classes, every part of the 16 heavy classes 11,
+// 24, 50, 84, 135, 140, 141, 142, 143, 144, 513, 527, 663, 1279, 1340 and
+// 1341, and parts of 63 and 150; 34 classes are left. Classes 11, 24 and
+// 141 from their parts equal their counts by KernelVersion 1 in full on
+// one core (F = 105,760,316,347,631,875,915,776, 35,677,080,779,851,818,860,544
+// and 277,326,388,342,554,624). census verify --recompute K --set
+// 'symmetry.shapes=[3x4]' --set symmetry.max_cpu_hours=100 recomputes K
+// of the 3×4 units among others (the default configuration lists none of
+// them). The only bounds are trivial: at least
 // ⌈F(identity)/|G|⌉ = 65,684,825,827,114,972,304,817,743,645 essentially
 // different grids (every F ≥ 0, and the sum a multiple of |G|).
 // (stackjoin on 6×2, six stacks, as
