@@ -136,13 +136,15 @@
 // (ρ³, κ³) up to σ³, its images the other two). The cost differs: see
 // Project and the survey tests.
 //
-// Parallel and split work. The first stack cycle's enumeration meets the
-// same nodes in the same order everywhere, so its subtrees at a depth
-// chosen by counting them can be dealt out: FixedWorkers to goroutines, FixedPart to units
-// of work that run in other processes (the symmetry stage's 3×4 parts),
-// whose sums Combine adds before dividing by the centralisers. Each worker
-// or part enumerates the nodes above that depth and keeps its own memo; the
-// count is the same for any number of them (TestFixedWorkersMatchesFixed).
+// Parallel and split work. The enumeration (the first stack cycle's
+// configurations, below each the next cycle's) meets the same nodes in the
+// same order everywhere, so its subtrees at a depth chosen by counting
+// them can be dealt out: FixedWorkers to goroutines, FixedPart to units of
+// work that run in other processes (the symmetry stage's 3×4 parts), whose
+// sums Combine adds before dividing by the centralisers. Each worker or
+// part enumerates the nodes above that depth and keeps its own memo (the
+// plain stack counts are shared by the whole process); the count is the
+// same for any number of them (TestFixedWorkersMatchesFixed).
 // BenchmarkFixedWorkers3x4: class 11 in 21.8 s on one worker, 12.1 s on
 // two (2026-11-27, the 2-core machine otherwise idle).
 //
