@@ -165,10 +165,10 @@
 // each unit a function of its id alone). Until the bundle
 // holds every unit, symmetry.max_cpu_hours refuses 3x4 unless it covers
 // the projection of the units it lacks, and no 3×4 count is claimed.
-// The bundle holds 4,520 of the 13,066 units (2026-11-28, 3,512 CPU-seconds
-// recorded): the 266 light classes, every part of the 16 heavy classes 11,
-// 24, 50, 84, 135, 140, 141, 142, 143, 144, 513, 527, 663, 1279, 1340 and
-// 1341, and parts of 63 and 150; 34 classes are left. Classes 11, 24 and
+// The bundle holds 5,145 of the 13,066 units (2026-11-28, 4,469 CPU-seconds
+// recorded): the 266 light classes, every part of the 19 heavy classes 11,
+// 24, 37, 50, 63, 84, 135, 140, 141, 142, 143, 144, 150, 513, 527, 663,
+// 1279, 1340 and 1341, and parts of 76; 31 classes are left. Classes 11, 24 and
 // 141 from their parts equal their counts by KernelVersion 1 in full on
 // one core (F = 105,760,316,347,631,875,915,776, 35,677,080,779,851,818,860,544
 // and 277,326,388,342,554,624). census verify --recompute K --set
