@@ -66,6 +66,20 @@ func envShape(key string) (symmetry.Shape, bool) {
 	return s, err1 == nil && err2 == nil
 }
 
+// envInt reads one integer from the environment variable key, def when
+// it is unset.
+func envInt(t *testing.T, key string, def int) int {
+	v := os.Getenv(key)
+	if v == "" {
+		return def
+	}
+	i, err := strconv.Atoi(v)
+	if err != nil {
+		t.Fatalf("%s=%q: want an integer", key, v)
+	}
+	return i
+}
+
 // envInts reads the comma- or space-separated integers of the environment
 // variable key.
 func envInts(t *testing.T, key string) []int {
@@ -97,10 +111,7 @@ func TestPlanSurvey(t *testing.T) {
 	if !ok {
 		t.Skip("set STACKJOIN_PLAN=RxC")
 	}
-	probes := 64
-	if p := os.Getenv("STACKJOIN_PROBES"); p != "" {
-		probes, _ = strconv.Atoi(p)
-	}
+	probes := envInt(t, "STACKJOIN_PROBES", 64)
 	g, err := symmetry.NewGroup(s, s.R == s.C)
 	if err != nil {
 		t.Fatal(err)
@@ -127,10 +138,7 @@ func TestProjectClasses(t *testing.T) {
 	if !ok {
 		t.Skip("set STACKJOIN_PROJECT=RxC and STACKJOIN_CLASSES")
 	}
-	samples := 20
-	if v := os.Getenv("STACKJOIN_SAMPLES"); v != "" {
-		samples, _ = strconv.Atoi(v)
-	}
+	samples := envInt(t, "STACKJOIN_SAMPLES", 20)
 	budget := uint64(1e9)
 	if b := os.Getenv("STACKJOIN_BUDGET"); b != "" {
 		f, _ := strconv.ParseFloat(b, 64)
@@ -170,10 +178,7 @@ func TestPartSurvey(t *testing.T) {
 	if !ok {
 		t.Skip("set STACKJOIN_PART_SURVEY=RxC and STACKJOIN_CLASSES")
 	}
-	parts := 1024
-	if v := os.Getenv("STACKJOIN_PARTS"); v != "" {
-		parts, _ = strconv.Atoi(v)
-	}
+	parts := envInt(t, "STACKJOIN_PARTS", 1024)
 	indices := envInts(t, "STACKJOIN_PART_INDICES")
 	if len(indices) == 0 {
 		indices = []int{0}
