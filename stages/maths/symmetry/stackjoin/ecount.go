@@ -17,6 +17,7 @@ type twist struct {
 	tauCycles [][]int    // the cycles of τ on the symbols
 	bij       [][]int    // the bijections of the C columns
 	kapCycles [][]int    // the cycles of κ', by increasing length
+	kapFree   bool       // κ' is the identity
 	rhoMask   [][]uint16 // rhoMask[k][m] = ρ'^k(m) for a row set m
 	cur, next stateTable
 	cycMask   []uint16            // per τ-cycle, its symbols
@@ -74,6 +75,7 @@ func newTwist(w *walker, ci int) *twist {
 			tw.kapCycles = append(tw.kapCycles, cyc)
 		}
 	}
+	tw.kapFree = len(tw.kapCycles) == w.c
 	tw.rhoMask = make([][]uint16, len(tw.kapCycles[len(tw.kapCycles)-1]))
 	for k := range tw.rhoMask {
 		tw.rhoMask[k] = make([]uint16, 1<<w.n)
@@ -109,6 +111,23 @@ func newTwist(w *walker, ci int) *twist {
 func (tw *twist) canon(st uint64) uint64 {
 	n := uint(tw.n)
 	full := uint64(1)<<n - 1
+	if tw.kapFree {
+		// every cycle a column: the canonical image sorts the columns
+		var v [16]uint64
+		for j := range tw.c {
+			x := st >> (uint(j) * n) & full
+			k := j
+			for ; k > 0 && v[k-1] > x; k-- {
+				v[k] = v[k-1]
+			}
+			v[k] = x
+		}
+		var out uint64
+		for j := range tw.c {
+			out |= v[j] << (uint(j) * n)
+		}
+		return out
+	}
 	var v [16]uint64
 	for i, cyc := range tw.kapCycles {
 		best := st >> (uint(cyc[0]) * n) & full
@@ -328,7 +347,9 @@ func (s *stateTable) reset(hint int) {
 	for size < 2*hint && size < 1<<20 {
 		size *= 2
 	}
-	if len(s.keys) >= size && len(s.keys) <= 4*size {
+	if cap(s.keys) >= size {
+		// the layers' sizes vary by orders of magnitude: reuse the largest
+		s.keys, s.vals = s.keys[:size], s.vals[:size]
 		clear(s.keys)
 		clear(s.vals)
 	} else {

@@ -82,13 +82,14 @@ func Project(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget u
 			return pr, w.err
 		}
 	}
-	// Time the sampled units, each with a fresh walker (no memo carried
-	// over from another unit beyond its own σ type's walker).
+	// Time the sampled units from a cold start: no stack count kept from
+	// another unit or the process (private).
 	walkers := map[int]*walker{}
 	for _, u := range kept {
 		w := walkers[u.lam]
 		if w == nil {
 			w = newWalker(ctx, p, lams[u.lam], 0, &st)
+			w.opt.private = true
 			walkers[u.lam] = w
 		}
 		reps, _ := w.firstRows()

@@ -76,9 +76,11 @@
 // ρ' = id as well (relabelKey): on 3×4 class 12 it cuts the distinct
 // stack counts of the exchanged pair in a sample from 4,542 to 579. When
 // κ' = id too the count is the plain stack count, one function for every
-// class, kept for the whole process (plainCounts): a 3×4 stack has about
-// 10^5 configurations up to relabelling and row permutations
-// (34,650^4/(12!·6^4·4!)), so a run of many parts computes each once.
+// class: a 3×4 stack has about 10^5 configurations up to relabelling and
+// row permutations (34,650^4/(12!·6^4·4!)). Every count is kept for the
+// whole process by its twist (ρ', κ', τ) and key (stackCounts), so the
+// parts of a class computed one after another, and the classes sharing a
+// twist, compute each count once.
 //
 // Enumeration. The configuration is filled one orbit of ⟨(π, ρ)⟩ on
 // (stack, row) at a time: choosing P_t(r) = A fixes P at the orbit's other
@@ -146,9 +148,9 @@
 // them can be dealt out: FixedWorkers to goroutines, FixedPart to units of
 // work that run in other processes (the symmetry stage's 3×4 parts), whose
 // sums Combine adds before dividing by the centralisers. Each worker or
-// part enumerates the nodes above that depth and keeps its own memo (the
-// plain stack counts are shared by the whole process); the count is the
-// same for any number of them (TestFixedWorkersMatchesFixed).
+// part enumerates the nodes above that depth (the stack counts are shared
+// by the whole process); the count is the same for any number of them
+// (TestFixedWorkersMatchesFixed).
 // BenchmarkFixedWorkers3x4: class 11 in 21.8 s on one worker, 12.1 s on
 // two (2026-11-27, the 2-core machine otherwise idle).
 //
@@ -252,7 +254,7 @@ type Stats struct {
 	DPStates   uint64   // dynamic-programme states visited for E
 	Stacks     []uint64 // configurations completed, per stack cycle (E computed or looked up)
 	Nonzero    []uint64 // of those, with E ≠ 0
-	Distinct   []int    // distinct configurations whose E was computed, per stack cycle
+	Distinct   []int    // configurations whose E was computed (not found in stackCounts), per stack cycle
 	FirstRows  int      // first-row orbit representatives run, summed over σ types
 	SigmaTypes int      // σ types allowed
 }
@@ -344,7 +346,10 @@ type options struct {
 	// noPrefix: no pruning by prefixLeast (the tests check that a part's
 	// sums do not depend on it)
 	noPrefix bool
-	workers  int // goroutines; 0 or 1: one
+	// private: E neither taken from nor kept in stackCounts (Project times
+	// its sampled units as a cold start would)
+	private bool
+	workers int // goroutines; 0 or 1: one
 	// part of parts (FixedPart); parts 0 or 1: the whole
 	part, parts int
 }
@@ -432,9 +437,6 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 					w.share = sh
 				}
 				sum, err := w.sum()
-				for i, m := range w.memo {
-					ws.Distinct[i] += len(m)
-				}
 				if err != nil {
 					errs[k] = err
 					cancel() // the other workers' counts are of no use
@@ -682,7 +684,7 @@ type walker struct {
 	config  [][]uint16
 	rowUsed []uint16   // per row
 	boxUsed [][]uint16 // per stack, per band
-	memo    []map[[16]uint16]uint64
+	twistID []int32    // per stack cycle, its twist's id in stackCounts
 	st      *Stats
 	budget  uint64
 	err     error
@@ -708,10 +710,8 @@ type walker struct {
 	// the second cycle's configurations are taken up to (secondCanonical).
 	stab0 []symmetryPair
 	// tauFree[i]: stack cycle i's τ = σ^ℓ is the identity, so its E is
-	// kept by every relabelling (relabelKey); rhoFree[i]: its ρ^ℓ is too;
-	// plain[i]: so are τ, ρ^ℓ and κ^ℓ, and its E is the plain stack count
-	// of the shape, whatever the class (plainCounts).
-	tauFree, rhoFree, plain []bool
+	// kept by every relabelling (relabelKey); rhoFree[i]: its ρ^ℓ is too.
+	tauFree, rhoFree []bool
 
 	// Projection (project.go): the orbit choices made so far, and, when
 	// collect is set, a hook that takes the first cycle's canonical
@@ -784,10 +784,6 @@ func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *St
 		w.boxUsed[t] = make([]uint16, p.c)
 	}
 	w.rowUsed = make([]uint16, n)
-	w.memo = make([]map[[16]uint16]uint64, len(p.cycles))
-	for i := range w.memo {
-		w.memo[i] = map[[16]uint16]uint64{}
-	}
 	for ci := range p.cycles {
 		tau := perm.Identity(n)
 		for range p.twistPow[ci] {
@@ -795,7 +791,7 @@ func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *St
 		}
 		w.tauFree = append(w.tauFree, perm.IsIdentity(tau))
 		w.rhoFree = append(w.rhoFree, perm.IsIdentity(p.twistRho[ci]))
-		w.plain = append(w.plain, w.tauFree[ci] && w.rhoFree[ci] && perm.IsIdentity(p.twistKap[ci]))
+		w.twistID = append(w.twistID, stackCounts.twistID(p.s, p.twistRho[ci], p.twistKap[ci], tau))
 	}
 	w.twists = make([]*twist, len(p.cycles))
 	w.norms = make([]*rowNormal, len(p.cycles))
@@ -1268,18 +1264,19 @@ func (w *walker) complete(ci int) {
 			key = relabelKey(key[:w.n], w.p.r, w.rhoFree[ci])
 		}
 	}
-	e, ok := w.memo[ci][key]
-	if !ok && w.plain[ci] && !w.opt.plainE {
-		e, ok = plainCounts.get(w.p.s, key)
+	var e uint64
+	ok := false
+	if !w.opt.plainE && !w.opt.private {
+		e, ok = stackCounts.get(w.twistID[ci], key)
 	}
 	if !ok {
 		e, ok = w.stackCount(ci, w.config[t])
 		if !ok {
 			return
 		}
-		w.memo[ci][key] = e
-		if w.plain[ci] && !w.opt.plainE {
-			plainCounts.put(w.p.s, key, e)
+		w.st.Distinct[ci]++
+		if !w.opt.plainE && !w.opt.private {
+			stackCounts.put(w.twistID[ci], key, e)
 		}
 	}
 	if w.opt.checkE {
@@ -1383,40 +1380,63 @@ func (w *walker) canonical(rows []uint16) (uint64, bool) {
 	return group / stab, true
 }
 
-// plainCounts keeps the plain stack counts (ρ', κ' and τ the identity) by
-// shape and relabelKey for the whole process: they are one function of
-// the stack whatever the class, σ type, worker or part, so the parts of a
-// run (the symmetry stage's local executor runs them in one process) and
-// the stack exchanges of every class share them.
-var plainCounts = &plainCountTable{m: map[plainKey]uint64{}}
+// stackCounts keeps the stack counts E_{h,τ} computed in the process, by
+// twist (ρ', κ', τ) and memo key: E is a function of those two alone,
+// whatever the class, σ type, worker or part that meets it. So the parts
+// of a class (the symmetry stage's local executor runs them one after
+// another in one process) share its counts instead of each computing them
+// again, and classes with the same twist share theirs: the plain count
+// (every one the identity) is met by the stack exchanges of every class.
+var stackCounts = &countCache{m: map[countKey]uint64{}, ids: map[string]int32{}}
 
-// maxPlainCounts bounds plainCounts (about 40 bytes each); beyond it new
-// counts are no longer kept.
-const maxPlainCounts = 1 << 22
+// maxStackCounts bounds stackCounts (about 100 bytes each with the map's
+// overhead); when full it is emptied, and counts are computed again.
+const maxStackCounts = 1 << 22
 
-type plainKey struct {
-	s   symmetry.Shape
-	key [16]uint16
+type countKey struct {
+	twist int32
+	key   [16]uint16
 }
 
-type plainCountTable struct {
-	mu sync.RWMutex
-	m  map[plainKey]uint64
+type countCache struct {
+	mu  sync.RWMutex
+	m   map[countKey]uint64
+	ids map[string]int32 // shape and twist, as bytes → id
 }
 
-func (t *plainCountTable) get(s symmetry.Shape, key [16]uint16) (uint64, bool) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	e, ok := t.m[plainKey{s, key}]
+// twistID returns the id of the twist (ρ', κ', τ) of shape s.
+func (c *countCache) twistID(s symmetry.Shape, rho, kap, tau []int) int32 {
+	b := []byte{byte(s.R), byte(s.C)}
+	for _, p := range [][]int{rho, kap, tau} {
+		b = append(b, byte(len(p)))
+		for _, x := range p {
+			b = append(b, byte(x))
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id, ok := c.ids[string(b)]
+	if !ok {
+		id = int32(len(c.ids))
+		c.ids[string(b)] = id
+	}
+	return id
+}
+
+func (c *countCache) get(twist int32, key [16]uint16) (uint64, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e, ok := c.m[countKey{twist, key}]
 	return e, ok
 }
 
-func (t *plainCountTable) put(s symmetry.Shape, key [16]uint16, e uint64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.m) < maxPlainCounts {
-		t.m[plainKey{s, key}] = e
+func (c *countCache) put(twist int32, key [16]uint16, e uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxStackCounts {
+		clear(c.m)
 	}
+	c.m[countKey{twist, key}] = e
 }
 
 // maxPrefixSymmetries bounds the symmetries prefixLeast tries at every
