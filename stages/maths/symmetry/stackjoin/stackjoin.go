@@ -544,12 +544,14 @@ type problem struct {
 	// y(0) = 0, as images y[r].
 	rowSym [][]int
 	// symWalk is rowSym in the order of its inverses, for reading images
-	// row by row (problem.sortRowSym).
+	// row by row (newRowSymWalk).
 	symWalk rowSymWalk
-	// firstRowCache holds each σ's first-row representatives
-	// (walker.firstRows), shared by the workers: string(σ) → firstRowSet.
-	firstRowCache sync.Map
 }
+
+// firstRowSets holds each shape's and σ's first-row representatives
+// (walker.firstRows) for the process: every walker of one σ type has the
+// same, and a run of parts makes many walkers. Key: fmt.Sprint(shape, σ).
+var firstRowSets sync.Map
 
 func newProblem(s symmetry.Shape, e symmetry.Element) *problem {
 	n := s.N()
@@ -702,9 +704,13 @@ type walker struct {
 
 	// symQ: the non-identity relabellings of the first row's stabiliser
 	// (firstRowSymbols), each as two byte tables of its image of a symbol
-	// set; nil when it is trivial or too large to use.
-	symQ    [][2][256]uint16
-	symRows []uint16 // canonical's scratch
+	// set; nil when it is trivial or too large to use. Listed on first use
+	// below each first row (symQReady; relabellings): most first rows of a
+	// part have no subtree of its own.
+	symQ      [][2][256]uint16
+	symQReady bool
+	firstQ    []uint16 // the first row set by setFirstRow
+	symRows   []uint16 // canonical's scratch
 	// stab0: the stabiliser of the first cycle's configuration in the
 	// group canonical uses (the pairs (y, z) mapping it onto itself), which
 	// the second cycle's configurations are taken up to (secondCanonical).
@@ -884,8 +890,16 @@ func (w *walker) setFirstRow(q []uint16) bool {
 		}
 		w.firstDone = append(w.firstDone, t)
 	}
-	w.symQ = w.firstRowSymbols(q)
+	w.firstQ, w.symQ, w.symQReady = q, nil, false
 	return true
+}
+
+// relabellings returns symQ, listing it on first use below the first row.
+func (w *walker) relabellings() [][2][256]uint16 {
+	if !w.symQReady {
+		w.symQ, w.symQReady = w.firstRowSymbols(w.firstQ), true
+	}
+	return w.symQ
 }
 
 // maxSymbolImages bounds |Y|·|Z_Q|, the images canonical tries on a
@@ -1024,15 +1038,13 @@ func (w *walker) fillCell(t, r int, m uint16) bool {
 // sizes.
 func (w *walker) firstRows() ([][]uint16, []int) {
 	if w.reps == nil {
-		// Every walker of one σ type has the same representatives, and the
-		// share's first pass makes many walkers: compute them once.
-		key := fmt.Sprint(w.sigma)
-		if c, ok := w.p.firstRowCache.Load(key); ok {
+		key := fmt.Sprint(w.p.s, w.sigma)
+		if c, ok := firstRowSets.Load(key); ok {
 			fr := c.(firstRowSet)
 			w.reps, w.repSizes = fr.reps, fr.sizes
 		} else {
 			w.reps, w.repSizes = w.computeFirstRows()
-			w.p.firstRowCache.Store(key, firstRowSet{w.reps, w.repSizes})
+			firstRowSets.Store(key, firstRowSet{w.reps, w.repSizes})
 		}
 	}
 	return w.reps, w.repSizes
@@ -1355,15 +1367,16 @@ func (w *walker) canonical(rows []uint16) (uint64, bool) {
 	if !least(rows, nil) {
 		return 0, false
 	}
-	if len(w.symQ) > 0 {
-		if w.charge(uint64(len(w.p.rowSym)*len(w.symQ)) / 8) {
+	symQ := w.relabellings()
+	if len(symQ) > 0 {
+		if w.charge(uint64(len(w.p.rowSym)*len(symQ)) / 8) {
 			return 0, false
 		}
 		if len(w.symRows) != w.n {
 			w.symRows = make([]uint16, w.n)
 		}
-		for zi := range w.symQ {
-			tab := &w.symQ[zi]
+		for zi := range symQ {
+			tab := &symQ[zi]
 			for r, m := range rows {
 				w.symRows[r] = tab[0][m&0xff] | tab[1][m>>8]
 			}
@@ -1372,7 +1385,7 @@ func (w *walker) canonical(rows []uint16) (uint64, bool) {
 			}
 		}
 	}
-	group := uint64(len(w.p.rowSym)) * uint64(len(w.symQ)+1)
+	group := uint64(len(w.p.rowSym)) * uint64(len(symQ)+1)
 	if group%stab != 0 {
 		w.err = fmt.Errorf("stackjoin: a stabiliser of order %d in a group of order %d", stab, group)
 		return 0, false
@@ -1460,8 +1473,9 @@ func (w *walker) prefixLeast() bool {
 	if ys > maxPrefixSymmetries {
 		return true
 	}
-	withZ := ys*(len(w.symQ)+1) <= maxPrefixSymmetries
-	for zi := -1; zi < len(w.symQ); zi++ {
+	symQ := w.relabellings()
+	withZ := ys*(len(symQ)+1) <= maxPrefixSymmetries
+	for zi := -1; zi < len(symQ); zi++ {
 		if zi >= 0 && !withZ {
 			break
 		}
@@ -1474,7 +1488,7 @@ func (w *walker) prefixLeast() bool {
 					break
 				}
 				if zi >= 0 {
-					src = w.symQ[zi][0][src&0xff] | w.symQ[zi][1][src>>8]
+					src = symQ[zi][0][src&0xff] | symQ[zi][1][src>>8]
 				}
 				if src != dst {
 					if src < dst {
