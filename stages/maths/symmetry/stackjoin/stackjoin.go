@@ -548,6 +548,31 @@ type problem struct {
 	symWalk rowSymWalk
 }
 
+// sigmaTables holds sigmaPowerTables for the process, by fmt.Sprint(σ).
+var sigmaTables sync.Map
+
+// sigmaPowerTables returns the images σ^k(m) of every symbol set m for
+// k = 0…ord, as tables t[k][m]; read-only, shared by every walker of σ.
+func sigmaPowerTables(sigma []int, ord int) [][]uint16 {
+	key := fmt.Sprint(sigma)
+	if t, ok := sigmaTables.Load(key); ok {
+		return t.([][]uint16)
+	}
+	n := len(sigma)
+	t := make([][]uint16, ord+1)
+	pow := perm.Identity(n)
+	for k := range ord + 1 {
+		t[k] = make([]uint16, 1<<n)
+		for m := 1; m < 1<<n; m++ {
+			// the set without its lowest symbol's image, plus that image
+			t[k][m] = t[k][m&(m-1)] | 1<<pow[bits.TrailingZeros(uint(m))]
+		}
+		pow = perm.Compose(sigma, pow)
+	}
+	sigmaTables.Store(key, t)
+	return t
+}
+
 // firstRowSets holds each shape's and σ's first-row representatives
 // (walker.firstRows) for the process: every walker of one σ type has the
 // same, and a run of parts makes many walkers. Key: fmt.Sprint(shape, σ).
@@ -740,23 +765,7 @@ func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *St
 	w := &walker{ctx: ctx, p: p, n: n, c: p.c, full: uint16(1<<n - 1), st: st, budget: budget}
 	w.sigma = perm.WithCycleType(lam)
 	w.ord = perm.Order(w.sigma)
-	w.sigM = make([][]uint16, w.ord+1)
-	for k := range w.ord + 1 {
-		w.sigM[k] = make([]uint16, 1<<n)
-		for m := range 1 << n {
-			var img uint16
-			for v := range n {
-				if m>>v&1 != 0 {
-					x := v
-					for range k {
-						x = w.sigma[x]
-					}
-					img |= 1 << x
-				}
-			}
-			w.sigM[k][m] = img
-		}
-	}
+	w.sigM = sigmaPowerTables(w.sigma, w.ord)
 	for m := range 1 << n {
 		if bits.OnesCount(uint(m)) == p.c {
 			w.subs = append(w.subs, uint16(m))
@@ -982,19 +991,19 @@ func (w *walker) firstRowSymbols(q []uint16) [][2][256]uint16 {
 		if slices.Equal(z, perm.Identity(n)) {
 			continue
 		}
-		var tab [2][256]uint16
+		out = append(out, [2][256]uint16{})
+		tab := &out[len(out)-1]
 		for h := range 2 {
-			for b := range 256 {
-				var img uint16
-				for v := range 8 {
-					if x := h*8 + v; b>>v&1 != 0 && x < n {
-						img |= 1 << z[x]
-					}
+			// a set's image is its set without the lowest symbol's, plus
+			// that symbol's image
+			for b := 1; b < 256; b++ {
+				if x := h*8 + bits.TrailingZeros(uint(b)); x < n {
+					tab[h][b] = tab[h][b&(b-1)] | 1<<z[x]
+				} else {
+					tab[h][b] = tab[h][b&(b-1)]
 				}
-				tab[h][b] = img
 			}
 		}
-		out = append(out, tab)
 	}
 	return out
 }
