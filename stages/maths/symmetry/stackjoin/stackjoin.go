@@ -221,7 +221,12 @@
 // many for the pruning before) from past a minute to 0.16 s, each with
 // the same sums; the package's full tests from 139 s to 42 s. The classes
 // whose time is the dynamic programme (12, 25, 46, 51: 8-14 s) are
-// unchanged.
+// unchanged. A run computes a class's 256 parts one after another in one
+// process, each a FixedPart call, so what a call sets up is paid 256
+// times: keeping the first-row representatives and σ's tables for the
+// process, listing a first row's relabellings only when the part reaches
+// below it, and building their tables a symbol at a time took parts
+// 100-105 of class 1478 (27 σ types) from 3.07 s to 0.65 s each.
 package stackjoin
 
 import (
