@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,4 +155,91 @@ func TestRelabelKeyCanonical(t *testing.T) {
 	if len(keys) < 290 {
 		t.Errorf("300 random stacks gave %d keys", len(keys))
 	}
+}
+
+// TestCanonicalWalkMatchesEveryImage compares canonical, which skips the
+// runs of row permutations decided together (rowSymWalk), with reading
+// every image z∘P∘y⁻¹ in full, on random configurations (and their least
+// images, which canonical must keep) of 3×4 classes with many row
+// permutations: whether P is least, and the size of its orbit.
+func TestCanonicalWalkMatchesEveryImage(t *testing.T) {
+	s := symmetry.Shape{R: 3, C: 4}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	kept := 0
+	for _, class := range []int{0, 11, 141} {
+		p := newProblem(s, g.Classes[class].Rep)
+		var st Stats
+		w := newWalker(context.Background(), p, []int{2, 2, 2, 2, 2, 2}, 0, &st)
+		n := w.n
+		// z: σ's cycle (0 1) exchanged with (2 3), as canonical's tables
+		z := make([]int, n)
+		for x := range n {
+			z[x] = x
+		}
+		z[0], z[1], z[2], z[3] = 2, 3, 0, 1
+		var tab [2][256]uint16
+		for h := range 2 {
+			for b := range 256 {
+				for v := range 8 {
+					if x := h*8 + v; b>>v&1 != 0 && x < n {
+						tab[h][b] |= 1 << z[x]
+					}
+				}
+			}
+		}
+		w.symQ, w.symQReady = [][2][256]uint16{tab}, true
+		images := func(rows []uint16) (least bool, stab uint64, min []uint16) {
+			least, min = true, rows
+			for _, zt := range []*[2][256]uint16{nil, &tab} {
+				for _, y := range p.rowSym {
+					img := make([]uint16, n)
+					for r, m := range rows {
+						if zt != nil {
+							m = zt[0][m&0xff] | zt[1][m>>8]
+						}
+						img[y[r]] = m
+					}
+					switch c := slices.Compare(img, rows); {
+					case c < 0:
+						least = false
+					case c == 0:
+						stab++
+					}
+					if slices.Compare(img, min) < 0 {
+						min = img
+					}
+				}
+			}
+			return least, stab, min
+		}
+		for range 300 {
+			rows := make([]uint16, n)
+			for r := range rows {
+				// few symbols, so that images often tie on their first rows
+				rows[r] = uint16(rng.IntN(8))
+			}
+			_, _, min := images(rows)
+			for _, cand := range [][]uint16{rows, min} {
+				least, stab, _ := images(cand)
+				weight, ok := w.canonical(cand)
+				if ok != least {
+					t.Fatalf("class %d, rows %v: canonical %v, every image %v", class, cand, ok, least)
+				}
+				if ok {
+					kept++
+					if want := uint64(2*len(p.rowSym)) / stab; weight != want {
+						t.Fatalf("class %d, rows %v: orbit %d, every image %d", class, cand, weight, want)
+					}
+				}
+			}
+		}
+	}
+	if kept == 0 {
+		t.Fatal("no least configuration met")
+	}
+	t.Logf("%d least configurations compared", kept)
 }
