@@ -75,17 +75,23 @@ const (
 // again after the faster symmetry tests, in one process as a run computes
 // them, sharing the plain stack counts) and times 256; part 0 is among
 // the heaviest parts (the least configurations, the only ones counted,
-// come first), so this overstates. A class whose part 0 passed 30 s there
-// (and 60 s before) is projected at joinUnmeasuredCPUHours. joinLightCPUHours is the other 266
+// come first), so this mostly overstates, though not always (class 12's
+// part 1 took 34 s, its part 0 8 s; class 84's parts 657 CPU-s in all
+// against 360 projected). Classes 38, 101, 115 and 116, whose part 0
+// passed 30 s there, are from its second run in the same process (its
+// stack counts kept, as in a run of many parts; the first took 74, 89, 96
+// and 131 s). Class 145, whose first stack's configurations alone are
+// still being enumerated after minutes, is projected at
+// joinUnmeasuredCPUHours, a floor. joinLightCPUHours is the other 266
 // classes' in all. They decide when symmetry.max_cpu_hours refuses 3x4,
 // and the order in which a run computes the heavy classes.
 var joinHeavyCPUHours = map[int]float64{
-	11: 0.0353, 12: 0.582, 24: 0.0168, 25: 0.847, 37: 0.201, 38: joinUnmeasuredCPUHours,
+	11: 0.0353, 12: 0.582, 24: 0.0168, 25: 0.847, 37: 0.201, 38: 0.906,
 	46: 0.721, 50: 0.0403, 51: 0.994, 63: 0.2, 64: 0.289, 76: 0.227,
-	77: 1.8, 84: 0.1, 89: 0.606, 90: 0.334, 101: joinUnmeasuredCPUHours, 102: 1.38,
+	77: 1.8, 84: 0.1, 89: 0.606, 90: 0.334, 101: 1.23, 102: 1.38,
 	103: 0.515, 104: 0.213, 105: 0.505, 106: 0.427, 107: 0.738, 108: 0.629,
 	109: 0.403, 110: 0.416, 111: 0.816, 112: 0.551, 113: 0.398, 114: 0.291,
-	115: joinUnmeasuredCPUHours, 116: joinUnmeasuredCPUHours, 120: 0.0112, 125: 0.0143, 130: 0.00967, 135: 0.117,
+	115: 6.74, 116: 3.36, 120: 0.0112, 125: 0.0143, 130: 0.00967, 135: 0.117,
 	140: 0.119, 141: 0.00976, 142: 0.0162, 143: 0.0191, 144: 0.0198, 145: joinUnmeasuredCPUHours,
 	150: 0.177, 513: 0.171, 527: 0.00699, 663: 0.00909, 1279: 0.0207, 1340: 0.12,
 	1341: 0.0154, 1478: 0.238,

@@ -152,26 +152,27 @@
 // cheapest projected first, so that a stopped run has finished whole
 // classes.
 //
-// Cost, and why no 3×4 count is claimed yet: the 39 heavy classes whose
-// part 0 of 256 took under a minute (TestPartSurvey, one core, the other
-// busy) are projected at 17 CPU-hours in all, 0.007 to 2.3 each (part 0
-// is among the heaviest parts, so this overstates); the other 11 (classes
-// 38, 77, 90, 101, 103, 110, 114 and 116, stacks 2 and 3 exchanged with
-// bands or rows moved; 115, bands (1 2)(3 4) with (1 2)(3 4) on every
-// stack's columns; 120 and 145, the stacks cycled) at more than 4.3 each:
-// at least 64 CPU-hours in all (about 1,500 were projected before
-// KernelVersion 2). That is a few working sessions of this project's
-// 2-core machine, or hours on a cluster (census run --executor slurm;
-// each unit a function of its id alone). Until the bundle
-// holds every unit, symmetry.max_cpu_hours refuses 3x4 unless it covers
-// the projection of the units it lacks, and no 3×4 count is claimed.
-// The bundle holds 5,145 of the 13,066 units (2026-11-28, 4,469 CPU-seconds
-// recorded): the 266 light classes, every part of the 19 heavy classes 11,
-// 24, 37, 50, 63, 84, 135, 140, 141, 142, 143, 144, 150, 513, 527, 663,
-// 1279, 1340 and 1341, and parts of 76; 31 classes are left. Classes 11, 24 and
+// Cost, and why no 3×4 count is claimed yet: the heavy classes are
+// projected from part 0 of 256 (joinHeavyCPUHours), which mostly
+// overstates but not always. After the faster symmetry tests and the
+// set-up and stack counts kept for the process (package stackjoin,
+// 2026-11-28) the classes left are projected at about 24 CPU-hours in
+// all: 6.7 for 115 (bands (1 2)(3 4) with (1 2)(3 4) on every stack's
+// columns, its time the twisted stack counts, whose keys are not
+// canonical), 3.4 for 116, 0.3 to 1.8 for the others; 145 (rows and
+// stacks cycled) is unmeasured, its first stack's configurations alone
+// taking minutes to enumerate. That is a few more working sessions of this
+// project's 2-core machine, or hours on a cluster (census run --executor
+// slurm; each unit a function of its id alone). Until the bundle holds
+// every unit, symmetry.max_cpu_hours refuses 3x4 unless it covers the
+// projection of the units it lacks, and no 3×4 count is claimed.
+// The bundle holds 7,977 of the 13,066 units (2026-11-28, 10,218
+// CPU-seconds recorded): the 266 light classes, every part of the heavy
+// classes 11, 24, 37, 50, 63, 64, 76, 84, 90, 104, 109, 113, 114, 120, 125, 130, 135, 140, 141, 142, 143, 144, 150, 513, 527, 663, 1279, 1340, 1341 and 1478, and 31 parts of 110; 20 classes are left. Classes 11, 24 and
 // 141 from their parts equal their counts by KernelVersion 1 in full on
 // one core (F = 105,760,316,347,631,875,915,776, 35,677,080,779,851,818,860,544
-// and 277,326,388,342,554,624). census verify --recompute K --set
+// and 277,326,388,342,554,624), and part 0 of 20 heavy classes gave the
+// same sums before and after the speed-ups. census verify --recompute K --set
 // 'symmetry.shapes=[3x4]' --set symmetry.max_cpu_hours=100 recomputes K
 // of the 3×4 units among others (the default configuration lists none of
 // them). The only bounds are trivial: at least
