@@ -156,7 +156,7 @@
 // projected from part 0 of 256 (joinHeavyCPUHours), which mostly
 // overstates but not always. After the faster symmetry tests and the
 // set-up and stack counts kept for the process (package stackjoin,
-// 2026-11-28) the classes left are projected at about 24 CPU-hours in
+// 2026-11-28) the classes left are projected at about 22 CPU-hours in
 // all: 6.7 for 115 (bands (1 2)(3 4) with (1 2)(3 4) on every stack's
 // columns, its time the twisted stack counts, whose keys are not
 // canonical), 3.4 for 116, 0.3 to 1.8 for the others; 145 (rows and
@@ -166,9 +166,12 @@
 // slurm; each unit a function of its id alone). Until the bundle holds
 // every unit, symmetry.max_cpu_hours refuses 3x4 unless it covers the
 // projection of the units it lacks, and no 3×4 count is claimed.
-// The bundle holds 7,977 of the 13,066 units (2026-11-28, 10,218
+// The bundle holds 9,096 of the 13,066 units (2026-11-28, 13,424
 // CPU-seconds recorded): the 266 light classes, every part of the heavy
-// classes 11, 24, 37, 50, 63, 64, 76, 84, 90, 104, 109, 113, 114, 120, 125, 130, 135, 140, 141, 142, 143, 144, 150, 513, 527, 663, 1279, 1340, 1341 and 1478, and 31 parts of 110; 20 classes are left. Classes 11, 24 and
+// classes 11, 24, 37, 50, 63, 64, 76, 84, 90, 103, 104, 105, 106, 109, 110,
+// 113, 114, 120, 125, 130, 135, 140, 141, 142, 143, 144, 150, 513, 527,
+// 663, 1279, 1340, 1341 and 1478, and 126 parts of 112; 16 classes are
+// left. Classes 11, 24 and
 // 141 from their parts equal their counts by KernelVersion 1 in full on
 // one core (F = 105,760,316,347,631,875,915,776, 35,677,080,779,851,818,860,544
 // and 277,326,388,342,554,624), and part 0 of 20 heavy classes gave the
