@@ -1292,7 +1292,8 @@ func (w *walker) complete(ci int) {
 	}
 	var e uint64
 	ok := false
-	if !w.opt.plainE && !w.opt.private {
+	shared := !w.opt.plainE && !w.opt.private // the process's counts
+	if shared {
 		e, ok = stackCounts.get(w.twistID[ci], key)
 	}
 	if !ok {
@@ -1301,7 +1302,7 @@ func (w *walker) complete(ci int) {
 			return
 		}
 		w.st.Distinct[ci]++
-		if !w.opt.plainE && !w.opt.private {
+		if shared {
 			stackCounts.put(w.twistID[ci], key, e)
 		}
 	}
