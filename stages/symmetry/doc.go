@@ -159,9 +159,10 @@
 // 2026-11-28) the classes left are projected at about 22 CPU-hours in
 // all: 6.7 for 115 (bands (1 2)(3 4) with (1 2)(3 4) on every stack's
 // columns, its time the twisted stack counts, whose keys are not
-// canonical), 3.4 for 116, 0.3 to 1.8 for the others; 145 (rows and
-// stacks cycled) is unmeasured, its first stack's configurations alone
-// taking minutes to enumerate. That is a few more working sessions of this
+// canonical), 3.4 for 116, 0.3 to 1.8 for the others. Class 145 (rows
+// and stacks cycled), whose first stack's configurations the enumeration
+// could not list in minutes, takes 16 s since its heaviest σ types are
+// counted by columns (stackjoin, "One stack cycle"). That is a few more working sessions of this
 // project's 2-core machine, or hours on a cluster (census run --executor
 // slurm; each unit a function of its id alone). Until the bundle holds
 // every unit, symmetry.max_cpu_hours refuses 3x4 unless it covers the

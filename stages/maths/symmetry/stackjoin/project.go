@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 )
 
@@ -18,7 +19,7 @@ type Projection struct {
 	Units      uint64        // canonical first-cycle configurations, over σ types and first rows
 	Sampled    int           // units timed
 	Mean       time.Duration // mean time of a sampled unit
-	Enumerate  time.Duration // time to enumerate the units
+	Enumerate  time.Duration // time to enumerate the units, and to count the σ types cyclicCount counts whole
 	Projected  time.Duration // Enumerate + Units·Mean
 	Partial    *big.Int      // the sampled units' weighted sum (for checks), not F
 	SigmaTypes int
@@ -50,6 +51,15 @@ func Project(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget u
 	var kept []unit
 	var total time.Duration
 	for li, lam := range lams {
+		if sigma := perm.WithCycleType(lam); cyclicApplies(p, sigma) {
+			// counted whole (FixedPart's part 0): no units, its time
+			t0 := time.Now()
+			if _, err := cyclicCount(ctx, p, sigma); err != nil {
+				return pr, err
+			}
+			pr.Enumerate += time.Since(t0)
+			continue
+		}
 		w := newWalker(ctx, p, lam, budget, &st)
 		reps, _ := w.firstRows()
 		t0 := time.Now()

@@ -142,6 +142,27 @@
 // (ρ³, κ³) up to σ³, its images the other two). The cost differs: see
 // Project and the survey tests.
 //
+// One stack cycle, by columns (cyclic.go). When π cycles all R stacks, g^R
+// keeps stack 0 cell by cell and ρ keeps every band, a fixed grid is its
+// stack 0, any valid stack whose bands meet a condition on the rows of
+// each σ-orbit of symbols (the grid's rows), and the count is a sum over
+// the column permutations of the symbols σ moves of per-band weights times
+// the ways to place the fixed symbols, C!^(s−1) terms for s symbols moved
+// (cyclicCount; the argument is in cyclic.go). FixedPart counts the σ types
+// with s ≤ maxCyclicSpecial (6) so, whole, in part 0; the others are
+// enumerated and shared as above. On 3×4 only class 145 (rows cycled in
+// every band, stacks cycled) qualifies, with σ of types 1¹², 3·1⁹ and
+// 3²·1⁶, where the enumeration had not finished in 20 s each (σ = id alone
+// has 34,650³ configurations below each first row, and the pruning cannot
+// use its 13,824 relabellings); by columns they take 0.09, 0.04 and 1.9 s,
+// the other two types (3³·1³, 3⁴) by enumeration 10.3 and 0.5 s; the whole
+// class, F = 8,486,325,694,010,880, 16 s on one core (2026-11-28). The
+// σ = id count is the number of 12×4 stacks, b(4,3) = 2,273,614,462,643,
+// 364,849,254,400, as package walkbands counts the bands of 4×3 boxes
+// (TestCyclicIdentityIsStacks), and on 2×2, 2×3, 3×2, 2×4 and 3×3 every
+// σ type of every such class agrees with the enumeration
+// (TestCyclicMatchesEnumeration: 28 types, 25 of them fixing grids).
+//
 // Parallel and split work. The enumeration (the first stack cycle's
 // configurations, below each the next cycle's) meets the same nodes in the
 // same order everywhere, so its subtrees at a depth chosen by counting
@@ -309,7 +330,9 @@ func FixedWorkers(ctx context.Context, s symmetry.Shape, e symmetry.Element, wor
 // 12's work in one part, its first stack having a single canonical
 // configuration, so KernelVersion 2 runs the depth on through the cycles.)
 // Within a part, the workers goroutines deal its subtrees out in turn the
-// same way; the sums do not depend on workers.
+// same way; the sums do not depend on workers. A σ type that cyclicCount
+// counts is not shared: part 0's first worker counts it whole, the
+// other parts give 0 for it.
 func FixedPart(ctx context.Context, s symmetry.Shape, e symmetry.Element, part, parts, workers int) ([]*big.Int, error) {
 	if parts < 1 || part < 0 || part >= parts {
 		return nil, fmt.Errorf("stackjoin: part %d of %d: want 0 ≤ part < parts", part, parts)
@@ -354,7 +377,10 @@ type options struct {
 	// private: E neither taken from nor kept in stackCounts (Project times
 	// its sampled units as a cold start would)
 	private bool
-	workers int // goroutines; 0 or 1: one
+	// noCyclic: every σ type by the enumeration, none by cyclicCount (the
+	// tests compare the two)
+	noCyclic bool
+	workers  int // goroutines; 0 or 1: one
 	// part of parts (FixedPart); parts 0 or 1: the whole
 	part, parts int
 }
@@ -415,7 +441,17 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 	depth := 0
 	if parts > 1 || workers > 1 {
 		var err error
-		if depth, err = shareDepth(ctx, p, lams); err != nil {
+		// the σ types cyclicCount counts whole are not shared
+		walked := lams
+		if !opt.noCyclic {
+			walked = nil
+			for _, lam := range lams {
+				if !cyclicApplies(p, perm.WithCycleType(lam)) {
+					walked = append(walked, lam)
+				}
+			}
+		}
+		if depth, err = shareDepth(ctx, p, walked); err != nil {
 			return nil, st, err
 		}
 	}
@@ -436,6 +472,20 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 			ws.Distinct = make([]int, len(p.cycles))
 			sh := &share{part: uint64(opt.part), parts: uint64(parts), worker: uint64(k), workers: uint64(workers), depth: depth}
 			for _, lam := range lams {
+				if !opt.noCyclic && cyclicApplies(p, perm.WithCycleType(lam)) {
+					// one count, not shared: part 0's first worker's
+					sum := new(big.Int)
+					if opt.part == 0 && k == 0 {
+						var err error
+						if sum, err = cyclicCount(wctx, p, perm.WithCycleType(lam)); err != nil {
+							errs[k] = err
+							cancel()
+							return
+						}
+					}
+					sums[k] = append(sums[k], sum)
+					continue
+				}
 				w := newWalker(wctx, p, lam, budget, ws)
 				w.opt = opt
 				if parts > 1 || workers > 1 {
