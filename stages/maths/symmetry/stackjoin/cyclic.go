@@ -278,6 +278,25 @@ func cyclicCount(ctx context.Context, p *problem, sigma []int) (*big.Int, error)
 	return total, nil
 }
 
+// cyclesOf returns the cycles of p, each from its least element, in
+// order of those elements.
+func cyclesOf(p []int) [][]int {
+	seen := make([]bool, len(p))
+	var out [][]int
+	for x0 := range p {
+		if seen[x0] {
+			continue
+		}
+		var c []int
+		for x := x0; !seen[x]; x = p[x] {
+			seen[x] = true
+			c = append(c, x)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // power returns p^k.
 func power(p []int, k int) []int {
 	out := perm.Identity(len(p))

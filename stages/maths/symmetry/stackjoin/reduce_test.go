@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 )
 
@@ -242,4 +243,80 @@ func TestCanonicalWalkMatchesEveryImage(t *testing.T) {
 		t.Fatal("no least configuration met")
 	}
 	t.Logf("%d least configurations compared", kept)
+}
+
+// TestCycleKey checks cycleKey on random 3×4 stacks and σ of every type
+// with cycles of length 1, 2 and 3: a relabelling that commutes with σ
+// gives the same key, the key's own stack (cycleKeyRows) has the key, the
+// packed words give the lists' key (cycleKeyLists), and random stacks get
+// distinct keys.
+func TestCycleKey(t *testing.T) {
+	const n, r = 12, 3
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, lam := range [][]int{{2, 2, 2, 2, 2, 2}, {2, 2, 1, 1, 1, 1, 1, 1, 1, 1}, {3, 3, 3, 3}, {3, 2, 2, 1, 1, 1, 1, 1}} {
+		sigma := perm.WithCycleType(lam)
+		cycles := cyclesOf(sigma)
+		keys := map[[16]uint16]bool{}
+		for range 200 {
+			rows := make([]uint16, n)
+			for b := range n / r {
+				p := rng.Perm(n)
+				for j := range r {
+					for _, x := range p[j*4 : j*4+4] {
+						rows[b*r+j] |= 1 << x
+					}
+				}
+			}
+			k := cycleKey(rows, r, cycles)
+			keys[k] = true
+			if got := cycleKey(cycleKeyRows(k, n, r, cycles), r, cycles); got != k {
+				t.Fatalf("σ %v, rows %x: key %v, its own stack's %v", lam, rows, k, got)
+			}
+			var sig [16]uint16
+			for i, m := range rows {
+				for x := range n {
+					if m>>x&1 != 0 {
+						sig[x] += uint16(i%r) * uint16(pow(r, i/r))
+					}
+				}
+			}
+			if got := cycleKeyLists(sig, cycles); got != k {
+				t.Fatalf("σ %v, rows %x: packed key %v, lists %v", lam, rows, k, got)
+			}
+			// z commuting with σ: cycles of equal length exchanged, each
+			// rotated at random
+			z := make([]int, n)
+			byLen := map[int][][]int{}
+			for _, c := range cycles {
+				byLen[len(c)] = append(byLen[len(c)], c)
+			}
+			for _, cs := range byLen {
+				dst := rng.Perm(len(cs))
+				for i, c := range cs {
+					d := cs[dst[i]]
+					rot := rng.IntN(len(c))
+					for j, x := range c {
+						z[x] = d[(j+rot)%len(c)]
+					}
+				}
+			}
+			if !slices.Equal(perm.Compose(z, sigma), perm.Compose(sigma, z)) {
+				t.Fatal("z does not commute with σ")
+			}
+			img := make([]uint16, n)
+			for i, m := range rows {
+				for x := range n {
+					if m>>x&1 != 0 {
+						img[i] |= 1 << z[x]
+					}
+				}
+			}
+			if got := cycleKey(img, r, cycles); got != k {
+				t.Fatalf("σ %v, rows %x: key %v, a relabelling's %v", lam, rows, k, got)
+			}
+		}
+		if len(keys) < 190 {
+			t.Errorf("σ %v: 200 random stacks gave %d keys", lam, len(keys))
+		}
+	}
 }
