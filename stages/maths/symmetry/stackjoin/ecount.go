@@ -550,46 +550,38 @@ func relabelKey(rows []uint16, r int, anyRows bool) [16]uint16 {
 		}
 		return signatures(rows, r, pos[:n], identityOrder[:bands])
 	}
+	// Row profiles: any function of a row that relabellings and row
+	// permutations keep will do (it only orders the rows; equal profiles
+	// are tried in every order), so multisets are hashed by sums of mixed
+	// words, which need no sorting.
 	var profile [16]uint64
 	for i, m := range rows {
-		var codes [16]uint64
-		k := 0
+		var p uint64
 		for b := range bands {
 			if b == i/r {
 				continue
 			}
-			var sizes [16]uint64
-			for j := range r {
-				sizes[j] = uint64(bits.OnesCount16(m & rows[b*r+j]))
-			}
-			sortSmall(sizes[:r])
 			var code uint64
-			for _, x := range sizes[:r] {
-				code = code*17 + x
+			for j := range r {
+				code += mix64(uint64(bits.OnesCount16(m&rows[b*r+j])) + 1)
 			}
-			codes[k] = code
-			k++
+			p += mix64(code)
 		}
-		sortSmall(codes[:k])
-		profile[i] = fnv(codes[:k])
+		profile[i] = p
 	}
 	// One round of refinement: a row's profile with the multiset of its
 	// intersection sizes paired with the other rows' profiles, which
 	// parts rows that tie by sizes alone (fewer orders to try below).
 	var refined [16]uint64
 	for i, m := range rows {
-		var codes [16]uint64
-		k := 0
+		sum := mix64(profile[i] ^ 0x5bd1e995)
 		for j, m2 := range rows {
 			if j/r == i/r {
 				continue
 			}
-			codes[k] = profile[j]*17 + uint64(bits.OnesCount16(m&m2))
-			k++
+			sum += mix64(profile[j] + uint64(bits.OnesCount16(m&m2))*0x9E3779B97F4A7C15)
 		}
-		sortSmall(codes[:k])
-		codes[k] = profile[i]
-		refined[i] = fnv(codes[:k+1])
+		refined[i] = sum
 	}
 	profile = refined
 	// Each band's rows by profile; the orders of its tied rows.
@@ -698,6 +690,13 @@ func sortSmall[T uint16 | uint64](a []T) {
 // tiedOrders returns the orders of sorted (a sorted list) that keep it
 // sorted: every permutation of each run of tied elements.
 func tiedOrders(sorted []int, tied func(x, y int) bool) [][]int {
+	anyTie := false
+	for i := 1; i < len(sorted) && !anyTie; i++ {
+		anyTie = tied(sorted[i-1], sorted[i])
+	}
+	if !anyTie {
+		return [][]int{sorted} // most lists: one order, no copy
+	}
 	out := [][]int{slices.Clone(sorted)}
 	for start := 0; start < len(sorted); {
 		end := start + 1
@@ -720,6 +719,16 @@ func tiedOrders(sorted []int, tied func(x, y int) bool) [][]int {
 		start = end
 	}
 	return out
+}
+
+// mix64 is SplitMix64's finaliser, a bijection that scatters the bits of
+// x (the sums of mixed words hash multisets).
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // fnv hashes a list of words (FNV-1a over the words).
