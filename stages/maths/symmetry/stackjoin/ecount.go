@@ -350,8 +350,8 @@ func (s *stateTable) reset(hint int) {
 	if cap(s.keys) >= size {
 		// the layers' sizes vary by orders of magnitude: reuse the largest
 		s.keys, s.vals = s.keys[:size], s.vals[:size]
-		clear(s.keys)
-		clear(s.vals)
+		clear(s.keys) // a value is written when its empty slot is taken
+
 	} else {
 		s.keys, s.vals = make([]uint64, size), make([]uint64, size)
 	}

@@ -251,7 +251,13 @@
 // times: keeping the first-row representatives and σ's tables for the
 // process, listing a first row's relabellings only when the part reaches
 // below it, and building their tables a symbol at a time took parts
-// 100-105 of class 1478 (27 σ types) from 3.07 s to 0.65 s each.
+// 100-105 of class 1478 (27 σ types) from 3.07 s to 0.65 s each. The
+// twisted counts keyed up to the relabellings that commute with τ
+// (cycleKey) then took part 0 of class 107 from 12.7 s to 2.0 s, of 102
+// from 18.4 to 4.9 s and part 255 of 115 from 100 to 35 s, and the row
+// profiles of relabelKey hashed without sorting took its key on random
+// stacks from 6.2 to 3.0 µs (class 51's part 1 13.5 → 10.3 s), each with
+// the same sums (2026-11-28). Class 145 by columns: see "One stack cycle".
 package stackjoin
 
 import (
@@ -1342,10 +1348,15 @@ func (w *walker) complete(ci int) {
 		if w.norms[ci] == nil {
 			w.norms[ci] = newRowNormal(w.n, w.p.r, w.p.twistRho[ci])
 		}
-		key = w.norms[ci].key(w.config[t])
-		if w.tauFree[ci] {
-			key = relabelKey(key[:w.n], w.p.r, w.rhoFree[ci])
-		} else {
+		switch {
+		case w.tauFree[ci] && w.rhoFree[ci]:
+			// canonical under every row permutation: no normal form first
+			key = relabelKey(w.config[t], w.p.r, true)
+		case w.tauFree[ci]:
+			key = w.norms[ci].key(w.config[t])
+			key = relabelKey(key[:w.n], w.p.r, false)
+		default:
+			key = w.norms[ci].key(w.config[t])
 			key = cycleKey(key[:w.n], w.p.r, w.tauCycles[ci])
 		}
 	}
