@@ -80,7 +80,10 @@ const (
 // against 360 projected). Classes 38, 101, 115 and 116, whose part 0
 // passed 30 s there, are from its second run in the same process (its
 // stack counts kept, as in a run of many parts; the first took 74, 89, 96
-// and 131 s). Class 145, whose first stack's configurations the
+// and 131 s); 115 and 116 since the twisted counts are keyed up to
+// relabelling (stackjoin.cycleKey, 2026-11-28) from their parts 1 and 2
+// run one after the other (115 21.6 s a part; 116 49.7 s for part 2, part
+// 1 cold 109 s). Class 145, whose first stack's configurations the
 // enumeration could not list in minutes, is counted by columns for its
 // three heaviest σ types (stackjoin, "One stack cycle") since 2026-11-28:
 // the whole class took 16 s on one core, its projection. joinLightCPUHours is the other 266
@@ -92,7 +95,7 @@ var joinHeavyCPUHours = map[int]float64{
 	77: 1.8, 84: 0.1, 89: 0.606, 90: 0.334, 101: 1.23, 102: 1.38,
 	103: 0.515, 104: 0.213, 105: 0.505, 106: 0.427, 107: 0.738, 108: 0.629,
 	109: 0.403, 110: 0.416, 111: 0.816, 112: 0.551, 113: 0.398, 114: 0.291,
-	115: 6.74, 116: 3.36, 120: 0.0112, 125: 0.0143, 130: 0.00967, 135: 0.117,
+	115: 1.54, 116: 3.53, 120: 0.0112, 125: 0.0143, 130: 0.00967, 135: 0.117,
 	140: 0.119, 141: 0.00976, 142: 0.0162, 143: 0.0191, 144: 0.0198, 145: 0.00444,
 	150: 0.177, 513: 0.171, 527: 0.00699, 663: 0.00909, 1279: 0.0207, 1340: 0.12,
 	1341: 0.0154, 1478: 0.238,
