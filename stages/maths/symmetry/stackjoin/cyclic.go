@@ -47,7 +47,7 @@ import (
 // of them in column j of band b (m_bj: special symbols there), a memoised
 // recursion over the fixed symbols. A simultaneous relabelling of the
 // columns keeps every factor, so the first special symbol's permutation is
-// taken as the identity and the sum multiplied by C!. There are C!^(s−1)
+// fixed (to any one) and the sum multiplied by C!. There are C!^(s−1)
 // terms, so the method is used for s ≤ maxCyclicSpecial (C!^5 ≈ 8·10^6 on
 // 3×4), the enumeration of configurations for the rest; on 3×4 class 145
 // (rows cycled in every band, stacks cycled) it turns the σ types 1¹²,
@@ -94,7 +94,8 @@ func moved(sigma []int) int {
 }
 
 // cyclicCount returns #{X : X∘g = σ∘X} for p's element and σ by the column
-// sum above; cyclicApplies(p, sigma) must hold.
+// sum above; cyclicShape(p) must hold. Its cost is C!^(s−1) terms for s
+// symbols moved by σ.
 func cyclicCount(ctx context.Context, p *problem, sigma []int) (*big.Int, error) {
 	n, R, C := p.n, p.r, p.c
 	if !perm.IsIdentity(power(sigma, R)) {
@@ -256,7 +257,9 @@ func cyclicCount(ctx context.Context, p *problem, sigma []int) (*big.Int, error)
 		}
 		choices := perms
 		if i == 0 {
-			choices = perms[:1] // the identity: the columns' relabelling
+			// one permutation, any (the first listed): a relabelling of
+			// the columns carries its terms onto any other's
+			choices = perms[:1]
 		}
 		for _, q := range choices {
 			for b := range C {
