@@ -146,8 +146,10 @@
 // the subtrees of the enumeration at the shallowest depth with at least
 // 2^14 of them, the depth running on from the first stack cycle into the
 // next, dealt out in turn; the parts' sums combine exactly, and their
-// number does not change the count), 3x4.class<index>.part<k>of256: 13,066
-// units of the committed bundle in all, each on every core. A run lists
+// number does not change the count; a σ type counted by columns, as three
+// of class 145's, is counted whole in part 0),
+// 3x4.class<index>.part<k>of256: 13,066 units of the committed bundle in
+// all, each on every core. A run lists
 // the whole classes first, then the split ones class by class, the
 // cheapest projected first, so that a stopped run has finished whole
 // classes.

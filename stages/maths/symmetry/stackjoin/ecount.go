@@ -584,27 +584,54 @@ func relabelKey(rows []uint16, r int, anyRows bool) [16]uint16 {
 		refined[i] = sum
 	}
 	profile = refined
-	// Each band's rows by profile; the orders of its tied rows.
-	rowOrders := make([][][]int, bands)
+	// Each band's rows by profile (stably), and the bands by their rows'
+	// profiles; when nothing ties, that one order gives the key.
+	var sorted [16]int // band b's rows in order at sorted[b·R…]
 	var bandKey [16]uint64
-	orders := 1
+	tied := false
 	for b := range bands {
-		rowsOf := make([]int, r)
+		o := sorted[b*r : b*r+r]
 		for j := range r {
-			rowsOf[j] = b*r + j
+			x := b*r + j
+			k := j
+			for ; k > 0 && profile[o[k-1]] > profile[x]; k-- {
+				o[k] = o[k-1]
+			}
+			o[k] = x
 		}
-		slices.SortStableFunc(rowsOf, func(x, y int) int { return cmp.Compare(profile[x], profile[y]) })
 		var ps [16]uint64
-		for j, x := range rowsOf {
+		for j, x := range o {
 			ps[j] = profile[x]
+			tied = tied || j > 0 && ps[j] == ps[j-1]
 		}
 		bandKey[b] = fnv(ps[:r])
-		rowOrders[b] = tiedOrders(rowsOf, func(x, y int) bool { return profile[x] == profile[y] })
+	}
+	var bandsOf [16]int
+	for b := range bands {
+		k := b
+		for ; k > 0 && bandKey[bandsOf[k-1]] > bandKey[b]; k-- {
+			bandsOf[k] = bandsOf[k-1]
+		}
+		bandsOf[k] = b
+	}
+	for k := 1; k < bands; k++ {
+		tied = tied || bandKey[bandsOf[k]] == bandKey[bandsOf[k-1]]
+	}
+	if !tied {
+		var pos [16]int
+		for i, x := range sorted[:n] {
+			pos[x] = i % r
+		}
+		return signatures(rows, r, pos[:n], bandsOf[:bands])
+	}
+	// The orders of the tied rows and bands, every one tried.
+	rowOrders := make([][][]int, bands)
+	orders := 1
+	for b := range bands {
+		rowOrders[b] = tiedOrders(slices.Clone(sorted[b*r:b*r+r]), func(x, y int) bool { return profile[x] == profile[y] })
 		orders *= len(rowOrders[b])
 	}
-	bandsOf := slices.Clone(identityOrder[:bands])
-	slices.SortStableFunc(bandsOf, func(x, y int) int { return cmp.Compare(bandKey[x], bandKey[y]) })
-	bandOrders := tiedOrders(bandsOf, func(x, y int) bool { return bandKey[x] == bandKey[y] })
+	bandOrders := tiedOrders(slices.Clone(bandsOf[:bands]), func(x, y int) bool { return bandKey[x] == bandKey[y] })
 	orders *= len(bandOrders)
 	if orders > maxRelabelOrders {
 		bandOrders = bandOrders[:1]
