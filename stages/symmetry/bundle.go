@@ -83,7 +83,9 @@ const (
 // and 131 s); 102, 115 and 116 since the twisted counts are keyed up to
 // relabelling (stackjoin.cycleKey, 2026-11-28) from parts run one after
 // the other (102 parts 0 and 7 4.8 s each; 115 parts 1 and 2 21.6 s each;
-// 116 part 2 49.7 s, after part 1 cold 109 s). Class 145, whose first stack's configurations the
+// 116 part 2 49.7 s, after part 1 cold 109 s), and 77 and 101 from parts
+// 1-3 so (77 parts 2 and 3 10 s each after part 1 cold 73 s; 101 14.3 s
+// a part). Class 145, whose first stack's configurations the
 // enumeration could not list in minutes, is counted by columns for its
 // three heaviest σ types (stackjoin, "One stack cycle") since 2026-11-28:
 // the whole class took 16 s on one core, its projection. joinLightCPUHours is the other 266
@@ -92,7 +94,7 @@ const (
 var joinHeavyCPUHours = map[int]float64{
 	11: 0.0353, 12: 0.582, 24: 0.0168, 25: 0.847, 37: 0.201, 38: 0.906,
 	46: 0.721, 50: 0.0403, 51: 0.994, 63: 0.2, 64: 0.289, 76: 0.227,
-	77: 1.8, 84: 0.1, 89: 0.606, 90: 0.334, 101: 1.23, 102: 0.341,
+	77: 0.711, 84: 0.1, 89: 0.606, 90: 0.334, 101: 1.01, 102: 0.341,
 	103: 0.515, 104: 0.213, 105: 0.505, 106: 0.427, 107: 0.738, 108: 0.629,
 	109: 0.403, 110: 0.416, 111: 0.816, 112: 0.551, 113: 0.398, 114: 0.291,
 	115: 1.54, 116: 3.53, 120: 0.0112, 125: 0.0143, 130: 0.00967, 135: 0.117,
