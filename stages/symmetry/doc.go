@@ -156,26 +156,25 @@
 //
 // Cost, and why no 3×4 count is claimed yet: the heavy classes are
 // projected from part 0 of 256 (joinHeavyCPUHours), which mostly
-// overstates but not always. After the faster symmetry tests and the
-// set-up and stack counts kept for the process (package stackjoin,
-// 2026-11-28) the classes left are projected at about 22 CPU-hours in
-// all: 6.7 for 115 (bands (1 2)(3 4) with (1 2)(3 4) on every stack's
-// columns, its time the twisted stack counts, whose keys are not
-// canonical), 3.4 for 116, 0.3 to 1.8 for the others. Class 145 (rows
+// overstates but not always. After the twisted stack counts were keyed
+// up to relabelling (package stackjoin, 2026-11-28, evening), the classes
+// left were re-measured on parts run one after another: 3.5 CPU-hours for
+// 116 (bands (1 2)(3 4), stacks 2 and 3 exchanged: 7.3·10⁶ configurations
+// of the pair a part, each keyed), 1.5 for 115 (6.7 before), 1.0 for 101
+// (since done), 0.7 for 77 and 0.34 for 102; the actual costs have come in lower still
+// (class 25 355 CPU-s against 0.85 CPU-hours). Class 145 (rows
 // and stacks cycled), whose first stack's configurations the enumeration
-// could not list in minutes, takes 16 s since its heaviest σ types are
-// counted by columns (stackjoin, "One stack cycle"). That is a few more working sessions of this
-// project's 2-core machine, or hours on a cluster (census run --executor
-// slurm; each unit a function of its id alone). Until the bundle holds
-// every unit, symmetry.max_cpu_hours refuses 3x4 unless it covers the
-// projection of the units it lacks, and no 3×4 count is claimed.
-// The bundle holds 9,096 of the 13,066 units (2026-11-28, 13,424
-// CPU-seconds recorded): the 266 light classes, every part of the heavy
-// classes 11, 24, 37, 50, 63, 64, 76, 84, 90, 103, 104, 105, 106, 109, 110,
-// 113, 114, 120, 125, 130, 135, 140, 141, 142, 143, 144, 150, 513, 527,
-// 663, 1279, 1340, 1341 and 1478, and 126 parts of 112; 16 classes are
-// left. Classes 11, 24 and
-// 141 from their parts equal their counts by KernelVersion 1 in full on
+// could not list in minutes, took 17.5 CPU-s in all since its heaviest
+// σ types are counted by columns (stackjoin, "One stack cycle"). That is
+// another working session of this project's 2-core machine, or hours on
+// a cluster (census run --executor slurm; each unit a function of its id
+// alone). Until the bundle holds every unit, symmetry.max_cpu_hours
+// refuses 3x4 unless it covers the projection of the units it lacks, and
+// no 3×4 count is claimed.
+// The bundle holds 12,055 of the 13,066 units (2026-11-28, 19,915
+// CPU-seconds recorded): the 266 light classes, every part of 46 of the
+// 50 heavy classes (all but 77, 102, 115 and 116), and 13 parts of 102;
+// 4 classes are left. Classes 11, 24 and 141 from their parts equal their counts by KernelVersion 1 in full on
 // one core (F = 105,760,316,347,631,875,915,776, 35,677,080,779,851,818,860,544
 // and 277,326,388,342,554,624), and part 0 of 20 heavy classes gave the
 // same sums before and after the speed-ups. census verify --recompute K --set
