@@ -29,25 +29,8 @@ type twist struct {
 func newTwist(w *walker, ci int) *twist {
 	p := w.p
 	tw := &twist{n: w.n, c: w.c, rho: p.twistRho[ci], kap: p.twistKap[ci], bij: perm.All(w.c)}
-	tau := make([]int, w.n)
-	for v := range w.n {
-		x := v
-		for range p.twistPow[ci] {
-			x = w.sigma[x]
-		}
-		tau[v] = x
-	}
-	seen := make([]bool, w.n)
-	for x0 := range w.n {
-		if seen[x0] {
-			continue
-		}
-		var cyc []int
-		for x := x0; !seen[x]; x = tau[x] {
-			seen[x] = true
-			cyc = append(cyc, x)
-		}
-		tw.tauCycles = append(tw.tauCycles, cyc)
+	tw.tauCycles = w.tauCycles[ci] // as the walker lists them for its memo keys
+	for _, cyc := range tw.tauCycles {
 		var cm uint16
 		for _, x := range cyc {
 			cm |= 1 << x

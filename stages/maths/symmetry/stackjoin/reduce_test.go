@@ -111,18 +111,7 @@ func TestReducedEMatchesPlain(t *testing.T) {
 func TestRelabelKeyCanonical(t *testing.T) {
 	const n, r = 12, 3
 	rng := rand.New(rand.NewPCG(3, 4))
-	randomStack := func() []uint16 {
-		rows := make([]uint16, n)
-		for b := range n / r {
-			p := rng.Perm(n)
-			for j := range r {
-				for _, x := range p[j*4 : j*4+4] {
-					rows[b*r+j] |= 1 << x
-				}
-			}
-		}
-		return rows
-	}
+	randomStack := func() []uint16 { return randomStack3x4(rng) }
 	keys := map[[16]uint16]bool{}
 	for range 300 {
 		rows := randomStack()
@@ -258,15 +247,7 @@ func TestCycleKey(t *testing.T) {
 		cycles := cyclesOf(sigma)
 		keys := map[[16]uint16]bool{}
 		for range 200 {
-			rows := make([]uint16, n)
-			for b := range n / r {
-				p := rng.Perm(n)
-				for j := range r {
-					for _, x := range p[j*4 : j*4+4] {
-						rows[b*r+j] |= 1 << x
-					}
-				}
-			}
+			rows := randomStack3x4(rng)
 			k := cycleKey(rows, r, cycles)
 			keys[k] = true
 			if got := cycleKey(cycleKeyRows(k, n, r, cycles), r, cycles); got != k {
@@ -319,4 +300,20 @@ func TestCycleKey(t *testing.T) {
 			t.Errorf("σ %v: 200 random stacks gave %d keys", lam, len(keys))
 		}
 	}
+}
+
+// randomStack3x4 returns the row sets of a random 3×4 stack: each band's
+// three rows a random partition of the 12 symbols into sets of 4.
+func randomStack3x4(rng *rand.Rand) []uint16 {
+	const n, r = 12, 3
+	rows := make([]uint16, n)
+	for b := range n / r {
+		p := rng.Perm(n)
+		for j := range r {
+			for _, x := range p[j*4 : j*4+4] {
+				rows[b*r+j] |= 1 << x
+			}
+		}
+	}
+	return rows
 }

@@ -446,19 +446,21 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 	}
 	p := newProblem(s, e)
 	lams := search.SigmaTypes(s, e)
+	// byColumns[i]: σ of type lams[i] is counted whole by cyclicCount
+	byColumns := make([]bool, len(lams))
+	for i, lam := range lams {
+		byColumns[i] = !opt.noCyclic && cyclicApplies(p, perm.WithCycleType(lam))
+	}
 	workers := max(opt.workers, 1)
 	parts := max(opt.parts, 1)
 	depth := 0
 	if parts > 1 || workers > 1 {
 		var err error
 		// the σ types cyclicCount counts whole are not shared
-		walked := lams
-		if !opt.noCyclic {
-			walked = nil
-			for _, lam := range lams {
-				if !cyclicApplies(p, perm.WithCycleType(lam)) {
-					walked = append(walked, lam)
-				}
+		var walked [][]int
+		for i, lam := range lams {
+			if !byColumns[i] {
+				walked = append(walked, lam)
 			}
 		}
 		if depth, err = shareDepth(ctx, p, walked); err != nil {
@@ -481,8 +483,8 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 			ws.Nonzero = make([]uint64, len(p.cycles))
 			ws.Distinct = make([]int, len(p.cycles))
 			sh := &share{part: uint64(opt.part), parts: uint64(parts), worker: uint64(k), workers: uint64(workers), depth: depth}
-			for _, lam := range lams {
-				if !opt.noCyclic && cyclicApplies(p, perm.WithCycleType(lam)) {
+			for i, lam := range lams {
+				if byColumns[i] {
 					// one count, not shared: part 0's first worker's
 					sum := new(big.Int)
 					if opt.part == 0 && k == 0 {
@@ -867,10 +869,7 @@ func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *St
 	}
 	w.rowUsed = make([]uint16, n)
 	for ci := range p.cycles {
-		tau := perm.Identity(n)
-		for range p.twistPow[ci] {
-			tau = perm.Compose(w.sigma, tau)
-		}
+		tau := power(w.sigma, p.twistPow[ci])
 		w.tauFree = append(w.tauFree, perm.IsIdentity(tau))
 		w.tauCycles = append(w.tauCycles, cyclesOf(tau))
 		w.rhoFree = append(w.rhoFree, perm.IsIdentity(p.twistRho[ci]))
@@ -1002,19 +1001,7 @@ func (w *walker) firstRowSymbols(q []uint16) [][2][256]uint16 {
 			}
 		}
 	}
-	var cycles [][]int
-	seen := make([]bool, n)
-	for x0 := range n {
-		if seen[x0] {
-			continue
-		}
-		var c []int
-		for x := x0; !seen[x]; x = w.sigma[x] {
-			seen[x] = true
-			c = append(c, x)
-		}
-		cycles = append(cycles, c)
-	}
+	cycles := cyclesOf(w.sigma)
 	var zs [][]int
 	z := make([]int, n)
 	used := make([]bool, len(cycles))
