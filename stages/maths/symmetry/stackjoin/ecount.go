@@ -533,20 +533,29 @@ func relabelKey(rows []uint16, r int, anyRows bool) [16]uint16 {
 		}
 		return signatures(rows, r, pos[:n], identityOrder[:bands])
 	}
+	// The intersection sizes of rows in different bands, computed once:
+	// both profiles below read them.
+	var inter [16][16]uint64
+	for i := range n {
+		for j := (i/r + 1) * r; j < n; j++ {
+			c := uint64(bits.OnesCount16(rows[i] & rows[j]))
+			inter[i][j], inter[j][i] = c, c
+		}
+	}
 	// Row profiles: any function of a row that relabellings and row
 	// permutations keep will do (it only orders the rows; equal profiles
 	// are tried in every order), so multisets are hashed by sums of mixed
 	// words, which need no sorting.
 	var profile [16]uint64
-	for i, m := range rows {
+	for i := range n {
 		var p uint64
 		for b := range bands {
-			if b == i/r {
+			if b*r <= i && i < b*r+r {
 				continue
 			}
 			var code uint64
-			for j := range r {
-				code += mix64(uint64(bits.OnesCount16(m&rows[b*r+j])) + 1)
+			for _, c := range inter[i][b*r : b*r+r] {
+				code += mixSmall[c]
 			}
 			p += mix64(code)
 		}
@@ -556,13 +565,15 @@ func relabelKey(rows []uint16, r int, anyRows bool) [16]uint16 {
 	// intersection sizes paired with the other rows' profiles, which
 	// parts rows that tie by sizes alone (fewer orders to try below).
 	var refined [16]uint64
-	for i, m := range rows {
+	for i := range n {
 		sum := mix64(profile[i] ^ 0x5bd1e995)
-		for j, m2 := range rows {
-			if j/r == i/r {
+		own := i / r * r
+		for j := 0; j < n; j++ {
+			if j == own {
+				j += r - 1 // i's own band
 				continue
 			}
-			sum += mix64(profile[j] + uint64(bits.OnesCount16(m&m2))*0x9E3779B97F4A7C15)
+			sum += mix64(profile[j] + inter[i][j]*0x9E3779B97F4A7C15)
 		}
 		refined[i] = sum
 	}
@@ -647,6 +658,15 @@ func relabelKey(rows []uint16, r int, anyRows bool) [16]uint16 {
 	return best
 }
 
+// mixSmall[c] is mix64(c+1), the words of the intersection sizes c ≤ 16
+// that relabelKey's profiles add.
+var mixSmall = func() (t [17]uint64) {
+	for c := range t {
+		t[c] = mix64(uint64(c) + 1)
+	}
+	return t
+}()
+
 // maxRelabelOrders bounds the row orders relabelKey tries.
 const maxRelabelOrders = 1 << 11
 
@@ -716,7 +736,7 @@ func tiedOrders(sorted []int, tied func(x, y int) bool) [][]int {
 		if end-start > 1 {
 			var next [][]int
 			for _, o := range out {
-				for _, p := range perm.All(end - start) {
+				for _, p := range permsOf(end - start) {
 					q := slices.Clone(o)
 					for k, pk := range p {
 						q[start+k] = o[start+pk]
@@ -729,6 +749,23 @@ func tiedOrders(sorted []int, tied func(x, y int) bool) [][]int {
 		start = end
 	}
 	return out
+}
+
+// smallPerms[k] is perm.All(k), listed once: relabelKey meets ties of a
+// few rows or bands in most stacks of a stack exchange.
+var smallPerms = func() (t [7][][]int) {
+	for k := range t {
+		t[k] = perm.All(k)
+	}
+	return t
+}()
+
+// permsOf returns perm.All(k), from smallPerms when k is small.
+func permsOf(k int) [][]int {
+	if k < len(smallPerms) {
+		return smallPerms[k]
+	}
+	return perm.All(k)
 }
 
 // mix64 is SplitMix64's finaliser, a bijection that scatters the bits of
