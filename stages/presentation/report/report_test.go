@@ -399,28 +399,32 @@ func TestSymmetryDifference(t *testing.T) {
 	}
 }
 
-// TestSymmetryNew checks that a count nobody has published (2×6 here) is
-// flagged as new in numbers.tex, with its shape and count, and marked † in
-// the symmetry table with its note, while published counts are not.
+// TestSymmetryNew checks that a count nobody has published (2×6 and 4×3
+// here) is flagged as new in numbers.tex, with its shape and count and the
+// CPU time of its method's family (4×3 under 3×4, whose classes it takes),
+// and marked † in the symmetry table with its note, while published counts
+// are not.
 func TestSymmetryNew(t *testing.T) {
 	r := published(t)
 	one := big.NewInt(1)
 	r.Symmetry = []present.EssentiallyDifferent{
 		{Shape: grid.Shape{R: 2, C: 3}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(49), Literature: big.NewInt(49), LiteratureSource: "OEIS A291188"},
 		{Shape: grid.Shape{R: 2, C: 6}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(123456), BundleCPUSeconds: 9000},
+		{Shape: grid.Shape{R: 4, C: 3}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(7), BundleCPUSeconds: 3600},
 	}
 	tex, err := numbers.TeX(r, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`\HaveSymmetryNewtrue`, `\newcommand{\SymmetryNewCounts}{$2\times6$ boxes ($123{,}456$)}`,
-		`\newcommand{\SymmetryNewBundleCPUHours}{\ensuremath{2.5}}`} {
+	for _, want := range []string{`\HaveSymmetryNewtrue`, `\newcommand{\SymmetryNewCounts}{$2\times6$ boxes ($123{,}456$) and $4\times3$ boxes ($7$)}`,
+		`\HaveSymmetryNewTwoXSixtrue`, `\newcommand{\SymmetryNewTwoXSixCPUHours}{\ensuremath{2.5}}`,
+		`\HaveSymmetryNewThreeXFourtrue`, `\newcommand{\SymmetryNewThreeXFourCPUHours}{\ensuremath{1.0}}`} {
 		if !strings.Contains(string(tex), want) {
 			t.Errorf("numbers.tex lacks %s:\n%s", want, tex)
 		}
 	}
 	table := string(present.SymmetryTable(r).TeX())
-	if strings.Count(table, `^{\dagger}`) != 2 || !strings.Contains(table, "new: no count has been published") || strings.Contains(table, `^{*}`) {
+	if strings.Count(table, `^{\dagger}`) != 3 || !strings.Contains(table, "new: no count has been published") || strings.Contains(table, `^{*}`) {
 		t.Errorf("symmetry table: want the new count and the note marked †:\n%s", table)
 	}
 	r.Symmetry = r.Symmetry[:1]
