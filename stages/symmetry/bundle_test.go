@@ -440,7 +440,7 @@ func TestUnitOf4x3(t *testing.T) {
 // naming symmetry.max_cpu_hours; with every class 0 the Burnside sum is no
 // multiple of |G| (unlike 2×6, the identity's term alone is not: the 3×4
 // sum checks the other classes modulo |G| = 2,579,890,176) and the run
-// fails.
+// fails; a class fixing more grids than F(identity) fails it too.
 func TestStage3x4FromBundle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the 3×4 group")
@@ -479,6 +479,21 @@ func TestStage3x4FromBundle(t *testing.T) {
 	}
 	if err := run(); err == nil || !strings.Contains(err.Error(), "3x4: the Burnside sum 169459636863644991471711374298788659200 is not a multiple of the group order 2579890176") {
 		t.Fatalf("every 3×4 class fixing 0: %v; want the Burnside sum (the identity's term alone) refused", err)
+	}
+	// A class fixing more grids than there are is refused before the sum.
+	root = t.TempDir()
+	run = stageRunner(t, root, "exact.crosscheck=none", "shapes.shapes=2x2", "shapes.check=", "symmetry.shapes=3x4")
+	for i, row := range rows {
+		if !strings.Contains(row.Unit, ".part") {
+			rows[i] = pipeline.NewBundleRow(Bundle, row.Unit, []byte(methodStackjoin+" 1"+strings.Repeat("0", 40)), 0)
+			break
+		}
+	}
+	if err := pipeline.AddToBundle(root, Bundle, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(); err == nil || !strings.Contains(err.Error(), "is more than F(identity) = 169459636863644991471711374298788659200") {
+		t.Fatalf("a class fixing 10^40 3×4 grids: %v; want it refused as more than F(identity)", err)
 	}
 }
 

@@ -192,6 +192,8 @@
 //
 // A wrong answer fails these: the class sizes sum to |G| and every class's
 // invariants, computed from its representative, name it alone (NewGroup);
+// no class fixes more than F(identity) grids up to relabelling (g permutes
+// them), so the count lies between ⌈F(identity)/|G|⌉ and F(identity);
 // the Burnside sum is a multiple of |G|; for every class g the fixed counts
 // of its powers sum to a multiple of its order (Burnside's lemma for ⟨g⟩,
 // Group.CheckPowers; an error in F(g) that is not a multiple of ord(g)

@@ -654,6 +654,12 @@ func run(p *pipeline.Pass) error {
 				if f, method, err = fixedFromUnits(ids, resultOf); err != nil {
 					return fmt.Errorf("%v class %d: %w", s, c.Index, err)
 				}
+				// g permutes the grids up to relabelling, F(identity) of
+				// them, and fixes at most all: so the count lies between
+				// ⌈F(identity)/|G|⌉ and F(identity).
+				if f.Cmp(idFixed) > 0 {
+					return fmt.Errorf("%v class %d: F = %v is more than F(identity) = %v, the number of grids up to relabelling", s, c.Index, f, idFixed)
+				}
 				methods[method] = true
 				for _, id := range ids {
 					used[id] = true
