@@ -4,13 +4,13 @@ package triple
 
 import (
 	"context"
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -23,18 +23,6 @@ func threadCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func envInt(t *testing.T, name string, def int) int {
-	v := os.Getenv(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		t.Fatalf("%s=%q: %v", name, v, err)
-	}
-	return n
 }
 
 // loadTables4 loads the 3×4 tables from $TRIPLE_TABLES4, building and
@@ -82,14 +70,14 @@ func loadTables4(t *testing.T) *Tables {
 // kernel, for comparison. Times are the CPU time of the thread doing the
 // count.
 func TestProject3x4(t *testing.T) {
-	k := envInt(t, "TRIPLE_PROJECT_SAMPLES", 0)
+	k := pipelinetest.EnvInt(t, "TRIPLE_PROJECT_SAMPLES", 0)
 	if k == 0 {
 		t.Skip("set TRIPLE_PROJECT_SAMPLES to run")
 	}
 	if k < 2 {
 		t.Fatal("TRIPLE_PROJECT_SAMPLES: want at least 2")
 	}
-	seed := uint64(envInt(t, "TRIPLE_PROJECT_SEED", 1))
+	seed := uint64(pipelinetest.EnvInt(t, "TRIPLE_PROJECT_SEED", 1))
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	ctx := context.Background()
@@ -111,7 +99,7 @@ func TestProject3x4(t *testing.T) {
 		l, c := bits.Add64(l, l2, 0)
 		return h + h2 + c, l
 	}
-	for i := range min(envInt(t, "TRIPLE_PROJECT_CHECK", 2), k) {
+	for i := range min(pipelinetest.EnvInt(t, "TRIPLE_PROJECT_CHECK", 2), k) {
 		u := sample[i]
 		g := tab.Gangsters[u.g]
 		c0 := threadCPU()
@@ -134,7 +122,7 @@ func TestProject3x4(t *testing.T) {
 	var full []int
 	for pass := range 2 {
 		for i := range sample {
-			if len(full) == envInt(t, "TRIPLE_PROJECT_FULL", 0) || slices.Contains(full, i) {
+			if len(full) == pipelinetest.EnvInt(t, "TRIPLE_PROJECT_FULL", 0) || slices.Contains(full, i) {
 				continue
 			}
 			pl, err := tab.NewPlan(tab.Gangsters[sample[i].g])
@@ -174,7 +162,7 @@ func TestProject3x4(t *testing.T) {
 		}
 		t.Logf("whole gangster %d: F = %d:%d by its plan (%d pairs, %.1f CPU-s) and by halves (%.1f CPU-s)", sample[i].g, h1, l1, len(pl.Pairs), withPlan.Seconds(), halves.Seconds())
 	}
-	if n := min(envInt(t, "TRIPLE_PROJECT_PLAIN", 0), k); n > 0 {
+	if n := min(pipelinetest.EnvInt(t, "TRIPLE_PROJECT_PLAIN", 0), k); n > 0 {
 		var sum float64
 		for _, u := range sample[:n] {
 			c0 := threadCPU()

@@ -3,9 +3,9 @@ package stackjoin
 import (
 	"context"
 	"errors"
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -34,7 +34,7 @@ func TestSurvey(t *testing.T) {
 		t.Fatal(err)
 	}
 	only := map[int]bool{}
-	for _, i := range envInts(t, "STACKJOIN_CLASSES") {
+	for _, i := range pipelinetest.EnvInts(t, "STACKJOIN_CLASSES") {
 		only[i] = true
 	}
 	for _, cl := range g.Classes {
@@ -66,34 +66,6 @@ func envShape(key string) (symmetry.Shape, bool) {
 	return s, err1 == nil && err2 == nil
 }
 
-// envInt reads one integer from the environment variable key, def when
-// it is unset.
-func envInt(t *testing.T, key string, def int) int {
-	v := os.Getenv(key)
-	if v == "" {
-		return def
-	}
-	i, err := strconv.Atoi(v)
-	if err != nil {
-		t.Fatalf("%s=%q: want an integer", key, v)
-	}
-	return i
-}
-
-// envInts reads the comma- or space-separated integers of the environment
-// variable key.
-func envInts(t *testing.T, key string) []int {
-	var out []int
-	for _, f := range strings.Fields(strings.ReplaceAll(os.Getenv(key), ",", " ")) {
-		i, err := strconv.Atoi(f)
-		if err != nil {
-			t.Fatalf("%s: %q is not an integer", key, f)
-		}
-		out = append(out, i)
-	}
-	return out
-}
-
 func cut(s string) (string, string, bool) {
 	for i := range s {
 		if s[i] == 'x' {
@@ -111,7 +83,7 @@ func TestPlanSurvey(t *testing.T) {
 	if !ok {
 		t.Skip("set STACKJOIN_PLAN=RxC")
 	}
-	probes := envInt(t, "STACKJOIN_PROBES", 64)
+	probes := pipelinetest.EnvInt(t, "STACKJOIN_PROBES", 64)
 	g, err := symmetry.NewGroup(s, s.R == s.C)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +110,7 @@ func TestProjectClasses(t *testing.T) {
 	if !ok {
 		t.Skip("set STACKJOIN_PROJECT=RxC and STACKJOIN_CLASSES")
 	}
-	samples := envInt(t, "STACKJOIN_SAMPLES", 20)
+	samples := pipelinetest.EnvInt(t, "STACKJOIN_SAMPLES", 20)
 	budget := uint64(1e9)
 	if b := os.Getenv("STACKJOIN_BUDGET"); b != "" {
 		f, _ := strconv.ParseFloat(b, 64)
@@ -148,7 +120,7 @@ func TestProjectClasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, i := range envInts(t, "STACKJOIN_CLASSES") {
+	for _, i := range pipelinetest.EnvInts(t, "STACKJOIN_CLASSES") {
 		if i < 0 || i >= len(g.Classes) {
 			t.Fatalf("STACKJOIN_CLASSES: %d is not a class index", i)
 		}
@@ -178,8 +150,8 @@ func TestPartSurvey(t *testing.T) {
 	if !ok {
 		t.Skip("set STACKJOIN_PART_SURVEY=RxC and STACKJOIN_CLASSES")
 	}
-	parts := envInt(t, "STACKJOIN_PARTS", 1024)
-	indices := envInts(t, "STACKJOIN_PART_INDICES")
+	parts := pipelinetest.EnvInt(t, "STACKJOIN_PARTS", 1024)
+	indices := pipelinetest.EnvInts(t, "STACKJOIN_PART_INDICES")
 	if len(indices) == 0 {
 		indices = []int{0}
 	}
@@ -195,7 +167,7 @@ func TestPartSurvey(t *testing.T) {
 		t.Fatal(err)
 	}
 classes:
-	for _, i := range envInts(t, "STACKJOIN_CLASSES") {
+	for _, i := range pipelinetest.EnvInts(t, "STACKJOIN_CLASSES") {
 		if i < 0 || i >= len(g.Classes) {
 			t.Fatalf("STACKJOIN_CLASSES: %d is not a class index", i)
 		}
