@@ -161,8 +161,9 @@
 // left were re-measured on parts run one after another: 3.5 CPU-hours for
 // 116 (bands (1 2)(3 4), stacks 2 and 3 exchanged: 7.3·10⁶ configurations
 // of the pair a part, each keyed), 1.5 for 115 (6.7 before), 1.0 for 101
-// (since done), 0.7 for 77 and 0.34 for 102; the actual costs have come in lower still
-// (class 25 355 CPU-s against 0.85 CPU-hours). Class 145 (rows
+// (since done), 0.7 for 77 and 0.34 for 102; the actual costs have mostly come in lower
+// (class 25 355 CPU-s against 0.85 CPU-hours, 77 815 CPU-s), though
+// 115 took 6,036 CPU-s, 1.68 CPU-hours. Class 145 (rows
 // and stacks cycled), whose first stack's configurations the enumeration
 // could not list in minutes, took 17.5 CPU-s in all since its heaviest
 // σ types are counted by columns (stackjoin, "One stack cycle"). That is
@@ -171,10 +172,10 @@
 // alone). Until the bundle holds every unit, symmetry.max_cpu_hours
 // refuses 3x4 unless it covers the projection of the units it lacks, and
 // no 3×4 count is claimed.
-// The bundle holds 12,614 of the 13,066 units (2026-11-28, 22,857
-// CPU-seconds recorded): the 266 light classes, every part of 48 of the
-// 50 heavy classes (all but 115 and 116), and 60 parts of 115; 2
-// classes are left. Classes 11, 24 and 141 from their parts equal their counts by KernelVersion 1 in full on
+// The bundle holds 12,810 of the 13,066 units (2026-11-28, 27,521
+// CPU-seconds recorded): the 266 light classes, every part of 49 of the
+// 50 heavy classes (all but 116); class
+// 116 is left. Classes 11, 24 and 141 from their parts equal their counts by KernelVersion 1 in full on
 // one core (F = 105,760,316,347,631,875,915,776, 35,677,080,779,851,818,860,544
 // and 277,326,388,342,554,624), and part 0 of 20 heavy classes gave the
 // same sums before and after the speed-ups. census verify --recompute K --set
