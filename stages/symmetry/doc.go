@@ -122,7 +122,7 @@
 // (2006) from stages/shared/literature, the shapes stage not counting 3×4;
 // checked_by says so. Unlike 2×6, that term is no multiple of |G|
 // (F(identity) mod |G| = 1,146,617,856), so the Burnside sum's divisibility
-// checks the other 315 terms' sum modulo |G|.
+// checks the other 316 terms' sum modulo |G|.
 //
 // A survey (2026-11-27, search.SigmaTypes and search.PlanCost with 8
 // probes, 47 CPU-seconds) puts 273 of the 316 under 10^9 search nodes, 10
@@ -160,36 +160,38 @@
 // cheapest projected first, so that a stopped run has finished whole
 // classes.
 //
-// Cost, and why no 3×4 count is claimed yet: the heavy classes are
-// projected from part 0 of 256 (joinHeavyCPUHours), which mostly
-// overstates but not always. After the twisted stack counts were keyed
-// up to relabelling (package stackjoin, 2026-11-28, evening), the classes
-// left were re-measured on parts run one after another: 3.5 CPU-hours for
-// 116 (bands (1 2)(3 4), stacks 2 and 3 exchanged: 7.3·10⁶ configurations
-// of the pair a part, each keyed), 1.5 for 115 (6.7 before), 1.0 for 101
-// (since done), 0.7 for 77 and 0.34 for 102; the actual costs have mostly come in lower
-// (class 25 355 CPU-s against 0.85 CPU-hours, 77 815 CPU-s), though
-// 115 took 6,036 CPU-s, 1.68 CPU-hours. Class 145 (rows
-// and stacks cycled), whose first stack's configurations the enumeration
-// could not list in minutes, took 17.5 CPU-s in all since its heaviest
-// σ types are counted by columns (stackjoin, "One stack cycle"). That is
-// another working session of this project's 2-core machine, or hours on
-// a cluster (census run --executor slurm; each unit a function of its id
-// alone). Until the bundle holds every unit, symmetry.max_cpu_hours
-// refuses 3x4 unless it covers the projection of the units it lacks, and
-// no 3×4 count is claimed.
-// The bundle holds 12,883 of the 13,066 units (2026-11-28, 30,675
-// CPU-seconds recorded): the 266 light classes, every part of 49 of the
-// 50 heavy classes (all but 116), and 73 parts of 116; class
-// 116 is left. Classes 11, 24 and 141 from their parts equal their counts by KernelVersion 1 in full on
-// one core (F = 105,760,316,347,631,875,915,776, 35,677,080,779,851,818,860,544
-// and 277,326,388,342,554,624), and part 0 of 20 heavy classes gave the
-// same sums before and after the speed-ups. census verify --recompute K --set
-// 'symmetry.shapes=[3x4]' --set symmetry.max_cpu_hours=100 recomputes K
-// of the 3×4 units among others (the default configuration lists none of
-// them). The only bounds are trivial: at least
-// ⌈F(identity)/|G|⌉ = 65,684,825,827,114,972,304,817,743,645 essentially
-// different grids (every F ≥ 0, and the sum a multiple of |G|).
+// Cost: the heavy classes are projected from part 0 of 256
+// (joinHeavyCPUHours), which mostly overstates but not always. The bundle
+// holds all 13,066 units (2026-11-29), 36,602 CPU-seconds recorded
+// (10.2 CPU-hours), computed over three working sessions of this project's
+// 2-core machine: the 266 light classes 41 CPU-seconds in all; class 116
+// (bands (1 2)(3 4), stacks 2 and 3 exchanged: 7.3·10⁶ configurations of
+// the pair a part, each keyed), the costliest, 9,081 CPU-seconds against
+// 3.53 CPU-hours projected (its parts 35 s on average, 118 s at most), 115
+// 6,036 CPU-seconds against 1.54 CPU-hours, 77 815 against 0.71, 25 355
+// against 0.85. Class 145 (rows and stacks cycled), whose first stack's
+// configurations the enumeration could not list in minutes, took 17.5
+// CPU-seconds in all since its heaviest σ types are counted by columns
+// (stackjoin, "One stack cycle"). On a cluster the same units take hours
+// (census run --executor slurm; each unit a function of its id alone).
+// Until the bundle holds every unit, symmetry.max_cpu_hours refuses 3x4
+// unless it covers the projection of the units it lacks. Classes 11, 24
+// and 141 from their parts equal their counts by KernelVersion 1 in full
+// on one core (F = 105,760,316,347,631,875,915,776,
+// 35,677,080,779,851,818,860,544 and 277,326,388,342,554,624), and part 0
+// of 20 heavy classes gave the same sums before and after the speed-ups.
+// census verify --recompute K recomputes K of the units of the default
+// configuration, 3×4 among them, byte for byte.
+//
+// configs/default.yaml counts 3x4 and 4x3:
+// 65,684,825,827,167,811,461,497,398,574 essentially different grids each,
+// 289 of the 3,315 classes fixing a grid (Burnside sum
+// 169,459,636,863,781,310,692,937,340,830,619,009,024), 52,839,156,679,654,929
+// above the trivial bound ⌈F(identity)/|G|⌉ =
+// 65,684,825,827,114,972,304,817,743,645. This count is new. Since
+// F(identity) is no multiple of |G|, the Burnside sum's divisibility
+// checks the other 316 terms: a sum off by anything but a multiple of
+// 2,579,890,176 fails it.
 // (stackjoin on 6×2, six stacks, as
 // a third method for the 2×6 units: 2×6 classes 20, 31, 42, 53 and 132
 // each ran past 90 s there, where the stack method takes seconds,
@@ -286,7 +288,7 @@
 // # Configuration
 //
 //   - symmetry.shapes (default [2x2, 2x3, 3x2, 2x4, 4x2, 3x3, 2x5, 5x2];
-//     configs/default.yaml adds 2x6 and 6x2; smoke [2x2, 2x3, 3x2]): distinct
+//     configs/default.yaml adds 2x6, 6x2, 3x4 and 4x3; smoke [2x2, 2x3, 3x2]): distinct
 //     box shapes RxC with side 2 ≤ R·C ≤ 9, or 2x5, 5x2, 2x6, 6x2, 3x4 and
 //     4x3; each but 3x4 and 4x3 also in shapes.shapes (2x6 and 6x2 also need
 //     shapes.orbit_stacks).
@@ -313,6 +315,9 @@
 // default shapes, from an empty data directory: 5 min 55 s wall, 304
 // CPU-seconds (2026-11-26, load 2-3 beside a background job using 1.3
 // cores), before the literature check refuses 2×5.
+// configs/default.yaml (2×2 to 2×6 and 3×4 with their transposes, 24,855
+// units, 13,554 of them from the bundle) from its cached shapes stage:
+// 143 s wall, 220 CPU-seconds, within `make all` (2026-11-29).
 //
 // 2×6 (2026-11-26, the 2-core machine shared at load 10-19, so that wall
 // times were about 3 times the CPU times): the 4,516 classes without a

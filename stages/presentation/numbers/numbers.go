@@ -257,22 +257,35 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		// and describes each method (2×6 by stacks, 3×4 by the R-stack
 		// method) with the CPU time of its bundled classes, by the shape of
 		// the pair with R < C (a transpose takes its classes' counts).
-		var fresh [][]typeset.Piece
+		// A shape and its transpose share one count, so the text names them
+		// together: "2×6 and 6×2 boxes (…)".
 		bundleCPU := map[grid.Shape]float64{}
 		var families []grid.Shape // in the order of r.Symmetry
+		familyShapes := map[grid.Shape][]grid.Shape{}
+		familyCount := map[grid.Shape]*big.Int{}
 		for _, e := range r.Symmetry {
 			if e.New() {
-				fresh = append(fresh, []typeset.Piece{{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, e.Shape.R, e.Shape.C)}, words(" boxes ("),
-					{Kind: typeset.Math, S: typeset.Int(e.Count)}, words(")")})
 				s := e.Shape
 				if s.R > s.C {
 					s = grid.Shape{R: s.C, C: s.R}
 				}
 				if _, seen := bundleCPU[s]; !seen {
 					families = append(families, s)
+					familyCount[s] = e.Count
+				} else if familyCount[s].Cmp(e.Count) != 0 {
+					return nil, fmt.Errorf("essentially different grids: %v and its transpose have different counts (%v, %v)", e.Shape, familyCount[s], e.Count)
 				}
+				familyShapes[s] = append(familyShapes[s], e.Shape)
 				bundleCPU[s] = math.Max(bundleCPU[s], e.BundleCPUSeconds)
 			}
+		}
+		var fresh [][]typeset.Piece
+		for _, s := range families {
+			var names [][]typeset.Piece
+			for _, t := range familyShapes[s] {
+				names = append(names, []typeset.Piece{{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, t.R, t.C)}})
+			}
+			fresh = append(fresh, append(joinEnglish(names), words(" boxes ("), typeset.Piece{Kind: typeset.Math, S: typeset.Int(familyCount[s])}, words(")")))
 		}
 		if len(fresh) > 0 {
 			m.flag("HaveSymmetryNew")

@@ -427,6 +427,21 @@ func TestSymmetryNew(t *testing.T) {
 	if strings.Count(table, `^{\dagger}`) != 3 || !strings.Contains(table, "new: no count has been published") || strings.Contains(table, `^{*}`) {
 		t.Errorf("symmetry table: want the new count and the note marked †:\n%s", table)
 	}
+
+	// A shape and its transpose are named together, with their one count,
+	// and a transpose whose count differs is refused.
+	r.Symmetry = append(r.Symmetry, present.EssentiallyDifferent{Shape: grid.Shape{R: 6, C: 2}, GroupOrder: one, IdentityFixed: one, BurnsideSum: one, Count: big.NewInt(123456), BundleCPUSeconds: 9000})
+	tex, err = numbers.TeX(r, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `\newcommand{\SymmetryNewCounts}{$2\times6$ and $6\times2$ boxes ($123{,}456$) and $4\times3$ boxes ($7$)}`; !strings.Contains(string(tex), want) {
+		t.Errorf("numbers.tex lacks %s:\n%s", want, tex)
+	}
+	r.Symmetry[3].Count = big.NewInt(123457)
+	if _, err := numbers.TeX(r, nil, nil); err == nil || !strings.Contains(err.Error(), "6x2") {
+		t.Errorf("a transpose with another count: got %v, want an error naming 6x2", err)
+	}
 	r.Symmetry = r.Symmetry[:1]
 	if tex, _ := numbers.TeX(r, nil, nil); strings.Contains(string(tex), "SymmetryNew") {
 		t.Errorf("numbers.tex flags a new count where every count is published")
