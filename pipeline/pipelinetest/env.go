@@ -1,6 +1,7 @@
 package pipelinetest
 
 import (
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -36,4 +37,20 @@ func EnvInts(t testing.TB, key string) []int {
 		out = append(out, i)
 	}
 	return out
+}
+
+// EnvCount reads a count of work units from the environment variable key,
+// written as an integer or in exponent form such as 1e9, def when it is
+// unset; a value that is not a whole number in [1, 2^63) fails t.
+func EnvCount(t testing.TB, key string, def uint64) uint64 {
+	t.Helper()
+	v := os.Getenv(key)
+	if v == "" {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f != math.Trunc(f) || f < 1 || f >= 1<<63 {
+		t.Fatalf("%s=%q: want a whole number in [1, 2^63), such as 1e9", key, v)
+	}
+	return uint64(f)
 }

@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
@@ -74,23 +72,10 @@ func TestReducedEMatchesPlain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	budget, list := uint64(2e6), []int{11, 24, 63, 89, 104, 115, 120, 141, 2827, 2838}
-	if v := os.Getenv("STACKJOIN_CHECKE_BUDGET"); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			t.Fatalf("STACKJOIN_CHECKE_BUDGET=%q: want a number", v)
-		}
-		budget = uint64(f)
-	}
-	if v := os.Getenv("STACKJOIN_CHECKE_CLASSES"); v != "" {
-		list = nil
-		for _, f := range strings.Fields(strings.ReplaceAll(v, ",", " ")) {
-			i, err := strconv.Atoi(f)
-			if err != nil {
-				t.Fatalf("STACKJOIN_CHECKE_CLASSES: %q is not a class index", f)
-			}
-			list = append(list, i)
-		}
+	budget := pipelinetest.EnvCount(t, "STACKJOIN_CHECKE_BUDGET", 2e6)
+	list := pipelinetest.EnvInts(t, "STACKJOIN_CHECKE_CLASSES")
+	if len(list) == 0 {
+		list = []int{11, 24, 63, 89, 104, 115, 120, 141, 2827, 2838}
 	}
 	for _, i := range list {
 		c := g.Classes[i]

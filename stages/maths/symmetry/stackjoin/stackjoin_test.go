@@ -6,10 +6,10 @@ import (
 	"math/big"
 	"os"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 )
@@ -119,14 +119,7 @@ var quick3x4 = []int{1676, 1704, 1768, 1833, 1897, 2040, 2068, 2480, 2590, 2593,
 // STACKJOIN_3X4_ALL=1, on every light class Fixed finishes within
 // STACKJOIN_3X4_BUDGET (default 2·10⁵; 122 of the 132 at that budget since E is reduced).
 func Test3x4MatchSearch(t *testing.T) {
-	budget := uint64(2e5)
-	if v := os.Getenv("STACKJOIN_3X4_BUDGET"); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			t.Fatalf("STACKJOIN_3X4_BUDGET=%q: want a number", v)
-		}
-		budget = uint64(f)
-	}
+	budget := pipelinetest.EnvCount(t, "STACKJOIN_3X4_BUDGET", 2e5)
 	var list []int
 	for i := 0; i < len(quick3x4); i += 2 {
 		list = append(list, quick3x4[i]) // half of them by default: the search takes most of the time

@@ -3,12 +3,12 @@ package stackjoin
 import (
 	"context"
 	"errors"
-	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"os"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 )
@@ -21,14 +21,7 @@ func TestSurvey(t *testing.T) {
 	if !ok {
 		t.Skip("set STACKJOIN_SURVEY=RxC")
 	}
-	budget := uint64(1e7)
-	if b := os.Getenv("STACKJOIN_BUDGET"); b != "" {
-		f, err := strconv.ParseFloat(b, 64)
-		if err != nil {
-			t.Fatalf("STACKJOIN_BUDGET=%q: want a number", b)
-		}
-		budget = uint64(f)
-	}
+	budget := pipelinetest.EnvCount(t, "STACKJOIN_BUDGET", 1e7)
 	g, err := symmetry.NewGroup(s, s.R == s.C)
 	if err != nil {
 		t.Fatal(err)
@@ -111,11 +104,7 @@ func TestProjectClasses(t *testing.T) {
 		t.Skip("set STACKJOIN_PROJECT=RxC and STACKJOIN_CLASSES")
 	}
 	samples := pipelinetest.EnvInt(t, "STACKJOIN_SAMPLES", 20)
-	budget := uint64(1e9)
-	if b := os.Getenv("STACKJOIN_BUDGET"); b != "" {
-		f, _ := strconv.ParseFloat(b, 64)
-		budget = uint64(f)
-	}
+	budget := pipelinetest.EnvCount(t, "STACKJOIN_BUDGET", 1e9)
 	g, err := symmetry.NewGroup(s, s.R == s.C)
 	if err != nil {
 		t.Fatal(err)
