@@ -259,40 +259,47 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		// the pair with R < C (a transpose takes its classes' counts).
 		// A shape and its transpose share one count, so the text names them
 		// together: "2×6 and 6×2 boxes (…)".
-		bundleCPU := map[grid.Shape]float64{}
-		var families []grid.Shape // in the order of r.Symmetry
-		familyShapes := map[grid.Shape][]grid.Shape{}
-		familyCount := map[grid.Shape]*big.Int{}
+		type family struct {
+			base       grid.Shape   // the shape with R < C
+			shapes     []grid.Shape // as listed
+			count      *big.Int
+			cpuSeconds float64 // of the bundled classes
+		}
+		var families []*family // in the order of r.Symmetry
+		byBase := map[grid.Shape]*family{}
 		for _, e := range r.Symmetry {
-			if e.New() {
-				s := e.Shape
-				if s.R > s.C {
-					s = grid.Shape{R: s.C, C: s.R}
-				}
-				if _, seen := bundleCPU[s]; !seen {
-					families = append(families, s)
-					familyCount[s] = e.Count
-				} else if familyCount[s].Cmp(e.Count) != 0 {
-					return nil, fmt.Errorf("essentially different grids: %v and its transpose have different counts (%v, %v)", e.Shape, familyCount[s], e.Count)
-				}
-				familyShapes[s] = append(familyShapes[s], e.Shape)
-				bundleCPU[s] = math.Max(bundleCPU[s], e.BundleCPUSeconds)
+			if !e.New() {
+				continue
 			}
+			s := e.Shape
+			if s.R > s.C {
+				s = grid.Shape{R: s.C, C: s.R}
+			}
+			f := byBase[s]
+			if f == nil {
+				f = &family{base: s, count: e.Count}
+				byBase[s] = f
+				families = append(families, f)
+			} else if f.count.Cmp(e.Count) != 0 {
+				return nil, fmt.Errorf("essentially different grids: %v and its transpose have different counts (%v, %v)", e.Shape, f.count, e.Count)
+			}
+			f.shapes = append(f.shapes, e.Shape)
+			f.cpuSeconds = math.Max(f.cpuSeconds, e.BundleCPUSeconds)
 		}
 		var fresh [][]typeset.Piece
-		for _, s := range families {
+		for _, f := range families {
 			var names [][]typeset.Piece
-			for _, t := range familyShapes[s] {
+			for _, t := range f.shapes {
 				names = append(names, []typeset.Piece{{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, t.R, t.C)}})
 			}
-			fresh = append(fresh, append(joinEnglish(names), words(" boxes ("), typeset.Piece{Kind: typeset.Math, S: typeset.Int(familyCount[s])}, words(")")))
+			fresh = append(fresh, append(joinEnglish(names), words(" boxes ("), typeset.Piece{Kind: typeset.Math, S: typeset.Int(f.count)}, words(")")))
 		}
 		if len(fresh) > 0 {
 			m.flag("HaveSymmetryNew")
 			m.text("SymmetryNewCounts", joinEnglish(fresh)...)
-			for _, s := range families {
-				m.flag(typeset.MacroName("have", "symmetry", "new", s.String()))
-				m.num(typeset.MacroName("symmetry", "new", s.String(), "CPU", "hours"), strconv.FormatFloat(bundleCPU[s]/3600, 'f', 1, 64))
+			for _, f := range families {
+				m.flag(typeset.MacroName("have", "symmetry", "new", f.base.String()))
+				m.num(typeset.MacroName("symmetry", "new", f.base.String(), "CPU", "hours"), strconv.FormatFloat(f.cpuSeconds/3600, 'f', 1, 64))
 			}
 		}
 	}
