@@ -412,7 +412,13 @@
 //     2.3·10^4, se (B = 30) 2.4·10^3; 16×16 se (B = 100) about 120.
 //   - The walks' bookkeeping in one flat slice of bucket words
 //     (BenchmarkSample in stages/maths/walks): 9×9 mrv 4.48 → 4.12 µs per
-//     walk; 16×16 se (B = 100) 5.18 → 4.47 ms per sample.
+//     walk; 16×16 se (B = 100) 5.18 → 4.47 ms per sample. MRV's peer loop
+//     over local slices, and no copy of the Cover-only state in an MRV
+//     enumeration (2026-11-29; the same samples and work, by a hash of
+//     every sample of 12 variants, and `census verify --recompute 4` equal
+//     on four 16×16 units of the bundle): 16×16 bandse (B = 100) 3.99–4.09
+//     → 3.76–3.94 ms per sample, se 5.64–5.96 → 5.20–5.60 ms (old and new
+//     alternated three times on one core beside a niced run): 5–7%.
 //   - Unit bookkeeping (BenchmarkBookkeeping in stages/shared/sampling: the
 //     default block structure, 977 units, with a sampler that costs nothing;
 //     -benchtime 5x -count 3): 0.31-0.61 s with units, 0.21-0.26 s without:

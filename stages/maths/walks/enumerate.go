@@ -112,7 +112,9 @@ func (w *Walker) clone() *Walker {
 func (w *Walker) copyState(src *Walker) {
 	copy(w.cand, src.cand)
 	copy(w.options, src.options)
-	copy(w.done, src.done)
+	if w.Order == Cover { // MRV never reads done
+		copy(w.done, src.done)
+	}
 	copy(w.bucket, src.bucket)
 }
 

@@ -200,18 +200,44 @@ func (w *Walker) pair(u int32, s int) int { return w.cells + int(u)*w.n + s }
 // candidates lose c as a place; v leaves the candidates of c's peers.
 func (w *Walker) placed(c int, v uint8) {
 	bit := uint64(1) << (v - 1)
-	cover := w.Order == Cover
-	if cover {
-		for m := w.cand[c] &^ bit; m != 0; m &= m - 1 {
-			s := bits.TrailingZeros64(m)
-			for _, u := range w.units[c] {
-				w.drop(w.pair(u, s))
-			}
+	if w.Order == Cover {
+		w.placedCover(c, v, bit)
+		return
+	}
+	w.close(c)
+	w.cand[c] = 0
+	// drop inlined over local slices: the hot loop of every MRV walk and
+	// enumeration (about half their time), with the same work counted.
+	cand, options, bucket, words := w.cand, w.options, w.bucket, w.words
+	var drops int64
+	for _, p := range w.peers[c] {
+		cp := cand[p]
+		if cp&bit == 0 {
+			continue
 		}
+		cand[p] = cp &^ bit
+		k := int(options[p])
+		options[p] = int32(k - 1)
+		pb := uint64(1) << (uint(p) % 64)
+		at := k*words + int(uint(p)/64)
+		bucket[at] &^= pb
+		bucket[at-words] |= pb
+		drops++
+	}
+	w.work += drops
+}
+
+// placedCover is placed for Cover, which also keeps the unit–symbol pairs.
+func (w *Walker) placedCover(c int, v uint8, bit uint64) {
+	for m := w.cand[c] &^ bit; m != 0; m &= m - 1 {
+		s := bits.TrailingZeros64(m)
 		for _, u := range w.units[c] {
-			w.close(w.pair(u, int(v-1)))
-			w.done[u] |= bit
+			w.drop(w.pair(u, s))
 		}
+	}
+	for _, u := range w.units[c] {
+		w.close(w.pair(u, int(v-1)))
+		w.done[u] |= bit
 	}
 	w.close(c)
 	w.cand[c] = 0
@@ -221,27 +247,31 @@ func (w *Walker) placed(c int, v uint8) {
 		}
 		w.cand[p] &^= bit
 		w.drop(int(p))
-		if cover {
-			for _, u := range w.units[p] {
-				if w.done[u]&bit == 0 {
-					w.drop(w.pair(u, int(v-1)))
-				}
+		for _, u := range w.units[p] {
+			if w.done[u]&bit == 0 {
+				w.drop(w.pair(u, int(v-1)))
 			}
 		}
 	}
 }
 
 // mostConstrained returns the open constraint with the fewest options, the
-// lowest index among ties, and its number of options.
+// lowest index among ties, and its number of options; its work is the
+// bucket words examined.
 func (w *Walker) mostConstrained() (best, k int) {
-	for at, word := range w.bucket {
-		w.work++
-		if w.restrict != nil && at >= w.words {
-			word &= w.restrict[at%w.words]
-		}
-		if word != 0 {
-			k, wi := at/w.words, at%w.words
-			return wi*64 + bits.TrailingZeros64(word), k
+	words, restrict, bucket := w.words, w.restrict, w.bucket
+	at := 0
+	for k := 0; at < len(bucket); k++ {
+		for wi := range words {
+			word := bucket[at]
+			at++
+			if restrict != nil && k > 0 {
+				word &= restrict[wi]
+			}
+			if word != 0 {
+				w.work += int64(at)
+				return wi*64 + bits.TrailingZeros64(word), k
+			}
 		}
 	}
 	panic("walks: no open constraint")
