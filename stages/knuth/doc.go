@@ -401,6 +401,25 @@
 //     the sum; ±5% would take about 370 CPU-hours by the run report. No
 //     variant here reaches 25×25 to ±5%: it needs a real variance
 //     reduction, not more samples.
+//   - Where 25×25's variance arises (2026-11-29, se in mrv order, seeded
+//     scratch runs): an enumeration stopped with its kept set at some depth
+//     and continued many times, independently, from that same set. With B =
+//     300, 30 continuations from 70% of the cells filled spread over four
+//     decades (10^303.5 to 10^307.8 from one set, relvar 9.6; 1.7 from
+//     another), though no level kept fewer than 258 of its 300 nodes; from
+//     80%, relvar 0.27 to 3.7; from 90%, under 0.1. On 16×16 (B = 100) the
+//     same measure from 70% gives relvar 0.04 to 0.09. With B = 3,000 the
+//     continuations from 70% spread as widely (relvar 1.5 and 2.9), and two
+//     whole samples were 10^305.4 and 10^308.4: the kept nodes descend from
+//     a few ancestors, so a larger budget adds near-copies, not independent
+//     paths, and the tail comes from grids two thirds full whose numbers of
+//     completions differ by orders of magnitude. Look-ahead scores did not
+//     narrow it (α = 0.25, 0.5, 1: log10 of 20 samples spread 2.9, 2.0 and
+//     3.0 decades from 10% to 90%, against se's 2.4, at 3× the cost), nor
+//     did systematic selection (one uniform per level, equal inclusion
+//     probabilities) from 70% (relvar 10.1 and 7.0 against 9.6 and 1.7),
+//     though it did from 80% (0.27 and 0.075 against 3.7 and 0.34). An
+//     estimator for 25×25 needs scores that predict those completion counts.
 //   - Time to a goal half-width on both cores (seconds_to_goal, projected
 //     from the default run of 2026-11-24): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
 //     135 s, se 182 s, mrv 214 s, lookahead 258 s; to ±1%: 2×6 bandse 3.2 s
