@@ -408,7 +408,10 @@
 //     decades (10^303.5 to 10^307.8 from one set, relvar 9.6; 1.7 from
 //     another), though no level kept fewer than 258 of its 300 nodes; from
 //     80%, relvar 0.27 to 3.7; from 90%, under 0.1. On 16×16 (B = 100) the
-//     same measure from 70% gives relvar 0.04 to 0.09. With B = 3,000 the
+//     same measure from 70% gives relvar 0.04 to 0.09, and on 20×20 (B =
+//     300) 0.2 to 0.7 from 25%, 40%, 55% and 70%, but 17.3 from one of the
+//     two sets at 70% (three decades): 25×25's tail, met less often, as
+//     20×20's k̂ of 0.87 says. With B = 3,000 the
 //     continuations from 70% spread as widely (relvar 1.5 and 2.9), and two
 //     whole samples were 10^305.4 and 10^308.4: the kept nodes descend from
 //     a few ancestors, so a larger budget adds near-copies, not independent
