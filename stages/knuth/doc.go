@@ -423,6 +423,12 @@
 //     probabilities) from 70% (relvar 10.1 and 7.0 against 9.6 and 1.7),
 //     though it did from 80% (0.27 and 0.075 against 3.7 and 0.34). An
 //     estimator for 25×25 needs scores that predict those completion counts.
+//     Systematic selection on whole samples (se from the empty grid, same
+//     day): relvar per sample 0.87 → 0.46 on 16×16 (B = 100, 6,000 samples
+//     each) at 19% less CPU a sample (fewer random draws), but 0.108 →
+//     0.247 on 9×9 (B = 30, 20,000 samples) and 1.2 → 1.4 on 20×20 (B =
+//     300, 300 samples); not adopted: the 16×16 long run, half done, would
+//     start afresh.
 //   - Time to a goal half-width on both cores (seconds_to_goal, projected
 //     from the default run of 2026-11-24): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
 //     135 s, se 182 s, mrv 214 s, lookahead 258 s; to ±1%: 2×6 bandse 3.2 s
