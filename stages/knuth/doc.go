@@ -470,6 +470,13 @@
 //     on four 16×16 units of the bundle): 16×16 bandse (B = 100) 3.99–4.09
 //     → 3.76–3.94 ms per sample, se 5.64–5.96 → 5.20–5.60 ms (old and new
 //     alternated three times on one core beside a niced run): 5–7%.
+//     MRV without option counts (a cell's is the size of its candidate
+//     set), so a node copies 4.4 KB, not 6.0 KB, on 20×20 (2026-11-29;
+//     the same samples and work by the hash of 12 variants; the fastest of
+//     six runs of old and new alternated on one core, the other idle, as
+//     the timings spread by a factor of 1.3–1.5): 20×20 se (B = 300) 46.4
+//     → 37.2 ms per sample, 16×16 bandse (B = 100) 4.12 → 3.69 ms, se 5.62
+//     → 5.13 ms, 9×9 mrv 5.70 → 5.37 µs: 6–20%, more where nodes are larger.
 //   - Unit bookkeeping (BenchmarkBookkeeping in stages/shared/sampling: the
 //     default block structure, 977 units, with a sampler that costs nothing;
 //     -benchtime 5x -count 3): 0.31-0.61 s with units, 0.21-0.26 s without:

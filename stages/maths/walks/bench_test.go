@@ -33,6 +33,7 @@ func BenchmarkSample(b *testing.B) {
 		{"3x3", Variant{Name: "bandse30", Order: MRV, HybridK: 81, Budget: 30, FirstBand: true}},
 		{"3x3", Variant{Name: "se30mrv", Order: MRV, HybridK: 81, Budget: 30}},
 		{"4x4", Variant{Name: "lookahead100", Order: MRV, HybridK: 256, Budget: 100, Lookahead: true, Alpha: 0.25}},
+		{"4x5", Variant{Name: "se300mrv", Order: MRV, HybridK: 400, Budget: 300}}, // the 20×20 long run
 	} {
 		b.Run(c.shape+"/"+c.v.Name, func(b *testing.B) {
 			s, err := NewSampler(context.Background(), mustShape(b, c.shape), c.v)

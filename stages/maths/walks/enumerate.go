@@ -91,8 +91,7 @@ func NewEnumerator(s grid.Shape, o Order, budget int) (*Enumerator, error) {
 	for i := range budget {
 		e.cur[i], e.next[i] = w.clone(), w.clone()
 	}
-	words := len(w.cand) + len(w.options)/2 + len(w.done) + len(w.bucket)
-	e.copyCost = int64(words+7) / 8
+	e.copyCost = w.copyLines()
 	return e, nil
 }
 
@@ -108,11 +107,21 @@ func (w *Walker) clone() *Walker {
 	return &c
 }
 
+// copyLines is the work of copying a node: the 64-byte lines of its
+// candidates, option counts, done sets and buckets. MRV has copied less
+// since it stopped keeping option counts, but the work, part of every
+// bundled sample, keeps counting what it counted when the units were
+// computed: a sample is the same bytes whatever the build.
+func (w *Walker) copyLines() int64 {
+	words := len(w.cand) + len(w.options)/2 + len(w.done) + len(w.bucket)
+	return int64(words+7) / 8
+}
+
 // copyState makes w's bookkeeping that of src (same shape and order).
 func (w *Walker) copyState(src *Walker) {
 	copy(w.cand, src.cand)
-	copy(w.options, src.options)
-	if w.Order == Cover { // MRV never reads done
+	if w.Order == Cover { // MRV reads neither option counts nor done
+		copy(w.options, src.options)
 		copy(w.done, src.done)
 	}
 	copy(w.bucket, src.bucket)

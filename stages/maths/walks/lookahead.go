@@ -120,8 +120,7 @@ func NewLookahead(s grid.Shape, budget int, alpha float64) (*Lookahead, error) {
 	for i := range budget + 1 {
 		e.cur[i], e.next[i] = w.clone(), w.clone()
 	}
-	words := len(w.cand) + len(w.options)/2 + len(w.done) + len(w.bucket)
-	e.copyCost = int64(words+7) / 8
+	e.copyCost = w.copyLines()
 	return e, nil
 }
 
@@ -142,7 +141,7 @@ func (e *Lookahead) scoreChildren(w *Walker, c int) (dead uint64, work int64) {
 		if x == 0 {
 			continue
 		}
-		k := w.options[p]
+		k := bits.OnesCount64(w.cand[p])
 		if k == 1 {
 			dead |= x
 			continue
