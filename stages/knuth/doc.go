@@ -452,6 +452,37 @@
 //     0.247 on 9×9 (B = 30, 20,000 samples) and 1.2 → 1.4 on 20×20 (B =
 //     300, 300 samples); not adopted: the 16×16 long run, half done, would
 //     start afresh.
+//   - Where in the walk 20×20's variance arises (2026-11-29, se in mrv
+//     order, B = 300, seeded scratch runs on one core each): log10 of
+//     each sample split into its sums of log10(C/m) over twenty equal
+//     spans of the levels, a row's worth of cells each. Over 3,000 samples
+//     log10 of a sample has a standard deviation of 0.42; no span before
+//     70% of the cells has more than 0.22, and the four from 70% to 90%
+//     have 0.53, 0.62, 0.92 and 0.46: where the fourth band closes and the
+//     last one opens (25×25, 600 samples: 1.14 in all, 1.2 to 2.9 in the
+//     same four spans). What was tried there, on the same seeds:
+//   - The last band scored per kept node, the upper bands filled first (as
+//     by the last-band variants): its completions estimated without bias,
+//     rows 1…R−3 of it by a walk and the last three exactly (covering the
+//     known counts on 9×9 and 4×2 boxes): on the first 441 seeds the
+//     deviation falls from 0.44 to 0.31 on 20×20, and on the first 113
+//     from 1.16 to 0.74 on 25×25, at 6 and 12 times the cost a sample, and the kept sets' mean count varies by 0.048 decades
+//     only: the last band is not where the variance is made. The last two
+//     rows of the fourth band counted exactly per node (each symbol sent to
+//     one of the two boxes lacking it, times 5×5 permanents; equal to a
+//     brute-force count on 294 nodes): 0.38 → 0.37 (182 seeds). With rows 0 to 13
+//     filled first, the variance moves to rows 12 and 13: it is made where
+//     the fourth band meets columns that lack 8 of their 20 symbols,
+//     whatever the order.
+//   - Children kept by systematic sampling stratified by parent (each
+//     parent keeps the floor or the ceiling of its share: less drift of
+//     the kept set's ancestry): 0.47, and a sample holding 15% of the sum
+//     in 3,000. The transposed shape (boxes 5 high): 0.95. Exact-cover
+//     order on 25×25: relvar 8.0 against 7.2 in 300 samples, at 2.9 times
+//     the cost, 17% of the samples 0.
+//   - So a lighter tail on 20×20 and 25×25 needs the completions of the
+//     fourth band given the three above it, counted or predicted; the
+//     candidate product (lookahead) does not predict them.
 //   - Time to a goal half-width on both cores (seconds_to_goal, projected
 //     from the default run of 2026-11-24): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
 //     135 s, se 182 s, mrv 214 s, lookahead 258 s; to ±1%: 2×6 bandse 3.2 s
