@@ -479,7 +479,12 @@
 //     the kept set's ancestry): 0.47, and a sample holding 15% of the sum
 //     in 3,000. The transposed shape (boxes 5 high): 0.95. Exact-cover
 //     order on 25×25: relvar 8.0 against 7.2 in 300 samples, at 2.9 times
-//     the cost, 17% of the samples 0.
+//     the cost, 17% of the samples 0. Budgets by depth (B = 300 throughout:
+//     0.42, relvar × ms 1.8 × 35 = 64): B = 1,000 from 65% of the cells
+//     on leaves 0.43 (1.5 × 82 = 121), B = 100 before 65% gives 0.52 (2.7 ×
+//     18 = 48, a gain within the noise of the tail), both with 1,000 from
+//     65% on 0.52 (2.3 × 57 = 129): the variance is set by where the kept
+//     set stands as it enters the fourth band, not by the budget within it.
 //   - So a lighter tail on 20×20 and 25×25 needs the completions of the
 //     fourth band given the three above it, counted or predicted; the
 //     candidate product (lookahead) does not predict them.
