@@ -62,16 +62,18 @@
 // one-off sum over every assignment (2026-11-26, 36 minutes, not a test)
 // agreed. The R-stack method of package stackjoin, run on 5×2 (five
 // stacks of two columns, no code shared with the stack method, which
-// counts 5×2 by transposing to 2×5), equals the stage on 66 of the 85
+// counts 5×2 by transposing to 2×5), equals the stage on 67 of the 85
 // classes admitting a relabelling type (STACKJOIN_SURVEY=5x2, not a test):
 // 53 within a work budget of 10^6 (10^7 for classes 9 and 10, 2026-11-28),
 // and 21, 22, 33, 45, 57, 76, 77, 78, 79, 88, 291 and 294 in full
 // (2026-11-29; 22, a stack exchange, 40 CPU-minutes, 57 6 minutes; 76 to
 // 79 fix no grid by either method), and 74 in full, which fixes no grid
-// either (24.8 minutes on one core, niced, 2026-11-29; 4.3·10^9 nodes).
-// The other 19 are projected from parts
-// 0 and 1 of 256 (TestPartSurvey, one core; 57 was projected at 0.35
-// CPU-hours) at 0.5 to 2.5 CPU-hours each (11, 34, 46, 72, 73, 81) or
+// either (24.8 minutes on one core, niced, 2026-11-29; 4.3·10^9 nodes),
+// and 34 in full: 14,069,708,881,920 fixed grids by both (70 minutes on
+// one core, niced, 2026-11-29; 3.1·10^8 nodes). The other 18 are
+// projected from parts 0 and 1 of 256 (TestPartSurvey, one core; 57 was
+// projected at 0.35 CPU-hours) at 0.5 to 2.5 CPU-hours each (11, 46, 72,
+// 73, 81) or
 // past 4.3 (23, 35, 47, 58, 59, 68-71, 75, 80, 82, 83): tens of CPU-hours,
 // not yet run. The fixed counts also pass
 // Group.CheckPowers (below). The difference is no single class's term, nor a sum or difference of up to
