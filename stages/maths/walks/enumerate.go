@@ -43,9 +43,9 @@ import (
 // 17 at B = 10, 0.9 at B = 100).
 //
 // Each node is a Walker's bookkeeping (candidates and buckets, for Cover
-// also option counts and placed symbols; its Board is not used). A level needs m_l nodes: a
-// child that is the last one kept of its parent takes over the parent's
-// walker, the others copy it. Nothing is allocated per sample.
+// also option counts and placed symbols; its Board is not used). A level
+// needs m_l nodes: a child that is the last one kept of its parent takes
+// over the parent's walker, the others copy it. Nothing is allocated per sample.
 type Enumerator struct {
 	// Budget is B, the most nodes kept per level.
 	Budget int
