@@ -34,6 +34,8 @@ func BenchmarkSample(b *testing.B) {
 		{"3x3", Variant{Name: "se30mrv", Order: MRV, HybridK: 81, Budget: 30}},
 		{"4x4", Variant{Name: "lookahead100", Order: MRV, HybridK: 256, Budget: 100, Lookahead: true, Alpha: 0.25}},
 		{"4x5", Variant{Name: "se300mrv", Order: MRV, HybridK: 400, Budget: 300}}, // the 20×20 long run
+		{"4x4", Variant{Name: "stacks", Stacks: true}},
+		{"4x5", Variant{Name: "stacks", Stacks: true}},
 	} {
 		b.Run(c.shape+"/"+c.v.Name, func(b *testing.B) {
 			s, err := NewSampler(context.Background(), mustShape(b, c.shape), c.v)
@@ -88,6 +90,11 @@ func BenchmarkRelvarSeconds(b *testing.B) {
 		{"3x4", 20000, Variant{Name: "bandmrvlast", Order: MRV, FirstBand: true, LastBand: true}},
 		{"3x4", 1000, Variant{Name: "bandse100", Order: MRV, Budget: 100, FirstBand: true}},
 		{"3x4", 1000, Variant{Name: "bandselast100", Order: MRV, Budget: 100, FirstBand: true, LastBand: true}},
+		{"3x3", 100000, Variant{Name: "stacks", Stacks: true}},
+		{"3x4", 20000, Variant{Name: "stacks", Stacks: true}},
+		{"4x4", 5000, Variant{Name: "stacks", Stacks: true}},
+		{"3x5", 2000, Variant{Name: "stacks", Stacks: true}},
+		{"4x5", 1000, Variant{Name: "stacks", Stacks: true}},
 	} {
 		b.Run(c.shape+"/"+c.v.Name, func(b *testing.B) {
 			s := mustShape(b, c.shape)

@@ -36,6 +36,9 @@ type Variant struct {
 	// Carlo: see walkbands.LastBand); Order is then MRV and the box height
 	// at most MaxLastBandHeight.
 	LastBand bool
+	// Stacks makes the variant the stack estimator (see Stacks): no walk,
+	// no order, no budget.
+	Stacks bool
 }
 
 // KernelVersion names what the samplers draw: a sample is a function of
@@ -68,12 +71,20 @@ type Sampler struct {
 	look    *Lookahead           // stochastic enumeration with look-ahead, else nil
 	first   *walkbands.FirstBand // walks from a uniform first band, else nil
 	last    *walkbands.LastBand  // counts the last band exactly, else nil
+	stacks  *Stacks              // the stack estimator, else nil
 	variant Variant
 }
 
 // NewSampler returns a sampler of variant v on shape s; ctx stops the
 // tables a uniform first band may build.
 func NewSampler(ctx context.Context, s grid.Shape, v Variant) (*Sampler, error) {
+	if v.Stacks {
+		if v.Lookahead || v.FirstBand || v.LastBand || v.Hybrid || v.Budget > 0 {
+			return nil, fmt.Errorf("walks: the stack estimator walks no cell: no look-ahead, band, hybrid or budget")
+		}
+		e, err := NewStacks(ctx, s)
+		return &Sampler{stacks: e, variant: v}, err
+	}
 	if v.Lookahead {
 		if v.FirstBand || v.Hybrid {
 			return nil, fmt.Errorf("walks: look-ahead enumeration starts from the empty grid and counts nothing exactly")
@@ -151,6 +162,10 @@ func (s *Sampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64, error) {
 	if s.look != nil {
 		x, work := s.look.Sample(src)
 		return x, work, nil
+	}
+	if s.stacks != nil {
+		x, work := s.stacks.Sample(src)
+		return x, work, s.stacks.err
 	}
 	if s.last != nil {
 		var x montecarlo.Value
