@@ -68,6 +68,19 @@ func NewLastBand(s grid.Shape) (*LastBand, error) {
 	return &LastBand{n: n, r: s.R, c: s.C, first: (n - s.R) * n, sets: make([]uint64, n), cols: make([]uint64, n)}, nil
 }
 
+// NewBandColourings returns a counter of the completions of any band of n
+// columns, boxes c columns wide, whose column j must hold the r symbols of
+// cand[j] (Count reads cand[0…n)): LastBand's count, that is the number of
+// proper r-edge-colourings by the rows of the graph joining each column to
+// its symbols, for 1 ≤ r ≤ MaxLastBandHeight. Package walks's stack
+// estimator counts its bands with it.
+func NewBandColourings(n, r, c int) (*LastBand, error) {
+	if r < 1 || r > MaxLastBandHeight || c < 1 || n%c != 0 || n > grid.MaxN {
+		return nil, fmt.Errorf("walks: band colourings need 1 ≤ r ≤ %d and boxes of c ≥ 1 columns dividing n ≤ %d, not r = %d, c = %d, n = %d", MaxLastBandHeight, grid.MaxN, r, c, n)
+	}
+	return &LastBand{n: n, r: r, c: c, sets: make([]uint64, n), cols: make([]uint64, n)}, nil
+}
+
 // FirstCell is the first cell of the last band, (N − R)·N: the cells
 // before it are the upper bands'.
 func (lb *LastBand) FirstCell() int { return lb.first }

@@ -16,7 +16,10 @@
 // stochastic enumeration (see Enumerator) carries up to Budget partial
 // grids down the tree at once. The band variants start from a uniformly
 // random first band or count the last band exactly, with package walkbands.
-// Sampler draws samples of any Variant for package montecarlo's Run.
+// The stack estimator (see Stacks) walks no cell: it draws the stacks'
+// structures uniformly and counts or estimates each band's edge
+// colourings, with a light tail where the walks' is heavy. Sampler draws
+// samples of any Variant for package montecarlo's Run.
 //
 // The package imports the standard library and the maths packages grid,
 // montecarlo and walkbands only.

@@ -51,8 +51,12 @@ type Stacks struct {
 	graph, rest [][]uint32
 	match       []uint32
 	pm          matchings
-	work        int64
-	err         error
+	// colourings counts a band's colourings once its degree is at most 3;
+	// sets is its input.
+	colourings *walkbands.LastBand
+	sets       []uint64
+	work       int64
+	err        error
 }
 
 // The limits of Stacks: a symbol set is a uint32 (N ≤ 32), and with R ≤ 8
@@ -75,7 +79,11 @@ func NewStacks(ctx context.Context, s grid.Shape) (*Stacks, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Stacks{r: s.R, c: s.C, n: s.N(), first: first, match: make([]uint32, s.N())}
+	colourings, err := walkbands.NewBandColourings(s.N(), min(s.R, 3), s.C)
+	if err != nil {
+		return nil, err
+	}
+	e := &Stacks{r: s.R, c: s.C, n: s.N(), first: first, match: make([]uint32, s.N()), colourings: colourings, sets: make([]uint64, s.N())}
 	// S = b(C,R)/(R!)^(C²): a band of C×R is a labelled set array with
 	// its C² row segments (R cells each) in any order.
 	rFact := new(big.Int).MulRange(1, int64(s.R))
@@ -94,8 +102,8 @@ func NewStacks(ctx context.Context, s grid.Shape) (*Stacks, error) {
 	return e, nil
 }
 
-// Sample draws one sample and its work: the matching states counted and
-// the perfect matchings enumerated.
+// Sample draws one sample and its work: the matching states counted plus
+// the work of the exact counts (walkbands.LastBand's).
 func (e *Stacks) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 	for _, g := range e.graph {
 		clear(g)
@@ -124,7 +132,7 @@ func (e *Stacks) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 				rest[j] &^= e.match[j]
 			}
 		}
-		k, ok := e.exact(rest, min(r, 3))
+		k, ok := e.exact(rest)
 		if !ok {
 			e.err = fmt.Errorf("walks: a band's colourings overflow 64 bits")
 			return montecarlo.Value{}, e.work
@@ -134,78 +142,17 @@ func (e *Stacks) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 	return x, e.work
 }
 
-// exact returns the number of ordered proper deg-edge-colourings (deg ≤ 3)
-// of the deg-regular graph cols, and false on overflow.
-func (e *Stacks) exact(cols []uint32, deg int) (uint64, bool) {
-	switch deg {
-	case 0, 1:
-		return 1, true
-	case 2:
-		return 1 << cycles(cols), true
+// exact returns the number of ordered proper edge-colourings of the
+// graph cols, regular of degree min(R, 3) (the last band's count of package
+// walkbands: each stack's sets are disjoint), and false on overflow.
+func (e *Stacks) exact(cols []uint32) (uint64, bool) {
+	for j, set := range cols {
+		e.sets[j] = uint64(set)
 	}
-	var total uint64
-	ok := true
-	var done uint32 // columns matched
-	var rec func(used uint32, k int)
-	rec = func(used uint32, k int) {
-		if k == len(cols) {
-			e.work++
-			for j := range cols {
-				e.match[j] = cols[j] &^ e.match[j] // the 2-factor left
-			}
-			var carry uint64
-			total, carry = bits.Add64(total, 1<<cycles(e.match), 0)
-			ok = ok && carry == 0
-			for j := range cols {
-				e.match[j] = cols[j] &^ e.match[j] // back to the matching
-			}
-			return
-		}
-		// The unmatched column with fewest free symbols.
-		best, fewest := -1, 33
-		for j := range cols {
-			if done&(1<<j) == 0 {
-				if f := bits.OnesCount32(cols[j] &^ used); f < fewest {
-					best, fewest = j, f
-				}
-			}
-		}
-		done |= 1 << best
-		for free := cols[best] &^ used; free != 0; free &= free - 1 {
-			e.match[best] = free & -free
-			rec(used|e.match[best], k+1)
-		}
-		done &^= 1 << best
-	}
-	rec(0, 0)
-	return total, ok
-}
-
-// cycles returns the number of cycles of a 2-regular bipartite graph
-// (column j joined to the two symbols of cols[j]).
-func cycles(cols []uint32) int {
-	var seen uint32 // columns on a cycle found
-	n := 0
-	for start := range cols {
-		if seen&(1<<start) != 0 {
-			continue
-		}
-		n++
-		// Walk column → symbol → the symbol's other column until back.
-		col, via := start, uint32(0)
-		for seen&(1<<col) == 0 {
-			seen |= 1 << col
-			sym := cols[col] &^ via
-			sym &= -sym
-			for j := range cols {
-				if j != col && cols[j]&sym != 0 {
-					col, via = j, sym
-					break
-				}
-			}
-		}
-	}
-	return n
+	e.colourings.Work = 0
+	k, ok := e.colourings.Count(e.sets)
+	e.work += e.colourings.Work
+	return k, ok
 }
 
 // matchings counts the perfect matchings of a bipartite graph (column j to
@@ -222,8 +169,9 @@ type matchings struct {
 	states int64
 }
 
-// denseSide is the largest side whose memo is an array (2^20 entries, 12 MB).
-const denseSide = 20
+// denseSide is the largest side whose memo is an array (12 bytes an entry:
+// 12 MB for N = 20, 384 MB for N = 25), a map beyond.
+const denseSide = 25
 
 func (m *matchings) reset(cols []uint32) {
 	m.cols, m.states = cols, 0

@@ -17,7 +17,7 @@ import (
 func TestStacksDecompositionExact(t *testing.T) {
 	for _, c := range []struct {
 		shape, known string // known: the key of the count in exact
-		structures      int
+		structures   int
 	}{{"2x2", "2x2", 6}, {"2x3", "2x3", 900}, {"3x2", "2x3", 20}, {"1x4", "4x1", 576}} {
 		s := mustShape(t, c.shape)
 		e, err := NewStacks(context.Background(), s)
@@ -73,7 +73,7 @@ func TestStacksDecompositionExact(t *testing.T) {
 			}
 			prod := uint64(1)
 			for _, g := range e.graph {
-				k, ok := e.exact(g, s.R)
+				k, ok := e.exact(g)
 				if !ok {
 					t.Fatal("overflow")
 				}
