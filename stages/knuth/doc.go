@@ -73,14 +73,36 @@
 //     se's) weight times that count (for se, Σ over the kept nodes); unbiased
 //     because the leaves of the upper-band tree are scored by their exact
 //     numbers of completions. Box height R ≤ 3 (walks.MaxLastBandHeight).
+//   - stacks: no walk (walks.Stacks). Each symbol meets a stack (C columns)
+//     once per band and once per column, so it picks a bijection from the
+//     bands to the stack's columns, each (band, column) taking R symbols:
+//     the stack's structure, S(R,C) of them. Given the R stacks' structures,
+//     band b is a proper R-edge-colouring, by its rows, of the R-regular
+//     bipartite graph H_b joining each column to the symbols it holds in b,
+//     so grids = Σ_structures Π_b EC_R(H_b) (exact on 2×2, 2×3, 3×2 and
+//     1×4 in the tests). A sample draws the structures uniformly (as uniform
+//     bands of the transposed shape, walkbands.FirstBand) and multiplies
+//     S^R by, per band, EC_R(H_b) counted exactly for R ≤ 3, and for R ≥ 4
+//     pm(H)·EC(H − M) with M a uniform perfect matching (a memo over the
+//     used symbols), down to degree 3: unbiased, never 0, and with a light
+//     tail, because the colourings of regular graphs vary little. Box width
+//     C ≤ 5, R ≤ 8, N ≤ 32. One core, 2026-11-29, relvar and time per
+//     sample: 9×9 0.37 and 32 µs, 12×12 (3×4) 0.58 and 0.17 ms, 16×16 0.59
+//     and 2.7 ms (relvar × ms 1.6, against bandse's 7.8), 15×15 0.82 and
+//     5.2 ms, 20×20 0.59 and 73 ms (relvar × s 0.043, against se's 1.6
+//     with k̂ 0.87). On 25×25 a sample counts about 1.6·10^8 memo states
+//     (an array of 384 MB per core) and took 15–20 s on the shared
+//     machine; five samples had log10 308.48 to 308.82, close together,
+//     but it is not run until its matchings are counted faster.
 //
 // Which shapes a variant runs on: every shape with a key RxC in
 // knuth.samples, plus those with a key RxC/variant for it, less those whose
 // RxC/variant key is 0. configs/default.yaml runs every variant on 4×4, 6×6
 // and 9×9 grids and all but bandmrv and the last-band variants on 16×16
 // (whose boxes are 4 high); beyond 9×9 it runs se on 2×5, 2×6, 3×4, 3×5, 4×5
-// and 5×5, bandse on 2×5, 2×6, 3×4, 3×5 and 4×5, and bandselast on 2×5, 2×6 and 3×4 (a transposed
-// shape has the same count and is left out). The paper (the report stage)
+// and 5×5, bandse on 2×5, 2×6, 3×4, 3×5 and 4×5, bandselast on 2×5, 2×6 and 3×4, and
+// stacks on 2×5, 3×4, 3×5 and 4×5 (a transposed shape has the same count
+// and is left out). The paper (the report stage)
 // reads data/knuth_long.parquet too: a shape with a long run (see Long
 // runs) takes its headline interval from it, with its samples and CPU
 // time; the others keep the default runs'. configs/default.yaml lists the
@@ -88,7 +110,10 @@
 // Cost) are 9×9 bandse to ±0.05%, 15×15 bandse to ±1%, 16×16 bandse to
 // ±0.1% (reached: 8,672,000 samples, ±0.097%) and 20×20 se to ±1% (not
 // reached: 432,000 samples give ±1.93%, and the heavy tail keeps the
-// interval from narrowing, below); 25×25 to ±5% has no estimator in reach
+// interval from narrowing, below), then 20×20 stacks to ±1% (reached:
+// 36,000 samples in 9 units, 0.72 CPU-hours, 3.191·10^175 ±0.91%, k̂ 0.20;
+// its interval is the paper's);
+// 25×25 to ±5% has no estimator in reach
 // (bandse: 20,000 samples gave ±119%, below), and se's 36,000 samples
 // (1.02 CPU-hours) give the paper's interval, ±13.4% and unreliable.
 //
@@ -201,10 +226,10 @@
 //	column            type    meaning
 //	shape             string  box shape RxC
 //	variant           string  rowmajor, random, mrv, cover, hybrid, se, lookahead,
-//	                          bandmrv, bandse, bandmrvlast or bandselast
+//	                          bandmrv, bandse, bandmrvlast, bandselast or stacks
 //	order             string  order of the walk (the hybrid's is knuth.hybrid_order,
 //	                          se's knuth.se_order, mrv for lookahead and the band
-//	                          variants)
+//	                          variants; rowmajor, unused, for stacks)
 //	hybrid_k          int32   placements made before the exact count; N² for plain walks
 //	budget            int32   partial grids kept per level: knuth.se_budget for se,
 //	                          lookahead, bandse and bandselast, 1 for the walks
@@ -223,7 +248,9 @@
 //	                          counter's own search is not counted); for se, the
 //	                          bookkeeping of every node plus one per child weighed by
 //	                          the selection plus one per 64-byte line of node state
-//	                          copied
+//	                          copied; for stacks, the matching memo's states
+//	                          counted plus the perfect matchings of the degree-3
+//	                          graphs enumerated
 //	relvar            double  sample variance / estimate², per walk
 //	relvar_work       double  relvar × work per walk
 //	ess               double  effective sample size (Σw)²/Σw² of the samples w as
@@ -273,15 +300,17 @@
 //
 //   - knuth.block_size (default 1000): an integer from 1 to 2³⁰
 //     (1073741824), samples per block (part of the random streams' identity).
-//   - knuth.variants (default, and smoke: [rowmajor, random, mrv, cover,
-//     hybrid, se, lookahead, bandmrv, bandse, bandmrvlast, bandselast]): a
-//     non-empty list of distinct names among these.
+//   - knuth.variants (default: [rowmajor, random, mrv, cover, hybrid, se,
+//     lookahead, bandmrv, bandse, bandmrvlast, bandselast, stacks]; smoke:
+//     the same without stacks): a non-empty list of distinct names among
+//     these.
 //   - knuth.hybrid_order (default cover): rowmajor, random, mrv or cover.
 //   - knuth.samples (see configs/default.yaml): a map from shape RxC (R·C ≤
 //     36) to the samples of every variant (≥ 1), or from RxC/variant to the
 //     samples of one listed variant: beside RxC an override (0: not on this
 //     shape), alone the only variant run on that shape; bandmrv and bandse
-//     only where R ≤ 5, bandmrvlast and bandselast where R ≤ 3; at most 2²⁴ blocks per shape and variant
+//     only where R ≤ 5, bandmrvlast and bandselast where R ≤ 3, stacks
+//     where C ≤ 5, R ≤ 8 and N ≤ 32; at most 2²⁴ blocks per shape and variant
 //     (16777216000 samples with blocks of 1000): a count beyond is refused,
 //     never cut.
 //   - knuth.hybrid_k (default {2x2: 8, 2x3: 18, 3x3: 60, 4x4: 200}): per
@@ -309,11 +338,12 @@
 //     the relative 95% half-width in (0, 1) whose time the run report
 //     projects; other shapes ±1%.
 //   - knuth.long (default {3x3/bandse: 1600000, 3x5/bandse: 32000,
-//     4x4/bandse: 8672000, 4x5/se: 432000, 5x5/se: 36000}, the runs the
-//     bundle holds in full; smoke and without a config file {}):
-//     a map from RxC/variant (a variant among those above, whether or not
-//     knuth.variants lists it; bandmrv and bandse only where R ≤ 5,
-//     bandmrvlast and bandselast where R ≤ 3) to the
+//     4x4/bandse: 8672000, 4x5/se: 432000, 5x5/se: 36000, 4x5/stacks:
+//     36000}, the runs the bundle holds in full; smoke and without a config
+//     file {}): a map from RxC/variant (a variant among those above, whether
+//     or not knuth.variants lists it; bandmrv and bandse only where R ≤ 5,
+//     bandmrvlast and bandselast where R ≤ 3, stacks where C ≤ 5, R ≤ 8 and
+//     N ≤ 32) to the
 //     samples of its long run: 0 (none) or a multiple of the unit's samples,
 //     64, 16 or 4 blocks of knuth.block_size (64,000 samples up to 9×9,
 //     16,000 up to 16×16, 4,000 beyond, with blocks of 1000), at most 2²⁴
@@ -350,6 +380,11 @@
 //     3.3%; se beside it 18.1 CPU-s, ± 3.8%) and 20×20 bandse (40, 2.1
 //     CPU-s, ± 22%; se 3.1 CPU-s, ± 44%): the stage took 139 CPU-s within
 //     `make all` on the shared machine.
+//   - Since 2026-11-29 also stacks on 2×2, 2×3, 3×3 (50,000), 16×16
+//     (1,000), 2×5, 3×4 (2,000 each), 15×15 (500) and 20×20 (40), and 16×16
+//     se and bandse cut to 1,000 samples each, the better variant taking
+//     their place, to keep the stage within a quarter of `make all` (48 s
+//     of about 190 s before the cut, on two idle cores).
 //   - The long runs, measured per unit (one unit each, computed alone on
 //     both cores, 2026-11-26, shared machine, CPU time) and projected to
 //     the samples of configs/default.yaml from the relative variance per
@@ -495,7 +530,14 @@
 //     set stands as it enters the fourth band, not by the budget within it.
 //   - So a lighter tail on 20×20 and 25×25 needs the completions of the
 //     fourth band given the three above it, counted or predicted; the
-//     candidate product (lookahead) does not predict them.
+//     candidate product (lookahead) does not predict them. The stack
+//     estimator (stacks, above) sidesteps the walk instead: on 20×20 its
+//     long run (2026-11-29, 9 units of 4,000 samples, 2,591 CPU-s, about
+//     290 CPU-s a unit alone on both cores) gives 3.1911·10^175 ± 0.91%
+//     (95%, [3.1620, 3.2201]·10^175; relvar 0.77, ESS 20,284 of 36,000,
+//     largest sample 0.065% of the sum, k̂ 0.20), covering se's long-run
+//     interval; its first 24,000 samples gave ±1.12% (relvar 0.79): the
+//     relvar does not grow with the run as se's did.
 //   - Time to a goal half-width on both cores (seconds_to_goal, projected
 //     from the default run of 2026-11-24): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
 //     135 s, se 182 s, mrv 214 s, lookahead 258 s; to ±1%: 2×6 bandse 3.2 s

@@ -54,8 +54,8 @@ const (
 )
 
 // palette is the Okabe–Ito colour-blind-safe palette (without its
-// yellow, too pale on white), then five darker colours of Paul Tol's
-// schemes, so that twelve lines get twelve colours.
+// yellow, too pale on white), then seven darker colours of Paul Tol's
+// schemes, so that fourteen lines get fourteen colours.
 var palette = []color.Color{
 	color.RGBA{0, 114, 178, 255},   // blue
 	color.RGBA{213, 94, 0, 255},    // vermillion
@@ -69,6 +69,8 @@ var palette = []color.Color{
 	color.RGBA{51, 34, 136, 255},   // indigo
 	color.RGBA{17, 119, 51, 255},   // green
 	color.RGBA{170, 68, 153, 255},  // purple
+	color.RGBA{204, 102, 119, 255}, // rose
+	color.RGBA{68, 170, 153, 255},  // teal
 }
 
 var grey = color.Gray{Y: 110}
@@ -85,10 +87,10 @@ var dashPatterns = [][]vg.Length{
 	{vg.Points(6), vg.Points(2), vg.Points(1.2), vg.Points(2)},
 }
 
-// glyphs mark the lines of one plot as well: six shapes, so that with the
-// four dash patterns (6 and 4 share the factor 2 only) lines i and j < 12
-// differ in dashes or in marker, and always in colour.
-var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.RingGlyph{}, draw.SquareGlyph{}, draw.PyramidGlyph{}}
+// glyphs mark the lines of one plot as well: seven shapes, so that with
+// the four dash patterns (7 and 4 coprime) lines i and j < 28 differ in
+// dashes or in marker, and always in colour.
+var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.RingGlyph{}, draw.SquareGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{}}
 
 // seriesStyle is how one line of a plot with several is drawn.
 type seriesStyle struct {
