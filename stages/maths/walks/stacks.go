@@ -70,7 +70,9 @@ const (
 // NewStacks returns the sampler of shape s: C ≤ MaxFirstBandHeight (the
 // transposed shape's uniform bands), R ≤ MaxStacksHeight and N ≤
 // MaxStacksSide. ctx stops the set-array count a box width of 5 needs
-// (once per process).
+// (once per process), and a sample: one takes seconds on 25×25, so the
+// matchings' count checks ctx as it goes and Sample then fails with its
+// error.
 func NewStacks(ctx context.Context, s grid.Shape) (*Stacks, error) {
 	if s.R < 1 || s.R > MaxStacksHeight || s.C < 1 || s.C > MaxFirstBandHeight || s.N() > MaxStacksSide {
 		return nil, fmt.Errorf("walks: the stack estimator needs box height 1 ≤ R ≤ %d, width 1 ≤ C ≤ %d and side N ≤ %d, not %s", MaxStacksHeight, MaxFirstBandHeight, MaxStacksSide, s)
@@ -84,6 +86,7 @@ func NewStacks(ctx context.Context, s grid.Shape) (*Stacks, error) {
 		return nil, err
 	}
 	e := &Stacks{r: s.R, c: s.C, n: s.N(), first: first, match: make([]uint32, s.N()), colourings: colourings, sets: make([]uint64, s.N())}
+	e.pm.ctx = ctx
 	// S = b(C,R)/(R!)^(C²): a band of C×R is a labelled set array with
 	// its C² row segments (R cells each) in any order.
 	rFact := new(big.Int).MulRange(1, int64(s.R))
@@ -128,6 +131,10 @@ func (e *Stacks) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 			e.pm.reset(rest)
 			x = x.MulInt(e.pm.draw(src, e.match))
 			e.work += e.pm.states
+			if err := e.pm.ctx.Err(); err != nil {
+				e.err = err
+				return montecarlo.Value{}, e.work
+			}
 			for j := range rest {
 				rest[j] &^= e.match[j]
 			}
@@ -167,14 +174,21 @@ type matchings struct {
 	gen    uint32
 	sparse map[uint32]uint64
 	states int64
+	// ctx stops a count: checked every checkEvery states, after which
+	// every count is 0 (the caller reads ctx.Err()).
+	ctx     context.Context
+	stopped bool
 }
+
+// checkEvery is how often count looks at ctx: 2^16 states, a few ms.
+const checkEvery = 1 << 16
 
 // denseSide is the largest side whose memo is an array (12 bytes an entry:
 // 12 MB for N = 20, 384 MB for N = 25), a map beyond.
 const denseSide = 25
 
 func (m *matchings) reset(cols []uint32) {
-	m.cols, m.states = cols, 0
+	m.cols, m.states, m.stopped = cols, 0, false
 	n := len(cols)
 	if n > denseSide {
 		m.sparse = map[uint32]uint64{}
@@ -193,6 +207,9 @@ func (m *matchings) reset(cols []uint32) {
 // count returns the number of perfect matchings of the columns from
 // popcount(used) on into the symbols outside used.
 func (m *matchings) count(used uint32) uint64 {
+	if m.stopped {
+		return 0
+	}
 	k := bits.OnesCount32(used)
 	if k == len(m.cols) {
 		return 1
@@ -205,6 +222,10 @@ func (m *matchings) count(used uint32) uint64 {
 		return v
 	}
 	m.states++
+	if m.states%checkEvery == 0 && m.ctx.Err() != nil {
+		m.stopped = true
+		return 0
+	}
 	var total uint64
 	for free := m.cols[k] &^ used; free != 0; free &= free - 1 {
 		total += m.count(used | free&-free)
@@ -222,6 +243,9 @@ func (m *matchings) count(used uint32) uint64 {
 // regular graph; within 64 bits by the limits of NewStacks).
 func (m *matchings) draw(src *rand.ChaCha8, match []uint32) uint64 {
 	total := m.count(0)
+	if m.stopped {
+		return 0
+	}
 	var used uint32
 	for k := range m.cols {
 		u := montecarlo.Uniform(src, m.count(used))

@@ -114,3 +114,18 @@ func TestStacksUnbiased(t *testing.T) {
 		}
 	}
 }
+
+// A cancelled context stops a sample within one matchings count (a few
+// ms): Sample returns the context's error, not a number.
+func TestStacksStopsOnCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	e, err := NewStacks(ctx, mustShape(t, "4x5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	src := montecarlo.Spec{Seed: 1}.Source(0)
+	if x, _ := e.Sample(src); e.err != context.Canceled || !x.IsZero() {
+		t.Errorf("after cancel: sample %v, error %v; want 0 and context.Canceled", x, e.err)
+	}
+}
