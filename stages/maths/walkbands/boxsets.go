@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"sync"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
@@ -45,6 +46,7 @@ type boxSets struct {
 	relabel [][1 << MaxFirstBandHeight]uint8
 	memo    map[boxKey]*big.Int
 	tabs    map[boxKey][]map[uint64]uint64
+	picks   map[boxKey]boxPick
 	total   *big.Int
 	// ctx stops the count while it is built (33 s on 5×5); err is why it
 	// stopped.
@@ -52,11 +54,20 @@ type boxSets struct {
 	err error
 }
 
+// boxPick is what a draw picks n' from, for a state n of level j: the n'
+// whose rows take C symbols each, increasing, and the running sums of
+// W(n → n')·h_{j+1}(n') (the last is h_j(n)). Built with the counter, it
+// spares each draw a relabelling per candidate.
+type boxPick struct {
+	next []uint64
+	upTo []big.Int
+}
+
 // boxDraw is one drawer's scratch.
 type boxDraw struct {
 	used   []uint8
 	groups [][]int
-	x, y   big.Int
+	x      big.Int
 }
 
 // sharedBoxSets returns the counter of R×C set arrays, built once per
@@ -134,6 +145,24 @@ func newBoxSets(ctx context.Context, r, c int) (*boxSets, error) {
 	b.ctx = nil
 	if b.err != nil {
 		return nil, b.err
+	}
+	b.picks = make(map[boxKey]boxPick, len(b.tabs))
+	for key, t := range b.tabs {
+		var p boxPick
+		for next := range t[len(t)-1] {
+			if b.fits(key.level, key.n, next) {
+				p.next = append(p.next, next)
+			}
+		}
+		slices.Sort(p.next)
+		p.upTo = make([]big.Int, len(p.next))
+		var sum, term big.Int
+		for i, next := range p.next {
+			term.SetUint64(t[len(t)-1][next])
+			sum.Add(&sum, term.Mul(&term, b.count(key.level+1, next)))
+			p.upTo[i].Set(&sum)
+		}
+		b.picks[key] = p
 	}
 	return b, nil
 }
@@ -353,26 +382,11 @@ func (b *boxSets) draw(src *rand.ChaCha8, d *boxDraw, row [][]int) {
 		img := &b.relabel[pi]
 		sets := b.levels[j]
 		t := b.tabs[boxKey{j, state}]
-		// n', with probability W·h_{j+1}(n')/h_j(n), the candidates in
-		// increasing order (not the map's).
-		finals := make([]uint64, 0, len(t[len(sets)]))
-		for next := range t[len(sets)] {
-			if b.fits(j, state, next) {
-				finals = append(finals, next)
-			}
-		}
-		slices.Sort(finals)
-		uniformBig(src, b.count(j, state), &d.x)
-		next := finals[len(finals)-1]
-		for _, nx := range finals {
-			d.y.SetUint64(t[len(sets)][nx])
-			d.y.Mul(&d.y, b.count(j+1, nx))
-			if d.x.Cmp(&d.y) < 0 {
-				next = nx
-				break
-			}
-			d.x.Sub(&d.x, &d.y)
-		}
+		// n', with probability W·h_{j+1}(n')/h_j(n): the first candidate
+		// whose running sum passes a uniform x < h_j(n).
+		pick := b.picks[boxKey{j, state}]
+		uniformBig(src, &pick.upTo[len(pick.upTo)-1], &d.x)
+		next := pick.next[sort.Search(len(pick.next), func(i int) bool { return d.x.Cmp(&pick.upTo[i]) < 0 })]
 		// k given n', set by set from the last: composition c of U with
 		// probability tables[u][acc − c]·multinomial(c)/tables[u+1][acc].
 		acc := next
