@@ -36,6 +36,8 @@ func BenchmarkSample(b *testing.B) {
 		{"4x5", Variant{Name: "se300mrv", Order: MRV, HybridK: 400, Budget: 300}}, // the 20×20 long run
 		{"4x4", Variant{Name: "stacks", Stacks: true}},
 		{"4x5", Variant{Name: "stacks", Stacks: true}},
+		{"4x5", Variant{Name: "stackshybrid", Stacks: true, StacksExact: StacksHybridColumns}},
+		{"5x5", Variant{Name: "stackshybrid", Stacks: true, StacksExact: StacksHybridColumns}},
 	} {
 		b.Run(c.shape+"/"+c.v.Name, func(b *testing.B) {
 			s, err := NewSampler(context.Background(), mustShape(b, c.shape), c.v)
@@ -95,6 +97,8 @@ func BenchmarkRelvarSeconds(b *testing.B) {
 		{"4x4", 5000, Variant{Name: "stacks", Stacks: true}},
 		{"3x5", 2000, Variant{Name: "stacks", Stacks: true}},
 		{"4x5", 1000, Variant{Name: "stacks", Stacks: true}},
+		{"4x5", 1000, Variant{Name: "stackshybrid", Stacks: true, StacksExact: StacksHybridColumns}},
+		{"5x5", 2000, Variant{Name: "stackshybrid", Stacks: true, StacksExact: StacksHybridColumns}},
 	} {
 		b.Run(c.shape+"/"+c.v.Name, func(b *testing.B) {
 			s := mustShape(b, c.shape)

@@ -39,6 +39,10 @@ type Variant struct {
 	// Stacks makes the variant the stack estimator (see Stacks): no walk,
 	// no order, no budget.
 	Stacks bool
+	// StacksExact, with Stacks, is the columns of each band matching the
+	// memo counts exactly, the others drawn (see NewStacksHybrid); 0
+	// counts them all.
+	StacksExact int
 }
 
 // KernelVersion names what the samplers draw: a sample is a function of
@@ -81,6 +85,10 @@ func NewSampler(ctx context.Context, s grid.Shape, v Variant) (*Sampler, error) 
 	if v.Stacks {
 		if v.Lookahead || v.FirstBand || v.LastBand || v.Hybrid || v.Budget > 0 {
 			return nil, fmt.Errorf("walks: the stack estimator walks no cell: no look-ahead, band, hybrid or budget")
+		}
+		if v.StacksExact > 0 {
+			e, err := NewStacksHybrid(ctx, s, v.StacksExact)
+			return &Sampler{stacks: e, variant: v}, err
 		}
 		e, err := NewStacks(ctx, s)
 		return &Sampler{stacks: e, variant: v}, err

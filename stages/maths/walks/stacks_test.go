@@ -3,6 +3,7 @@ package walks
 import (
 	"context"
 	"math"
+	"math/bits"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
@@ -127,5 +128,77 @@ func TestStacksStopsOnCancel(t *testing.T) {
 	src := montecarlo.Spec{Seed: 1}.Source(0)
 	if x, _ := e.Sample(src); e.err != context.Canceled || !x.IsZero() {
 		t.Errorf("after cancel: sample %v, error %v; want 0 and context.Canceled", x, e.err)
+	}
+}
+
+// The hybrid is unbiased where it draws matchings in part: on 4×2 and 4×3
+// (degree 4: one matching per band, then exact) with 2 to 8 exact
+// columns, within 4 standard errors of the known count; with every column
+// exact it draws what NewStacks draws.
+func TestStacksHybridUnbiased(t *testing.T) {
+	for _, c := range []struct {
+		shape, known string
+		exact        int
+		samples      int64
+	}{{"4x2", "4x2", 2, 20000}, {"4x2", "4x2", 5, 20000}, {"4x3", "4x3", 4, 4000}, {"4x3", "4x3", 8, 4000}} {
+		v := Variant{Name: "stackshybrid", Stacks: true, StacksExact: c.exact}
+		m := simulate(t, mustShape(t, c.shape), v, 5, c.samples)
+		z := zscore(t, m, c.known)
+		t.Logf("%s, %d exact columns: %s, relvar %.3g, z = %.2f", c.shape, c.exact, montecarlo.Decimal(m.Stats().Estimate), m.Stats().RelVar, z)
+		if math.Abs(z) > 4 {
+			t.Errorf("%s, %d exact columns: estimate %s is %.1f standard errors from the exact count", c.shape, c.exact, montecarlo.Decimal(m.Stats().Estimate), z)
+		}
+	}
+	whole := simulate(t, mustShape(t, "4x3"), Variant{Name: "stacks", Stacks: true}, 5, 1000)
+	hybrid := simulate(t, mustShape(t, "4x3"), Variant{Name: "stacks", Stacks: true, StacksExact: 12}, 5, 1000)
+	if whole != hybrid {
+		t.Errorf("4×3 with 12 exact columns: moments %+v, NewStacks's %+v", hybrid, whole)
+	}
+}
+
+// A matching drawn in part weighs pm(H) on average: on a 20-column band
+// graph of 20×20 (degree 4), 20,000 draws with 8 exact columns lie within
+// 4 standard errors of the exact count, and no column is left unmatched
+// (the matching found is perfect).
+func TestDrawMatchingUnbiased(t *testing.T) {
+	e, err := NewStacksHybrid(context.Background(), mustShape(t, "4x5"), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := montecarlo.Spec{Seed: 11}.Source(0)
+	e.drawGraphs(src)
+	cols := e.graph[0]
+	var exact matchings
+	exact.ctx = context.Background()
+	exact.reset(cols)
+	pm := float64(exact.count(0))
+	const draws = 20000
+	var sum, sumSq float64
+	for range draws {
+		x := e.drawMatching(src, cols, montecarlo.One)
+		w, _ := x.Float().Float64()
+		sum += w
+		sumSq += w * w
+		if x.IsZero() {
+			continue
+		}
+		var used uint32
+		for j, set := range cols {
+			if e.match[j]&set == 0 || bits.OnesCount32(e.match[j]) != 1 || used&e.match[j] != 0 {
+				t.Fatalf("column %d matched to %b (its symbols %b, used %b)", j, e.match[j], set, used)
+			}
+			used |= e.match[j]
+		}
+	}
+	mean := sum / draws
+	se := math.Sqrt((sumSq/draws - mean*mean) / draws)
+	t.Logf("pm %g, mean weight %g ± %g", pm, mean, se)
+	if math.Abs(mean-pm) > 4*se {
+		t.Errorf("mean weight %g is %.1f standard errors from pm(H) = %g", mean, (mean-pm)/se, pm)
+	}
+	for _, bad := range []int{0, MaxStacksSide + 1} {
+		if _, err := NewStacksHybrid(context.Background(), mustShape(t, "4x5"), bad); err == nil {
+			t.Errorf("NewStacksHybrid with %d exact columns: no error", bad)
+		}
 	}
 }
