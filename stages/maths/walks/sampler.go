@@ -86,12 +86,18 @@ func NewSampler(ctx context.Context, s grid.Shape, v Variant) (*Sampler, error) 
 		if v.Lookahead || v.FirstBand || v.LastBand || v.Hybrid || v.Budget > 0 {
 			return nil, fmt.Errorf("walks: the stack estimator walks no cell: no look-ahead, band, hybrid or budget")
 		}
+		if v.StacksExact < 0 {
+			return nil, fmt.Errorf("walks: the stack estimator's exact columns must be 0 (all) or positive, not %d", v.StacksExact)
+		}
 		if v.StacksExact > 0 {
 			e, err := NewStacksHybrid(ctx, s, v.StacksExact)
 			return &Sampler{stacks: e, variant: v}, err
 		}
 		e, err := NewStacks(ctx, s)
 		return &Sampler{stacks: e, variant: v}, err
+	}
+	if v.StacksExact != 0 {
+		return nil, fmt.Errorf("walks: exact matching columns (%d) without the stack estimator", v.StacksExact)
 	}
 	if v.Lookahead {
 		if v.FirstBand || v.Hybrid {

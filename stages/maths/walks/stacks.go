@@ -38,8 +38,9 @@ import (
 // uniform perfect matching M, recursively down to degree 3, counted exactly
 // (E[pm(H)·EC(H − M)] = Σ_M EC(H − M) = EC(H)). Every factor is positive
 // (a regular bipartite graph always has a colouring: König), so no sample is
-// 0, and EC of regular graphs varies little: on 16×16 log10 EC_4 spreads by
-// about 0.06 over random H_b.
+// 0 (but the hybrid's at a dead end, see NewStacksHybrid), and EC of
+// regular graphs varies little: on 16×16 log10 EC_4 spreads by about 0.06
+// over random H_b.
 //
 // Not safe for concurrent use.
 type Stacks struct {
@@ -51,8 +52,8 @@ type Stacks struct {
 	graph, rest [][]uint32
 	match       []uint32
 	pm          matchings
-	// exactColumns is how many columns of each matching (the last ones)
-	// the memo counts; those before are drawn (0: all counted).
+	// exactColumns is how many columns of each matching the memo counts,
+	// those left once the others are drawn (0: all counted).
 	exactColumns int
 	// tail and tailMatch are the memo's columns and matching, on the
 	// symbols the drawn columns left, renumbered 0…len(tail)−1.
@@ -105,7 +106,8 @@ func NewStacksHybrid(ctx context.Context, s grid.Shape, exactColumns int) (*Stac
 
 // StacksHybridColumns is the exact columns of the stack estimator's hybrid
 // (variant stackshybrid of package knuth): on 25×25, 16 gave relvar·time
-// 0.11 s, 18 0.10 s and 20 0.19 s (2^20 states leave the cache).
+// 0.11 s, 18 0.10 s and 20 0.19 s (2^20 states leave the cache). Its
+// samples depend on it: a change bumps KernelVersion.
 const StacksHybridColumns = 18
 
 func newStacks(ctx context.Context, s grid.Shape, exactColumns int) (*Stacks, error) {

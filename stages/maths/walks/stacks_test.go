@@ -202,3 +202,13 @@ func TestDrawMatchingUnbiased(t *testing.T) {
 		}
 	}
 }
+
+// NewSampler refuses exact matching columns that are negative or given
+// without the stack estimator.
+func TestStacksExactRefused(t *testing.T) {
+	for _, v := range []Variant{{Name: "stackshybrid", Stacks: true, StacksExact: -1}, {Name: "mrv", Order: MRV, HybridK: 16, StacksExact: 18}} {
+		if _, err := NewSampler(context.Background(), mustShape(t, "2x2"), v); err == nil {
+			t.Errorf("%+v: no error", v)
+		}
+	}
+}
