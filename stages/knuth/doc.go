@@ -91,9 +91,21 @@
 //     and 2.7 ms (relvar × ms 1.6, against bandse's 7.8), 15×15 0.82 and
 //     5.2 ms, 20×20 0.59 and 73 ms (relvar × s 0.043, against se's 1.6
 //     with k̂ 0.87). On 25×25 a sample counts about 1.6·10^8 memo states
-//     (an array of 384 MB per core) and took 15–20 s on the shared
-//     machine; five samples had log10 308.48 to 308.82, close together,
-//     but it is not run until its matchings are counted faster.
+//     (an array of 384 MB per core) and takes 12 s alone on a core (15–20
+//     s on the shared machine); five samples had log10 308.48 to 308.82.
+//   - stackshybrid: stacks with each perfect matching drawn in part
+//     (walks.NewStacksHybrid), where stacks' memo leaves the cache: the
+//     memo counts 18 of the columns (walks.StacksHybridColumns) on the
+//     symbols the others left and draws them uniformly; the others are
+//     drawn first, the column with the fewest free symbols next, taking
+//     symbol y with probability ∝ 1/r_y (r_y the columns still to match
+//     that hold y), and the sample is divided by the probability of what
+//     was drawn (0 at a dead end): Knuth's estimator over those columns
+//     with exact leaf counts, so unbiased (tested on 4×2, 4×3 and a
+//     20-column matching). Up to N = 18 it is stacks. One core,
+//     2026-11-29: 20×20 relvar about 0.9 at 28 ms, 25×25 relvar 2.42 over
+//     its long run at 42 ms (relvar × s 0.10, against stacks' 12 s a
+//     sample).
 //
 // Which shapes a variant runs on: every shape with a key RxC in
 // knuth.samples, plus those with a key RxC/variant for it, less those whose
@@ -101,7 +113,8 @@
 // and 9×9 grids and all but bandmrv and the last-band variants on 16×16
 // (whose boxes are 4 high); beyond 9×9 it runs se on 2×5, 2×6, 3×4, 3×5, 4×5
 // and 5×5, bandse on 2×5, 2×6, 3×4, 3×5 and 4×5, bandselast on 2×5, 2×6 and 3×4, and
-// stacks on 2×5, 3×4, 3×5 and 4×5 (a transposed shape has the same count
+// stacks on 2×5, 3×4, 3×5 and 4×5, and stackshybrid on 4×5 (25×25's
+// figures come from its long run; a transposed shape has the same count
 // and is left out). The paper (the report stage)
 // reads data/knuth_long.parquet too: a shape with a long run (see Long
 // runs) takes its headline interval from it, with its samples and CPU
@@ -113,9 +126,13 @@
 // interval from narrowing, below), then 20×20 stacks to ±1% (reached:
 // 36,000 samples in 9 units, 0.72 CPU-hours, 3.191·10^175 ±0.91%, k̂ 0.20;
 // its interval is the paper's);
-// 25×25 to ±5% has no estimator in reach
-// (bandse: 20,000 samples gave ±119%, below), and se's 36,000 samples
-// (1.02 CPU-hours) give the paper's interval, ±13.4% and unreliable.
+// 25×25 to ±5% had no estimator in reach (bandse: 20,000 samples gave
+// ±119%, below; se's 36,000 samples, 1.02 CPU-hours, give ±13.4%,
+// unreliable) until stackshybrid, whose long run reaches the moonshot
+// ±1%: 100,000 samples in 25 units, 1.16 CPU-hours, 4.3668·10^308
+// ±0.965% (95%, [4.3247, 4.4090]·10^308), relvar 2.42, ESS 29,220, the
+// largest sample 0.15% of the sum, k̂ 0.33; its interval is the paper's
+// and covers the heuristic's 4.3657·10^308 (ratio 1.0003).
 //
 // Every row carries the diagnostics of its samples as weights (ess,
 // max_weight_share, pareto_k, unreliable: montecarlo.Diagnostics); the paper
@@ -226,10 +243,12 @@
 //	column            type    meaning
 //	shape             string  box shape RxC
 //	variant           string  rowmajor, random, mrv, cover, hybrid, se, lookahead,
-//	                          bandmrv, bandse, bandmrvlast, bandselast or stacks
+//	                          bandmrv, bandse, bandmrvlast, bandselast, stacks or
+//	                          stackshybrid
 //	order             string  order of the walk (the hybrid's is knuth.hybrid_order,
 //	                          se's knuth.se_order, mrv for lookahead and the band
-//	                          variants; rowmajor, unused, for stacks)
+//	                          variants; rowmajor, unused, for stacks and
+//	                          stackshybrid)
 //	hybrid_k          int32   placements made before the exact count; N² for plain walks
 //	budget            int32   partial grids kept per level: knuth.se_budget for se,
 //	                          lookahead, bandse and bandselast, 1 for the walks
@@ -250,7 +269,8 @@
 //	                          the selection plus one per 64-byte line of node state
 //	                          copied; for stacks, the matching memo's states
 //	                          counted plus the perfect matchings of the degree-3
-//	                          graphs enumerated
+//	                          graphs enumerated (stackshybrid: plus the drawn
+//	                          columns of each matching that reached the memo)
 //	relvar            double  sample variance / estimate², per walk
 //	relvar_work       double  relvar × work per walk
 //	ess               double  effective sample size (Σw)²/Σw² of the samples w as
@@ -301,16 +321,16 @@
 //   - knuth.block_size (default 1000): an integer from 1 to 2³⁰
 //     (1073741824), samples per block (part of the random streams' identity).
 //   - knuth.variants (default: [rowmajor, random, mrv, cover, hybrid, se,
-//     lookahead, bandmrv, bandse, bandmrvlast, bandselast, stacks]; smoke:
-//     the same without stacks): a non-empty list of distinct names among
-//     these.
+//     lookahead, bandmrv, bandse, bandmrvlast, bandselast, stacks,
+//     stackshybrid]; smoke: the same without stacks and stackshybrid): a
+//     non-empty list of distinct names among these.
 //   - knuth.hybrid_order (default cover): rowmajor, random, mrv or cover.
 //   - knuth.samples (see configs/default.yaml): a map from shape RxC (R·C ≤
 //     36) to the samples of every variant (≥ 1), or from RxC/variant to the
 //     samples of one listed variant: beside RxC an override (0: not on this
 //     shape), alone the only variant run on that shape; bandmrv and bandse
-//     only where R ≤ 5, bandmrvlast and bandselast where R ≤ 3, stacks
-//     where C ≤ 5, R ≤ 8 and N ≤ 32; at most 2²⁴ blocks per shape and variant
+//     only where R ≤ 5, bandmrvlast and bandselast where R ≤ 3, stacks and
+//     stackshybrid where C ≤ 5, R ≤ 8 and N ≤ 32; at most 2²⁴ blocks per shape and variant
 //     (16777216000 samples with blocks of 1000): a count beyond is refused,
 //     never cut.
 //   - knuth.hybrid_k (default {2x2: 8, 2x3: 18, 3x3: 60, 4x4: 200}): per
@@ -329,7 +349,8 @@
 //     2x2/bandmrv: 200, 2x2/bandse: 200, 2x3: 200, 2x4/mrv: 1000,
 //     2x4/bandmrv: 1000, 2x4/bandmrvlast: 1000, 3x3/mrv: 1000, 3x3/bandmrv:
 //     1000, 3x3/bandmrvlast: 1000, 3x3/se: 100, 3x3/bandse: 100,
-//     3x3/bandselast: 50, 2x5/bandse: 50, 2x5/bandselast: 50}; smoke {2x2:
+//     3x3/bandselast: 50, 2x5/bandse: 50, 2x5/bandselast: 50, 2x3/stackshybrid:
+//     0}; smoke {2x2:
 //     100, 2x3: 100, 2x3/se: 0, 2x3/lookahead: 0, 2x4/mrv: 200, 2x4/bandmrv:
 //     200}): samples per coverage run
 //     (at most 10^8), keys as in knuth.samples; required when coverage_runs
@@ -339,11 +360,11 @@
 //     projects; other shapes ±1%.
 //   - knuth.long (default {3x3/bandse: 1600000, 3x5/bandse: 32000,
 //     4x4/bandse: 8672000, 4x5/se: 432000, 5x5/se: 36000, 4x5/stacks:
-//     36000}, the runs the bundle holds in full; smoke and without a config
+//     36000, 5x5/stackshybrid: 100000}, the runs the bundle holds in full; smoke and without a config
 //     file {}): a map from RxC/variant (a variant among those above, whether
 //     or not knuth.variants lists it; bandmrv and bandse only where R ≤ 5,
-//     bandmrvlast and bandselast where R ≤ 3, stacks where C ≤ 5, R ≤ 8 and
-//     N ≤ 32) to the
+//     bandmrvlast and bandselast where R ≤ 3, stacks and stackshybrid where
+//     C ≤ 5, R ≤ 8 and N ≤ 32) to the
 //     samples of its long run: 0 (none) or a multiple of the unit's samples,
 //     64, 16 or 4 blocks of knuth.block_size (64,000 samples up to 9×9,
 //     16,000 up to 16×16, 4,000 beyond, with blocks of 1000), at most 2²⁴
@@ -385,6 +406,10 @@
 //     se and bandse cut to 1,000 samples each, the better variant taking
 //     their place, to keep the stage within a quarter of `make all` (48 s
 //     of about 190 s before the cut, on two idle cores).
+//   - Since 2026-11-29 also stackshybrid on 20×20 (100 samples, 1.3 CPU-s,
+//     ±14%). On 25×25 100 samples took 11.4 CPU-s (18 s wall, 30% more
+//     for the stage; about 7 s build the 5×5 set arrays' counter) for
+//     ±44%, so 25×25 is left to the long run.
 //   - The long runs, measured per unit (one unit each, computed alone on
 //     both cores, 2026-11-26, shared machine, CPU time) and projected to
 //     the samples of configs/default.yaml from the relative variance per
@@ -538,6 +563,21 @@
 //     largest sample 0.065% of the sum, k̂ 0.20), covering se's long-run
 //     interval; its first 24,000 samples gave ±1.12% (relvar 0.79): the
 //     relvar does not grow with the run as se's did.
+//   - stacks on 25×25 (go test -cpuprofile, 2026-11-29): 76% of a 12 s
+//     sample is the matchings' memo (about 1.6·10^8 states, a 384 MB array
+//     whose every lookup misses the cache), 23% the uniform stack
+//     structures' draws (box-height-5 set arrays, each relabelling every
+//     candidate state: 11.6 ms a draw, 41 µs once the running sums were
+//     kept with the counter, the same draws). Counting 18 columns of each
+//     matching and drawing the others (stackshybrid) costs 30 ms a sample
+//     with 16 exact columns (relvar about 3.7 on 2,000 samples), 40 ms with
+//     18 (2.5) and 146 ms with 20 (1.3; its 2^20 states leave the cache);
+//     uniform choices of the drawn symbols instead of ∝ 1/r_y, in column
+//     order, gave relvar 4.1 with 18 and 25 with 16 (100 and 300 samples;
+//     many dead ends). Its
+//     long run (25 units of 4,000 samples, 2026-11-29, alone on both cores
+//     at nice 19): 158 to 184 CPU-s a unit, 4,160 CPU-s in all (42 ms a
+//     sample); 4.3668·10^308 ± 0.965%, relvar 2.42, k̂ 0.33.
 //   - Time to a goal half-width on both cores (seconds_to_goal, projected
 //     from the default run of 2026-11-24): 9×9 to ±0.05%: bandse (B = 30) 95 s, bandmrv
 //     135 s, se 182 s, mrv 214 s, lookahead 258 s; to ±1%: 2×6 bandse 3.2 s

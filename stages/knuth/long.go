@@ -229,7 +229,7 @@ func checkVariant(s grid.Shape, v walks.Variant, order walks.Order) error {
 	case v.LastBand && s.R > walks.MaxLastBandHeight:
 		return fmt.Errorf("box height above %d for a variant that counts the last band", walks.MaxLastBandHeight)
 	case v.Stacks && !stacksFits(s):
-		return fmt.Errorf("a shape beyond box height %d, box width %d or side %d for stacks", walks.MaxStacksHeight, walks.MaxFirstBandHeight, walks.MaxStacksSide)
+		return fmt.Errorf("a shape beyond box height %d, box width %d or side %d for %s", walks.MaxStacksHeight, walks.MaxFirstBandHeight, walks.MaxStacksSide, v.Name)
 	}
 	return nil
 }
@@ -309,9 +309,9 @@ func (c *Config) checkLongKey(key string) error {
 			"0 or a multiple of %d (units of %d blocks of knuth.block_size = %d) up to %d",
 			unit, LongUnitBlocks(s), c.BlockSize, montecarlo.MaxBlocks/int64(LongUnitBlocks(s))*unit))
 	}
-	if variant == "stacks" && !stacksFits(s) {
+	if isStacks(variant) && !stacksFits(s) {
 		return pipeline.Invalid("knuth.long."+key, n,
-			fmt.Sprintf("0 for stacks on a shape beyond box height %d, box width %d or side %d (a transpose C×R within them has the same count)", walks.MaxStacksHeight, walks.MaxFirstBandHeight, walks.MaxStacksSide))
+			fmt.Sprintf("0 for "+variant+" on a shape beyond box height %d, box width %d or side %d (a transpose C×R within them has the same count)", walks.MaxStacksHeight, walks.MaxFirstBandHeight, walks.MaxStacksSide))
 	}
 	if h := maxBandHeight(variant); s.R > h {
 		return pipeline.Invalid("knuth.long."+key, n,
@@ -328,11 +328,22 @@ func (c *Config) checkLongKey(key string) error {
 // B = 300 0.20 s; lookahead on 4×4 21 ms, bandselast on 3×3 0.71 ms), within
 // a factor of 2 of each; it does not see the hybrid's exact counts. The
 // stack estimator's cost follows its matchings' memo instead: 7·10⁻⁸ s ·
-// 2^N (2026-11-29: 3×3 32 µs, 3×4 0.17 ms, 4×4 2.7 ms, 3×5 5.2 ms, 4×5
-// 73 ms; within a factor of 2.3 of each).
+// 2^m per matching level (R − 3 of them, at least 1), with m = N or the
+// hybrid's exact columns if fewer, ×2.5 beyond 2^20 states (the memo
+// leaves the cache). Measured 2026-11-29: stacks on 3×3 32 µs, 3×4
+// 0.17 ms, 4×4 2.7 ms, 3×5 5.2 ms, 4×5 73 ms, 5×5 12 s; stackshybrid on
+// 4×5 28 ms, 5×5 40 ms; within a factor of 2.3 of each.
 func sampleCPUSeconds(s grid.Shape, v walks.Variant) float64 {
 	if v.Stacks {
-		return 7e-8 * math.Exp2(float64(s.N()))
+		m := s.N()
+		if v.StacksExact > 0 {
+			m = min(m, v.StacksExact)
+		}
+		c := 7e-8 * math.Exp2(float64(m)) * float64(max(1, s.R-3))
+		if m > 20 {
+			c *= 2.5
+		}
+		return c
 	}
 	n := float64(s.N())
 	c := 1.6e-9 * n * n * n * n * float64(max(v.Budget, 1))

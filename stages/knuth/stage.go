@@ -18,7 +18,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "knuth",
 	Doc:       "Knuth random-walk estimates of the number of grids per shape and variant",
-	Version:   10,
+	Version:   11,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output, Coverage.Output, LongSummary.Output},
@@ -154,7 +154,7 @@ func DefaultConfig() *Config {
 	}
 }
 
-var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast", "stacks"}
+var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast", "stacks", "stackshybrid"}
 
 // maxCoverageRuns bounds coverage_runs.
 const maxCoverageRuns = 100000
@@ -253,13 +253,13 @@ func (c *Config) Validate() error {
 				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se, lookahead, bandse or bandselast runs on", maxBudget))
 			}
 		}
-		if r.Variant == "stacks" && !stacksFits(s) {
+		if isStacks(r.Variant) && !stacksFits(s) {
 			key, samples := "knuth.samples", c.Samples
 			if sampling.Count(samples, s, r.Variant) == 0 {
 				key, samples = "knuth.coverage_samples", c.CoverageSamples
 			}
-			return pipeline.Invalid(key+"."+s.String()+"/stacks", sampling.Count(samples, s, r.Variant),
-				fmt.Sprintf("0 for stacks on a shape beyond box height %d, box width %d or side %d (a transpose C×R within them has the same count)", walks.MaxStacksHeight, walks.MaxFirstBandHeight, walks.MaxStacksSide))
+			return pipeline.Invalid(key+"."+s.String()+"/"+r.Variant, sampling.Count(samples, s, r.Variant),
+				fmt.Sprintf("0 for "+r.Variant+" on a shape beyond box height %d, box width %d or side %d (a transpose C×R within them has the same count)", walks.MaxStacksHeight, walks.MaxFirstBandHeight, walks.MaxStacksSide))
 		}
 		if h := maxBandHeight(r.Variant); s.R > h {
 			key, samples := "knuth.samples", c.Samples
@@ -287,6 +287,10 @@ func maxBandHeight(variant string) int {
 	return walks.MaxFirstBandHeight
 }
 
+// isStacks reports whether a variant is the stack estimator (stacks, or
+// stackshybrid with its matchings drawn in part).
+func isStacks(variant string) bool { return strings.HasPrefix(variant, "stacks") }
+
 // stacksFits reports whether the stack estimator runs on shape s.
 func stacksFits(s grid.Shape) bool {
 	return s.R <= walks.MaxStacksHeight && s.C <= walks.MaxFirstBandHeight && s.N() <= walks.MaxStacksSide
@@ -309,6 +313,9 @@ func (c *Config) variant(name string, s grid.Shape) walks.Variant {
 	}
 	if name == "stacks" {
 		return walks.Variant{Name: name, HybridK: cells, Stacks: true}
+	}
+	if name == "stackshybrid" {
+		return walks.Variant{Name: name, HybridK: cells, Stacks: true, StacksExact: walks.StacksHybridColumns}
 	}
 	if name == "lookahead" {
 		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], Lookahead: true, Alpha: c.LookaheadAlpha}
