@@ -3,6 +3,7 @@ package walks
 import (
 	"context"
 	"math"
+	"math/big"
 	"math/bits"
 	"testing"
 
@@ -171,14 +172,11 @@ func TestDrawMatchingUnbiased(t *testing.T) {
 	var exact matchings
 	exact.ctx = context.Background()
 	exact.reset(cols)
-	pm := float64(exact.count(0))
-	const draws = 20000
-	var sum, sumSq float64
-	for range draws {
+	pm := new(big.Float).SetUint64(exact.count(0))
+	var m montecarlo.Moments
+	for range 20000 {
 		x := e.drawMatching(src, cols, montecarlo.One)
-		w, _ := x.Float().Float64()
-		sum += w
-		sumSq += w * w
+		m.Add(x, 0)
 		if x.IsZero() {
 			continue
 		}
@@ -190,11 +188,11 @@ func TestDrawMatchingUnbiased(t *testing.T) {
 			used |= e.match[j]
 		}
 	}
-	mean := sum / draws
-	se := math.Sqrt((sumSq/draws - mean*mean) / draws)
-	t.Logf("pm %g, mean weight %g ± %g", pm, mean, se)
-	if math.Abs(mean-pm) > 4*se {
-		t.Errorf("mean weight %g is %.1f standard errors from pm(H) = %g", mean, (mean-pm)/se, pm)
+	st := m.Stats()
+	z := st.ZScore(pm)
+	t.Logf("pm %s, mean weight %s, z = %.2f", pm.Text('g', 8), montecarlo.Decimal(st.Estimate), z)
+	if math.Abs(z) > 4 {
+		t.Errorf("mean weight %s is %.1f standard errors from pm(H) = %s", montecarlo.Decimal(st.Estimate), z, pm.Text('g', 8))
 	}
 	for _, bad := range []int{0, MaxStacksSide + 1} {
 		if _, err := NewStacksHybrid(context.Background(), mustShape(t, "4x5"), bad); err == nil {
