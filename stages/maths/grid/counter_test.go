@@ -263,6 +263,17 @@ func TestUint128(t *testing.T) {
 	if _, over := (Uint128{Hi: ^uint64(0)}).Add(Uint128{Hi: 1}); !over {
 		t.Error("no overflow reported past 2^128")
 	}
+	// (2^65 − 1)·(2^64 − 1) = 2^129 − 2^65 − 2^64 + 1 overflows; 5^27·5^9 = 5^36 does not.
+	if _, over := a.Mul64(^uint64(0)); !over {
+		t.Error("no overflow reported for (2^65-1)(2^64-1)")
+	}
+	p, over := Uint128{Lo: 7450580596923828125}.Mul64(1953125)
+	if want := new(big.Int).Exp(big.NewInt(5), big.NewInt(36), nil); over || p.Big().Cmp(want) != 0 {
+		t.Errorf("5^27·5^9 = %v (overflow %v), want %v", p, over, want)
+	}
+	if _, over := (Uint128{Hi: 1 << 62}).Mul64(4); !over {
+		t.Error("no overflow reported for 2^126·4")
+	}
 }
 
 var bigOne = big.NewInt(1)

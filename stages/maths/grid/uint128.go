@@ -37,3 +37,11 @@ func (a Uint128) Big() *big.Int {
 
 // String writes a in decimal.
 func (a Uint128) String() string { return a.Big().String() }
+
+// Mul64 returns a·x and whether the product overflowed 128 bits.
+func (a Uint128) Mul64(x uint64) (product Uint128, overflow bool) {
+	hiHi, hiLo := bits.Mul64(a.Hi, x)
+	loHi, lo := bits.Mul64(a.Lo, x)
+	hi, carry := bits.Add64(hiLo, loHi, 0)
+	return Uint128{Hi: hi, Lo: lo}, hiHi != 0 || carry != 0
+}

@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"math/big"
@@ -17,12 +18,13 @@ import (
 // MaxN the largest grid side N = R·C. The estimate of an R×C shape needs
 // the bands of both R×C and C×R, so both sides are bounded. The dynamic
 // programme is over subsets of the R rows of a band: a state holds at most
-// C(6,3) = 20 counts of at most N ≤ 25, and the weights of one box's
-// transition are at most (R−1)^N ≤ 5^25 < 2^64. 5×5 takes a few seconds,
+// C(6,3) = 20 counts of at most N ≤ 36, and the weights of one box's
+// transition are at most (R−1)^N ≤ 5^36 < 2^84, kept in a checked 128-bit
+// integer. 5×5 takes a few seconds,
 // 5×4 under one, 6×2 (the stacks of the 2×6 shape) about 2 CPU-seconds.
 const (
 	MaxSide = 6
-	MaxN    = 25
+	MaxN    = 36
 )
 
 // BandCount returns b(R,C), the number of bands of shape s: arrays of R rows
@@ -102,13 +104,17 @@ func advance(states map[state]*big.Int, from, to *subsetLevel, c int, binom [][]
 	err := parallel.Run(workers, func(w int) error {
 		next := make(map[state]*big.Int)
 		step := newTransition(from, to, c, binom)
-		term := new(big.Int)
+		term, weightBig := new(big.Int), new(big.Int)
 		// canonOf remembers the representative of every target seen: the
 		// same targets recur from many sources.
 		canonOf := make(map[state]state)
 		for k := w; k < len(keys); k += workers {
 			paths := states[keys[k]]
-			for target, weight := range step.targets(keys[k]) {
+			targets, err := step.targets(keys[k])
+			if err != nil {
+				return err
+			}
+			for target, weight := range targets {
 				canon, ok := canonOf[target]
 				if !ok {
 					canon = to.canonical(target)
@@ -119,7 +125,12 @@ func advance(states map[state]*big.Int, from, to *subsetLevel, c int, binom [][]
 					sum = new(big.Int)
 					next[canon] = sum
 				}
-				sum.Add(sum, term.Mul(paths, term.SetUint64(weight)))
+				if weight.Hi == 0 {
+					weightBig.SetUint64(weight.Lo)
+				} else {
+					weightBig = weight.Big()
+				}
+				sum.Add(sum, term.Mul(paths, weightBig))
 			}
 		}
 		parts[w] = next
@@ -141,14 +152,14 @@ func advance(states map[state]*big.Int, from, to *subsetLevel, c int, binom [][]
 	return merged, nil
 }
 
-// A state is the vector of the counts n(U) of one level, packed 5 bits a
-// count, 12 counts a word: the count of masks[k] in word k/12, bits 5(k%12)
-// to 5(k%12)+4. Counts are at most N ≤ 25, and a level has at most
+// A state is the vector of the counts n(U) of one level, packed 6 bits a
+// count, 10 counts a word: the count of masks[k] in word k/10, bits 6(k%10)
+// to 6(k%10)+5. Counts are at most N ≤ 36, and a level has at most
 // C(6,3) = 20 sets.
 type state [2]uint64
 
 const (
-	countBits, countMask = 5, 1<<5 - 1
+	countBits, countMask = 6, 1<<6 - 1
 	countsPerWord        = 64 / countBits
 	maxSets              = 20 // C(MaxSide, MaxSide/2)
 )
@@ -290,10 +301,10 @@ func newTransition(from, to *subsetLevel, c int, binom [][]uint64) *transition {
 }
 
 // targets returns, for each state of level j+1 reachable from src, the
-// number of ways to reach it. The weights fit in a uint64: their sum is
-// the number of ways to send each of N ≤ 25 symbols to one of at most
-// R−1 ≤ 5 rows, at most 5^25 < 2^59.
-func (t *transition) targets(src state) map[state]uint64 {
+// number of ways to reach it. The weights fit in 128 bits: their sum is
+// the number of ways to send each of N ≤ 36 symbols to one of at most
+// R−1 ≤ 5 rows, at most 5^36 < 2^84; every product is checked all the same.
+func (t *transition) targets(src state) (map[state]grid.Uint128, error) {
 	r := t.from.r
 	var full uint32
 	for i := 0; i < r; i++ {
@@ -309,7 +320,7 @@ func (t *transition) targets(src state) map[state]uint64 {
 			}
 		}
 	}
-	layer := map[partial]uint64{{room: full}: 1}
+	layer := map[partial]grid.Uint128{{room: full}: {Lo: 1}}
 	rows := make([]int, 0, r)
 	for u, mask := range t.from.masks {
 		n := src.count(u)
@@ -323,7 +334,7 @@ func (t *transition) targets(src state) map[state]uint64 {
 				later[i] -= n
 			}
 		}
-		next := make(map[partial]uint64, len(layer))
+		next := make(map[partial]grid.Uint128, len(layer))
 		for p, weight := range layer {
 		split:
 			for _, parts := range t.splits[n][len(rows)] {
@@ -335,7 +346,10 @@ func (t *transition) targets(src state) map[state]uint64 {
 					}
 					q.room -= uint32(k) << (roomBits * i)
 					q.counts = q.counts.add(t.to.index[mask|1<<i], k)
-					w *= t.binom[left][k]
+					var overflow bool
+					if w, overflow = w.Mul64(t.binom[left][k]); overflow {
+						return nil, errWeightOverflow
+					}
 					left -= k
 				}
 				for i := 0; i < r; i++ {
@@ -343,17 +357,29 @@ func (t *transition) targets(src state) map[state]uint64 {
 						continue split
 					}
 				}
-				next[q] += w
+				sum, overflow := next[q].Add(w)
+				if overflow {
+					return nil, errWeightOverflow
+				}
+				next[q] = sum
 			}
 		}
 		layer = next
 	}
-	out := make(map[state]uint64, len(layer))
+	out := make(map[state]grid.Uint128, len(layer))
 	for p, w := range layer {
-		out[p.counts] += w // all room is used up: the counts sum to R·C
+		sum, overflow := out[p.counts].Add(w) // all room is used up: the counts sum to R·C
+		if overflow {
+			return nil, errWeightOverflow
+		}
+		out[p.counts] = sum
 	}
-	return out
+	return out, nil
 }
+
+// errWeightOverflow reports a transition weight beyond 128 bits, which the
+// bound (R−1)^N < 2^84 rules out.
+var errWeightOverflow = errors.New("band count: a transition weight overflowed 128 bits")
 
 // compositions lists the ways to write n as an ordered sum of p parts,
 // each from 0 to most.
