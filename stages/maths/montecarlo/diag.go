@@ -40,6 +40,11 @@ type Diagnostics struct {
 // is marked unreliable.
 const UnreliableK = 0.7
 
+// HeadlineK is the k̂ from which an interval gives no headline figure, however
+// many samples it has: a tail of shape k ≥ 1/2 has infinite variance, so the
+// normal interval's half-width estimates nothing (the paper's headline rule).
+const HeadlineK = 0.5
+
 // UnreliableAbove returns the k̂ above which an interval of n samples is
 // marked unreliable: min(1 − 1/log₁₀ n, UnreliableK), the sample-size
 // dependent threshold of Vehtari et al. (2024, eq. 13): 0.5 at 100 samples,

@@ -234,13 +234,15 @@ func (r *Results) CoverageStats() []CoverageStat {
 // NominalCoverage is the coverage a 95% interval should have.
 const NominalCoverage = 0.95
 
-// Trusted reports whether e may give a headline figure: its interval is
-// not unreliable (k̂ ≤ montecarlo.UnreliableAbove(n)) and its variant's
-// coverage on e's shape is not clearly below nominal (the Wilson interval of the coverage study wholly
+// Trusted reports whether e may give a headline figure (the paper's headline
+// rule): its interval is not unreliable (k̂ ≤ montecarlo.UnreliableAbove(n)),
+// its fitted tail has finite variance (k̂ < montecarlo.HeadlineK; a NaN k̂,
+// no tail to fit, passes), and its variant's coverage on e's shape is not
+// clearly below nominal (the Wilson interval of the coverage study wholly
 // below 95%). Coverage is a property of the shape and the run length: the
 // study's short runs on 6×6 say nothing about long runs on 9×9.
 func (r *Results) Trusted(e Estimator) bool {
-	if e.Unreliable {
+	if e.Unreliable || e.ParetoK >= montecarlo.HeadlineK {
 		return false
 	}
 	for _, st := range r.CoverageStats() {
