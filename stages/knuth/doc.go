@@ -156,7 +156,8 @@
 //
 // # Randomness and units
 //
-// The stage reads the global key seed. Block b of (seed, stage, shape,
+// The stage reads the global key seed (the long runs read knuth.long_seed
+// instead, below). Block b of (seed, stage, shape,
 // variant) draws from ChaCha8 seeded with
 //
 //	SHA-256("sudoku-census/montecarlo/v1" ‖ u64(seed) ‖ str(stage) ‖ str(shape) ‖ str(variant) ‖ u64(b))
@@ -190,7 +191,12 @@
 // walks, hybrid_k N² but for the hybrid, alpha 0 but for lookahead, written
 // with p for the decimal point), with the block seeds of the formula above
 // for the stage name knuth-long (streams independent of the default runs'),
-// the global seed s and block size n. A unit holds 64 blocks on shapes up
+// the seed s of the key knuth.long_seed (default 1) and block size n. The
+// long runs have a seed key of their own, not the global seed: a new seed
+// (CENSUS_SEED=7) reruns the default runs and the coverage study in
+// minutes and keeps the bundle's long units, whose ids, and so the
+// headline intervals, do not change; a new long_seed asks for every long
+// unit again (knuth.max_cpu_hours then refuses unless raised). A unit holds 64 blocks on shapes up
 // to 9×9, 16 up to 16×16 and 4 beyond (a few CPU-minutes each), from a
 // multiple of that; its blocks run on every core, each with a sampler of
 // its own, and are merged in block order, so its bytes do not depend on the
