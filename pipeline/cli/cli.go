@@ -172,6 +172,15 @@ func flagError(cmd *cobra.Command, err error) error {
 	return fmt.Errorf("--%s %q: want %s", f.Name, m[1], allowed)
 }
 
+// configIsUsage marks a refusal of a config value as bad usage (exit 2).
+func configIsUsage(err error) error {
+	var ce *pipeline.ConfigError
+	if errors.As(err, &ce) {
+		return usageError{err}
+	}
+	return err
+}
+
 // usageError marks errors in what the user typed or supplied.
 type usageError struct{ error }
 
@@ -281,14 +290,14 @@ the run: nothing partial is published, finished units are kept for the next run.
 			if dryRun {
 				plan, err := e.DryRun(args, ro)
 				if err != nil {
-					return err
+					return configIsUsage(err)
 				}
 				writePlan(io.Stdout, plan)
 				return nil
 			}
 			results, err := e.Run(cmd.Context(), args, ro)
 			writeTimings(io.Stdout, results)
-			return err
+			return configIsUsage(err)
 		},
 	}
 	run.Flags().BoolVar(&force, "force", false, "rerun the named stages even if fresh (and what depends on them)")
@@ -313,7 +322,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 			}
 			st, err := e.Status()
 			if err != nil {
-				return err
+				return configIsUsage(err)
 			}
 			tw := tabwriter.NewWriter(io.Stdout, 0, 4, 2, ' ', 0)
 			allFresh := true

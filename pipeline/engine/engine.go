@@ -170,14 +170,26 @@ type StageStatus struct {
 	Units *UnitProgress
 }
 
-// Status reports every stage's freshness without running anything.
+// Status reports every stage's freshness without running anything. A
+// stale stage whose run would stop on its configuration as it lists its
+// units (knuth.max_cpu_hours against the units its bundle lacks) makes
+// Status fail with that refusal, as the run would.
 func (e *Engine) Status() ([]StageStatus, error) {
 	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
 	}
 	var out []StageStatus
+	var refused error
 	e.survey(m, func(s *pipeline.Stage, c checked, inCache bool, sim *store.Manifest) {
+		if refused != nil {
+			return
+		}
+		if !c.fresh && !inCache {
+			if refused = e.unitRefusal(sim, s, c); refused != nil {
+				return
+			}
+		}
 		st := StageStatus{Stage: s.Name, Fresh: c.fresh, Reason: c.reason, InCache: inCache}
 		if !c.fresh && !inCache && s.Units != nil && c.fingerprint != "" {
 			prog := e.unitProgress(sim, s, c)
@@ -185,6 +197,9 @@ func (e *Engine) Status() ([]StageStatus, error) {
 		}
 		out = append(out, st)
 	})
+	if refused != nil {
+		return nil, refused
+	}
 	return out, nil
 }
 
