@@ -379,7 +379,9 @@
 // whether its tree had uncommitted changes, the release and the repository's
 // public address from CITATION.cff (repository-code; without CITATION.cff,
 // the git remote only when it is a URL, never a path on the machine), and
-// the tool version. The commit is the one Go stamps into bin/census (make
+// the tool version. It is an @misc entry that plain BibTeX takes, its
+// fields with TeX's special characters escaped (data/knuth\_long.parquet)
+// so that pdflatex typesets them. The commit is the one Go stamps into bin/census (make
 // build passes -buildvcs=auto); the engine records it in the manifest's
 // stage record when the stage runs, never inside an artifact, whose bytes
 // must not depend on it.
