@@ -192,6 +192,24 @@ func StdIO() IO {
 		Terminal: term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("CI") == ""}
 }
 
+// defaultConfig is the configuration file, under the project root, that
+// census reads without --config.
+const defaultConfig = "configs/default.yaml"
+
+// version is what census --version prints: the release, and the commit
+// the binary was built from when Go stamped one.
+func version() string {
+	v := store.ToolRelease
+	if c := engine.BuildCode(); c != nil {
+		v += " (git commit " + c.Commit
+		if c.Modified {
+			v += " with uncommitted changes"
+		}
+		v += ")"
+	}
+	return v
+}
+
 type globalFlags struct {
 	root, config string
 	set          []string
@@ -228,11 +246,19 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{flagError(cmd, err)} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.root, "root", ".", "project root holding data/, figures/ and paper/")
-	pf.StringVar(&g.config, "config", "configs/default.yaml", "configuration file (YAML)")
+	pf.StringVar(&g.config, "config", defaultConfig, "configuration file (YAML); by default "+defaultConfig+" under --root")
 	pf.StringArrayVar(&g.set, "set", nil, "override a config key: --set key=value (repeatable)")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "log warnings and errors only")
 
+	root.Version = version()
+	root.SetVersionTemplate("census {{.Version}}\n")
+
 	openEngine := func() (*engine.Engine, error) {
+		if !pf.Changed("config") {
+			// The default file is the project's: under --root, not under
+			// the directory census runs in.
+			g.config = filepath.Join(g.root, defaultConfig)
+		}
 		level := slog.LevelInfo
 		if g.quiet {
 			level = slog.LevelWarn

@@ -655,7 +655,7 @@ func (e *Engine) runStage(ctx context.Context, m *store.Manifest, s *pipeline.St
 	}
 	m.Record(s.Name, store.StageRecord{
 		Version: s.Version, Fingerprint: c.fingerprint, Config: e.settings.Canonical[s.Name],
-		Inputs: c.inputs, Outputs: outs, Sources: c.sources, Tools: c.tools, Code: buildCode(),
+		Inputs: c.inputs, Outputs: outs, Sources: c.sources, Tools: c.tools, Code: BuildCode(),
 	}, entries)
 	if err := m.Write(e.opts.Root); err != nil {
 		return res, err
@@ -753,10 +753,10 @@ func (e *Engine) cached(s *pipeline.Stage, fingerprint string) (*store.CacheReco
 	return store.Cached(e.opts.Root, s.Name, outputs, fingerprint)
 }
 
-// buildCode returns the commit this binary was built from, from the
+// BuildCode returns the commit this binary was built from, from the
 // version control information Go stamps into binaries built in a git
 // checkout; nil for test binaries and builds outside one.
-func buildCode() *store.CodeVersion {
+func BuildCode() *store.CodeVersion {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return nil

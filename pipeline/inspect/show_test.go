@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -36,6 +37,25 @@ func TestBibEscape(t *testing.T) {
 			`\{`, "", `\}`, "", `\&`, "", `\%`, "", `\$`, "", `\#`, "", `\_`, "").Replace(got)
 		if strings.ContainsAny(rest, `\{}&%$#_~^`) {
 			t.Errorf("bibEscape(%q) = %q leaves a special bare", in, got)
+		}
+	}
+}
+
+// A diff's JSON holds each value as the JSON value it is: a config value
+// as its canonical JSON, a number as a number written exactly, an absent
+// value as null, other text as a string.
+func TestDiffJSONIsTyped(t *testing.T) {
+	d := Diff{A: "a", B: "data",
+		Config:  []Change{{Key: "knuth.se_order", Old: `"mrv"`, New: `"cover"`}, {Key: "seed", Old: "1", New: "7"}, {Key: "knuth.variants", Old: `["mrv"]`, New: ""}},
+		Metrics: []Change{{Stage: "exact", Key: "grids", Old: "6670903752021072936960", New: "6670903752021072936961"}, {Stage: "knuth", Key: "x", Old: "n/a", New: "-1.5e-3"}}}
+	out, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"old":"mrv","new":"cover"`, `"key":"seed","old":1,"new":7`, `"old":["mrv"],"new":null`,
+		`"old":6670903752021072936960,"new":6670903752021072936961`, `"old":"n/a","new":-1.5e-3`, `"a":"a","b":"data"`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("diff JSON lacks %s:\n%s", want, out)
 		}
 	}
 }
