@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // TestDiffCommand checks census diff's table, --json and --exit-code on
@@ -118,4 +120,22 @@ func TestPushPullCommands(t *testing.T) {
 func jsonNumberText(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
+}
+
+// Push and pull while a run holds data/ say so, and print no count of
+// files they did not send.
+func TestPushPullWhileLocked(t *testing.T) {
+	root := toyProject(t, "blocks:\n  count: 12\n  rounds: 10\n")
+	release, err := store.Lock(root, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	remote := "file://" + t.TempDir()
+	for _, cmd := range []string{"push", "pull"} {
+		code, out, errs := toyCensus(t, root, cmd, remote)
+		if code != 1 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "census: data/.lock is held by another census run (pid ") {
+			t.Errorf("%s while locked: exit %d, stdout %q, stderr %q", cmd, code, out, errs)
+		}
+	}
 }
