@@ -94,3 +94,17 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version: exit %d, %q %q", code, out.String(), errb.String())
 	}
 }
+
+// A CENSUS_* variable that names no config key is someone else's: census
+// runs as without it; one that names a key sets it.
+func TestUnrelatedEnvironmentIgnored(t *testing.T) {
+	root := project(t)
+	t.Setenv("CENSUS_API_KEY", "abc123")
+	if code, out, errs := census(t, root, "status"); code != 1 || !strings.Contains(out, "gen") || errs != "" {
+		t.Errorf("status with CENSUS_API_KEY set: exit %d, %q %q", code, out, errs)
+	}
+	t.Setenv("CENSUS_GEN_ROWS", "2.5")
+	if code, _, errs := census(t, root, "status"); code != 2 || !strings.Contains(errs, "config key gen.rows: value 2.5 is not allowed") {
+		t.Errorf("status with CENSUS_GEN_ROWS=2.5: exit %d, %q", code, errs)
+	}
+}
