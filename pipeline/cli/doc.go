@@ -108,7 +108,8 @@
 // CENSUS_EXACT_CROSSCHECK=none), then from --set; each later source wins
 // (Viper holds the sources and their order; package pipeline/config says
 // what the project adds). A CENSUS_* variable that names no key
-// (CENSUS_API_KEY) is someone else's and is ignored.
+// (CENSUS_API_KEY) is someone else's and is ignored, but under a stage's
+// prefix (CENSUS_KNUTH_SAMPLE) it is a misspelt key, refused.
 // --set can also set one entry of a map key and keeps the others:
 // --set knuth.samples.4x4/se=3000. Every value is parsed from the text as
 // written, against the type of its key, whatever the source: an integer key

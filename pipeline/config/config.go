@@ -4,9 +4,10 @@
 // winning. Every key belongs to a stage's subtree (the struct its
 // NewConfig returns), to a Section (the executor's) or is a global (seed,
 // remote); an unknown key in the file or in --set is an error naming the
-// known ones, and a CENSUS_* variable that names no key is ignored (logged
-// at debug level: the prefix is common enough to be shared, as in
-// CENSUS_API_KEY).
+// known ones, as is a CENSUS_* variable under a stage's or section's
+// prefix that names no key (CENSUS_KNUTH_SAMPLE); any other CENSUS_*
+// variable is ignored (logged at debug level: the prefix is common enough
+// to be shared, as in CENSUS_API_KEY).
 //
 // Viper (github.com/spf13/viper) holds the sources and their precedence:
 // the file's values are its config layer, each known key is bound to its
@@ -239,11 +240,20 @@ func Load(stages []*pipeline.Stage, sections []Section, file string, sets []stri
 		}
 		envNames[envName(k)] = true
 	}
+	// A variable under a subtree's prefix (CENSUS_KNUTH_…) that names no
+	// key is a misspelt key, refused; any other CENSUS_* variable is
+	// someone else's (CENSUS_API_KEY), ignored.
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, envPrefix+"_") && !envNames[name] {
-			slog.Debug("environment variable names no config key: ignored", "variable", name)
+		if !strings.HasPrefix(name, envPrefix+"_") || envNames[name] {
+			continue
 		}
+		for sub := range subtrees {
+			if !strings.Contains(sub, ".") && strings.HasPrefix(name, envName(sub)+"_") {
+				return nil, fmt.Errorf("environment variable %s: no such config key (known keys: %s)", name, allowedList())
+			}
+		}
+		slog.Debug("environment variable names no config key: ignored", "variable", name)
 	}
 	// entries[key][name] are --set values of one entry of a map key
 	// (knuth.samples.3x3=…), merged here into the map Viper resolves: in

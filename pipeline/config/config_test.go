@@ -88,14 +88,22 @@ func TestMapEntries(t *testing.T) {
 	}
 }
 
-// A CENSUS_* variable that names no key is someone else's: ignored. An
-// unknown key in the file or in --set is still refused.
+// A CENSUS_* variable that names no key is someone else's, ignored, unless
+// it is under a stage's prefix. An unknown key in the file or in --set is
+// still refused.
 func TestUnrelatedVariablesAreIgnored(t *testing.T) {
 	t.Setenv("CENSUS_API_KEY", "abc123")
-	t.Setenv("CENSUS_TOY_NOSUCH", "1")
+	t.Setenv("CENSUS_SEEDS", "1")
 	if _, _, err := loadToy(t, "seed: 1\n"); err != nil {
 		t.Fatalf("unrelated variables: %v", err)
 	}
+	// Under a stage's prefix, a variable that names no key is a misspelt
+	// key.
+	t.Setenv("CENSUS_TOY_DEPHT", "1")
+	if _, _, err := loadToy(t, "seed: 1\n"); err == nil || !strings.Contains(err.Error(), "environment variable CENSUS_TOY_DEPHT: no such config key") {
+		t.Fatalf("misspelt stage key: %v", err)
+	}
+	os.Unsetenv("CENSUS_TOY_DEPHT")
 	if _, _, err := loadToy(t, "seed: 1\n", "toy.nosuch=1"); err == nil || !strings.Contains(err.Error(), "unknown config key toy.nosuch") {
 		t.Fatalf("--set of an unknown key: %v", err)
 	}
