@@ -151,6 +151,22 @@ func TestSizesArePlannedWithoutOverflow(t *testing.T) {
 	}
 }
 
+// The dry run and status refuse what the run would refuse as it lists a
+// stage's units: here knuth.max_cpu_hours, which the long run's units
+// (absent from this root's bundle) exceed. A new seed alone asks for no
+// long unit: it changes the default runs only.
+func TestDryRunAndStatusRefuseAsTheRun(t *testing.T) {
+	root := t.TempDir()
+	long := []string{"--set", "knuth.long={3x3/mrv: 64000}", "--set", "knuth.max_cpu_hours=0"}
+	for _, cmd := range [][]string{{"run", "-n"}, {"run", "-n", "knuth"}, {"status"}, {"status", "knuth"}} {
+		code, _, errs := censusCLI(t, root, append(append([]string{}, long...), cmd...)...)
+		wantUsage(t, strings.Join(cmd, " "), code, errs, "stage knuth would stop", "config key knuth.max_cpu_hours: value 0 is not allowed: at least")
+	}
+	if code, out, errs := censusCLI(t, root, "--set", "seed=7", "run", "-n"); code != 0 || !strings.Contains(out, "knuth") {
+		t.Errorf("run -n --set seed=7: exit %d, %s%s", code, out, errs)
+	}
+}
+
 // Whatever a user points census at, it is read through a limit: an
 // endless or huge file is refused with exit 2, naming the limit. /dev/zero
 // never ends, so returning at all shows the limit (no clock: a timed check

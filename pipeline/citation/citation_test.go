@@ -88,4 +88,16 @@ func TestReadmeCitesTheRelease(t *testing.T) {
 			t.Errorf("README's BibTeX %s is not CITATION.cff's %q:\n%s", field, want, entry)
 		}
 	}
+	// The plain BibTeX entry says the same.
+	_, misc, ok := strings.Cut(string(readme), "@misc{sudokucensus,")
+	misc, _, _ = strings.Cut(misc, "\n    }")
+	if !ok {
+		t.Fatal("README.md has no @misc{sudokucensus, entry for plain BibTeX")
+	}
+	for _, want := range []string{"year         = {" + c.DateReleased[:4] + "}", "\\url{" + c.RepositoryCode + "}",
+		"Version " + c.Version + ", released " + c.DateReleased + "; " + c.License + " license"} {
+		if !strings.Contains(misc, want) {
+			t.Errorf("README's plain BibTeX entry lacks %q:\n%s", want, misc)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +34,10 @@ type IO struct {
 	Stdout, Stderr io.Writer
 	// Terminal says whether Stderr is a terminal, where progress is drawn.
 	Terminal bool
+	// Width is the number of columns of the terminal Stdout is, where
+	// long table cells are cut to fit; 0 when Stdout is no terminal: lines
+	// are written whole.
+	Width int
 }
 
 // exitError carries an exit code without a message of its own.
@@ -172,6 +177,15 @@ func flagError(cmd *cobra.Command, err error) error {
 	return fmt.Errorf("--%s %q: want %s", f.Name, m[1], allowed)
 }
 
+// configIsUsage marks a refusal of a config value as bad usage (exit 2).
+func configIsUsage(err error) error {
+	var ce *pipeline.ConfigError
+	if errors.As(err, &ce) {
+		return usageError{err}
+	}
+	return err
+}
+
 // usageError marks errors in what the user typed or supplied.
 type usageError struct{ error }
 
@@ -179,8 +193,30 @@ func (u usageError) Unwrap() error { return u.error }
 
 // StdIO is the process's own standard streams.
 func StdIO() IO {
-	return IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+	io := IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Terminal: term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("CI") == ""}
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+		io.Width = w
+	}
+	return io
+}
+
+// defaultConfig is the configuration file, under the project root, that
+// census reads without --config.
+const defaultConfig = "configs/default.yaml"
+
+// version is what census --version prints: the release, and the commit
+// the binary was built from when Go stamped one.
+func version() string {
+	v := store.ToolRelease
+	if c := engine.BuildCode(); c != nil {
+		v += " (git commit " + c.Commit
+		if c.Modified {
+			v += " with uncommitted changes"
+		}
+		v += ")"
+	}
+	return v
 }
 
 type globalFlags struct {
@@ -219,11 +255,19 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{flagError(cmd, err)} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.root, "root", ".", "project root holding data/, figures/ and paper/")
-	pf.StringVar(&g.config, "config", "configs/default.yaml", "configuration file (YAML)")
+	pf.StringVar(&g.config, "config", defaultConfig, "configuration file (YAML); by default "+defaultConfig+" under --root")
 	pf.StringArrayVar(&g.set, "set", nil, "override a config key: --set key=value (repeatable)")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "log warnings and errors only")
 
+	root.Version = version()
+	root.SetVersionTemplate("census {{.Version}}\n")
+
 	openEngine := func() (*engine.Engine, error) {
+		if !pf.Changed("config") {
+			// The default file is the project's: under --root, not under
+			// the directory census runs in.
+			g.config = filepath.Join(g.root, defaultConfig)
+		}
 		level := slog.LevelInfo
 		if g.quiet {
 			level = slog.LevelWarn
@@ -249,7 +293,7 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 		return e, nil
 	}
 
-	var force, wait, dryRun bool
+	var force, wait, dryRun, planJSON bool
 	var ex executorFlags
 	run := &cobra.Command{
 		Use:   "run [STAGE...]",
@@ -261,6 +305,9 @@ default) or as one Slurm array job per stage (--executor slurm); every other par
 stage runs here. The --slurm-* flags set the executor.slurm.* config keys. Ctrl-C stops
 the run: nothing partial is published, finished units are kept for the next run.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if planJSON && !dryRun {
+				return usageError{errors.New("--json writes the plan of a dry run: census run -n --json")}
+			}
 			g.set = append(g.set, ex.sets(cmd)...)
 			e, err := openEngine()
 			if err != nil {
@@ -281,19 +328,23 @@ the run: nothing partial is published, finished units are kept for the next run.
 			if dryRun {
 				plan, err := e.DryRun(args, ro)
 				if err != nil {
-					return err
+					return configIsUsage(err)
 				}
-				writePlan(io.Stdout, plan)
+				if planJSON {
+					return writePlanJSON(io.Stdout, plan)
+				}
+				writePlan(io.Stdout, plan, io.Width)
 				return nil
 			}
 			results, err := e.Run(cmd.Context(), args, ro)
 			writeTimings(io.Stdout, results)
-			return err
+			return configIsUsage(err)
 		},
 	}
 	run.Flags().BoolVar(&force, "force", false, "rerun the named stages even if fresh (and what depends on them)")
 	run.Flags().BoolVar(&wait, "wait", false, "wait for another run holding data/ instead of failing")
 	run.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "print what each stage would do (run, restore from the run cache, or nothing: up to date), and why; change nothing")
+	run.Flags().BoolVar(&planJSON, "json", false, "with -n: write the plan as JSON, each reason whole")
 	ex.register(run)
 
 	status := &cobra.Command{
@@ -313,7 +364,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 			}
 			st, err := e.Status()
 			if err != nil {
-				return err
+				return configIsUsage(err)
 			}
 			tw := tabwriter.NewWriter(io.Stdout, 0, 4, 2, ' ', 0)
 			allFresh := true
@@ -595,19 +646,67 @@ func exactArgs(n int, msg string) cobra.PositionalArgs {
 
 // writePlan prints a dry run: one line per stage, its action, the reason
 // and, for a stage that would run, the time its last run took.
-func writePlan(w io.Writer, plan []engine.Planned) {
+func writePlan(w io.Writer, plan []engine.Planned, width int) {
+	took := make([]string, len(plan))
+	stageW, actionW, tookW := len("stage"), len("would"), len("last run took")
+	for i, p := range plan {
+		if p.Expected > 0 {
+			took[i] = p.Expected.Round(10 * time.Millisecond).String()
+		} else if p.Action == "run" {
+			took[i] = "never ran here"
+		}
+		stageW, actionW, tookW = max(stageW, len(p.Stage)), max(actionW, len(p.Action)), max(tookW, len(took[i]))
+	}
+	// On a terminal the why column gets what the others leave of its
+	// width (at least 20 columns), and a longer reason is cut with "…";
+	// census run -n --json gives every reason whole.
+	whyW := 0
+	if width > 0 {
+		whyW = max(20, width-1-(stageW+2)-(actionW+2)-(tookW+2))
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "stage\twould\twhy\tlast run took")
-	for _, p := range plan {
-		took := ""
-		if p.Expected > 0 {
-			took = p.Expected.Round(10 * time.Millisecond).String()
-		} else if p.Action == "run" {
-			took = "never ran here"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Stage, p.Action, p.Reason, took)
+	for i, p := range plan {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Stage, p.Action, cut(p.Reason, whyW), took[i])
 	}
 	tw.Flush()
+}
+
+// cut returns s in at most n runes, its end replaced by "…" when it is
+// longer; n = 0: s whole.
+func cut(s string, n int) string {
+	r := []rune(s)
+	if n <= 0 || len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// writePlanJSON writes a dry run's plan as a JSON array, one object per
+// stage: stage, action, reason (whole) and the seconds its last run took
+// (null when it never ran here).
+func writePlanJSON(w io.Writer, plan []engine.Planned) error {
+	type planned struct {
+		Stage    string   `json:"stage"`
+		Action   string   `json:"action"`
+		Reason   string   `json:"reason"`
+		LastWall *float64 `json:"last_run_seconds"`
+	}
+	out := make([]planned, 0, len(plan))
+	for _, p := range plan {
+		q := planned{Stage: p.Stage, Action: p.Action, Reason: p.Reason}
+		if p.Expected > 0 {
+			secs := p.Expected.Seconds()
+			q.LastWall = &secs
+		}
+		out = append(out, q)
+	}
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
 }
 
 // writeTimings prints the run's timing report: one line per stage, then

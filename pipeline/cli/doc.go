@@ -21,14 +21,19 @@
 //	census run -n [STAGE...]  (--dry-run)
 //	    print per stage what a run would do (up to date, restore from the run
 //	    cache, or run), why, and how long its last run took (data/runs.jsonl);
-//	    takes no lock and writes nothing
+//	    on a terminal a long why is cut to the width, --json gives the plan
+//	    as JSON with every reason whole; takes no lock and writes nothing; a
+//	    stage whose run would be refused as it lists its units
+//	    (knuth.max_cpu_hours against the units its bundle lacks) is the same
+//	    refusal here, exit 2
 //	census run --executor slurm [--slurm-…]
 //	    the same, with the missing units of each stale stage computed as one
 //	    Slurm array job (see Running on Slurm)
 //	census status [STAGE...]
 //	    one line per stage (default: all): fresh, or stale and why, plus
 //	    "N/M units done" for a stage with units; exit 0 if all named stages
-//	    are fresh, 1 otherwise
+//	    are fresh, 1 otherwise, 2 with the refusal a run would stop on (as
+//	    run -n)
 //	census dag [--dot]
 //	    the stage graph as text, or Graphviz
 //	census show ARTIFACT [--rows N]
@@ -61,7 +66,10 @@
 //	census diff LOCK [LOCK|data] [--json] [--exit-code] [--all]
 //	    compare two runs (see Comparing runs)
 //	census push [REMOTE], census pull [REMOTE] [--lock FILE]
-//	    share runs through a remote (see Sharing runs)
+//	    share runs through a remote (see Sharing runs); while a run holds
+//	    data/.lock each says so and sends nothing (exit 1)
+//	census --version
+//	    the release, and the git commit the binary was built from
 //	census gc [--wait] [--keep-last N]
 //	    remove from data/units/ the units of every fingerprint other than
 //	    each stage's published one and the current configuration's, the units
@@ -94,9 +102,14 @@
 //
 // # Configuration
 //
-// Configuration is read from the file, then from environment variables
+// Configuration is read from the file (--config; by default
+// configs/default.yaml under --root), then from environment variables
 // CENSUS_<KEY> (dots become underscores: CENSUS_SEED=7,
-// CENSUS_EXACT_CROSSCHECK=none), then from --set; each later source wins.
+// CENSUS_EXACT_CROSSCHECK=none), then from --set; each later source wins
+// (Viper holds the sources and their order; package pipeline/config says
+// what the project adds). A CENSUS_* variable that names no key
+// (CENSUS_API_KEY) is someone else's and is ignored, but under a stage's
+// prefix (CENSUS_KNUTH_SAMPLE) it is a misspelt key, refused.
 // --set can also set one entry of a map key and keeps the others:
 // --set knuth.samples.4x4/se=3000. Every value is parsed from the text as
 // written, against the type of its key, whatever the source: an integer key
@@ -114,9 +127,10 @@
 // Each stage's keys live under its name and are listed in its package doc.
 // The global keys:
 //
-//   - seed (default 1, a non-negative integer): seeds every random stream;
-//     it enters the fingerprint of the stages that read it (knuth,
-//     importance).
+//   - seed (default 1, a non-negative integer): seeds every random stream
+//     but the long runs' of knuth (knuth.long_seed, so that a new seed keeps
+//     the committed bundle's long units); it enters the fingerprint of the
+//     stages that read it (knuth, importance).
 //   - remote (default unset): the URL census push and census pull use when
 //     none is given; in no fingerprint.
 //   - executor.* (see Running on Slurm): in no fingerprint.
@@ -280,7 +294,8 @@
 //	bin/census diff configs/default.lock.json --exit-code            # exit 1 when data/ is another run
 //
 // It prints, as tables (or one JSON object with --json: config, stages,
-// artifacts, metrics, notes): the configuration keys whose values differ (a
+// artifacts, metrics, notes, each value typed: a config value as its JSON,
+// a number as a number written exactly, an absent one as null): the configuration keys whose values differ (a
 // lock records each stage's configuration, the canonical JSON its
 // fingerprint hashes), the stages whose Version or fingerprint differ, the
 // artifacts whose SHA-256 differ, and old → new for the headline numbers
@@ -379,7 +394,9 @@
 // whether its tree had uncommitted changes, the release and the repository's
 // public address from CITATION.cff (repository-code; without CITATION.cff,
 // the git remote only when it is a URL, never a path on the machine), and
-// the tool version. The commit is the one Go stamps into bin/census (make
+// the tool version. It is an @misc entry that plain BibTeX takes, its
+// fields with TeX's special characters escaped (data/knuth\_long.parquet)
+// so that pdflatex typesets them. The commit is the one Go stamps into bin/census (make
 // build passes -buildvcs=auto); the engine records it in the manifest's
 // stage record when the stage runs, never inside an artifact, whose bytes
 // must not depend on it.

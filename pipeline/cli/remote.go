@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
 	"github.com/sudoku-census/sudoku-census/pipeline/remote"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 
 	"github.com/spf13/cobra"
 )
@@ -66,6 +68,9 @@ the config key remote.`,
 			}
 			defer r.Close()
 			t, err := r.Push(cmd.Context(), e.Root(), e.Log(), wait)
+			if errors.Is(err, store.ErrLocked) {
+				return err // nothing was sent: no count of files to print
+			}
 			fmt.Fprintf(io.Stdout, "pushed %d files, %d bytes (%d objects, %d run records, %d units); %d already on %s\n",
 				t.Files(), t.Bytes, t.Objects, t.Runs, t.Units, t.Present, r.URL)
 			return err
@@ -111,6 +116,9 @@ renamed once checked, and records after their files.`,
 				}
 			}
 			t, results, err := e.Pull(cmd.Context(), r, o)
+			if errors.Is(err, store.ErrLocked) {
+				return err
+			}
 			fmt.Fprintf(io.Stdout, "pulled %d files, %d bytes (%d objects, %d run records, %d units), each checked; %d already here\n",
 				t.Files(), t.Bytes, t.Objects, t.Runs, t.Units, t.Present)
 			restored := 0

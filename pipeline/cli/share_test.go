@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
 // TestDiffCommand checks census diff's table, --json and --exit-code on
@@ -34,11 +37,24 @@ func TestDiffCommand(t *testing.T) {
 		t.Errorf("diff --exit-code of two runs: exit %d, want 1", code)
 	}
 	code, out, _ = census(t, root, "diff", lock, "--json")
+	// Values are typed JSON: the number 9, not the text "9".
 	var d struct {
-		Config []struct{ Key, Old, New string }
+		Config []struct {
+			Key      string
+			Old, New any
+		}
+		Metrics []struct{ Old, New any }
 	}
-	if err := json.Unmarshal([]byte(out), &d); code != 0 || err != nil || len(d.Config) != 1 || d.Config[0].New != "9" {
+	if err := json.Unmarshal([]byte(out), &d); code != 0 || err != nil || len(d.Config) != 1 || d.Config[0].Key != "gen.rows" ||
+		d.Config[0].Old != 7.0 || d.Config[0].New != 9.0 {
 		t.Errorf("diff --json: exit %d, %v\n%s", code, err, out)
+	}
+	for _, m := range d.Metrics {
+		for _, v := range []any{m.Old, m.New} {
+			if s, ok := v.(string); ok && jsonNumberText(s) {
+				t.Errorf("diff --json: number %q written as a string\n%s", s, out)
+			}
+		}
 	}
 	for _, args := range [][]string{{"diff"}, {"diff", "a", "b", "c"}, {"diff", filepath.Join(root, "none.json")}} {
 		if code, _, errs := census(t, root, args...); code != 2 || strings.Count(errs, "\n") != 1 {
@@ -97,5 +113,29 @@ func TestPushPullCommands(t *testing.T) {
 	}
 	if code, _, errs := toyCensus(t, root, "pull"); code != 2 || !strings.Contains(errs, "pull needs a remote") {
 		t.Errorf("pull without a remote: exit %d, %q", code, errs)
+	}
+}
+
+// jsonNumberText reports whether s is the text of a number.
+func jsonNumberText(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// Push and pull while a run holds data/ say so, and print no count of
+// files they did not send.
+func TestPushPullWhileLocked(t *testing.T) {
+	root := toyProject(t, "blocks:\n  count: 12\n  rounds: 10\n")
+	release, err := store.Lock(root, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	remote := "file://" + t.TempDir()
+	for _, cmd := range []string{"push", "pull"} {
+		code, out, errs := toyCensus(t, root, cmd, remote)
+		if code != 1 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "census: data/.lock is held by another census run (pid ") {
+			t.Errorf("%s while locked: exit %d, stdout %q, stderr %q", cmd, code, out, errs)
+		}
 	}
 }

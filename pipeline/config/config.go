@@ -1,10 +1,34 @@
 // Package config loads the configuration of a pipeline: a YAML file, then
-// CENSUS_* environment variables, then --set overrides, each later one
+// CENSUS_* environment variables, then --set overrides (and the run
+// command's --slurm-* flags, which are --set overrides), each later one
 // winning. Every key belongs to a stage's subtree (the struct its
 // NewConfig returns), to a Section (the executor's) or is a global (seed,
-// remote); an unknown key is an error naming the known ones. Every value
-// is parsed exactly against its key's type, never coerced, and each
-// subtree is checked by its Validate. Load returns each stage's
+// remote); an unknown key in the file or in --set is an error naming the
+// known ones, as is a CENSUS_* variable under a stage's or section's
+// prefix that names no key (CENSUS_KNUTH_SAMPLE); any other CENSUS_*
+// variable is ignored (logged at debug level: the prefix is common enough
+// to be shared, as in CENSUS_API_KEY).
+//
+// Viper (github.com/spf13/viper) holds the sources and their precedence:
+// the file's values are its config layer, each known key is bound to its
+// variable (knuth.samples to CENSUS_KNUTH_SAMPLES, an empty variable being
+// a value), --set is its override layer, and Viper's Get says which source
+// gives each key. The project adds what Viper does not do exactly:
+//   - the file is read by the project's YAML parser, with a size limit,
+//     refusing duplicate and unknown keys; its values reach Viper as YAML
+//     nodes it does not look into, so no number is decoded by Viper (keys
+//     and map entry names are lower case, as Viper folds them and as
+//     --set names them, and duplicates after folding are refused);
+//   - every value, a node or a variable's text, is parsed exactly against
+//     its key's type (value.go), never by Viper's Unmarshal, whose weak
+//     decoding would turn 1.5 into 1;
+//   - keys are read one by one from the known keys, so none is skipped as
+//     Unmarshal skips unbound variables;
+//   - --set of one entry of a map key (knuth.samples.3x3=5) is merged here
+//     into the whole map Viper resolved, since in Viper a nested key hides
+//     the rest of its map.
+//
+// Each subtree is checked by its Validate. Load returns each stage's
 // configuration with the canonical JSON that enters its fingerprint.
 package config
 
@@ -13,11 +37,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"reflect"
 	"sort"
 	"strings"
 
+	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -157,11 +183,11 @@ func Load(stages []*pipeline.Stage, sections []Section, file string, sets []stri
 		return strings.Join(keys, ", ")
 	}
 
-	// given[key] is the node of a whole key, from the highest source that
-	// sets it; entries[key][name] are --set values of one entry of a map
-	// key (knuth.samples.3x3=…), merged into the map after it is read.
-	given := map[string]*yaml.Node{}
-	entries := map[string]map[string]*yaml.Node{}
+	// The file is read by the project's YAML parser (readConfigFile), which
+	// keeps each value's text and refuses duplicate and unknown keys; its
+	// nodes go to Viper as the config layer, opaque, so that Viper does not
+	// decode their numbers.
+	fileNodes := map[string]any{}
 	var walk func(prefix string, m *yaml.Node) error
 	walk = func(prefix string, m *yaml.Node) error {
 		seen := map[string]bool{}
@@ -179,7 +205,7 @@ func Load(stages []*pipeline.Stage, sections []Section, file string, sets []stri
 			case k.Kind != yaml.ScalarNode:
 				return fmt.Errorf("config file %s: a key is %s, not a name", file, shownValue(k))
 			case known[key].typ != nil:
-				given[key] = v
+				setNested(fileNodes, key, v)
 			case subtrees[key] && isNull(v):
 			case subtrees[key] && v.Kind == yaml.MappingNode:
 				if err := walk(key, v); err != nil {
@@ -197,21 +223,42 @@ func Load(stages []*pipeline.Stage, sections []Section, file string, sets []stri
 		return nil, err
 	}
 
-	envNames := map[string]string{}
-	for k := range known {
-		envNames[envPrefix+"_"+strings.ToUpper(strings.ReplaceAll(k, ".", "_"))] = k
+	// Viper resolves which source gives each whole key: --set (its
+	// override layer) over CENSUS_* variables (each known key bound by
+	// name, so that no variable is looked up by guess) over the file.
+	vp := viper.New()
+	if err := vp.MergeConfigMap(fileNodes); err != nil {
+		return nil, fmt.Errorf("config file %s: %w", file, err)
 	}
+	vp.SetEnvPrefix(envPrefix)
+	vp.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	vp.AllowEmptyEnv(true) // CENSUS_SEED= is a value to refuse, not an unset key
+	envNames := map[string]bool{}
+	for k := range known {
+		if err := vp.BindEnv(k); err != nil {
+			return nil, err
+		}
+		envNames[envName(k)] = true
+	}
+	// A variable under a subtree's prefix (CENSUS_KNUTH_…) that names no
+	// key is a misspelt key, refused; any other CENSUS_* variable is
+	// someone else's (CENSUS_API_KEY), ignored.
 	for _, kv := range os.Environ() {
-		name, text, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, envPrefix+"_") {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, envPrefix+"_") || envNames[name] {
 			continue
 		}
-		key, ok := envNames[name]
-		if !ok {
-			return nil, fmt.Errorf("environment variable %s: no such config key (known keys: %s)", name, allowedList())
+		for sub := range subtrees {
+			if !strings.Contains(sub, ".") && strings.HasPrefix(name, envName(sub)+"_") {
+				return nil, fmt.Errorf("environment variable %s: no such config key (known keys: %s)", name, allowedList())
+			}
 		}
-		given[key] = textNode(text, known[key].typ)
+		slog.Debug("environment variable names no config key: ignored", "variable", name)
 	}
+	// entries[key][name] are --set values of one entry of a map key
+	// (knuth.samples.3x3=…), merged here into the map Viper resolves: in
+	// Viper a nested key would hide the rest of its map.
+	entries := map[string]map[string]*yaml.Node{}
 	for _, s := range sets {
 		key, raw, ok := strings.Cut(s, "=")
 		key = strings.ToLower(strings.TrimSpace(key))
@@ -219,7 +266,7 @@ func Load(stages []*pipeline.Stage, sections []Section, file string, sets []stri
 			return nil, fmt.Errorf("--set %q: want key=value, for example --set seed=7", s)
 		}
 		if l, exact := known[key]; exact {
-			given[key] = textNode(raw, l.typ)
+			vp.Set(key, textNode(raw, l.typ))
 			delete(entries, key) // a later whole map replaces earlier entries
 			continue
 		}
@@ -236,6 +283,20 @@ func Load(stages []*pipeline.Stage, sections []Section, file string, sets []stri
 		}
 		if !found {
 			return nil, fmt.Errorf("--set %s: unknown config key %s (known keys: %s)", s, key, allowedList())
+		}
+	}
+	// given[key] is the node of each whole key that some source sets, as
+	// Viper resolved it: a file or --set node, or the text of a variable.
+	given := map[string]*yaml.Node{}
+	for k, l := range known {
+		switch v := vp.Get(k).(type) {
+		case nil:
+		case *yaml.Node:
+			given[k] = v
+		case string:
+			given[k] = textNode(v, l.typ)
+		default:
+			return nil, fmt.Errorf("config key %s: unexpected %T from the configuration sources", k, v)
 		}
 	}
 
@@ -369,6 +430,26 @@ func isNumeric(t reflect.Type) bool {
 		return false
 	}
 	return true
+}
+
+// envName is the environment variable that sets key: knuth.samples is
+// CENSUS_KNUTH_SAMPLES (Viper's prefix and key replacer give the same).
+func envName(key string) string {
+	return envPrefix + "_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+// setNested puts v at the dotted key in the nested map m.
+func setNested(m map[string]any, key string, v any) {
+	parts := strings.Split(key, ".")
+	for _, p := range parts[:len(parts)-1] {
+		sub, ok := m[p].(map[string]any)
+		if !ok {
+			sub = map[string]any{}
+			m[p] = sub
+		}
+		m = sub
+	}
+	m[parts[len(parts)-1]] = v
 }
 
 // next returns the index of the next '.' in k after i, or -1.

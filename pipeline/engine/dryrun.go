@@ -20,7 +20,9 @@ type Planned struct {
 // doing any of it: it takes no lock and writes nothing. Stages restored
 // from the cache count as up to date for the stages downstream, since the
 // run gives them the cached bytes; a stage that would run makes every
-// stage downstream of it run too, its new outputs being unknown.
+// stage downstream of it run too, its new outputs being unknown. A stage
+// that would run but stop on its configuration as it lists its units
+// (knuth.max_cpu_hours) makes DryRun fail with that refusal.
 func (e *Engine) DryRun(targets []string, ro RunOptions) ([]Planned, error) {
 	want, forced, err := e.selection(targets, ro.Force)
 	if err != nil {
@@ -54,6 +56,9 @@ func (e *Engine) DryRun(targets []string, ro RunOptions) ([]Planned, error) {
 		default:
 			p.Action, p.Reason, p.Expected = "run", c.reason, last[s.Name]
 			stale[s.Name] = c.reason
+			if err := e.unitRefusal(sim, s, c); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, p)
 	}

@@ -170,14 +170,26 @@ type StageStatus struct {
 	Units *UnitProgress
 }
 
-// Status reports every stage's freshness without running anything.
+// Status reports every stage's freshness without running anything. A
+// stale stage whose run would stop on its configuration as it lists its
+// units (knuth.max_cpu_hours against the units its bundle lacks) makes
+// Status fail with that refusal, as the run would.
 func (e *Engine) Status() ([]StageStatus, error) {
 	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
 	}
 	var out []StageStatus
+	var refused error
 	e.survey(m, func(s *pipeline.Stage, c checked, inCache bool, sim *store.Manifest) {
+		if refused != nil {
+			return
+		}
+		if !c.fresh && !inCache {
+			if refused = e.unitRefusal(sim, s, c); refused != nil {
+				return
+			}
+		}
 		st := StageStatus{Stage: s.Name, Fresh: c.fresh, Reason: c.reason, InCache: inCache}
 		if !c.fresh && !inCache && s.Units != nil && c.fingerprint != "" {
 			prog := e.unitProgress(sim, s, c)
@@ -185,6 +197,9 @@ func (e *Engine) Status() ([]StageStatus, error) {
 		}
 		out = append(out, st)
 	})
+	if refused != nil {
+		return nil, refused
+	}
 	return out, nil
 }
 
@@ -640,7 +655,7 @@ func (e *Engine) runStage(ctx context.Context, m *store.Manifest, s *pipeline.St
 	}
 	m.Record(s.Name, store.StageRecord{
 		Version: s.Version, Fingerprint: c.fingerprint, Config: e.settings.Canonical[s.Name],
-		Inputs: c.inputs, Outputs: outs, Sources: c.sources, Tools: c.tools, Code: buildCode(),
+		Inputs: c.inputs, Outputs: outs, Sources: c.sources, Tools: c.tools, Code: BuildCode(),
 	}, entries)
 	if err := m.Write(e.opts.Root); err != nil {
 		return res, err
@@ -738,10 +753,10 @@ func (e *Engine) cached(s *pipeline.Stage, fingerprint string) (*store.CacheReco
 	return store.Cached(e.opts.Root, s.Name, outputs, fingerprint)
 }
 
-// buildCode returns the commit this binary was built from, from the
+// BuildCode returns the commit this binary was built from, from the
 // version control information Go stamps into binaries built in a git
 // checkout; nil for test binaries and builds outside one.
-func buildCode() *store.CodeVersion {
+func BuildCode() *store.CodeVersion {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return nil

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -23,6 +24,30 @@ func listUnits(p *pipeline.Pass) ([]string, error) {
 		return nil, err
 	}
 	return ids, nil
+}
+
+// unitRefusal is the refusal of the configuration that listing the units
+// of stage s would stop its run on (knuth.max_cpu_hours when the committed
+// bundle lacks units that cost more), for status and the dry run to say
+// what the run would. Other errors of the listing (an input not yet made)
+// are the run's to report: nil.
+func (e *Engine) unitRefusal(m *store.Manifest, s *pipeline.Stage, c checked) error {
+	if s.Units == nil {
+		return nil
+	}
+	_, err := func() (ids []string, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		return listUnits(e.newPass(context.Background(), m, s, c).Pass())
+	}()
+	var ce *pipeline.ConfigError
+	if errors.As(err, &ce) {
+		return fmt.Errorf("stage %s would stop: %w", s.Name, err)
+	}
+	return nil
 }
 
 // prepareUnits brings every unit of the pass's stage into memory: those

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,6 +51,54 @@ type Change struct {
 	Key   string `json:"key"`
 	Old   string `json:"old"`
 	New   string `json:"new"`
+}
+
+// MarshalJSON writes the diff with each value as the JSON value it is, not
+// as text: a config value as its canonical JSON (7, "mrv", [a, b]), a
+// number as a number, written exactly as read (no float64 rounding of a
+// 22-digit count); a side that lacks the value gives null.
+func (d Diff) MarshalJSON() ([]byte, error) {
+	type change struct {
+		Stage string          `json:"stage,omitempty"`
+		Key   string          `json:"key"`
+		Old   json.RawMessage `json:"old"`
+		New   json.RawMessage `json:"new"`
+	}
+	typed := func(cs []Change, value func(string) json.RawMessage) []change {
+		out := make([]change, 0, len(cs))
+		for _, c := range cs {
+			out = append(out, change{Stage: c.Stage, Key: c.Key, Old: value(c.Old), New: value(c.New)})
+		}
+		return out
+	}
+	configValue := func(s string) json.RawMessage {
+		if s == "" || !json.Valid([]byte(s)) {
+			return jsonText(s)
+		}
+		return json.RawMessage(s)
+	}
+	type plain Diff // without this method
+	return json.Marshal(struct {
+		plain
+		Config  []change `json:"config"`
+		Metrics []change `json:"metrics"`
+	}{plain(d), typed(d.Config, configValue), typed(d.Metrics, jsonText)})
+}
+
+// jsonNumber matches a JSON number.
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// jsonText is s as a JSON value: null when empty, a number when s is one,
+// else a string.
+func jsonText(s string) json.RawMessage {
+	switch {
+	case s == "":
+		return json.RawMessage("null")
+	case jsonNumber.MatchString(s):
+		return json.RawMessage(s)
+	}
+	out, _ := json.Marshal(s)
+	return out
 }
 
 // StageChange is a stage whose code version or fingerprint differ.

@@ -186,7 +186,7 @@ func (pr Project) Cite(w io.Writer, name string) error {
 			names = append(names, a.String())
 		}
 		author = strings.Join(names, " and ")
-		version = "\n  version      = {" + cff.Version + "},"
+		version = "\n  version      = {" + bibEscape(cff.Version) + "},"
 	} else if u := gitRemote(pr.Root); citation.IsWebURL(u) || strings.HasPrefix(u, "ssh://") {
 		url = u
 	}
@@ -200,7 +200,7 @@ func (pr Project) Cite(w io.Writer, name string) error {
   howpublished = {File %s, produced by stage %s of the sudoku-census pipeline},%s%s
   note         = {SHA-256 %s; fingerprint %s; %s; %s},
 }
-`, a.Name, msg.Short(a.SHA256), a.Path, bibEscape(doc), author, year, a.Path, a.Stage, version, url, a.SHA256, a.Fingerprint, bibEscape(code), m.Tool)
+`, a.Name, msg.Short(a.SHA256), bibEscape(a.Path), bibEscape(doc), author, year, bibEscape(a.Path), bibEscape(a.Stage), version, url, a.SHA256, a.Fingerprint, bibEscape(code), bibEscape(m.Tool))
 	return nil
 }
 
@@ -254,9 +254,19 @@ func publicURL(remote string) string {
 	return remote
 }
 
+// bibEscape writes text for a BibTeX field that LaTeX typesets: each of
+// TeX's special characters (& % $ # _ { } ~ ^ and the backslash) as the command that
+// prints it, so that pdflatex takes the entry as it is (a path such as
+// data/knuth_long.parquet would otherwise stop it at "Missing $ inserted").
 func bibEscape(s string) string {
-	return strings.NewReplacer("&", `\&`, "%", `\%`, "_", `\_`, "#", `\#`).Replace(s)
+	return bibEscaper.Replace(s)
 }
+
+var bibEscaper = strings.NewReplacer(
+	`\`, `\textbackslash{}`, "{", `\{`, "}", `\}`,
+	"&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`, "_", `\_`,
+	"~", `\textasciitilde{}`, "^", `\textasciicircum{}`,
+)
 
 // ErrUnknownArtifact is wrapped by the error for a name that is no
 // artifact of the manifest: bad usage, where a damaged artifact is a

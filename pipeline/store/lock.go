@@ -13,6 +13,11 @@ import (
 // LockPath is the lock file that keeps two runs off the same data/.
 const LockPath = "data/.lock"
 
+// ErrLocked is wrapped by Lock's error when another process holds the
+// lock, so that a command can say so instead of reporting what it did not
+// do.
+var ErrLocked = errors.New(LockPath + " is held by another census run")
+
 // Lock takes an exclusive flock on the data/ directory itself and on
 // data/.lock, and writes our pid into the file. The lock belongs to the
 // process's open descriptors, not to the file's existence: deleting
@@ -37,7 +42,7 @@ func Lock(root string, wait bool) (release func(), err error) {
 		if _, convErr := strconv.Atoi(pid); convErr != nil {
 			pid = "unknown"
 		}
-		return fmt.Errorf("%s is held by another census run (pid %s); wait for it to finish or pass --wait", LockPath, pid)
+		return fmt.Errorf("%w (pid %s); wait for it to finish or pass --wait", ErrLocked, pid)
 	}
 	d, err := os.Open(dir)
 	if err != nil {

@@ -156,7 +156,8 @@
 //
 // # Randomness and units
 //
-// The stage reads the global key seed. Block b of (seed, stage, shape,
+// The stage reads the global key seed (the long runs read knuth.long_seed
+// instead, below). Block b of (seed, stage, shape,
 // variant) draws from ChaCha8 seeded with
 //
 //	SHA-256("sudoku-census/montecarlo/v1" ‖ u64(seed) ‖ str(stage) ‖ str(shape) ‖ str(variant) ‖ u64(b))
@@ -190,8 +191,13 @@
 // walks, hybrid_k N² but for the hybrid, alpha 0 but for lookahead, written
 // with p for the decimal point), with the block seeds of the formula above
 // for the stage name knuth-long (streams independent of the default runs'),
-// the global seed s and block size n. A unit holds 64 blocks on shapes up
-// to 9×9, 16 up to 16×16 and 4 beyond (a few CPU-minutes each), from a
+// the seed s of the key knuth.long_seed (default 1) and block size n. The
+// long runs have a seed key of their own, not the global seed: a new seed
+// (CENSUS_SEED=7) reruns the default runs and the coverage study in
+// minutes and keeps the bundle's long units, whose ids, and so the
+// headline intervals, do not change; a new long_seed asks for every long
+// unit again (knuth.max_cpu_hours then refuses unless raised). A unit
+// holds 64 blocks on shapes up to 9×9, 16 up to 16×16 and 4 beyond (a few CPU-minutes each), from a
 // multiple of that; its blocks run on every core, each with a sampler of
 // its own, and are merged in block order, so its bytes do not depend on the
 // cores. Its result (base64 text) is its blocks as the default units', the
@@ -323,11 +329,16 @@
 //   - knuth.variants (default: [rowmajor, random, mrv, cover, hybrid, se,
 //     lookahead, bandmrv, bandse, bandmrvlast, bandselast, stacks,
 //     stackshybrid]; smoke: the same without stacks and stackshybrid): a
-//     non-empty list of distinct names among these.
+//     non-empty list of distinct names among these. Narrowing it needs no
+//     other key: an RxC/variant entry of knuth.samples or
+//     knuth.coverage_samples whose variant is not listed is left unused
+//     (--set 'knuth.variants=[mrv]' alone runs mrv on the shapes of its
+//     entries).
 //   - knuth.hybrid_order (default cover): rowmajor, random, mrv or cover.
 //   - knuth.samples (see configs/default.yaml): a map from shape RxC (R·C ≤
-//     36) to the samples of every variant (≥ 1), or from RxC/variant to the
-//     samples of one listed variant: beside RxC an override (0: not on this
+//     36) to the samples of every variant (≥ 1), or from RxC/variant (a
+//     variant among those above; unused when knuth.variants does not list
+//     it) to the samples of that variant: beside RxC an override (0: not on this
 //     shape), alone the only variant run on that shape; bandmrv and bandse
 //     only where R ≤ 5, bandmrvlast and bandselast where R ≤ 3, stacks and
 //     stackshybrid where C ≤ 5, R ≤ 8 and N ≤ 32; at most 2²⁴ blocks per shape and variant
@@ -373,7 +384,11 @@
 //     must then be set for its shapes.
 //   - knuth.max_cpu_hours (default 1): a number in [0, 8784], the largest
 //     projected cost, in CPU-hours, of the long runs' units the bundle
-//     lacks.
+//     lacks (census status and run -n refuse as the run would).
+//   - knuth.long_seed (default 1): an integer from 0 to 2⁶⁴−1, the seed of
+//     the long runs' streams (the s of their unit ids) in place of the
+//     global seed, which the other runs read: a new seed keeps the bundle's
+//     long units (see Long runs).
 //
 // # Cost
 //

@@ -363,7 +363,7 @@ func listLong(p *pipeline.Pass) ([]string, error) {
 	var ids []string
 	cost := map[string]float64{}
 	for _, r := range cfg.longRuns() {
-		for _, u := range r.units(p.Seed, cfg.BlockSize) {
+		for _, u := range r.units(cfg.LongSeed, cfg.BlockSize) {
 			id := u.ID()
 			ids = append(ids, id)
 			cost[id] = float64(u.samples()) * sampleCPUSeconds(r.shape, r.variant) / 3600
@@ -484,7 +484,7 @@ func runLong(p *pipeline.Pass, ids []string, results [][]byte) error {
 	var rows []LongRow
 	k := 0
 	for _, r := range cfg.longRuns() {
-		units := r.units(p.Seed, cfg.BlockSize)
+		units := r.units(cfg.LongSeed, cfg.BlockSize)
 		var blocks []montecarlo.Block
 		var cpu float64
 		var cut []montecarlo.Value // the smallest kept value of each unit whose tail was cut

@@ -137,6 +137,10 @@ type Config struct {
 	// MaxCPUHours is the largest projected cost, in CPU-hours, of the long
 	// runs' units the bundle lacks: beyond it the stage refuses to start.
 	MaxCPUHours float64 `mapstructure:"max_cpu_hours" json:"max_cpu_hours"`
+	// LongSeed is the seed of the long runs' streams (the s of their unit
+	// ids), apart from the global seed so that a new seed reruns the
+	// default runs in seconds without asking for the long runs' CPU-hours.
+	LongSeed uint64 `mapstructure:"long_seed" json:"long_seed"`
 }
 
 // DefaultConfig is the configuration without a config file.
@@ -151,6 +155,7 @@ func DefaultConfig() *Config {
 		SEBudget:       map[string]int{"2x2": 10, "2x3": 10, "3x3": 30},
 		LookaheadAlpha: 0.25,
 		MaxCPUHours:    1,
+		LongSeed:       1,
 	}
 }
 
@@ -185,7 +190,7 @@ func (c *Config) Validate() error {
 	if _, err := walks.ParseOrder(c.HybridOrder); err != nil {
 		return pipeline.Invalid("knuth.hybrid_order", c.HybridOrder, "one of rowmajor, random, mrv, cover")
 	}
-	if err := sampling.CheckSamples("knuth.samples", c.Samples, c.Variants); err != nil {
+	if err := sampling.CheckSamples("knuth.samples", c.Samples, variantNames); err != nil {
 		return err
 	}
 	if len(sampling.Runs(c.Samples, c.Variants)) == 0 {
@@ -196,7 +201,7 @@ func (c *Config) Validate() error {
 	}
 	runs := sampling.Runs(c.Samples, c.Variants)
 	if c.CoverageRuns > 0 {
-		if err := sampling.CheckSamples("knuth.coverage_samples", c.CoverageSamples, c.Variants); err != nil {
+		if err := sampling.CheckSamples("knuth.coverage_samples", c.CoverageSamples, variantNames); err != nil {
 			return err
 		}
 		for _, r := range sampling.Runs(c.CoverageSamples, c.Variants) {

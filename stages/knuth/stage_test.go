@@ -1,6 +1,7 @@
 package knuth_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,7 +118,6 @@ func TestConfigErrors(t *testing.T) {
 		"knuth.long={4x4/bandselast: 16000}":                                        "knuth.long.4x4/bandselast",
 		"knuth.long={6x2/bandmrv: 16000}":                                           "knuth.long.6x2/bandmrv",
 		"knuth.long={2x6/stacks: 16000}":                                            "knuth.long.2x6/stacks",
-		"knuth.samples={2x2: 5, 2x6/stacks: 5}":                                     "knuth.samples.2x6/stacks",
 		"knuth.long={2x6/stackshybrid: 16000}":                                      "knuth.long.2x6/stackshybrid",
 		"knuth.samples={2x2: 5, 6x6/stackshybrid: 5}":                               "knuth.samples.6x6/stackshybrid",
 		"knuth.long={5x5/se: 4000}":                                                 "knuth.se_budget.5x5",
@@ -135,4 +135,9 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("--set %s: error %q does not give the allowed form", set, err)
 		}
 	}
+	// An entry of a variant that is not listed is left unused; listed, it
+	// is checked.
+	withStacks := smoke
+	withStacks.Set = append(slices.Clip(smoke.Set), "knuth.variants=[mrv, stacks]")
+	pipelinetest.Rejects(t, withStacks, "knuth.samples={2x2: 5, 2x6/stacks: 5}", "knuth.samples.2x6/stacks")
 }
