@@ -26,9 +26,10 @@ type bandCounter struct {
 	c    int
 	full uint16
 	// scratch for one count
-	st1, st2 []uint16
-	a        [3]uint16
-	n        uint64
+	ord0, ord1 [MaxC][6][3]uint16
+	st2        []uint16
+	a          [3]uint16
+	n          uint64
 	// memo keeps counts by signature, each stack's columns sorted (the
 	// count does not depend on their order); it is emptied when full.
 	memo      map[bandKey]uint64
@@ -36,49 +37,72 @@ type bandCounter struct {
 	hits      uint64
 }
 
-type bandKey [2 * MaxC]uint16
+type bandKey [2]uint64
 
 func newBandCounter(c int) *bandCounter {
 	return &bandCounter{c: c, full: uint16(1)<<(3*c) - 1, memo: map[bandKey]uint64{}, memoLimit: 1 << 22}
 }
 
-// count returns B(cols), from the memo when it is there. B depends on
-// each stack's partition into column triples only, and not on the names
-// of the symbols, so the key relabels the symbols to put stack 0's
-// triples (sorted) on 0-2, 3-5, …, and sorts each stack's triples: for C = 3
-// at most 280² keys remain.
-func (b *bandCounter) count(cols []uint16) uint64 {
-	c := b.c
-	var s0 [MaxC]uint16
-	copy(s0[:c], cols[:c])
-	slices.Sort(s0[:c])
-	var perm [3 * MaxC]uint8
+// relabelling is the symbol permutation that puts a stack's triples,
+// sorted, on the symbols 0-2, 3-5, …: B depends on each stack's partition
+// into column triples only and not on the names of the symbols, so the
+// memo keys relabel stack 0's triples to fixed ones.
+type relabelling [3 * MaxC]uint8
+
+func relabelBy(c int, stack []uint16) relabelling {
+	var s [MaxC]uint16
+	copy(s[:c], stack)
+	slices.Sort(s[:c])
+	var p relabelling
 	next := uint8(0)
-	for _, t := range s0[:c] {
+	for _, t := range s[:c] {
 		for m := t; m != 0; m &= m - 1 {
-			perm[bits.TrailingZeros16(m)] = next
+			p[bits.TrailingZeros16(m)] = next
 			next++
 		}
 	}
-	var key bandKey
-	for j := c; j < 3*c; j++ {
+	return p
+}
+
+// pack returns stack's triples relabelled by p, sorted, 12 bits each.
+func (p *relabelling) pack(c int, stack []uint16) uint64 {
+	var s [MaxC]uint16
+	for j, t := range stack[:c] {
 		var r uint16
-		for m := cols[j]; m != 0; m &= m - 1 {
-			r |= 1 << perm[bits.TrailingZeros16(m)]
+		for m := t; m != 0; m &= m - 1 {
+			r |= 1 << p[bits.TrailingZeros16(m)]
 		}
-		key[j-c] = r
+		s[j] = r
 	}
-	slices.Sort(key[:c])
-	slices.Sort(key[c : 2*c])
+	slices.Sort(s[:c])
+	var k uint64
+	for _, t := range s[:c] {
+		k = k<<12 | uint64(t)
+	}
+	return k
+}
+
+// count returns B(cols), from the memo when it is there.
+func (b *bandCounter) count(cols []uint16) uint64 {
+	c := b.c
+	p := relabelBy(c, cols[:c])
+	return b.countKey(bandKey{p.pack(c, cols[c:2*c]), p.pack(c, cols[2*c:3*c])})
+}
+
+// countKey returns B for the band whose stack 0 is the standard partition
+// and whose stacks 1 and 2 are packed in key (see pack).
+func (b *bandCounter) countKey(key bandKey) uint64 {
 	if n, ok := b.memo[key]; ok {
 		b.hits++
 		return n
 	}
+	c := b.c
 	var full [3 * MaxC]uint16
 	for j := range c {
 		full[j] = uint16(7) << (3 * j)
+		full[c+j] = uint16(key[0]>>(12*(c-1-j))) & 0xfff
+		full[2*c+j] = uint16(key[1]>>(12*(c-1-j))) & 0xfff
 	}
-	copy(full[c:3*c], key[:2*c])
 	n := b.compute(full[:3*c])
 	if len(b.memo) >= b.memoLimit {
 		clear(b.memo)
@@ -92,46 +116,58 @@ func (b *bandCounter) count(cols []uint16) uint64 {
 // choice of row for every (symbol, stack) such that each column's three
 // symbols get three rows and each symbol's three stacks get three rows.
 // Permuting the rows maps bands to bands, so the first column's order is
-// fixed and the count multiplied by 6. Given stack 0's rows, each symbol
-// has two rows left for stacks 1 and 2: the kernel enumerates stack 1's
-// column orders that avoid stack 0's row for every symbol, and stack 2's
-// rows are then forced; it checks that each stack-2 column gets all three.
+// fixed and the count multiplied by 6. Given stack 0's rows, a symbol's
+// row in stack 1 forces its row in stack 2 (the third one); the kernel
+// orders stack 1's columns one at a time, avoiding stack 0's row for every
+// symbol, and prunes as soon as two symbols of a stack-2 column are forced
+// to the same row: every complete assignment that survives is a band.
 func (b *bandCounter) compute(cols []uint16) uint64 {
 	c := b.c
-	b.st1, b.st2 = cols[c:2*c], cols[2*c:3*c]
+	b.st2 = cols[2*c : 3*c]
 	b.n = 0
-	o := orderings(cols[0])[0]
-	b.stack0(cols[1:c], o[0], o[1], o[2])
+	for j := range c {
+		b.ord0[j] = orderings(cols[j])
+		b.ord1[j] = orderings(cols[c+j])
+	}
+	o := b.ord0[0][0]
+	b.stack0(1, o[0], o[1], o[2])
 	return 6 * b.n
 }
 
-func (b *bandCounter) stack0(rest []uint16, a0, a1, a2 uint16) {
-	if len(rest) == 0 {
+func (b *bandCounter) stack0(j int, a0, a1, a2 uint16) {
+	if j == b.c {
 		b.a = [3]uint16{a0, a1, a2}
-		b.stack1(b.st1, 0, 0, 0)
+		b.stack1(0, 0, 0, 0)
 		return
 	}
-	for _, o := range orderings(rest[0]) {
-		b.stack0(rest[1:], a0|o[0], a1|o[1], a2|o[2])
+	for _, o := range &b.ord0[j] {
+		b.stack0(j+1, a0|o[0], a1|o[1], a2|o[2])
 	}
 }
 
-func (b *bandCounter) stack1(rest []uint16, b0, b1, b2 uint16) {
-	if len(rest) == 0 {
-		d0 := b.full &^ (b.a[0] | b0)
-		d1 := b.full &^ (b.a[1] | b1)
-		for _, v := range b.st2 {
-			if bits.OnesCount16(v&d0) != 1 || bits.OnesCount16(v&d1) != 1 {
-				return
-			}
-		}
+// stack1 orders stack 1's column j given the stack-2 rows d0, d1, d2
+// already forced.
+func (b *bandCounter) stack1(j int, d0, d1, d2 uint16) {
+	if j == b.c {
 		b.n++
 		return
 	}
-	for _, o := range orderings(rest[0]) {
-		if o[0]&b.a[0] != 0 || o[1]&b.a[1] != 0 || o[2]&b.a[2] != 0 {
+	a := &b.a
+next:
+	for _, o := range &b.ord1[j] {
+		if o[0]&a[0] != 0 || o[1]&a[1] != 0 || o[2]&a[2] != 0 {
 			continue
 		}
-		b.stack1(rest[1:], b0|o[0], b1|o[1], b2|o[2])
+		// A symbol in stack-1 row k and stack-0 row m is in stack-2 row
+		// 3-k-m.
+		e0 := d0 | o[1]&a[2] | o[2]&a[1]
+		e1 := d1 | o[0]&a[2] | o[2]&a[0]
+		e2 := d2 | o[0]&a[1] | o[1]&a[0]
+		for _, v := range b.st2 {
+			if bits.OnesCount16(v&e0) > 1 || bits.OnesCount16(v&e1) > 1 || bits.OnesCount16(v&e2) > 1 {
+				continue next
+			}
+		}
+		b.stack1(j+1, e0, e1, e2)
 	}
 }

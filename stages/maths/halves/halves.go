@@ -9,8 +9,9 @@ import (
 	"slices"
 )
 
-// MaxC is the widest box the kernel handles (symbols are 16-bit masks).
-const MaxC = 5
+// MaxC is the widest box the kernel handles (a stack's triples pack into
+// 48 bits).
+const MaxC = 4
 
 // ErrOverflow reports a half count that does not fit 128 bits.
 var ErrOverflow = errors.New("halves: half count exceeds 2^128")
@@ -82,20 +83,49 @@ func (h *Counter) HalfCount(ctx context.Context, k int, sig []uint16) (hi, lo ui
 			return 0, 0, nil
 		}
 	}
+	return h.halfCountWith(ctx, k, sig, sp[0], sp[1], sp[2])
+}
+
+// halfCountWith is HalfCount's sum over the given splits of the three
+// stacks (a sample restricts stack 0's).
+func (h *Counter) halfCountWith(ctx context.Context, k int, sig []uint16, sp0, sp1, sp2 [][]uint16) (hi, lo uint64, err error) {
+	c := h.c
 	band := make([]uint16, 3*c)
 	rest := make([]uint16, 3*c)
-	for _, a := range sp[0] {
+	kd := make([]uint64, len(sp2))
+	kdRest := make([]uint64, len(sp2))
+	for _, a := range sp0 {
 		if err := ctx.Err(); err != nil {
 			return 0, 0, err
 		}
 		for j := range c {
 			band[j], rest[j] = a[j], sig[j]&^a[j]
 		}
-		for _, b := range sp[1] {
+		// The band's memo key depends on a through a relabelling only:
+		// hoist it and stack 2's packed triples out of the inner loops.
+		pa, pr := relabelBy(c, band[:c]), relabelBy(c, rest[:c])
+		for i, d := range sp2 {
+			for j := range c {
+				rest[2*c+j] = sig[2*c+j] &^ d[j]
+			}
+			kd[i], kdRest[i] = pa.pack(c, d), pr.pack(c, rest[2*c:])
+		}
+		for _, b := range sp1 {
 			for j := range c {
 				band[c+j], rest[c+j] = b[j], sig[c+j]&^b[j]
 			}
-			for _, d := range sp[2] {
+			kb, kbRest := pa.pack(c, b), pr.pack(c, rest[c:2*c])
+			for i, d := range sp2 {
+				if k == 2 {
+					nb := h.band.countKey(bandKey{kb, kd[i]})
+					if nb == 0 {
+						continue
+					}
+					if err := h.add(&hi, &lo, nb, 0, h.band.countKey(bandKey{kbRest, kdRest[i]})); err != nil {
+						return 0, 0, err
+					}
+					continue
+				}
 				for j := range c {
 					band[2*c+j], rest[2*c+j] = d[j], sig[2*c+j]&^d[j]
 				}
@@ -103,31 +133,37 @@ func (h *Counter) HalfCount(ctx context.Context, k int, sig []uint16) (hi, lo ui
 				if nb == 0 {
 					continue
 				}
-				var rh, rl uint64
-				if k == 2 {
-					rl = h.band.count(rest)
-				} else if rh, rl, err = h.HalfCount(ctx, k-1, rest); err != nil {
+				rh, rl, err := h.HalfCount(ctx, k-1, rest)
+				if err != nil {
 					return 0, 0, err
 				}
-				ph, pl := bits.Mul64(nb, rl)
-				qh, ql := bits.Mul64(nb, rh)
-				if qh != 0 {
-					return 0, 0, ErrOverflow
-				}
-				var carry uint64
-				ph, carry = bits.Add64(ph, ql, 0)
-				if carry != 0 {
-					return 0, 0, ErrOverflow
-				}
-				lo, carry = bits.Add64(lo, pl, 0)
-				hi, carry = bits.Add64(hi, ph, carry)
-				if carry != 0 {
-					return 0, 0, ErrOverflow
+				if err := h.add(&hi, &lo, nb, rh, rl); err != nil {
+					return 0, 0, err
 				}
 			}
 		}
 	}
 	return hi, lo, nil
+}
+
+// add adds n·(rh, rl) to the 128-bit (hi, lo), or reports overflow.
+func (h *Counter) add(hi, lo *uint64, n, rh, rl uint64) error {
+	ph, pl := bits.Mul64(n, rl)
+	qh, ql := bits.Mul64(n, rh)
+	if qh != 0 {
+		return ErrOverflow
+	}
+	var carry uint64
+	ph, carry = bits.Add64(ph, ql, 0)
+	if carry != 0 {
+		return ErrOverflow
+	}
+	*lo, carry = bits.Add64(*lo, pl, 0)
+	*hi, carry = bits.Add64(*hi, ph, carry)
+	if carry != 0 {
+		return ErrOverflow
+	}
+	return nil
 }
 
 // Join returns H_k(sig)·H_{C-k}(sigᶜ), the grids whose top k bands have
