@@ -21,3 +21,14 @@ func TestCountKnown(t *testing.T) {
 		})
 	}
 }
+
+func TestCountCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := Count(ctx, 3); err == nil {
+		t.Fatal("Count with a cancelled context returned no error")
+	}
+	if _, _, err := Count(context.Background(), 4); err == nil {
+		t.Fatal("Count(4) should refuse: it needs the full symmetry group")
+	}
+}

@@ -2,6 +2,7 @@ package halves
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"math/bits"
 	"slices"
@@ -169,7 +170,7 @@ func stabiliser(c int, group [][]uint8, s *[MaxC]uint16) [][]uint8 {
 // terms. Wider boxes need more than the brute-force group used here.
 func Count(ctx context.Context, c int) (*big.Int, int, error) {
 	if c > 3 {
-		return nil, 0, CheckC(MaxC + 1)
+		return nil, 0, fmt.Errorf("halves: Count takes box widths 2 and 3, not %d: its symmetry group is the brute-force one of 3C ≤ 9 symbols", c)
 	}
 	h, err := NewCounter(c)
 	if err != nil {
