@@ -48,8 +48,9 @@
 // 3.35·10¹⁵ terms, three times the 1.04·10¹⁵ of package triple's kernel
 // (144,578 gangsters × 7.2·10⁹), which costs 567 CPU-hours. At triple's
 // 2 ns a term (567 h over 1.04·10¹⁵) the half-join would still take about
-// 1,800 CPU-hours, so it
-// cannot reach 60 (or 150) however cheap the band count is made.
+// 1,800 CPU-hours, or 900 if the exchange T ↔ S − T of a half's two bands
+// (an involution without fixed points on the splits) halves the terms, so
+// it cannot reach 60 (or 150) however cheap the band count is made.
 //
 // Measured (TestProject3x4, 2026-12-06, this project's 2-core machine at
 // load average 21, GOMAXPROCS=1, thread CPU time): 20 uniform labelled
