@@ -60,7 +60,10 @@
 // 8.637·10⁸ × 375 s = 9.0·10⁷ ± 0.55·10⁷ CPU-hours. 96% of it is computing
 // band counts (the memo hits little on a cold unit); the same units again
 // with every band count memoised (a hash lookup per band) cost 3.07 ± 0.43
-// CPU-s per class, 7.4·10⁵ ± 1.0·10⁵ CPU-hours. Peak RSS 79 MiB (the memo,
+// CPU-s per class, 7.4·10⁵ ± 1.0·10⁵ CPU-hours (rising from 1.3 to 3.8 s as
+// the memo outgrows the caches). Labelled sampling weights a class by its
+// orbit, which is the whole group for almost every signature, so the mean
+// is the mean over classes up to the few symmetric ones. Peak RSS 79 MiB (the memo,
 // about 10⁶ entries). Before the pruning and key hoisting of the band
 // count the prototype measured 1,174 ± 29 CPU-s per class (3 samples).
 //
