@@ -330,9 +330,12 @@ func (c *Config) checkLongKey(key string) error {
 // stack estimator's cost follows its matchings' memo instead: 7·10⁻⁸ s ·
 // 2^m per matching level (R − 3 of them, at least 1), with m = N or the
 // hybrid's exact columns if fewer, ×2.5 beyond 2^20 states (the memo
-// leaves the cache). Measured 2026-11-29: stacks on 3×3 32 µs, 3×4
-// 0.17 ms, 4×4 2.7 ms, 3×5 5.2 ms, 4×5 73 ms, 5×5 12 s; stackshybrid on
-// 4×5 28 ms, 5×5 40 ms; within a factor of 2.3 of each.
+// leaves the cache), plus each band's exact count of its degree-3
+// colourings, 28 ms · 1.48^(N−30) a band (the count of 30 columns took
+// 85% of a 6×5 stackshybrid sample's profile). Measured: stacks on 3×3
+// 32 µs, 3×4 0.17 ms, 4×4 2.7 ms, 3×5 5.2 ms, 4×5 73 ms, 5×5 12 s;
+// stackshybrid on 4×5 28 ms, 5×5 40 ms, 6×5 0.17 s; within a factor of
+// 2.3 of each.
 func sampleCPUSeconds(s grid.Shape, v walks.Variant) float64 {
 	if v.Stacks {
 		m := s.N()
@@ -342,6 +345,10 @@ func sampleCPUSeconds(s grid.Shape, v walks.Variant) float64 {
 		c := 7e-8 * math.Exp2(float64(m)) * float64(max(1, s.R-3))
 		if m > 20 {
 			c *= 2.5
+		}
+		if s.R >= 3 {
+			// Each band's exact colouring count of degree 3 (C of them).
+			c += float64(s.C) * 0.028 * math.Pow(1.48, float64(s.N()-30))
 		}
 		return c
 	}
