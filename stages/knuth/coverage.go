@@ -22,6 +22,9 @@ type CoverageRow struct {
 	Shape   string `parquet:"shape"`
 	Variant string `parquet:"variant"`
 	Run     int32  `parquet:"run"`
+	// Long marks a run that is a slice of a long run's blocks
+	// (knuth.long_coverage), rather than a short run of its own streams.
+	Long bool `parquet:"long"`
 	sampling.Columns
 }
 
@@ -32,8 +35,9 @@ const coverageStage = "knuth-coverage"
 
 // runCoverage draws the coverage runs (on every core; each run is a pure
 // function of its spec and index, so the table does not depend on the
-// cores) and writes the table.
-func runCoverage(p *pipeline.Pass) error {
+// cores) and writes the table, with the long runs' slices (longSlices)
+// after them.
+func runCoverage(p *pipeline.Pass, longSlices []CoverageRow) error {
 	cfg := pipeline.ConfigOf[Config](p)
 	var rows []CoverageRow
 	if cfg.CoverageRuns > 0 {
@@ -53,5 +57,5 @@ func runCoverage(p *pipeline.Pass) error {
 			}
 		}
 	}
-	return Coverage.Write(p, rows)
+	return Coverage.Write(p, append(rows, longSlices...))
 }

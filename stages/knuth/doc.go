@@ -152,7 +152,14 @@
 // coverage table (covered runs, runs wholly below the count, coverage with
 // its Wilson 95% interval); a variant whose Wilson interval lies wholly below
 // 95% on a shape gives no headline figure for that shape (nor does an
-// unreliable interval).
+// unreliable interval, nor one with k̂ ≥ 1/2: the headline rule).
+//
+// The study can also be made at a headline run's size without drawing its
+// samples twice: knuth.long_coverage cuts a long run of knuth.long into
+// consecutive slices of a whole number of its units, each an independent
+// run (its blocks are streams of their own), and writes one row per slice
+// with long = true, its k̂ from the units' kept tails (the stage fails if a
+// slice's tail could lack a sample).
 //
 // # Randomness and units
 //
@@ -300,10 +307,13 @@
 // data/knuth_coverage.parquet: one row per coverage run: shape, variant,
 // then
 //
-//	run  int32  the run's index, from 0
+//	run   int32  the run's index, from 0 (per shape, variant and long)
+//	long  bool   the run is a slice of a long run (knuth.long_coverage),
+//	             not a short run of its own streams
 //
-// then samples … unreliable as in data/knuth.parquet. Empty when
-// knuth.coverage_runs is 0.
+// then samples … unreliable as in data/knuth.parquet. The short runs come
+// first, then the long runs' slices; empty when knuth.coverage_runs is 0 and
+// knuth.long_coverage is empty.
 //
 // data/knuth_long.parquet: one row per long run (knuth.long), shapes in
 // table order, variants in the order of knuth.variants' list above: shape …
@@ -382,6 +392,10 @@
 //     blocks. Its variants take their parameters from the keys above
 //     (se_budget, se_order, hybrid_k, hybrid_order, lookahead_alpha), which
 //     must then be set for its shapes.
+//   - knuth.long_coverage (default {}): a map from RxC/variant, a long run
+//     of knuth.long with samples, to the samples of each coverage run cut
+//     from it: a multiple of the run's unit (as above), at most the run's
+//     samples; the last, shorter slice is left out.
 //   - knuth.max_cpu_hours (default 1): a number in [0, 8784], the largest
 //     projected cost, in CPU-hours, of the long runs' units the bundle
 //     lacks (census status and run -n refuse as the run would).

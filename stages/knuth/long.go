@@ -478,17 +478,19 @@ func (u LongUnit) decode(result []byte) ([]montecarlo.Block, error) {
 
 // runLong merges the long runs' units (ids and results, in listLong's
 // order) into data/knuth_long.parquet, with each run's CPU time from the
-// bundle, which by now holds every unit the run used.
-func runLong(p *pipeline.Pass, ids []string, results [][]byte) error {
+// bundle, which by now holds every unit the run used, and returns the
+// coverage runs of knuth.long_coverage cut from them.
+func runLong(p *pipeline.Pass, ids []string, results [][]byte) ([]CoverageRow, error) {
 	cfg := pipeline.ConfigOf[Config](p)
 	var have map[string]pipeline.BundleRow
 	if len(ids) > 0 {
 		var err error
 		if have, err = pipeline.ReadBundle(p.Root(), LongBundle, ids); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	var rows []LongRow
+	var coverage []CoverageRow
 	k := 0
 	for _, r := range cfg.longRuns() {
 		units := r.units(cfg.LongSeed, cfg.BlockSize)
@@ -497,15 +499,15 @@ func runLong(p *pipeline.Pass, ids []string, results [][]byte) error {
 		var cut []montecarlo.Value // the smallest kept value of each unit whose tail was cut
 		for _, u := range units {
 			if k >= len(ids) || ids[k] != u.ID() {
-				return fmt.Errorf("long-run unit %d is not %s", k, u.ID())
+				return nil, fmt.Errorf("long-run unit %d is not %s", k, u.ID())
 			}
 			row, ok := have[ids[k]]
 			if !ok || row.Result != string(results[k]) {
-				return fmt.Errorf("long-run unit %s: the bundle %s does not hold the result the run used", ids[k], LongBundle.Path())
+				return nil, fmt.Errorf("long-run unit %s: the bundle %s does not hold the result the run used", ids[k], LongBundle.Path())
 			}
 			bs, err := u.decode(results[k])
 			if err != nil {
-				return fmt.Errorf("long-run unit %s: %w", ids[k], err)
+				return nil, fmt.Errorf("long-run unit %s: %w", ids[k], err)
 			}
 			if t := bs[len(bs)-1].Tail; int64(len(t)) < u.samples() {
 				cut = append(cut, t[len(t)-1])
@@ -514,13 +516,16 @@ func runLong(p *pipeline.Pass, ids []string, results [][]byte) error {
 			cpu += row.CPUSeconds
 			k++
 		}
-		res := montecarlo.MergeBlocks(blocks)
-		// The run's tail is its largest samples only if no unit left out
-		// a sample above the tail's smallest value.
-		if m := montecarlo.ParetoTailSize(res.Total.N); len(res.Tail) < m && len(cut) > 0 ||
-			len(cut) > 0 && slices.ContainsFunc(cut, func(v montecarlo.Value) bool { return montecarlo.CompareValues(v, res.Tail[len(res.Tail)-1]) > 0 }) {
-			return fmt.Errorf("long run %s %s: a unit's %d largest samples are all in the run's tail of %d, which may lack some: the diagnostics would be wrong",
-				r.shape, r.variant.Name, units[0].tailSize(), len(res.Tail))
+		res, err := mergeLong(blocks, cut)
+		if err != nil {
+			return nil, fmt.Errorf("long run %s %s: %w", r.shape, r.variant.Name, err)
+		}
+		if per := cfg.LongCoverage[r.shape.String()+"/"+r.variant.Name]; per > 0 {
+			runs, err := longSlices(r, units, blocks, per)
+			if err != nil {
+				return nil, err
+			}
+			coverage = append(coverage, runs...)
 		}
 		st := res.Total.Stats()
 		halfWidth := montecarlo.Z95 * st.RelativeError
@@ -547,9 +552,69 @@ func runLong(p *pipeline.Pass, ids []string, results [][]byte) error {
 			Units: int32(len(units)), CPUSeconds: cpu, Kernel: LongBundle.Kernel})
 	}
 	if k != len(ids) {
-		return fmt.Errorf("%d long-run units listed, the configuration has %d", len(ids), k)
+		return nil, fmt.Errorf("%d long-run units listed, the configuration has %d", len(ids), k)
 	}
-	return LongSummary.Write(p, rows)
+	return coverage, LongSummary.Write(p, rows)
+}
+
+// mergeLong merges consecutive blocks of a long run, given cut, the
+// smallest kept sample of each of their units whose tail was cut: the
+// merged tail is the blocks' largest samples only if no unit left out a
+// sample above the tail's smallest value, and an error says so otherwise.
+func mergeLong(blocks []montecarlo.Block, cut []montecarlo.Value) (montecarlo.Result, error) {
+	res := montecarlo.MergeBlocks(blocks)
+	if m := montecarlo.ParetoTailSize(res.Total.N); len(res.Tail) < m && len(cut) > 0 ||
+		len(cut) > 0 && slices.ContainsFunc(cut, func(v montecarlo.Value) bool { return montecarlo.CompareValues(v, res.Tail[len(res.Tail)-1]) > 0 }) {
+		return montecarlo.Result{}, fmt.Errorf("a unit's largest samples are all in the tail of %d, which may lack some: the diagnostics would be wrong", len(res.Tail))
+	}
+	return res, nil
+}
+
+// longSlices cuts a long run's blocks (those of units, in order) into
+// consecutive runs of per samples, a whole number of units each (checked by
+// Validate), and returns one coverage row per whole run; the blocks of a
+// last, shorter slice are left out.
+func longSlices(r longRun, units []LongUnit, blocks []montecarlo.Block, per int64) ([]CoverageRow, error) {
+	unitsPer := int(per / units[0].samples())
+	blocksPer := unitsPer * (units[0].Last - units[0].First + 1)
+	var rows []CoverageRow
+	for i := 0; (i+1)*unitsPer <= len(units); i++ {
+		var cut []montecarlo.Value
+		for k, u := range units[i*unitsPer : (i+1)*unitsPer] {
+			last := blocks[(i*unitsPer+k+1)*(u.Last-u.First+1)-1]
+			if int64(len(last.Tail)) < u.samples() {
+				cut = append(cut, last.Tail[len(last.Tail)-1])
+			}
+		}
+		res, err := mergeLong(blocks[i*blocksPer:(i+1)*blocksPer], cut)
+		if err != nil {
+			return nil, fmt.Errorf("coverage slice %d of the long run %s %s: %w", i, r.shape, r.variant.Name, err)
+		}
+		rows = append(rows, CoverageRow{Shape: r.shape.String(), Variant: r.variant.Name, Run: int32(i), Long: true,
+			Columns: sampling.ColumnsOf(res)})
+	}
+	return rows, nil
+}
+
+// checkLongCoverage checks knuth.long_coverage: each key a long run of
+// knuth.long with samples, each value a multiple of that run's unit, at
+// most its samples.
+func (c *Config) checkLongCoverage() error {
+	for _, key := range slices.Sorted(maps.Keys(c.LongCoverage)) {
+		n := c.LongCoverage[key]
+		total, ok := c.Long[key]
+		if !ok || total <= 0 {
+			return pipeline.Invalid("knuth.long_coverage."+key, n, "keys are long runs RxC/variant of knuth.long with samples")
+		}
+		shapeKey, _, _ := strings.Cut(key, "/")
+		s, _ := grid.ParseShape(shapeKey)
+		unit := int64(LongUnitBlocks(s)) * int64(c.BlockSize)
+		if n < unit || n%unit != 0 || n > total {
+			return pipeline.Invalid("knuth.long_coverage."+key, n, fmt.Sprintf(
+				"a multiple of %d (a long unit's samples) from %d to the long run's %d", unit, unit, total))
+		}
+	}
+	return nil
 }
 
 // longGoal reports whether a long run of relative 95% half-width h meets

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -219,6 +220,33 @@ func TestLongRun(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(o.Root, LongBundle.Path())); !bytes.Equal(b, bundled) {
 		t.Error("the clone's run changed the bundle")
 	}
+	// Coverage slices of the long runs: mrv's one unit is one slice, equal
+	// to its long row; se's two units are two slices after it.
+	oc := long
+	oc.Root = clone()
+	oc.Set = append(oc.Set[:len(oc.Set):len(oc.Set)], "knuth.max_cpu_hours=0", "knuth.long_coverage={2x3/mrv: 640, 2x3/se: 640}")
+	pipelinetest.Run(t, oc)
+	cov, err := Coverage.Load(oc.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slices []CoverageRow
+	for _, c := range cov {
+		if c.Long {
+			slices = append(slices, c)
+		}
+	}
+	if len(slices) != 3 || slices[0].Variant != "mrv" || slices[0].Run != 0 || slices[0].Columns != rows[0].Columns ||
+		slices[1].Variant != "se" || slices[1].Run != 0 || slices[2].Run != 1 || slices[1].Samples != 640 || slices[1].Estimate == slices[2].Estimate {
+		t.Errorf("long coverage slices: %+v; want mrv's long row %+v, then two se slices of 640", slices, rows[0].Columns)
+	}
+	// The two se slices make the se run: the mean of their estimates.
+	e1, _ := strconv.ParseFloat(slices[1].Estimate, 64)
+	e2, _ := strconv.ParseFloat(slices[2].Estimate, 64)
+	if whole, _ := strconv.ParseFloat(rows[1].Estimate, 64); math.Abs((e1+e2)/2-whole) > 1e-9*whole {
+		t.Errorf("se slices %v and %v, long run %v: not its halves", e1, e2, whole)
+	}
+
 	// With no CPU time allowed (the gate passes: nothing is missing).
 	o0 := long
 	o0.Root = clone()

@@ -18,7 +18,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "knuth",
 	Doc:       "Knuth random-walk estimates of the number of grids per shape and variant",
-	Version:   11,
+	Version:   12,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output, Coverage.Output, LongSummary.Output},
@@ -56,10 +56,11 @@ var Stage = &pipeline.Stage{
 		if err := estimator.RunUnits(p, ids[:k], results[:k]); err != nil {
 			return err
 		}
-		if err := runLong(p, ids[k:], results[k:]); err != nil {
+		longCoverage, err := runLong(p, ids[k:], results[k:])
+		if err != nil {
 			return err
 		}
-		return runCoverage(p)
+		return runCoverage(p, longCoverage)
 	},
 }
 
@@ -141,6 +142,12 @@ type Config struct {
 	// ids), apart from the global seed so that a new seed reruns the
 	// default runs in seconds without asking for the long runs' CPU-hours.
 	LongSeed uint64 `mapstructure:"long_seed" json:"long_seed"`
+	// LongCoverage maps RxC/variant, a long run of Long, to the samples of
+	// each run of a coverage study cut from it: the long run's blocks in
+	// consecutive slices of that many samples, each an independent run
+	// (knuth_coverage.parquet, column long), so that coverage is measured
+	// at a headline run's size without drawing its samples twice.
+	LongCoverage map[string]int64 `mapstructure:"long_coverage" json:"long_coverage"`
 }
 
 // DefaultConfig is the configuration without a config file.
@@ -213,6 +220,9 @@ func (c *Config) Validate() error {
 	}
 	long, err := c.checkLong()
 	if err != nil {
+		return err
+	}
+	if err := c.checkLongCoverage(); err != nil {
 		return err
 	}
 	runs = append(runs, long...)

@@ -123,6 +123,7 @@ func TestConfigErrors(t *testing.T) {
 		"knuth.long={5x5/se: 4000}":                                                 "knuth.se_budget.5x5",
 		"knuth.long={2x3/se: 64000, 3x5/hybrid: 16000}":                             "knuth.hybrid_k.3x5",
 		"knuth.max_cpu_hours=-1":                                                    "knuth.max_cpu_hours",
+		"knuth.long_coverage={2x3/se: 64000}":                                       "knuth.long_coverage.2x3/se",
 		// Shape keys are canonical: 03x3 beside 3x3 would run 3×3 twice.
 		"knuth.samples={2x2: 5, 3x3: 5, 03x3: 5}":                       "knuth.samples.03x3",
 		"knuth.samples={2x2: 5, 3x03: 5}":                               "knuth.samples.3x03",
@@ -134,6 +135,12 @@ func TestConfigErrors(t *testing.T) {
 		if strings.Contains(key, "0") && err != nil && !strings.Contains(err.Error(), "RxC") {
 			t.Errorf("--set %s: error %q does not give the allowed form", set, err)
 		}
+	}
+	// A long run's coverage slices: a whole number of units, within the run.
+	withLong := smoke
+	withLong.Set = append(slices.Clip(smoke.Set), "knuth.long={2x3/se: 128000}")
+	for _, n := range []string{"64001", "192000", "0", "-64000", "1.5", "1e30"} {
+		pipelinetest.Rejects(t, withLong, "knuth.long_coverage={2x3/se: "+n+"}", "knuth.long_coverage.2x3/se")
 	}
 	// An entry of a variant that is not listed is left unused; listed, it
 	// is checked.

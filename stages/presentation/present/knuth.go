@@ -6,6 +6,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
 
 // readKnuth reads the knuth stage's summaries (the default runs', then the
@@ -60,7 +61,8 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 		if err != nil {
 			return err
 		}
-		r.Coverage = append(r.Coverage, CoverageRun{Method: method, Shape: s, Variant: row.Variant, Samples: row.Samples, CILow: st[2], CIHigh: st[3]})
+		r.Coverage = append(r.Coverage, CoverageRun{Method: method, Shape: s, Variant: row.Variant, Samples: row.Samples, CILow: st[2], CIHigh: st[3],
+			Long: row.Long, Gated: row.Unreliable || row.ParetoK >= montecarlo.HeadlineK})
 	}
 	return nil
 }

@@ -183,18 +183,28 @@ type CoverageRun struct {
 	Variant       string
 	Samples       int64
 	CILow, CIHigh *big.Float
+	// Long marks a slice of a long run (knuth.long_coverage).
+	Long bool
+	// Gated is whether the headline rule's tail gate flags the run:
+	// unreliable, or k̂ ≥ montecarlo.HeadlineK.
+	Gated bool
 }
 
-// CoverageStat is the coverage study of one shape and variant with a
-// known count: of Runs intervals, Covered hold the count and Below lie
-// wholly below it; [Low, High] is the Wilson 95% interval of the coverage.
+// CoverageStat is the coverage study of one shape, variant and run size
+// with a known count: of Runs intervals, Covered hold the count and Below
+// lie wholly below it; [Low, High] is the Wilson 95% interval of the
+// coverage; the tail gate (CoverageRun.Gated) flags GatedCovered of the
+// covering runs and GatedMissed of the others. Long marks slices of a long
+// run.
 type CoverageStat struct {
-	Method               string
-	Shape                grid.Shape
-	Variant              string
-	Samples              int64
-	Runs, Covered, Below int64
-	Low, High            float64
+	Method                    string
+	Shape                     grid.Shape
+	Variant                   string
+	Samples                   int64
+	Long                      bool
+	Runs, Covered, Below      int64
+	GatedCovered, GatedMissed int64
+	Low, High                 float64
 }
 
 // Coverage returns the coverage of the 95% intervals of every shape and
@@ -204,23 +214,31 @@ func (r *Results) CoverageStats() []CoverageStat {
 	var out []CoverageStat
 	for i := 0; i < len(r.Coverage); {
 		c := r.Coverage[i]
-		st := CoverageStat{Method: c.Method, Shape: c.Shape, Variant: c.Variant, Samples: c.Samples}
+		st := CoverageStat{Method: c.Method, Shape: c.Shape, Variant: c.Variant, Samples: c.Samples, Long: c.Long}
 		n, _, known := r.KnownGrids(c.Shape)
 		var x *big.Float
 		if known {
 			x = new(big.Float).SetInt(n)
 		}
-		for ; i < len(r.Coverage) && r.Coverage[i].Shape == c.Shape && r.Coverage[i].Variant == c.Variant && r.Coverage[i].Method == c.Method; i++ {
+		for ; i < len(r.Coverage) && r.Coverage[i].Shape == c.Shape && r.Coverage[i].Variant == c.Variant && r.Coverage[i].Method == c.Method &&
+			r.Coverage[i].Samples == c.Samples && r.Coverage[i].Long == c.Long; i++ {
 			if !known {
 				continue
 			}
 			run := r.Coverage[i]
 			st.Runs++
+			covered := false
 			switch {
 			case run.CIHigh.Cmp(x) < 0:
 				st.Below++
 			case run.CILow.Cmp(x) <= 0:
 				st.Covered++
+				covered = true
+			}
+			if run.Gated && covered {
+				st.GatedCovered++
+			} else if run.Gated {
+				st.GatedMissed++
 			}
 		}
 		if known {

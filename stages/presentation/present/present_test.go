@@ -206,17 +206,34 @@ func TestCoverageStatsAndTrusted(t *testing.T) {
 		// Wholly above: covers never, below never.
 		r.Coverage = append(r.Coverage, CoverageRun{Method: "knuth", Shape: s, Variant: "bad", Samples: 10, CILow: f(289), CIHigh: f(300)})
 	}
+	// Slices of a long run of "good": a study of their own (another size),
+	// the tail gate flagging 3 of the 4 missing runs and 1 covering one.
+	for i := range 40 {
+		run := CoverageRun{Method: "knuth", Shape: s, Variant: "good", Samples: 1000, Long: true, CILow: f(287), CIHigh: f(289), Gated: i == 0}
+		if i >= 36 {
+			run.CIHigh, run.Gated = f(287.5), i != 36
+		}
+		r.Coverage = append(r.Coverage, run)
+	}
 	stats := r.CoverageStats()
-	if len(stats) != 2 || stats[0].Variant != "good" || stats[0].Runs != 100 || stats[0].Covered != 95 || stats[0].Below != 5 ||
-		stats[1].Covered != 0 || stats[1].Below != 0 || !(stats[0].High > 0.95) || !(stats[1].High < 0.95) {
+	if len(stats) != 3 || stats[0].Variant != "good" || stats[0].Runs != 100 || stats[0].Covered != 95 || stats[0].Below != 5 ||
+		stats[1].Covered != 0 || stats[1].Below != 0 || !(stats[0].High > 0.95) || !(stats[1].High < 0.95) || stats[0].Long {
 		t.Fatalf("coverage stats %+v", stats)
 	}
+	if l := stats[2]; !l.Long || l.Samples != 1000 || l.Runs != 40 || l.Covered != 36 || l.Below != 4 || l.GatedMissed != 3 || l.GatedCovered != 1 {
+		t.Errorf("long slices' stats %+v", l)
+	}
+	r.Coverage = r.Coverage[:200]
 	est := func(variant string, re float64, unreliable bool) Estimator {
 		return Estimator{Method: "knuth", Shape: s, Variant: variant, Estimate: f(288), StdError: f(288 * re), RelativeError: re, Unreliable: unreliable}
 	}
-	r.Estimators = []Estimator{est("bad", 0.001, false), est("heavy", 0.002, true), est("good", 0.01, false)}
-	if r.Trusted(r.Estimators[0]) || r.Trusted(r.Estimators[1]) || !r.Trusted(r.Estimators[2]) {
-		t.Errorf("trusted: bad %v, heavy %v, good %v", r.Trusted(r.Estimators[0]), r.Trusted(r.Estimators[1]), r.Trusted(r.Estimators[2]))
+	r.Estimators = []Estimator{est("bad", 0.001, false), est("heavy", 0.002, true), est("good", 0.01, false), est("good", 0.0015, false)}
+	// The headline rule: a tail of infinite variance (k̂ ≥ 1/2) gives no
+	// headline, though not marked unreliable; a NaN k̂ (no tail) does.
+	r.Estimators[3].ParetoK = 0.6
+	r.Estimators[2].ParetoK = math.NaN()
+	if r.Trusted(r.Estimators[0]) || r.Trusted(r.Estimators[1]) || !r.Trusted(r.Estimators[2]) || r.Trusted(r.Estimators[3]) {
+		t.Errorf("trusted: bad %v, heavy %v, good %v, k̂ 0.6 %v", r.Trusted(r.Estimators[0]), r.Trusted(r.Estimators[1]), r.Trusted(r.Estimators[2]), r.Trusted(r.Estimators[3]))
 	}
 	if best, ok := r.MostPrecise(s); !ok || best.Variant != "good" {
 		t.Errorf("most precise: %s, want the trusted good", best.Variant)

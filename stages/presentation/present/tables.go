@@ -287,11 +287,13 @@ func appendUnreliableNote(rows [][]typeset.Cell, es []Estimator, cols int) [][]t
 	return rows
 }
 
-// CoverageTable is the coverage study: per shape with a known count and
-// variant, the samples per run, the runs, how many 95% intervals hold the
-// count and how many lie wholly below it, the coverage with its Wilson 95%
-// interval, and "yes" where that interval lies wholly below 95% (Trusted
-// then keeps the variant from the shape's headline figures).
+// CoverageTable is the coverage study: per shape with a known count,
+// variant and run size (a long run's slices marked "long"), the samples per
+// run, the runs, how many 95% intervals hold the count and how many lie
+// wholly below it, how many of the missing and of the covering runs the
+// tail gate flags (unreliable or k̂ ≥ 1/2), the coverage with its Wilson
+// 95% interval, and "yes" where that interval lies wholly below 95%
+// (Trusted then keeps the variant from the shape's headline figures).
 func CoverageTable(r *Results) typeset.Table {
 	var rows [][]typeset.Cell
 	var last string
@@ -306,12 +308,18 @@ func CoverageTable(r *Results) typeset.Table {
 		if st.High < NominalCoverage {
 			below = typeset.TextCell("yes")
 		}
-		rows = append(rows, []typeset.Cell{typeset.TextCell(shape), typeset.TextCell(fmt.Sprintf("%d×%d", st.Shape.N(), st.Shape.N())), typeset.Cells(typeset.Piece{Kind: typeset.Code, S: st.Method + "/" + st.Variant}),
+		estimator := typeset.Cells(typeset.Piece{Kind: typeset.Code, S: st.Method + "/" + st.Variant})
+		if st.Long {
+			estimator.Pieces = append(estimator.Pieces, typeset.Piece{Kind: typeset.Text, S: " (long)"})
+		}
+		missed := st.Runs - st.Covered
+		rows = append(rows, []typeset.Cell{typeset.TextCell(shape), typeset.TextCell(fmt.Sprintf("%d×%d", st.Shape.N(), st.Shape.N())), estimator,
 			typeset.MathCell(typeset.Int64(st.Samples)), typeset.MathCell(typeset.Int64(st.Runs)), typeset.MathCell(typeset.Int64(st.Covered)), typeset.MathCell(typeset.Int64(st.Below)),
+			typeset.MathCell(typeset.Int64(st.GatedMissed) + "/" + typeset.Int64(missed) + ", " + typeset.Int64(st.GatedCovered) + "/" + typeset.Int64(st.Covered)),
 			typeset.MathCell(typeset.Percent(float64(st.Covered)/float64(st.Runs), 1)),
 			typeset.MathCell("[" + typeset.Percent(st.Low, 1) + ", " + typeset.Percent(st.High, 1) + "]"), below})
 	}
-	return typeset.Table{Spec: "lllrrrrrrc", Head: texts("boxes", "grid", "estimator", "samples/run", "runs", "cover", "below", "coverage (%)", "Wilson 95%", "below 95%"), Rows: rows}
+	return typeset.Table{Spec: "lllrrrrrrrc", Head: texts("boxes", "grid", "estimator", "samples/run", "runs", "cover", "below", "gated: miss, cover", "coverage (%)", "Wilson 95%", "below 95%"), Rows: rows}
 }
 
 // ShapesTable lists every box shape with a count, a heuristic or an
