@@ -474,6 +474,10 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.num("LongCPUHours", cpuHours(cpu))
 		m.text("LongBundle", typeset.Piece{Kind: typeset.Code, S: long[0].Long.Bundle})
 		m.text("LongRunList", joinEnglish(items)...)
+		if d := longDisagreements(long); len(d) > 0 {
+			m.flag("HaveLongDisagreements")
+			m.text("LongDisagreements", joinEnglish(d)...)
+		}
 	}
 	if tails := r.TailEstimators(); len(tails) > 0 {
 		m.comment(fmt.Sprintf("Estimates of grids of side %d and more, with their tail diagnostics", present.TailSide), knuth.Stage.Name, importance.Stage.Name)
@@ -574,6 +578,39 @@ func bestOn(r *present.Results, method string, s grid.Shape) (present.Estimator,
 		}
 	}
 	return best, found
+}
+
+// longDisagreements describes every pair of long runs of one shape whose
+// 95% intervals are disjoint: "on 25×25 boxes, se's [a, b] (k̂ = 0.74)
+// lies below stackshybrid's [c, d] (k̂ = 0.33)".
+func longDisagreements(long []present.Estimator) [][]typeset.Piece {
+	var out [][]typeset.Piece
+	interval := func(e present.Estimator) []typeset.Piece {
+		ps := []typeset.Piece{{Kind: typeset.Code, S: e.Variant}, words("'s "),
+			{Kind: typeset.Math, S: "[" + present.SciFloat(e.CILow, 3) + ", " + present.SciFloat(e.CIHigh, 3) + "]"}}
+		if !math.IsNaN(e.ParetoK) {
+			ps = append(ps, words(" ("), typeset.Piece{Kind: typeset.Math, S: `\hat k = ` + typeset.Fixed(e.ParetoK, 2)}, words(")"))
+		}
+		return ps
+	}
+	for i, a := range long {
+		for _, b := range long[i+1:] {
+			if a.Shape != b.Shape {
+				continue
+			}
+			lo, hi := a, b
+			if b.CIHigh.Cmp(a.CILow) < 0 {
+				lo, hi = b, a
+			} else if a.CIHigh.Cmp(b.CILow) >= 0 {
+				continue // the intervals meet
+			}
+			item := []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, a.Shape.R, a.Shape.C)}, words(" boxes, ")}
+			item = append(item, interval(lo)...)
+			item = append(item, words(" lies below "))
+			out = append(out, append(item, interval(hi)...))
+		}
+	}
+	return out
 }
 
 // joinEnglish joins items, each one or more pieces, as "a", "a and b" or
