@@ -46,7 +46,7 @@ func freshClone(t *testing.T, root string) {
 func TestBundle(t *testing.T) {
 	f, toy, b := bundledToy(t)
 	f.run(RunOptions{}, nil)
-	good := f.read("data/draws.parquet")
+	good, goodSum := f.read("data/draws.parquet"), f.read("data/drawsum.txt")
 	rows, err := pipeline.ReadBundle(f.root, b, nil)
 	if err != nil || len(rows) != 20 {
 		t.Fatalf("bundle after the first run: %d rows, %v", len(rows), err)
@@ -139,10 +139,12 @@ func TestBundle(t *testing.T) {
 	if err := writeBundle(f.root, b, append(listOf(all), rehashed(extra))); err != nil {
 		t.Fatal(err)
 	}
+	// The bundle's bytes are an input of the stage: the fingerprint in
+	// the table's footer changes, its rows (and so the sum) do not.
 	freshClone(t, f.root)
 	f.run(RunOptions{}, nil)
-	if !bytes.Equal(good, f.read("data/draws.parquet")) {
-		t.Error("a bundle with a unit the configuration does not list gives another artifact")
+	if !bytes.Equal(goodSum, f.read("data/drawsum.txt")) {
+		t.Error("a bundle with a unit the configuration does not list gives another result")
 	}
 }
 
@@ -293,5 +295,94 @@ func TestRecomputeBundlesCost(t *testing.T) {
 	_, err = f.engine().RecomputeBundles(context.Background(), 20, 1, time.Minute, func(string) {})
 	if err == nil || !strings.Contains(err.Error(), "cost: no plan") {
 		t.Errorf("recompute with a failing Cost: %v", err)
+	}
+}
+
+// TestBundleIsAnInput checks issue 50's probes 1, 2 and 5: a bundle is an
+// input of the stage that reads it. A forged row re-hashed as the recipe
+// says (a unit's result copied over another's), an edit of a column
+// outside the row hash (cpu_seconds), or a deleted bundle makes the stage
+// stale with a reason naming the bundle, fails census verify and the
+// lock's comparison, and no lock is written over it; a rerun after
+// restoring the committed bytes is fresh again.
+func TestBundleIsAnInput(t *testing.T) {
+	f, _, b := bundledToy(t)
+	f.run(RunOptions{}, nil)
+	if st := f.status(); st["draws"] != "fresh" {
+		t.Fatalf("after the run that filled the bundle: %v", st)
+	}
+	e := f.engine()
+	l, err := e.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.ToSlash(b.Path())
+	if len(l.Bundles) != 1 || l.Bundles[0].Path != path || !equal(l.Bundles[0].Stages, []string{"draws"}) {
+		t.Fatalf("the lock's bundles: %+v", l.Bundles)
+	}
+	good := f.read(path)
+	rows, err := pipeline.ReadBundle(f.root, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forgeries := []struct {
+		name string
+		edit func()
+	}{
+		{"a result copied over another's, re-hashed", func() {
+			editRow(t, f.root, b, rows, "u05", func(r *pipeline.BundleRow) { r.Result = rows["u06"].Result })
+		}},
+		{"cpu_seconds edited", func() {
+			editRow(t, f.root, b, rows, "u05", func(r *pipeline.BundleRow) { r.CPUSeconds = 1.5 })
+		}},
+		{"work and peak_rss_bytes edited", func() {
+			editRow(t, f.root, b, rows, "u05", func(r *pipeline.BundleRow) { r.Work, r.PeakRSSBytes = "nothing", 1 })
+		}},
+		{"deleted", func() { os.Remove(filepath.Join(f.root, path)) }},
+	}
+	for _, fg := range forgeries {
+		t.Run(fg.name, func(t *testing.T) {
+			rows, _ = pipeline.ReadBundle(f.root, b, nil)
+			fg.edit()
+			defer os.WriteFile(filepath.Join(f.root, path), good, 0o644)
+			if reason := f.status()["draws"]; !strings.Contains(reason, "bundle "+path) {
+				t.Errorf("status: draws is %q, want stale naming the bundle", reason)
+			}
+			res, err := f.engine().Project().Verify()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var problems []string
+			for _, r := range res {
+				if !r.OK {
+					problems = append(problems, r.Artifact.Path+": "+r.Problem)
+				}
+			}
+			if len(problems) != 1 || !strings.HasPrefix(problems[0], path+": ") {
+				t.Errorf("verify: %q, want the bundle", problems)
+			}
+			diffs, err := f.engine().Project().CompareLock(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(diffs) != 1 || !strings.HasPrefix(diffs[0], "bundle "+path+": ") {
+				t.Errorf("verify --lock: %q, want the bundle", diffs)
+			}
+			if _, err := f.engine().Lock(); err == nil || !strings.Contains(err.Error(), "stage draws is stale") {
+				t.Errorf("a lock over the edited bundle: %v", err)
+			}
+		})
+	}
+	if st := f.status(); st["draws"] != "fresh" {
+		t.Errorf("the committed bytes back: %v", st)
+	}
+	if diffs, _ := f.engine().Project().CompareLock(l); len(diffs) != 0 {
+		t.Errorf("the committed bytes back: verify --lock %q", diffs)
+	}
+	// A lock without the bundle (written before bundles were locked)
+	// does not match a project that reads one.
+	l.Bundles = nil
+	if diffs, _ := f.engine().Project().CompareLock(l); len(diffs) != 1 || diffs[0] != "bundle "+path+": not in the lock" {
+		t.Errorf("a lock without the bundle: %q", diffs)
 	}
 }
