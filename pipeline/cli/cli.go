@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -386,7 +387,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 	show.Flags().IntVar(&rows, "rows", 10, "how many rows to print")
 
 	var lockFile string
-	var recompute int
+	var recompute string
 	var recomputeSeed uint64
 	var recomputeMaxCPU time.Duration
 	verify := &cobra.Command{
@@ -397,12 +398,24 @@ the run: nothing partial is published, finished units are kept for the next run.
 			if err != nil {
 				return err
 			}
+			if !cmd.Flags().Changed("recompute") {
+				for _, f := range []string{"seed", "max-unit-cpu"} {
+					if cmd.Flags().Changed(f) {
+						return usageError{fmt.Errorf("--%s applies to --recompute only: add --recompute K (or all), or leave --%s out", f, f)}
+					}
+				}
+			}
 			if cmd.Flags().Changed("recompute") {
 				if len(args) > 0 || lockFile != "" {
 					return usageError{errors.New("verify --recompute recomputes units of the committed bundles: name no artifacts and no --lock")}
 				}
-				if recompute < 1 {
-					return usageError{fmt.Errorf("--recompute %d: want the number of units to recompute per bundle, an integer ≥ 1", recompute)}
+				k := engine.RecomputeAll
+				if recompute != "all" {
+					n, err := strconv.ParseInt(recompute, 10, 32)
+					if err != nil || n < 1 {
+						return usageError{fmt.Errorf("--recompute %q: want the number of units to recompute per bundle, an integer from 1 to 2147483647, or all", recompute)}
+					}
+					k = int(n)
 				}
 				if recomputeMaxCPU < 0 {
 					return usageError{fmt.Errorf("--max-unit-cpu %s: want a duration ≥ 0 such as 30s (0: every unit)", recomputeMaxCPU)}
@@ -410,21 +423,16 @@ the run: nothing partial is published, finished units are kept for the next run.
 				if !cmd.Flags().Changed("seed") {
 					recomputeSeed = uint64(time.Now().UnixNano())
 				}
-				fmt.Fprintf(io.Stdout, "recomputing %d units of every bundle, seed %d (repeat with --seed %d)\n", recompute, recomputeSeed, recomputeSeed)
-				reports, err := e.RecomputeBundles(cmd.Context(), recompute, recomputeSeed, recomputeMaxCPU, func(line string) { fmt.Fprintln(io.Stdout, line) })
+				fmt.Fprintf(io.Stdout, "recomputing %s units of every bundle (the costliest half, the rest drawn by cost strata), seed %d (repeat with --seed %d)\n", recompute, recomputeSeed, recomputeSeed)
+				reports, err := e.RecomputeBundles(cmd.Context(), k, recomputeSeed, recomputeMaxCPU, func(line string) { fmt.Fprintln(io.Stdout, line) })
 				for _, r := range reports {
 					for _, what := range r.Rechecks {
 						fmt.Fprintf(io.Stdout, "second computation: %s\n", what)
 					}
-					fmt.Fprintf(io.Stdout, "%s: %d units recomputed, each equal byte for byte (the bundle holds %d units, %d of the %d the configuration lists; drawn among %d)\n", r.Bundle, len(r.Checked), r.Units, r.Listed, r.Total, r.Eligible)
+					fmt.Fprintf(io.Stdout, "%s: %d units recomputed, each equal byte for byte: the %d costliest and %d drawn by cost strata (the bundle holds %d units, %d of the %d the configuration lists; %d within --max-unit-cpu)\n",
+						r.Bundle, len(r.Checked), r.Heaviest, len(r.Checked)-r.Heaviest, r.Units, r.Listed, r.Total, r.Eligible)
 				}
-				if err != nil {
-					return err
-				}
-				if len(reports) == 0 {
-					fmt.Fprintln(io.Stdout, "no committed bundle to recompute")
-				}
-				return nil
+				return err
 			}
 			if lockFile != "" {
 				if len(args) > 0 {
@@ -485,7 +493,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 		},
 	}
 	verify.Flags().StringVar(&lockFile, "lock", "", "compare with this lock file (census lock) instead of the manifest")
-	verify.Flags().IntVar(&recompute, "recompute", 0, "recompute this many randomly drawn units of every committed bundle (data/bundles) and compare them byte for byte")
+	verify.Flags().StringVar(&recompute, "recompute", "", "recompute K units of every committed bundle (data/bundles), the costliest half and the rest drawn by cost strata, or all of them (all), and compare them byte for byte; fails when it would check nothing")
 	verify.Flags().Uint64Var(&recomputeSeed, "seed", 0, "seed of --recompute's draw (default: from the clock, printed)")
 	verify.Flags().DurationVar(&recomputeMaxCPU, "max-unit-cpu", 0, "draw --recompute's units only among those whose recomputation takes at most this CPU time (the bundle's projection, else the recorded time; e.g. 30s; default: all)")
 

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -384,5 +385,49 @@ func TestBundleIsAnInput(t *testing.T) {
 	l.Bundles = nil
 	if diffs, _ := f.engine().Project().CompareLock(l); len(diffs) != 1 || diffs[0] != "bundle "+path+": not in the lock" {
 		t.Errorf("a lock without the bundle: %q", diffs)
+	}
+}
+
+// TestRecomputeDrawsTheCostliest checks issue 50's probe 3: the draw
+// always holds the costliest units and one per cost stratum of the rest,
+// whatever the seed; all recomputes every unit; a bound no unit meets,
+// or no bundle at all, is an error rather than a check of nothing.
+func TestRecomputeDrawsTheCostliest(t *testing.T) {
+	f, _, b := bundledToy(t)
+	f.run(RunOptions{}, nil)
+	// u00 costs 1 s … u19 20 s.
+	b.Cost = func(_ *pipeline.Pass, id string) (time.Duration, error) {
+		var n int
+		_, err := fmt.Sscanf(id, "u%d", &n)
+		return time.Duration(n+1) * time.Second, err
+	}
+	for seed := range uint64(20) {
+		reps, err := f.engine().RecomputeBundles(context.Background(), 4, seed, 0, func(string) {})
+		if err != nil || len(reps) != 1 {
+			t.Fatalf("seed %d: %+v, %v", seed, reps, err)
+		}
+		got := reps[0].Checked
+		// The two costliest, then one of u09…u17 and one of u00…u08
+		// (the rest, u17 … u00, in two strata of 9).
+		if len(got) != 4 || got[0] != "u19" || got[1] != "u18" || got[2] < "u09" || got[2] > "u17" || got[3] > "u08" || reps[0].Heaviest != 2 {
+			t.Errorf("seed %d: drew %v (heaviest %d)", seed, got, reps[0].Heaviest)
+		}
+	}
+	reps, err := f.engine().RecomputeBundles(context.Background(), RecomputeAll, 1, 0, func(string) {})
+	if err != nil || len(reps[0].Checked) != 20 {
+		t.Errorf("recompute all: %+v, %v", reps, err)
+	}
+	reps, err = f.engine().RecomputeBundles(context.Background(), 3, 1, 10*time.Second, func(string) {})
+	if err != nil || reps[0].Eligible != 10 || reps[0].Checked[0] != "u09" {
+		t.Errorf("recompute 3 within 10 s: %+v, %v", reps, err)
+	}
+	_, err = f.engine().RecomputeBundles(context.Background(), 3, 1, time.Nanosecond, func(string) {})
+	if err == nil || !strings.Contains(err.Error(), "nothing would be checked") {
+		t.Errorf("recompute within 1ns: %v, want an error", err)
+	}
+	os.Remove(filepath.Join(f.root, b.Path()))
+	_, err = f.engine().RecomputeBundles(context.Background(), 3, 1, 0, func(string) {})
+	if err == nil || !strings.Contains(err.Error(), "no committed bundle to recompute") {
+		t.Errorf("recompute without a bundle: %v, want an error", err)
 	}
 }
