@@ -91,6 +91,27 @@ const RecomputeAll = 0
 // when it would check nothing: no bundle on disk, or a bundle with no
 // unit within maxCPU.
 func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCPU time.Duration, log func(string)) ([]RecomputeReport, error) {
+	return e.RecomputeBundlesOf(ctx, nil, k, seed, maxCPU, log)
+}
+
+// RecomputeBundlesOf is RecomputeBundles for the bundles named (by
+// Bundle.Name; all when names is empty): an unknown name is an error
+// listing the names.
+func (e *Engine) RecomputeBundlesOf(ctx context.Context, names []string, k int, seed uint64, maxCPU time.Duration, log func(string)) ([]RecomputeReport, error) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var all []string
+	for _, s := range e.order {
+		if s.Units != nil && s.Units.Bundle != nil {
+			all = append(all, s.Units.Bundle.Name)
+			delete(want, s.Units.Bundle.Name)
+		}
+	}
+	for n := range want {
+		return nil, fmt.Errorf("--bundle %q: no stage has that bundle (bundles: %s)", n, strings.Join(all, ", "))
+	}
 	if k < 0 {
 		return nil, fmt.Errorf("recompute %d units: want a count ≥ 1, or all", k)
 	}
@@ -112,6 +133,9 @@ func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCP
 			continue
 		}
 		b := s.Units.Bundle
+		if len(names) > 0 && !slices.Contains(names, b.Name) {
+			continue
+		}
 		declared = append(declared, b.Path())
 		if _, err := os.Stat(filepath.Join(e.opts.Root, b.Path())); errors.Is(err, fs.ErrNotExist) {
 			continue
