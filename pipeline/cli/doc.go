@@ -425,7 +425,10 @@
 // exits 1 with one line giving the estimate and the prediction; --force
 // counts without predicting. --estimate prints the estimates with their
 // 95% intervals and the predicted time and counts nothing; --samples N sets
-// the probes (default 200000 for sides up to 9, 20000 up to 16, else 2000);
+// the probes (default 200000 for sides up to 9, 20000 up to 16, else 2000;
+// at most 100000000); the grid file must be a regular file (or - for
+// standard input), as must --config, a lock and every bundle: a FIFO or a
+// device is refused at once rather than waited on;
 // --seed S (default 1) seeds their ChaCha8 streams, so the output is the
 // same for the same seed and samples on any machine.
 //

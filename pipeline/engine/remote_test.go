@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
 	"github.com/sudoku-census/sudoku-census/pipeline/remote"
@@ -218,5 +220,45 @@ func TestPullLockFetchesItsArtifacts(t *testing.T) {
 	d, err := g.engine().Project().Diff(lockPath, lockPath, inspect.DiffOptions{All: true})
 	if err != nil || len(d.Notes) != 0 || !slices.Contains(d.Metrics, inspect.Change{Stage: "total", Key: "sum", Old: "385", New: "385"}) {
 		t.Fatalf("diff after pull --lock: %+v, %v", d, err)
+	}
+}
+
+// TestPullRefusesAFIFO replaces every file of a file:// remote by a FIFO
+// with no writer (issue 50, probe 7): pull ends at once with an error
+// saying which key is not a regular file, instead of waiting forever.
+func TestPullRefusesAFIFO(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "numbers:\n  count: 10\n")
+	f.run(RunOptions{}, nil)
+	dir := t.TempDir()
+	if _, err := open(t, "file://"+dir).Push(ctx, f.root, f.engine().Log(), false); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			os.Remove(path)
+			if syscall.Mkfifo(path, 0o644) != nil {
+				t.Skip("no FIFOs here")
+			}
+			n++
+		}
+		return nil
+	})
+	if n == 0 {
+		t.Fatal("the push wrote no file")
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := f.clone().engine().Pull(ctx, open(t, "file://"+dir), PullOptions{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("pull from a remote of FIFOs: %v, want one line saying \"not a regular file\"", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("pull still running after 20 s: blocked on a FIFO")
 	}
 }
