@@ -132,17 +132,9 @@ func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, err
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", b.Path(), err)
 	}
-	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	rows, err := decodeBundle(data)
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", b.Path(), err)
-	}
-	rows := make([]BundleRow, pf.NumRows())
-	var start int64
-	for _, g := range pf.RowGroups() {
-		if err := readRowGroup(g, rows[start:start+g.NumRows()]); err != nil {
-			return nil, fmt.Errorf("bundle %s: %w", b.Path(), err)
-		}
-		start += g.NumRows()
 	}
 	var listed map[string]bool
 	if ids != nil {
@@ -170,6 +162,65 @@ func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, err
 		}
 	}
 	return out, nil
+}
+
+// decodeBundle returns the rows of a bundle file's bytes, unchecked.
+func decodeBundle(data []byte) ([]BundleRow, error) {
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]BundleRow, pf.NumRows())
+	var start int64
+	for _, g := range pf.RowGroups() {
+		if err := readRowGroup(g, rows[start:start+g.NumRows()]); err != nil {
+			return nil, err
+		}
+		start += g.NumRows()
+	}
+	return rows, nil
+}
+
+// MaxBundleBytes bounds a bundle file read into memory.
+const MaxBundleBytes = maxBundleBytes
+
+// DiffBundleRows returns the units whose rows differ between two bundle
+// files' bytes, old and new: a unit in one only, or with any column
+// different (result, kernel, work, cpu_seconds, peak_rss_bytes, sha256),
+// sorted.
+func DiffBundleRows(old, new []byte) ([]string, error) {
+	byUnit := func(data []byte) (map[string]BundleRow, error) {
+		rows, err := decodeBundle(data)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]BundleRow, len(rows))
+		for _, r := range rows {
+			out[r.Unit] = r
+		}
+		return out, nil
+	}
+	a, err := byUnit(old)
+	if err != nil {
+		return nil, err
+	}
+	b, err := byUnit(new)
+	if err != nil {
+		return nil, err
+	}
+	var units []string
+	for id, r := range a {
+		if other, ok := b[id]; !ok || other != r {
+			units = append(units, id)
+		}
+	}
+	for id := range b {
+		if _, ok := a[id]; !ok {
+			units = append(units, id)
+		}
+	}
+	slices.Sort(units)
+	return units, nil
 }
 
 // AddToBundle adds rows to the bundle file, under an exclusive flock on

@@ -44,7 +44,9 @@
 //	census verify --lock FILE
 //	    compare every artifact on disk (SHA-256 and size), every stage's
 //	    fingerprint and every committed bundle's bytes with a lock; one
-//	    line per difference; exit 1 on any
+//	    line per difference (for a bundle, in a git checkout, the units
+//	    whose rows differ from HEAD's file, as census verify names them
+//	    too); exit 1 on any
 //	census verify --recompute K|all [--seed S] [--max-unit-cpu D] [--bundle NAME]
 //	    recompute K units of every committed bundle (data/bundles; of the
 //	    bundles named by --bundle, e.g. symmetry-12) and compare them byte

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -429,5 +430,50 @@ func TestRecomputeDrawsTheCostliest(t *testing.T) {
 	_, err = f.engine().RecomputeBundles(context.Background(), 3, 1, 0, func(string) {})
 	if err == nil || !strings.Contains(err.Error(), "no committed bundle to recompute") {
 		t.Errorf("recompute without a bundle: %v, want an error", err)
+	}
+}
+
+// TestVerifyNamesTheUnitsEditedSinceTheCommit checks that, in a git
+// repository, verify and verify --lock name the units whose rows differ
+// from the committed bundle (issue 50: a bundle's content is anchored in
+// the repository's history).
+func TestVerifyNamesTheUnitsEditedSinceTheCommit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	f, _, b := bundledToy(t)
+	f.run(RunOptions{}, nil)
+	l, err := f.engine().Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.ToSlash(b.Path())
+	for _, args := range [][]string{
+		{"init", "-q"},
+		{"add", path},
+		{"-c", "user.name=test", "-c", "user.email=test@example.org", "commit", "-q", "-m", "bundle"},
+	} {
+		if out, err := exec.Command("git", append([]string{"-C", f.root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	rows, _ := pipeline.ReadBundle(f.root, b, nil)
+	editRow(t, f.root, b, rows, "u05", func(r *pipeline.BundleRow) { r.CPUSeconds = 1.5 })
+	editRow(t, f.root, b, rows, "u11", func(r *pipeline.BundleRow) { r.Result = rows["u12"].Result })
+	const want = "2 units differ from git HEAD's file: u05, u11"
+	res, err := f.engine().Project().Verify()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range res {
+		found = found || (!r.OK && strings.Contains(r.Problem, want))
+	}
+	if !found {
+		t.Errorf("verify: %+v, want a problem saying %q", res, want)
+	}
+	diffs, _ := f.engine().Project().CompareLock(l)
+	if len(diffs) != 1 || !strings.Contains(diffs[0], want) {
+		t.Errorf("verify --lock: %q, want %q", diffs, want)
 	}
 }

@@ -2,13 +2,19 @@ package inspect
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
+	"time"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
@@ -135,7 +141,7 @@ func (pr Project) CompareLock(l *RunLock) ([]string, error) {
 		case err != nil:
 			diffs = append(diffs, fmt.Sprintf("bundle %s: unreadable: %s (the lock has SHA-256 %s)", b.Path, msg.OneLine(msg.PathErr(err).Error()), msg.Short(b.SHA256)))
 		case sum != b.SHA256:
-			diffs = append(diffs, fmt.Sprintf("bundle %s: SHA-256 %s, the lock has %s (its rows differ from the locked ones: git diff %s)", b.Path, msg.Short(sum), msg.Short(b.SHA256), b.Path))
+			diffs = append(diffs, fmt.Sprintf("bundle %s: SHA-256 %s, the lock has %s%s", b.Path, msg.Short(sum), msg.Short(b.SHA256), committedDiff(pr.Root, b.Path)))
 		case size != b.Size:
 			diffs = append(diffs, fmt.Sprintf("bundle %s: %d bytes, the lock says %d", b.Path, size, b.Size))
 		}
@@ -204,9 +210,39 @@ func bundleProblem(root, path, want string) string {
 	case want == bundleMissing:
 		return fmt.Sprintf("present (SHA-256 %s) but the stage ran without it: rerun it", msg.Short(sum))
 	case sum != want:
-		return fmt.Sprintf("SHA-256 on disk %s, the stage read %s: its rows were edited or added to since (git diff %s)", msg.Short(sum), msg.Short(want), path)
+		return fmt.Sprintf("SHA-256 on disk %s, the stage read %s: its rows were edited or added to since%s", msg.Short(sum), msg.Short(want), committedDiff(root, path))
 	}
 	return ""
+}
+
+// committedDiff names the units of the bundle at path (below root) whose
+// rows differ from those of the file git's HEAD holds, as a suffix to a
+// message: "; units that differ from git HEAD's file: …". It is empty
+// when git has no such file, cannot be asked (no repository, no git) or
+// the rows are the same.
+func committedDiff(root, path string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var committed bytes.Buffer
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "show", "HEAD:./"+path)
+	cmd.Stdout = &committed
+	if err := cmd.Run(); err != nil || committed.Len() > pipeline.MaxBundleBytes {
+		return ""
+	}
+	current, err := files.ReadLimited(filepath.Join(root, filepath.FromSlash(path)), pipeline.MaxBundleBytes)
+	if err != nil {
+		return ""
+	}
+	units, err := pipeline.DiffBundleRows(committed.Bytes(), current)
+	if err != nil || len(units) == 0 {
+		return ""
+	}
+	const shown = 5
+	list := strings.Join(units[:min(shown, len(units))], ", ")
+	if len(units) > shown {
+		list += fmt.Sprintf(" and %d more", len(units)-shown)
+	}
+	return fmt.Sprintf("; %d units differ from git HEAD's file: %s (git checkout -- %s restores it)", len(units), list, path)
 }
 
 // VerifyResult is the check of one manifest artifact against its file.
