@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
@@ -148,6 +149,15 @@ func (e *Engine) RecomputeBundlesOf(ctx context.Context, names []string, k int, 
 		rows, err := pipeline.ReadBundle(e.opts.Root, b, nil)
 		if err != nil {
 			return reports, err
+		}
+		// The costs below order the draw; a bundle other than the one the
+		// stage's run read (and the lock pins) may carry forged ones.
+		slash := filepath.ToSlash(b.Path())
+		if was := m.Stages[s.Name].Bundles[slash]; was != "" {
+			if now, err := e.hash(slash); err == nil && now != was {
+				log(fmt.Sprintf("warning: %s changed since stage %s read it (SHA-256 %s, then %s): census status and census verify say how; its recorded costs are not the published ones",
+					slash, s.Name, msg.Short(now), msg.Short(was)))
+			}
 		}
 		rep := RecomputeReport{Stage: s.Name, Bundle: b.Path(), Units: len(rows), Total: len(ids)}
 		for _, id := range ids {

@@ -559,6 +559,7 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 		if err != nil {
 			return results, fmt.Errorf("stage %s failed: %w", s.Name, err)
 		}
+		c.fingerprint = m.Stages[s.Name].Fingerprint // taken once its units went into its bundle
 		e.appendRunLog(s, c, res)
 		results = append(results, res)
 	}
