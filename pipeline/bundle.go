@@ -40,10 +40,14 @@ const BundlesDir = "data/bundles"
 // bundle does not hold, or one of another kernel fails the run with a
 // one-line error naming the unit: a damaged bundle is never used. Rows of
 // units the configuration does not list (a longer run than the one asked
-// for) are checked and left unused. Nothing but a
-// recomputation shows a result edited together with its hash: `census
-// verify --recompute K` recomputes a seeded sample of units and compares
-// them byte for byte.
+// for) are checked and left unused. A row's hash covers its unit, kernel
+// and result only; the SHA-256 of the whole file (every row, every
+// column) is an input of the stage that reads it: it is in the stage's
+// fingerprint, its manifest record and the lock, so a result edited
+// together with its row hash, or any other column, makes the stage stale
+// and fails census verify and verify --lock. A recomputation shows whether
+// a committed row is right: `census verify --recompute K` recomputes a
+// sample of units, the costliest first, and compares them byte for byte.
 type Bundle struct {
 	// Name names the file, BundlesDir/<Name>.parquet.
 	Name string
