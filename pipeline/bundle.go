@@ -189,10 +189,11 @@ func decodeBundle(data []byte) ([]BundleRow, error) {
 const MaxBundleBytes = maxBundleBytes
 
 // DiffBundleRows returns the units whose rows differ between two bundle
-// files' bytes, old and new: a unit in one only, or with any column
-// different (result, kernel, work, cpu_seconds, peak_rss_bytes, sha256),
-// sorted.
-func DiffBundleRows(old, new []byte) ([]string, error) {
+// files' bytes, old and new, sorted: in results, a unit in one only or
+// whose result, kernel, work or sha256 differ; in costs, a unit whose
+// machine-dependent columns alone differ (cpu_seconds, peak_rss_bytes:
+// what an honest recomputation on another machine changes).
+func DiffBundleRows(old, new []byte) (results, costs []string, err error) {
 	byUnit := func(data []byte) (map[string]BundleRow, error) {
 		rows, err := decodeBundle(data)
 		if err != nil {
@@ -206,25 +207,32 @@ func DiffBundleRows(old, new []byte) ([]string, error) {
 	}
 	a, err := byUnit(old)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b, err := byUnit(new)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var units []string
 	for id, r := range a {
-		if other, ok := b[id]; !ok || other != r {
-			units = append(units, id)
+		other, ok := b[id]
+		switch {
+		case !ok:
+			results = append(results, id)
+		case other == r:
+		case other.Result == r.Result && other.Kernel == r.Kernel && other.Work == r.Work && other.SHA256 == r.SHA256:
+			costs = append(costs, id)
+		default:
+			results = append(results, id)
 		}
 	}
 	for id := range b {
 		if _, ok := a[id]; !ok {
-			units = append(units, id)
+			results = append(results, id)
 		}
 	}
-	slices.Sort(units)
-	return units, nil
+	slices.Sort(results)
+	slices.Sort(costs)
+	return results, costs, nil
 }
 
 // AddToBundle adds rows to the bundle file, under an exclusive flock on

@@ -233,16 +233,34 @@ func committedDiff(root, path string) string {
 	if err != nil {
 		return ""
 	}
-	units, err := pipeline.DiffBundleRows(committed.Bytes(), current)
-	if err != nil || len(units) == 0 {
+	results, costs, err := pipeline.DiffBundleRows(committed.Bytes(), current)
+	if err != nil || len(results)+len(costs) == 0 {
 		return ""
 	}
-	const shown = 5
-	list := strings.Join(units[:min(shown, len(units))], ", ")
-	if len(units) > shown {
-		list += fmt.Sprintf(" and %d more", len(units)-shown)
+	list := func(units []string) string {
+		const shown = 5
+		s := strings.Join(units[:min(shown, len(units))], ", ")
+		if len(units) > shown {
+			s += fmt.Sprintf(" and %d more", len(units)-shown)
+		}
+		return s
 	}
-	return fmt.Sprintf("; %d units differ from git HEAD's file: %s (git checkout -- %s restores it)", len(units), list, path)
+	var parts []string
+	if len(results) > 0 {
+		parts = append(parts, fmt.Sprintf("%s from git HEAD's file: %s", unitsDiffer(len(results)), list(results)))
+	}
+	if len(costs) > 0 {
+		parts = append(parts, fmt.Sprintf("%s from it in cpu_seconds or peak_rss_bytes only (recomputed on another machine?): %s", unitsDiffer(len(costs)), list(costs)))
+	}
+	return fmt.Sprintf("; %s (git checkout -- %s restores it)", strings.Join(parts, "; "), path)
+}
+
+// unitsDiffer is "1 unit differs" or "n units differ".
+func unitsDiffer(n int) string {
+	if n == 1 {
+		return "1 unit differs"
+	}
+	return fmt.Sprintf("%d units differ", n)
 }
 
 // VerifyResult is the check of one manifest artifact against its file.
