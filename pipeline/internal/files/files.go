@@ -50,12 +50,13 @@ func CheckRegular(path string) error {
 	return nil
 }
 
-// notRegular is the error for path, of mode m, that is not a regular file.
+// notRegular is the error for path, of mode m, that is not a regular
+// file: an *os.PathError, as the open's own errors are.
 func notRegular(path string, m os.FileMode) error {
 	if m.IsDir() {
-		return fmt.Errorf("%s: is a directory", path)
+		return &os.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
 	}
-	return fmt.Errorf("%s: not a regular file (%s)", path, modeName(m))
+	return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s)", modeName(m))}
 }
 
 // modeName says what kind of file a mode is.
