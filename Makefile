@@ -18,7 +18,8 @@ SMOKE_SOURCES := paper/main.tex paper/references.bib CITATION.cff
 # units with probability at most 0.99^K: K = 69 catches it with
 # probability 1 - 0.99^69 = 0.50. Within about 2 CPU-minutes:
 #   symmetry-12: K = 69 within 1 s (7,241 units, mean 0.24 s): 35×1 + 34×0.24 ≈ 43 s;
-#   shapes-2x6:  K = 16 within 4 s (projected, 480 units): ≤ 64 s, P = 0.15;
+#   shapes-2x6:  K = 16 within 4 s (projected, 480 units): ≤ 64 s, P = 0.15,
+#                plus about 30 s planning the 63,199 orbits;
 #   knuth-long:  K = 1 within 15 s (its 25 cheapest units take 12–15 s).
 # The 2x6 and long-run units cost too much for 69 of each in that time:
 # the lock pins every bundle's bytes, and `census verify --recompute all`
