@@ -14,9 +14,12 @@ SMOKE_SOURCES := paper/main.tex paper/references.bib CITATION.cff
 # make all then recomputes units of every committed result bundle
 # (data/bundles) and compares them byte for byte (RECOMPUTE=0 skips it, as
 # the smoke run does): of K units, the costliest half within the bound and
-# one per cost stratum of the rest. A bad unit among 1 in 100 escapes K
-# units with probability at most 0.99^K: K = 69 catches it with
-# probability 1 - 0.99^69 = 0.5002. In about 2.5 CPU-minutes (projected):
+# one per cost stratum of the rest. When each unit is bad with probability
+# 1/100, independently, the K checked are all good with probability 0.99^K:
+# K = 69 catches a bad one with probability 1 - 0.99^69 = 0.5002 (bad units
+# chosen to share one cost stratum would do better against the strata; the
+# lock, not the draw, is what stops an edit after the commit). In about 2.5
+# CPU-minutes (projected):
 #   symmetry-12: K = 69 within 1 s (7,241 units, mean 0.24 s): 35×1 + 34×0.24 ≈ 43 s;
 #   shapes-2x6:  K = 16 within 4 s (projected, 480 units): ≤ 64 s, P = 0.15,
 #                plus about 30 s planning the 63,199 orbits;
