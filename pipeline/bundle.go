@@ -40,10 +40,14 @@ const BundlesDir = "data/bundles"
 // bundle does not hold, or one of another kernel fails the run with a
 // one-line error naming the unit: a damaged bundle is never used. Rows of
 // units the configuration does not list (a longer run than the one asked
-// for) are checked and left unused. Nothing but a
-// recomputation shows a result edited together with its hash: `census
-// verify --recompute K` recomputes a seeded sample of units and compares
-// them byte for byte.
+// for) are checked and left unused. A row's hash covers its unit, kernel
+// and result only; the SHA-256 of the whole file (every row, every
+// column) is an input of the stage that reads it: it is in the stage's
+// fingerprint, its manifest record and the lock, so a result edited
+// together with its row hash, or any other column, makes the stage stale
+// and fails census verify and verify --lock. A recomputation shows whether
+// a committed row is right: `census verify --recompute K` recomputes a
+// sample of units, the costliest first, and compares them byte for byte.
 type Bundle struct {
 	// Name names the file, BundlesDir/<Name>.parquet.
 	Name string
@@ -132,17 +136,9 @@ func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, err
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", b.Path(), err)
 	}
-	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	rows, err := decodeBundle(data)
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", b.Path(), err)
-	}
-	rows := make([]BundleRow, pf.NumRows())
-	var start int64
-	for _, g := range pf.RowGroups() {
-		if err := readRowGroup(g, rows[start:start+g.NumRows()]); err != nil {
-			return nil, fmt.Errorf("bundle %s: %w", b.Path(), err)
-		}
-		start += g.NumRows()
 	}
 	var listed map[string]bool
 	if ids != nil {
@@ -170,6 +166,73 @@ func ReadBundle(root string, b *Bundle, ids []string) (map[string]BundleRow, err
 		}
 	}
 	return out, nil
+}
+
+// decodeBundle returns the rows of a bundle file's bytes, unchecked.
+func decodeBundle(data []byte) ([]BundleRow, error) {
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]BundleRow, pf.NumRows())
+	var start int64
+	for _, g := range pf.RowGroups() {
+		if err := readRowGroup(g, rows[start:start+g.NumRows()]); err != nil {
+			return nil, err
+		}
+		start += g.NumRows()
+	}
+	return rows, nil
+}
+
+// MaxBundleBytes bounds a bundle file read into memory.
+const MaxBundleBytes = maxBundleBytes
+
+// DiffBundleRows returns the units whose rows differ between two bundle
+// files' bytes, old and new, sorted: in results, a unit in one only or
+// whose result, kernel, work or sha256 differ; in costs, a unit whose
+// machine-dependent columns alone differ (cpu_seconds, peak_rss_bytes:
+// what an honest recomputation on another machine changes).
+func DiffBundleRows(old, new []byte) (results, costs []string, err error) {
+	byUnit := func(data []byte) (map[string]BundleRow, error) {
+		rows, err := decodeBundle(data)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]BundleRow, len(rows))
+		for _, r := range rows {
+			out[r.Unit] = r
+		}
+		return out, nil
+	}
+	a, err := byUnit(old)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := byUnit(new)
+	if err != nil {
+		return nil, nil, err
+	}
+	for id, r := range a {
+		other, ok := b[id]
+		switch {
+		case !ok:
+			results = append(results, id)
+		case other == r:
+		case other.Result == r.Result && other.Kernel == r.Kernel && other.Work == r.Work && other.SHA256 == r.SHA256:
+			costs = append(costs, id)
+		default:
+			results = append(results, id)
+		}
+	}
+	for id := range b {
+		if _, ok := a[id]; !ok {
+			results = append(results, id)
+		}
+	}
+	slices.Sort(results)
+	slices.Sort(costs)
+	return results, costs, nil
 }
 
 // AddToBundle adds rows to the bundle file, under an exclusive flock on

@@ -70,6 +70,11 @@ func (c *PassControl) Pass() *Pass { return c.p }
 // configuration and inputs, with the unit's context and id.
 func (c *PassControl) ForUnit(ctx context.Context, id string) *Pass { return c.p.forUnit(ctx, id) }
 
+// SetFingerprint replaces the pass's fingerprint before Run writes any
+// output: the engine's, once the units computed have gone into the
+// stage's bundle (whose bytes the fingerprint hashes).
+func (c *PassControl) SetFingerprint(fp string) { c.p.fingerprint = fp }
+
 // SetUnits gives the pass its units, whose results the driver fills in
 // before Run: what Pass.UnitIDs and Pass.UnitResults return.
 func (c *PassControl) SetUnits(u *store.UnitSet) { c.p.units = u }

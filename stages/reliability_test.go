@@ -167,10 +167,11 @@ func TestDryRunAndStatusRefuseAsTheRun(t *testing.T) {
 	}
 }
 
-// Whatever a user points census at, it is read through a limit: an
-// endless or huge file is refused with exit 2, naming the limit. /dev/zero
-// never ends, so returning at all shows the limit (no clock: a timed check
-// failed CI under load, 2026-11-27).
+// Whatever a user points census at, it is read through a limit, and only
+// if it is a regular file: a huge file is refused with exit 2, naming the
+// limit, and a device such as /dev/zero (which never ends) with exit 2,
+// naming it, before any read (no clock: a timed check failed CI under
+// load, 2026-11-27).
 func TestInputsAreReadThroughALimit(t *testing.T) {
 	root := t.TempDir()
 	big := filepath.Join(root, "big")
@@ -178,15 +179,21 @@ func TestInputsAreReadThroughALimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
-		{"count", "/dev/zero"},
 		{"count", big},
 		{"count", "--box", "3x3", big},
-		{"--config", "/dev/zero", "status"},
 		{"--config", big, "dag"},
-		{"verify", "--lock", "/dev/zero"},
 	} {
 		code, _, errs := censusCLI(t, root, args...)
 		wantUsage(t, strings.Join(args, " "), code, errs, "bytes")
+	}
+	// A device (or a FIFO: TestNoReadBlocksOnAFIFO) is not read at all.
+	for _, args := range [][]string{
+		{"count", "/dev/zero"},
+		{"--config", "/dev/zero", "status"},
+		{"verify", "--lock", "/dev/zero"},
+	} {
+		code, _, errs := censusCLI(t, root, args...)
+		wantUsage(t, strings.Join(args, " "), code, errs, "/dev/zero", "not a regular file (a character device)")
 	}
 	// An empty or null config file is no silent "every default".
 	for _, text := range []string{"", "\n  \n", "null\n", "~\n", "[1, 2]\n", "7\n", "seed: 1\nseed: 2\n"} {
@@ -226,6 +233,10 @@ func TestBadUsageExitsTwo(t *testing.T) {
 		{"verify", "--recompute", "1", "--max-unit-cpu", "-5s"},
 		{"verify", "--recompute", "1", "--max-unit-cpu", "9999999999h"},
 		{"verify", "--recompute", "1", "--max-unit-cpu", "NaN"},
+		{"verify", "--recompute", "al"},
+		{"verify", "--recompute", ""},
+		{"verify", "--seed", "1"},
+		{"verify", "--max-unit-cpu", "30s"},
 		{"gc", "--keep-last", "-1"},
 		{"gc", "--keep-last", "1e3"},
 		{"run", "--slurm-cpus-per-task", "1e30"},
@@ -236,6 +247,9 @@ func TestBadUsageExitsTwo(t *testing.T) {
 		{"run", "--dry-run=maybe"},
 		{"count", "--samples", "1e30"},
 		{"count", "--samples", "0"},
+		{"count", "--estimate", "--samples", "9223372036854775807"},
+		{"count", "--estimate", "--samples", "1000000000000"},
+		{"count", "--estimate", "--samples", "100000001"},
 		{"count", "--seed", "-1"},
 		{"count", "--max-time", "-1s"},
 		{"count", "--box", "99999999999999999999x1"},

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -437,9 +438,10 @@ the run: nothing partial is published, finished units are kept for the next run.
 	show.Flags().IntVar(&rows, "rows", 10, "how many rows to print")
 
 	var lockFile string
-	var recompute int
+	var recompute string
 	var recomputeSeed uint64
 	var recomputeMaxCPU time.Duration
+	var recomputeBundles []string
 	verify := &cobra.Command{
 		Use:   "verify [ARTIFACT...]",
 		Short: "Re-hash artifacts (default: all) against data/manifest.json, against a lock with --lock, or recompute bundled units with --recompute K; exit 1 on any mismatch",
@@ -448,34 +450,52 @@ the run: nothing partial is published, finished units are kept for the next run.
 			if err != nil {
 				return err
 			}
+			if !cmd.Flags().Changed("recompute") {
+				for _, f := range []string{"seed", "max-unit-cpu", "bundle"} {
+					if cmd.Flags().Changed(f) {
+						return usageError{fmt.Errorf("--%s applies to --recompute only: add --recompute K (or all), or leave --%s out", f, f)}
+					}
+				}
+			}
 			if cmd.Flags().Changed("recompute") {
 				if len(args) > 0 || lockFile != "" {
 					return usageError{errors.New("verify --recompute recomputes units of the committed bundles: name no artifacts and no --lock")}
 				}
-				if recompute < 1 {
-					return usageError{fmt.Errorf("--recompute %d: want the number of units to recompute per bundle, an integer ≥ 1", recompute)}
+				k := engine.RecomputeAll
+				if recompute != "all" {
+					n, err := strconv.ParseInt(recompute, 10, 32)
+					if err != nil || n < 1 {
+						return usageError{fmt.Errorf("--recompute %q: want the number of units to recompute per bundle, an integer from 1 to 2147483647, or all", recompute)}
+					}
+					k = int(n)
 				}
 				if recomputeMaxCPU < 0 {
 					return usageError{fmt.Errorf("--max-unit-cpu %s: want a duration ≥ 0 such as 30s (0: every unit)", recomputeMaxCPU)}
 				}
+				var bundleNames []string
+				for _, s := range e.Stages() {
+					if s.Units != nil && s.Units.Bundle != nil {
+						bundleNames = append(bundleNames, s.Units.Bundle.Name)
+					}
+				}
+				for _, n := range recomputeBundles {
+					if !slices.Contains(bundleNames, n) {
+						return usageError{fmt.Errorf("--bundle %q: no stage has that bundle (bundles: %s)", n, strings.Join(bundleNames, ", "))}
+					}
+				}
 				if !cmd.Flags().Changed("seed") {
 					recomputeSeed = uint64(time.Now().UnixNano())
 				}
-				fmt.Fprintf(io.Stdout, "recomputing %d units of every bundle, seed %d (repeat with --seed %d)\n", recompute, recomputeSeed, recomputeSeed)
-				reports, err := e.RecomputeBundles(cmd.Context(), recompute, recomputeSeed, recomputeMaxCPU, func(line string) { fmt.Fprintln(io.Stdout, line) })
+				fmt.Fprintf(io.Stdout, "recomputing %s units of every bundle (the costliest half, the rest drawn by cost strata), seed %d (repeat with --seed %d)\n", recompute, recomputeSeed, recomputeSeed)
+				reports, err := e.RecomputeBundlesOf(cmd.Context(), recomputeBundles, k, recomputeSeed, recomputeMaxCPU, func(line string) { fmt.Fprintln(io.Stdout, line) })
 				for _, r := range reports {
 					for _, what := range r.Rechecks {
 						fmt.Fprintf(io.Stdout, "second computation: %s\n", what)
 					}
-					fmt.Fprintf(io.Stdout, "%s: %d units recomputed, each equal byte for byte (the bundle holds %d units, %d of the %d the configuration lists; drawn among %d)\n", r.Bundle, len(r.Checked), r.Units, r.Listed, r.Total, r.Eligible)
+					fmt.Fprintf(io.Stdout, "%s: %d units recomputed, each equal byte for byte: the %d costliest and %d drawn by cost strata (the bundle holds %d units, %d of the %d the configuration lists; %d within --max-unit-cpu)\n",
+						r.Bundle, len(r.Checked), r.Heaviest, len(r.Checked)-r.Heaviest, r.Units, r.Listed, r.Total, r.Eligible)
 				}
-				if err != nil {
-					return err
-				}
-				if len(reports) == 0 {
-					fmt.Fprintln(io.Stdout, "no committed bundle to recompute")
-				}
-				return nil
+				return err
 			}
 			if lockFile != "" {
 				if len(args) > 0 {
@@ -536,8 +556,9 @@ the run: nothing partial is published, finished units are kept for the next run.
 		},
 	}
 	verify.Flags().StringVar(&lockFile, "lock", "", "compare with this lock file (census lock) instead of the manifest")
-	verify.Flags().IntVar(&recompute, "recompute", 0, "recompute this many randomly drawn units of every committed bundle (data/bundles) and compare them byte for byte")
+	verify.Flags().StringVar(&recompute, "recompute", "", "recompute K units of every committed bundle (data/bundles), the costliest half and the rest drawn by cost strata, or all of them (all), and compare them byte for byte; fails when it would check nothing")
 	verify.Flags().Uint64Var(&recomputeSeed, "seed", 0, "seed of --recompute's draw (default: from the clock, printed)")
+	verify.Flags().StringSliceVar(&recomputeBundles, "bundle", nil, "recompute units of this bundle only (its name, e.g. symmetry-12; repeatable; default: every bundle)")
 	verify.Flags().DurationVar(&recomputeMaxCPU, "max-unit-cpu", 0, "draw --recompute's units only among those whose recomputation takes at most this CPU time (the bundle's projection, else the recorded time; e.g. 30s; default: all)")
 
 	var lockOut string

@@ -284,8 +284,10 @@ func TestCountBadFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--samples", "0"}, `--samples "0": want an integer ≥ 1`},
-		{[]string{"--samples", "many"}, `--samples "many": want an integer ≥ 1`},
+		{[]string{"--samples", "0"}, `--samples "0": want an integer from 1 to 100000000`},
+		{[]string{"--samples", "many"}, `--samples "many": want an integer from 1 to 100000000`},
+		{[]string{"--estimate", "--samples", "9223372036854775807"}, `--samples "9223372036854775807": want an integer from 1 to 100000000`},
+		{[]string{"--estimate", "--samples", "1000000000000"}, `--samples "1000000000000": want an integer from 1 to 100000000`},
 		{[]string{"--seed", "-1"}, `--seed "-1": want an integer from 0 to 18446744073709551615`},
 		{[]string{"--max-time", "0s"}, `--max-time "0s": want a duration > 0`},
 		{[]string{"--max-time", "ten"}, `--max-time "ten": want a duration > 0`},

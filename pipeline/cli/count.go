@@ -6,13 +6,13 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"os"
 	"runtime"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/stages/maths/forecast"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
@@ -74,13 +74,13 @@ they depend on --seed and --samples only.`,
 			}
 			samples := int64(0)
 			if samplesFlag != "" {
-				if samples, err = strconv.ParseInt(samplesFlag, 10, 64); err != nil || samples < 1 {
-					return usageError{fmt.Errorf("--samples %q: want an integer ≥ 1", samplesFlag)}
+				if samples, err = strconv.ParseInt(samplesFlag, 10, 64); err != nil || samples < 1 || samples > forecast.MaxSamples {
+					return usageError{fmt.Errorf("--samples %q: want an integer from 1 to %d", samplesFlag, forecast.MaxSamples)}
 				}
 			}
 			in, name := io.Stdin, "standard input"
 			if len(args) == 1 && args[0] != "-" {
-				f, err := os.Open(args[0])
+				f, err := files.OpenRegular(args[0])
 				if err != nil {
 					return usageError{err}
 				}

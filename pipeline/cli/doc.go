@@ -41,23 +41,33 @@
 //	    an artifact, after checking its bytes: a file whose SHA-256 is not the
 //	    manifest's is refused (exit 1, naming the artifact and both hashes)
 //	census verify [ARTIFACT...]
-//	    re-hash the named artifacts (names or paths; default: all) against
-//	    the manifest; exit 1 on any mismatch (missing, unreadable, or both
-//	    SHA-256), and when the manifest is missing, lists nothing or is
-//	    damaged
+//	    re-hash the named artifacts (names or paths; default: all, and then
+//	    the committed bundle each stage read, against the SHA-256 its run
+//	    recorded) against the manifest; exit 1 on any mismatch (missing,
+//	    unreadable, or both SHA-256), and when the manifest is missing,
+//	    lists nothing or is damaged
 //	census verify --lock FILE
-//	    compare every artifact on disk (SHA-256 and size) and every stage's
-//	    fingerprint with a lock; one line per difference; exit 1 on any
-//	census verify --recompute K [--seed S] [--max-unit-cpu D]
-//	    recompute K randomly drawn units of every committed bundle
-//	    (data/bundles; drawn among those whose recomputation takes at most
-//	    D: the bundle's projected cost of the unit on its own when it has
-//	    one, else the CPU time its row records) and compare them byte for
-//	    byte; the seed is printed
+//	    compare every artifact on disk (SHA-256 and size), every stage's
+//	    fingerprint and every committed bundle's bytes with a lock; one
+//	    line per difference (for a bundle, in a git checkout, the units
+//	    whose rows differ from HEAD's file, as census verify names them
+//	    too); exit 1 on any
+//	census verify --recompute K|all [--seed S] [--max-unit-cpu D] [--bundle NAME]
+//	    recompute K units of every committed bundle (data/bundles; of the
+//	    bundles named by --bundle, e.g. symmetry-12) and compare them byte
+//	    for byte: the ⌈K/2⌉ costliest units whose recomputation takes at
+//	    most D (the bundle's projected cost of the unit on its own, from its
+//	    id, when it has one, else the CPU time its row records, a column the
+//	    fingerprint and lock cover), and one drawn from each of the other
+//	    K-⌈K/2⌉ cost strata of the rest; all recomputes every unit; exit 1
+//	    when it would check nothing (no bundle on disk, no unit within D);
+//	    the seed is printed; --seed, --max-unit-cpu and --bundle without
+//	    --recompute are usage errors
 //	census lock [-o FILE]
 //	    write the lock of a finished run (every stage fresh): every artifact's
 //	    SHA-256 and size, every stage's Version, fingerprint and
-//	    configuration, sorted stable JSON
+//	    configuration, every committed bundle a stage read (path, SHA-256,
+//	    size, the stages), sorted stable JSON
 //	census count [--box RxC] [FILE|-]
 //	    the exact number of completions of a partial grid (see Counting
 //	    completions)
@@ -156,12 +166,18 @@
 //	                       canonical JSON of the stage's config subtree (and the globals it reads, e.g. seed),
 //	                       SHA-256 of every input artifact,
 //	                       SHA-256 of every hand-written source file it declares (only paper has any),
-//	                       the version of every external program it declares (only paper: go, latexmk, pdflatex, bibtex) )
+//	                       the version of every external program it declares (only paper: go, latexmk, pdflatex, bibtex),
+//	                       SHA-256 of the committed bundle it reads (shapes, symmetry, knuth: every row and column) )
 //
 // Anything else is stale, and census status says why: never run, an
 // artifact missing or damaged, "code version 1 -> 2", "config
 // reduce.swap_blocks changed (true -> false)", "input bands changed", "tool
-// pdflatex changed (… -> …)", or "upstream stage bands is stale". A stage
+// pdflatex changed (… -> …)", "bundle data/bundles/symmetry-12.parquet
+// changed (SHA-256 … -> …)" or "… is missing", or "upstream stage bands
+// is stale". A stage's units go into its bundle as they finish, so the
+// fingerprint it records is taken once its units are done; its unit files
+// (data/units/<stage>/<key>) are named by the fingerprint without the
+// bundle, which stays the same while units are added. A stage
 // whose Run returns pipeline.Skip(why) (the paper without TeX) publishes
 // nothing, stays stale and does not fail the run: census run warns in one
 // line and goes on. The tool version (sudoku-census 0.1.0) is recorded in
@@ -428,7 +444,10 @@
 // exits 1 with one line giving the estimate and the prediction; --force
 // counts without predicting. --estimate prints the estimates with their
 // 95% intervals and the predicted time and counts nothing; --samples N sets
-// the probes (default 200000 for sides up to 9, 20000 up to 16, else 2000);
+// the probes (default 200000 for sides up to 9, 20000 up to 16, else 2000;
+// at most 100000000); the grid file must be a regular file (or - for
+// standard input), as must --config, a lock and every bundle: a FIFO or a
+// device is refused at once rather than waited on;
 // --seed S (default 1) seeds their ChaCha8 streams, so the output is the
 // same for the same seed and samples on any machine.
 //

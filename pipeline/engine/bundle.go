@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,9 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
@@ -58,22 +61,61 @@ func (e *Engine) fromBundle(p *pipeline.Pass, u *store.UnitSet, missing []int) (
 // RecomputeReport is what verify --recompute found for one bundle.
 type RecomputeReport struct {
 	Stage, Bundle string
-	Units, Total  int      // units in the bundle, units the stage lists
-	Listed        int      // the units the stage lists that the bundle holds
-	Eligible      int      // units the draw was among (those within maxCPU)
-	Checked       []string // the units recomputed, each equal
-	Rechecks      []string // what the second computations checked
+	Units, Total  int // units in the bundle, units the stage lists
+	Listed        int // the units the stage lists that the bundle holds
+	Eligible      int // units the draw was among (those within maxCPU)
+	// Heaviest counts the units taken for their cost (the costliest
+	// eligible ones), the rest of Checked being drawn one per stratum of
+	// the others ordered by cost.
+	Heaviest int
+	Checked  []string // the units recomputed, each equal
+	Rechecks []string // what the second computations checked
 }
 
-// RecomputeBundles recomputes k units drawn (without replacement, by a PCG
-// seeded with seed) from every stage's bundle present on disk, with the
-// current configuration, and compares each result byte for byte with the
-// bundle's; then runs the bundle's Recheck on each. maxCPU, when positive,
-// draws only among the units that take at most that long to recompute (a
-// quick check for `make all`): by the bundle's Cost when it has one, else
-// by the CPU time the row records. It returns an error naming the unit at the first
-// mismatch.
+// RecomputeAll, as RecomputeBundles' k, recomputes every eligible unit.
+const RecomputeAll = 0
+
+// RecomputeBundles recomputes k units (RecomputeAll: every one) of every
+// stage's bundle present on disk, with the current configuration, and
+// compares each result byte for byte with the bundle's; then runs the
+// bundle's Recheck on each. maxCPU, when positive, draws only among the
+// units that take at most that long to recompute (a quick check for
+// `make all`): by the bundle's Cost (a projection from the unit's id)
+// when it has one, else by the CPU time the row records (a column the
+// stage's fingerprint and the lock cover, through the file's SHA-256).
+//
+// The draw is stratified by cost, not uniform: the ⌈k/2⌉ costliest
+// eligible units are always recomputed (a forger's best target is a unit
+// no quick check can afford), and the others are drawn one from each of
+// k-⌈k/2⌉ equal strata of the rest, by a PCG seeded with seed. It
+// returns an error naming the unit at the first mismatch, and an error
+// when it would check nothing: no bundle on disk, or a bundle with no
+// unit within maxCPU.
 func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCPU time.Duration, log func(string)) ([]RecomputeReport, error) {
+	return e.RecomputeBundlesOf(ctx, nil, k, seed, maxCPU, log)
+}
+
+// RecomputeBundlesOf is RecomputeBundles for the bundles named (by
+// Bundle.Name; all when names is empty): an unknown name is an error
+// listing the names.
+func (e *Engine) RecomputeBundlesOf(ctx context.Context, names []string, k int, seed uint64, maxCPU time.Duration, log func(string)) ([]RecomputeReport, error) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var all []string
+	for _, s := range e.order {
+		if s.Units != nil && s.Units.Bundle != nil {
+			all = append(all, s.Units.Bundle.Name)
+			delete(want, s.Units.Bundle.Name)
+		}
+	}
+	for n := range want {
+		return nil, fmt.Errorf("--bundle %q: no stage has that bundle (bundles: %s)", n, strings.Join(all, ", "))
+	}
+	if k < 0 {
+		return nil, fmt.Errorf("recompute %d units: want a count ≥ 1, or all", k)
+	}
 	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {
 		return nil, err
@@ -86,11 +128,16 @@ func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCP
 		}
 	})
 	var reports []RecomputeReport
+	var declared []string
 	for _, s := range e.order {
 		if s.Units == nil || s.Units.Bundle == nil {
 			continue
 		}
 		b := s.Units.Bundle
+		if len(names) > 0 && !slices.Contains(names, b.Name) {
+			continue
+		}
+		declared = append(declared, b.Path())
 		if _, err := os.Stat(filepath.Join(e.opts.Root, b.Path())); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -103,44 +150,62 @@ func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCP
 		if err != nil {
 			return reports, err
 		}
+		// The costs below order the draw; a bundle other than the one the
+		// stage's run read (and the lock pins) may carry forged ones.
+		slash := filepath.ToSlash(b.Path())
+		if was := m.Stages[s.Name].Bundles[slash]; was != "" {
+			if now, err := e.hash(slash); err == nil && now != was {
+				log(fmt.Sprintf("warning: %s changed since stage %s read it (SHA-256 %s, then %s): census status and census verify say how; its recorded costs are not the published ones",
+					slash, s.Name, msg.Short(now), msg.Short(was)))
+			}
+		}
 		rep := RecomputeReport{Stage: s.Name, Bundle: b.Path(), Units: len(rows), Total: len(ids)}
-		var have []string
 		for _, id := range ids {
 			if _, ok := rows[id]; ok {
-				have = append(have, id)
+				rep.Listed++
 			}
 		}
-		rep.Listed = len(have)
-		if len(have) != len(rows) {
-			// The configuration lists fewer units than the bundle holds
-			// (say 2x6 left out of shapes.shapes): draw from the bundle.
-			have = have[:0]
-			for id := range rows {
-				have = append(have, id)
+		// Every unit of the bundle, listed by this configuration or not
+		// (say 2x6 left out of shapes.shapes): all are published results.
+		have := make([]string, 0, len(rows))
+		for id := range rows {
+			have = append(have, id)
+		}
+		costs := make(map[string]time.Duration, len(have))
+		for _, id := range have {
+			if b.Cost == nil {
+				costs[id] = time.Duration(rows[id].CPUSeconds * float64(time.Second))
+				continue
 			}
-			slices.Sort(have)
+			cost, err := b.Cost(pc.ForUnit(ctx, id), id)
+			if err != nil {
+				return reports, fmt.Errorf("bundle %s: unit %s: cost: %w", b.Path(), id, err)
+			}
+			costs[id] = cost
+		}
+		// Costliest first; equal costs by id, so that a seed names one draw.
+		slices.SortFunc(have, func(x, y string) int {
+			if c := cmp.Compare(costs[y], costs[x]); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		})
+		if len(have) == 0 {
+			return reports, fmt.Errorf("bundle %s holds no unit: nothing to recompute", b.Path())
 		}
 		if maxCPU > 0 {
-			var costErr error
-			have = slices.DeleteFunc(have, func(id string) bool {
-				if b.Cost == nil {
-					return rows[id].CPUSeconds > maxCPU.Seconds()
-				}
-				cost, err := b.Cost(pc.ForUnit(ctx, id), id)
-				if err != nil && costErr == nil {
-					costErr = fmt.Errorf("bundle %s: unit %s: cost: %w", b.Path(), id, err)
-				}
-				return cost > maxCPU
-			})
-			if costErr != nil {
-				return reports, costErr
+			cheapest := costs[have[len(have)-1]]
+			have = slices.DeleteFunc(have, func(id string) bool { return costs[id] > maxCPU })
+			if len(have) == 0 {
+				return reports, fmt.Errorf("bundle %s: no unit's recomputation takes at most --max-unit-cpu %s (the cheapest takes %s): nothing would be checked; raise --max-unit-cpu",
+					b.Path(), maxCPU, cheapest.Round(time.Millisecond))
 			}
 		}
 		rep.Eligible = len(have)
-		rng := rand.New(rand.NewPCG(seed, 0xb0d1e))
-		rng.Shuffle(len(have), func(i, j int) { have[i], have[j] = have[j], have[i] })
-		for _, id := range have[:min(k, len(have))] {
-			log(fmt.Sprintf("%s: recomputing unit %s", b.Path(), id))
+		drawn, heaviest := stratifiedDraw(have, k, rand.New(rand.NewPCG(seed, 0xb0d1e)))
+		rep.Heaviest = heaviest
+		for _, id := range drawn {
+			log(fmt.Sprintf("%s: recomputing unit %s (cost %s)", b.Path(), id, costs[id].Round(time.Millisecond)))
 			result, _, err := e.computeUnit(ctx, pc, id)
 			if err != nil {
 				return reports, fmt.Errorf("bundle %s: unit %s: %w", b.Path(), id, err)
@@ -159,5 +224,27 @@ func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCP
 		}
 		reports = append(reports, rep)
 	}
+	if len(reports) == 0 {
+		return nil, fmt.Errorf("no committed bundle to recompute (none of %s is on disk): nothing would be checked; git checkout -- %s restores them",
+			strings.Join(declared, ", "), pipeline.BundlesDir)
+	}
 	return reports, nil
+}
+
+// stratifiedDraw returns k of ids (every one for RecomputeAll or k ≥
+// len(ids)), which are ordered costliest first: the ⌈k/2⌉ first, then one
+// drawn by rng from each of k-⌈k/2⌉ consecutive strata of nearly equal
+// size of the rest. heaviest is the number taken for their cost.
+func stratifiedDraw(ids []string, k int, rng *rand.Rand) (drawn []string, heaviest int) {
+	if k == RecomputeAll || k >= len(ids) {
+		return ids, len(ids)
+	}
+	heaviest = (k + 1) / 2
+	drawn = append(drawn, ids[:heaviest]...)
+	rest, strata := ids[heaviest:], k-heaviest
+	for j := range strata {
+		lo, hi := j*len(rest)/strata, (j+1)*len(rest)/strata
+		drawn = append(drawn, rest[lo+rng.IntN(hi-lo)])
+	}
+	return drawn, heaviest
 }

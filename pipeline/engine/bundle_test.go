@@ -7,7 +7,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,7 +48,7 @@ func freshClone(t *testing.T, root string) {
 func TestBundle(t *testing.T) {
 	f, toy, b := bundledToy(t)
 	f.run(RunOptions{}, nil)
-	good := f.read("data/draws.parquet")
+	good, goodSum := f.read("data/draws.parquet"), f.read("data/drawsum.txt")
 	rows, err := pipeline.ReadBundle(f.root, b, nil)
 	if err != nil || len(rows) != 20 {
 		t.Fatalf("bundle after the first run: %d rows, %v", len(rows), err)
@@ -139,10 +141,12 @@ func TestBundle(t *testing.T) {
 	if err := writeBundle(f.root, b, append(listOf(all), rehashed(extra))); err != nil {
 		t.Fatal(err)
 	}
+	// The bundle's bytes are an input of the stage: the fingerprint in
+	// the table's footer changes, its rows (and so the sum) do not.
 	freshClone(t, f.root)
 	f.run(RunOptions{}, nil)
-	if !bytes.Equal(good, f.read("data/draws.parquet")) {
-		t.Error("a bundle with a unit the configuration does not list gives another artifact")
+	if !bytes.Equal(goodSum, f.read("data/drawsum.txt")) {
+		t.Error("a bundle with a unit the configuration does not list gives another result")
 	}
 }
 
@@ -293,5 +297,183 @@ func TestRecomputeBundlesCost(t *testing.T) {
 	_, err = f.engine().RecomputeBundles(context.Background(), 20, 1, time.Minute, func(string) {})
 	if err == nil || !strings.Contains(err.Error(), "cost: no plan") {
 		t.Errorf("recompute with a failing Cost: %v", err)
+	}
+}
+
+// TestBundleIsAnInput checks issue 50's probes 1, 2 and 5: a bundle is an
+// input of the stage that reads it. A forged row re-hashed as the recipe
+// says (a unit's result copied over another's), an edit of a column
+// outside the row hash (cpu_seconds), or a deleted bundle makes the stage
+// stale with a reason naming the bundle, fails census verify and the
+// lock's comparison, and no lock is written over it; a rerun after
+// restoring the committed bytes is fresh again.
+func TestBundleIsAnInput(t *testing.T) {
+	f, _, b := bundledToy(t)
+	f.run(RunOptions{}, nil)
+	if st := f.status(); st["draws"] != "fresh" {
+		t.Fatalf("after the run that filled the bundle: %v", st)
+	}
+	e := f.engine()
+	l, err := e.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.ToSlash(b.Path())
+	if len(l.Bundles) != 1 || l.Bundles[0].Path != path || !equal(l.Bundles[0].Stages, []string{"draws"}) {
+		t.Fatalf("the lock's bundles: %+v", l.Bundles)
+	}
+	good := f.read(path)
+	rows, err := pipeline.ReadBundle(f.root, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forgeries := []struct {
+		name string
+		edit func()
+	}{
+		{"a result copied over another's, re-hashed", func() {
+			editRow(t, f.root, b, rows, "u05", func(r *pipeline.BundleRow) { r.Result = rows["u06"].Result })
+		}},
+		{"cpu_seconds edited", func() {
+			editRow(t, f.root, b, rows, "u05", func(r *pipeline.BundleRow) { r.CPUSeconds = 1.5 })
+		}},
+		{"work and peak_rss_bytes edited", func() {
+			editRow(t, f.root, b, rows, "u05", func(r *pipeline.BundleRow) { r.Work, r.PeakRSSBytes = "nothing", 1 })
+		}},
+		{"deleted", func() { os.Remove(filepath.Join(f.root, path)) }},
+	}
+	for _, fg := range forgeries {
+		t.Run(fg.name, func(t *testing.T) {
+			rows, _ = pipeline.ReadBundle(f.root, b, nil)
+			fg.edit()
+			defer os.WriteFile(filepath.Join(f.root, path), good, 0o644)
+			if reason := f.status()["draws"]; !strings.Contains(reason, "bundle "+path) {
+				t.Errorf("status: draws is %q, want stale naming the bundle", reason)
+			}
+			res, err := f.engine().Project().Verify()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var problems []string
+			for _, r := range res {
+				if !r.OK {
+					problems = append(problems, r.Artifact.Path+": "+r.Problem)
+				}
+			}
+			if len(problems) != 1 || !strings.HasPrefix(problems[0], path+": ") {
+				t.Errorf("verify: %q, want the bundle", problems)
+			}
+			diffs, err := f.engine().Project().CompareLock(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(diffs) != 1 || !strings.HasPrefix(diffs[0], "bundle "+path+": ") {
+				t.Errorf("verify --lock: %q, want the bundle", diffs)
+			}
+			if _, err := f.engine().Lock(); err == nil || !strings.Contains(err.Error(), "stage draws is stale") {
+				t.Errorf("a lock over the edited bundle: %v", err)
+			}
+		})
+	}
+	if st := f.status(); st["draws"] != "fresh" {
+		t.Errorf("the committed bytes back: %v", st)
+	}
+	if diffs, _ := f.engine().Project().CompareLock(l); len(diffs) != 0 {
+		t.Errorf("the committed bytes back: verify --lock %q", diffs)
+	}
+	// A lock without the bundle (written before bundles were locked)
+	// does not match a project that reads one.
+	l.Bundles = nil
+	if diffs, _ := f.engine().Project().CompareLock(l); len(diffs) != 1 || diffs[0] != "bundle "+path+": not in the lock" {
+		t.Errorf("a lock without the bundle: %q", diffs)
+	}
+}
+
+// TestRecomputeDrawsTheCostliest checks issue 50's probe 3: the draw
+// always holds the costliest units and one per cost stratum of the rest,
+// whatever the seed; all recomputes every unit; a bound no unit meets,
+// or no bundle at all, is an error rather than a check of nothing.
+func TestRecomputeDrawsTheCostliest(t *testing.T) {
+	f, _, b := bundledToy(t)
+	f.run(RunOptions{}, nil)
+	// u00 costs 1 s … u19 20 s.
+	b.Cost = func(_ *pipeline.Pass, id string) (time.Duration, error) {
+		var n int
+		_, err := fmt.Sscanf(id, "u%d", &n)
+		return time.Duration(n+1) * time.Second, err
+	}
+	for seed := range uint64(20) {
+		reps, err := f.engine().RecomputeBundles(context.Background(), 4, seed, 0, func(string) {})
+		if err != nil || len(reps) != 1 {
+			t.Fatalf("seed %d: %+v, %v", seed, reps, err)
+		}
+		got := reps[0].Checked
+		// The two costliest, then one of u09…u17 and one of u00…u08
+		// (the rest, u17 … u00, in two strata of 9).
+		if len(got) != 4 || got[0] != "u19" || got[1] != "u18" || got[2] < "u09" || got[2] > "u17" || got[3] > "u08" || reps[0].Heaviest != 2 {
+			t.Errorf("seed %d: drew %v (heaviest %d)", seed, got, reps[0].Heaviest)
+		}
+	}
+	reps, err := f.engine().RecomputeBundles(context.Background(), RecomputeAll, 1, 0, func(string) {})
+	if err != nil || len(reps[0].Checked) != 20 {
+		t.Errorf("recompute all: %+v, %v", reps, err)
+	}
+	reps, err = f.engine().RecomputeBundles(context.Background(), 3, 1, 10*time.Second, func(string) {})
+	if err != nil || reps[0].Eligible != 10 || reps[0].Checked[0] != "u09" {
+		t.Errorf("recompute 3 within 10 s: %+v, %v", reps, err)
+	}
+	_, err = f.engine().RecomputeBundles(context.Background(), 3, 1, time.Nanosecond, func(string) {})
+	if err == nil || !strings.Contains(err.Error(), "nothing would be checked") {
+		t.Errorf("recompute within 1ns: %v, want an error", err)
+	}
+	os.Remove(filepath.Join(f.root, b.Path()))
+	_, err = f.engine().RecomputeBundles(context.Background(), 3, 1, 0, func(string) {})
+	if err == nil || !strings.Contains(err.Error(), "no committed bundle to recompute") {
+		t.Errorf("recompute without a bundle: %v, want an error", err)
+	}
+}
+
+// TestVerifyNamesTheUnitsEditedSinceTheCommit checks that, in a git
+// repository, verify and verify --lock name the units whose rows differ
+// from the committed bundle (issue 50: a bundle's content is anchored in
+// the repository's history).
+func TestVerifyNamesTheUnitsEditedSinceTheCommit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	f, _, b := bundledToy(t)
+	f.run(RunOptions{}, nil)
+	l, err := f.engine().Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.ToSlash(b.Path())
+	for _, args := range [][]string{
+		{"init", "-q"},
+		{"add", path},
+		{"-c", "user.name=test", "-c", "user.email=test@example.org", "commit", "-q", "-m", "bundle"},
+	} {
+		if out, err := exec.Command("git", append([]string{"-C", f.root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	rows, _ := pipeline.ReadBundle(f.root, b, nil)
+	editRow(t, f.root, b, rows, "u05", func(r *pipeline.BundleRow) { r.CPUSeconds = 1.5 })
+	editRow(t, f.root, b, rows, "u11", func(r *pipeline.BundleRow) { r.Result = rows["u12"].Result })
+	const want = "1 unit differs from git HEAD's file: u11; 1 unit differs from it in cpu_seconds or peak_rss_bytes only (recomputed on another machine?): u05"
+	res, err := f.engine().Project().Verify()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range res {
+		found = found || (!r.OK && strings.Contains(r.Problem, want))
+	}
+	if !found {
+		t.Errorf("verify: %+v, want a problem saying %q", res, want)
+	}
+	diffs, _ := f.engine().Project().CompareLock(l)
+	if len(diffs) != 1 || !strings.Contains(diffs[0], want) {
+		t.Errorf("verify --lock: %q, want %q", diffs, want)
 	}
 }

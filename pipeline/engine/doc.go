@@ -9,7 +9,8 @@
 // recorded, and was made with the fingerprint the stage would compute now:
 //
 //	fingerprint = SHA-256(stage name, stage Version, canonical JSON of the
-//	              stage's config subtree and globals, SHA-256 of every input)
+//	              stage's config subtree and globals, SHA-256 of every input,
+//	              SHA-256 of the committed bundle it reads, if any)
 //
 // Anything else is stale, with a reason, and `census run` rebuilds it, or
 // restores it from the run cache when it ran before with that fingerprint.
@@ -20,7 +21,9 @@
 // list of short ids, and a Compute function whose result, a few bytes, is a
 // pure function of the pass and the id. Before Run the engine computes the
 // units that are missing and keeps each one, atomically and checksummed, in
-// data/units/<stage>/<fingerprint>/<id>; Run merges them, in List order,
+// data/units/<stage>/<key>/<id> (key: the fingerprint without the bundle,
+// which the units add to as they finish; the fingerprint the stage
+// publishes is taken once they are all in the bundle); Run merges them, in List order,
 // with Pass.UnitResults. So the artifacts are the same bytes whatever
 // order, process or machine computed the units, and a rerun with the same
 // fingerprint (after a failure, a Ctrl-C, a lost artifact) computes only

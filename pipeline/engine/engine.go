@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
@@ -234,7 +236,12 @@ type checked struct {
 	inputs      map[string]string // input artifact name -> SHA-256
 	sources     map[string]string // source path -> SHA-256
 	tools       map[string]string // external program -> version
-	upstream    string            // the stale upstream stage that makes it stale, if any
+	bundles     map[string]string // bundle path -> SHA-256 (or BundleMissing), nil without one
+	// unitKey names the stage's unit files: the fingerprint without the
+	// bundles, which the units computed during a run add to (the unit
+	// files and a Slurm plan must keep one name all run long).
+	unitKey  string
+	upstream string // the stale upstream stage that makes it stale, if any
 }
 
 // check decides whether s is fresh against the manifest. stale holds the
@@ -254,7 +261,12 @@ func (e *Engine) check(m *store.Manifest, s *pipeline.Stage, stale map[string]st
 		return checked{reason: err.Error()}
 	}
 	tools := e.toolsOf(s)
-	c := checked{inputs: inputs, sources: sources, tools: tools, fingerprint: e.fingerprint(s, inputs, sources, tools)}
+	bundles, err := e.bundlesOf(s)
+	if err != nil {
+		return checked{reason: err.Error()}
+	}
+	c := checked{inputs: inputs, sources: sources, tools: tools, bundles: bundles,
+		fingerprint: e.fingerprint(s, inputs, sources, tools, bundles), unitKey: e.fingerprint(s, inputs, sources, tools, nil)}
 	rec, ok := m.Stages[s.Name]
 	if !ok {
 		c.reason = "never run"
@@ -298,6 +310,17 @@ func (e *Engine) check(m *store.Manifest, s *pipeline.Stage, stale map[string]st
 	for _, path := range s.Sources {
 		if rec.Sources[path] != sources[path] {
 			why = append(why, "source "+path+" changed")
+		}
+	}
+	for _, path := range unionKeys(rec.Bundles, bundles) {
+		switch was, now := rec.Bundles[path], bundles[path]; {
+		case was == now:
+		case now == BundleMissing:
+			why = append(why, fmt.Sprintf("bundle %s is missing (the last run read SHA-256 %s): restore it with git checkout -- %s, or the run recomputes its units", path, msg.Short(was), path))
+		case was == "" || was == BundleMissing:
+			why = append(why, fmt.Sprintf("bundle %s appeared (SHA-256 %s)", path, msg.Short(now)))
+		default:
+			why = append(why, fmt.Sprintf("bundle %s changed (SHA-256 %s -> %s)", path, msg.Short(was), msg.Short(now)))
 		}
 	}
 	for _, name := range unionKeys(rec.Tools, tools) {
@@ -345,6 +368,30 @@ func (e *Engine) sourcesOf(s *pipeline.Stage) (map[string]string, error) {
 	return sources, nil
 }
 
+// BundleMissing stands for the SHA-256 of a stage's bundle that is not on
+// disk, in its fingerprint and manifest record: the stage can still run
+// (it computes every unit), but not with the fingerprint of a run that
+// read the bundle.
+const BundleMissing = "missing"
+
+// bundlesOf returns the SHA-256 of the bytes of the bundle s reads (its
+// Units.Bundle), by slash path (nil when it has none): every row and
+// every column of the file enters the stage's fingerprint.
+func (e *Engine) bundlesOf(s *pipeline.Stage) (map[string]string, error) {
+	if s.Units == nil || s.Units.Bundle == nil {
+		return nil, nil
+	}
+	path := filepath.ToSlash(s.Units.Bundle.Path())
+	sum, err := e.hash(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		sum = BundleMissing
+	case err != nil:
+		return nil, fmt.Errorf("bundle %s is unreadable: %s", path, msg.OneLine(msg.PathErr(err).Error()))
+	}
+	return map[string]string{path: sum}, nil
+}
+
 // toolsOf returns s.Tools(), called once per stage and process: a program's
 // version does not change while the engine runs.
 func (e *Engine) toolsOf(s *pipeline.Stage) map[string]string {
@@ -387,7 +434,10 @@ func orNone(s string) string {
 }
 
 // fingerprint hashes everything a stage's outputs depend on.
-func (e *Engine) fingerprint(s *pipeline.Stage, inputs, sources, tools map[string]string) string {
+// A stage without a bundle (or a unit key, bundles nil) hashes no
+// "bundles" field, so that its fingerprint is what it was before bundles
+// entered fingerprints.
+func (e *Engine) fingerprint(s *pipeline.Stage, inputs, sources, tools, bundles map[string]string) string {
 	doc, _ := json.Marshal(struct {
 		Stage   string            `json:"stage"`
 		Version int               `json:"version"`
@@ -395,7 +445,8 @@ func (e *Engine) fingerprint(s *pipeline.Stage, inputs, sources, tools map[strin
 		Inputs  map[string]string `json:"inputs"`
 		Sources map[string]string `json:"sources,omitempty"`
 		Tools   map[string]string `json:"tools,omitempty"`
-	}{s.Name, s.Version, e.settings.Canonical[s.Name], inputs, sources, tools})
+		Bundles map[string]string `json:"bundles,omitempty"`
+	}{s.Name, s.Version, e.settings.Canonical[s.Name], inputs, sources, tools, bundles})
 	sum := sha256.Sum256(doc)
 	return hex.EncodeToString(sum[:])
 }
@@ -523,6 +574,7 @@ func (e *Engine) Run(ctx context.Context, targets []string, ro RunOptions) ([]St
 		if err != nil {
 			return results, fmt.Errorf("stage %s failed: %w", s.Name, err)
 		}
+		c.fingerprint = m.Stages[s.Name].Fingerprint // taken once its units went into its bundle
 		e.appendRunLog(s, c, res)
 		results = append(results, res)
 	}
@@ -632,8 +684,22 @@ func (e *Engine) runStage(ctx context.Context, m *store.Manifest, s *pipeline.St
 		}
 	}()
 	if s.Units != nil {
-		if err := e.prepareUnits(ctx, pc, c.fingerprint, forced, ro.unitOrder); err != nil {
+		if err := e.prepareUnits(ctx, pc, c.unitKey, forced, ro.unitOrder); err != nil {
 			return res, err
+		}
+		// The units just computed went into the bundle: the outputs are
+		// made from its new bytes, and carry the fingerprint that names them.
+		if c.bundles != nil {
+			for path := range c.bundles {
+				delete(e.hashes, path)
+			}
+			bundles, err := e.bundlesOf(s)
+			if err != nil {
+				return res, err
+			}
+			c.bundles = bundles
+			c.fingerprint = e.fingerprint(s, c.inputs, c.sources, c.tools, bundles)
+			pc.SetFingerprint(c.fingerprint)
 		}
 	}
 	if err := s.Run(pc.Pass()); err != nil {
@@ -655,13 +721,13 @@ func (e *Engine) runStage(ctx context.Context, m *store.Manifest, s *pipeline.St
 	}
 	m.Record(s.Name, store.StageRecord{
 		Version: s.Version, Fingerprint: c.fingerprint, Config: e.settings.Canonical[s.Name],
-		Inputs: c.inputs, Outputs: outs, Sources: c.sources, Tools: c.tools, Code: BuildCode(),
+		Inputs: c.inputs, Outputs: outs, Sources: c.sources, Tools: c.tools, Bundles: c.bundles, Code: BuildCode(),
 	}, entries)
 	if err := m.Write(e.opts.Root); err != nil {
 		return res, err
 	}
 	store.CacheStore(e.opts.Root, e.log, s.Name, m.Stages[s.Name], entries)
-	store.PruneUnits(e.opts.Root, e.log, s.Name, c.fingerprint)
+	store.PruneUnits(e.opts.Root, e.log, s.Name, c.unitKey)
 	return StageResult{Stage: s.Name, Ran: true, Reason: c.reason, Wall: time.Since(start),
 		CPU: pipeline.ProcessCPU() - cpu0, Metrics: pc.Metrics()}, nil
 }

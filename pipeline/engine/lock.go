@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -35,6 +36,28 @@ func (e *Engine) Lock() (*inspect.RunLock, error) {
 	for _, a := range m.Artifacts {
 		l.Artifacts = append(l.Artifacts, inspect.LockedArtifact{Path: a.Path, Stage: a.Stage, SHA256: a.SHA256, Size: a.Size})
 	}
+	readers := map[string][]string{} // bundle path -> stages
+	for _, s := range e.order {
+		for path, sum := range m.Stages[s.Name].Bundles {
+			if sum != BundleMissing {
+				readers[path] = append(readers[path], s.Name)
+			}
+		}
+	}
+	for path, stages := range readers {
+		sum, size, err := files.Hash(filepath.Join(e.opts.Root, filepath.FromSlash(path)))
+		if err != nil {
+			return nil, fmt.Errorf("bundle %s: %w", path, err)
+		}
+		for _, name := range stages {
+			if m.Stages[name].Bundles[path] != sum {
+				return nil, fmt.Errorf("bundle %s changed since stage %s read it: run census run first", path, name)
+			}
+		}
+		slices.Sort(stages)
+		l.Bundles = append(l.Bundles, inspect.LockedBundle{Path: path, SHA256: sum, Size: size, Stages: stages})
+	}
+	slices.SortFunc(l.Bundles, func(a, b inspect.LockedBundle) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortFunc(l.Stages, func(a, b inspect.LockedStage) int { return strings.Compare(a.Stage, b.Stage) })
 	slices.SortFunc(l.Artifacts, func(a, b inspect.LockedArtifact) int { return strings.Compare(a.Path, b.Path) })
 	return l, nil

@@ -74,7 +74,7 @@ func (e *Engine) Pull(ctx context.Context, r *remote.Remote, o PullOptions) (rem
 			}
 			continue
 		}
-		if err := pull.Units(ctx, s.Name, c.fingerprint); err != nil {
+		if err := pull.Units(ctx, s.Name, c.unitKey); err != nil {
 			release()
 			return *t, nil, err
 		}

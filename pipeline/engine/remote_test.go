@@ -1,13 +1,17 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
 	"github.com/sudoku-census/sudoku-census/pipeline/remote"
 
@@ -218,5 +222,98 @@ func TestPullLockFetchesItsArtifacts(t *testing.T) {
 	d, err := g.engine().Project().Diff(lockPath, lockPath, inspect.DiffOptions{All: true})
 	if err != nil || len(d.Notes) != 0 || !slices.Contains(d.Metrics, inspect.Change{Stage: "total", Key: "sum", Old: "385", New: "385"}) {
 		t.Fatalf("diff after pull --lock: %+v, %v", d, err)
+	}
+}
+
+// TestPullRefusesAFIFO replaces every file of a file:// remote by a FIFO
+// with no writer (issue 50, probe 7): pull ends at once with an error
+// saying which key is not a regular file, instead of waiting forever.
+func TestPullRefusesAFIFO(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "numbers:\n  count: 10\n")
+	f.run(RunOptions{}, nil)
+	dir := t.TempDir()
+	if _, err := open(t, "file://"+dir).Push(ctx, f.root, f.engine().Log(), false); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			os.Remove(path)
+			if syscall.Mkfifo(path, 0o644) != nil {
+				t.Skip("no FIFOs here")
+			}
+			n++
+		}
+		return nil
+	})
+	if n == 0 {
+		t.Fatal("the push wrote no file")
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := f.clone().engine().Pull(ctx, open(t, "file://"+dir), PullOptions{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("pull from a remote of FIFOs: %v, want one line saying \"not a regular file\"", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("pull still running after 20 s: blocked on a FIFO")
+	}
+}
+
+// TestForgedBundleDoesNotPoisonARemote is issue 50's probe 4: a machine
+// whose bundle holds a forged row (re-hashed) runs and pushes; an honest
+// clone, with the committed bundle, pulls from the same remote. The forged
+// run's record is under another fingerprint (the bundle's bytes are in
+// it), so the clone restores none of it, computes the honest result, and
+// its own push adds its record beside the forged one.
+func TestForgedBundleDoesNotPoisonARemote(t *testing.T) {
+	ctx := context.Background()
+	f, _, b := bundledToy(t)
+	f.run(RunOptions{}, nil)
+	honestSum := f.read("data/drawsum.txt")
+	honestBundle := f.read(b.Path())
+	g := f.clone()
+	if err := os.MkdirAll(filepath.Join(g.root, filepath.Dir(b.Path())), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(g.root, b.Path()), honestBundle, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	rows, _ := pipeline.ReadBundle(f.root, b, nil)
+	editRow(t, f.root, b, rows, "u05", func(r *pipeline.BundleRow) { r.Result = rows["u06"].Result })
+	// The forger's machine keeps nothing of the honest run.
+	os.RemoveAll(filepath.Join(f.root, store.UnitsDir))
+	os.RemoveAll(filepath.Join(f.root, store.CacheDir))
+	f.run(RunOptions{}, nil)
+	if bytes.Equal(honestSum, f.read("data/drawsum.txt")) {
+		t.Fatal("the forged row did not change the result")
+	}
+	url := "file://" + t.TempDir()
+	if _, err := open(t, url).Push(ctx, f.root, f.engine().Log(), false); err != nil {
+		t.Fatal(err)
+	}
+
+	_, results, err := g.engine().Pull(ctx, open(t, url), PullOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range results {
+		if res.Stage != "numbers" && res.Restored {
+			t.Errorf("the honest clone restored stage %s from the forged run", res.Stage)
+		}
+	}
+	g.run(RunOptions{}, nil)
+	if !bytes.Equal(honestSum, g.read("data/drawsum.txt")) {
+		t.Error("the honest clone's result is not the honest one")
+	}
+	sent, err := open(t, url).Push(ctx, g.root, g.engine().Log(), false)
+	if err != nil || sent.Runs != 2 {
+		t.Errorf("the honest clone's push: %+v, %v; want its draws and drawsum records sent", sent, err)
 	}
 }

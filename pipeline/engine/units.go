@@ -146,7 +146,7 @@ func (u UnitProgress) String() string {
 // known, without reading them.
 func (e *Engine) unitProgress(m *store.Manifest, s *pipeline.Stage, c checked) (prog UnitProgress) {
 	p := e.newPass(context.Background(), m, s, c).Pass()
-	u := store.NewUnitSet(store.UnitDir(e.opts.Root, s.Name, c.fingerprint), c.fingerprint, nil)
+	u := store.NewUnitSet(store.UnitDir(e.opts.Root, s.Name, c.unitKey), c.unitKey, nil)
 	names := u.Present()
 	ids, err := func() (ids []string, err error) {
 		defer func() {
@@ -160,7 +160,7 @@ func (e *Engine) unitProgress(m *store.Manifest, s *pipeline.Stage, c checked) (
 		e.log.Warn("cannot list units", "stage", s.Name, "err", err)
 		for name := range names {
 			if store.ValidUnitID(name) {
-				if _, _, err := store.ReadUnit(u.Dir, c.fingerprint, name); err == nil {
+				if _, _, err := store.ReadUnit(u.Dir, c.unitKey, name); err == nil {
 					prog.Done++
 				}
 			}
@@ -178,7 +178,7 @@ func (e *Engine) unitProgress(m *store.Manifest, s *pipeline.Stage, c checked) (
 		if _, ok := bundled[id]; ok {
 			prog.Done++
 		} else if names[id] {
-			if _, _, err := store.ReadUnit(u.Dir, c.fingerprint, id); err == nil {
+			if _, _, err := store.ReadUnit(u.Dir, c.unitKey, id); err == nil {
 				prog.Done++
 			}
 		}
@@ -212,6 +212,7 @@ func (e *Engine) GC(wait bool, keepLast int) ([]store.Removed, error) {
 		}
 		if c.fingerprint != "" {
 			keep[s.Name][c.fingerprint] = true
+			keep[s.Name][c.unitKey] = true
 		}
 	})
 	removed, err := store.GCUnits(e.opts.Root, keep)

@@ -57,10 +57,13 @@ func (e *Engine) WorkUnits(ctx context.Context, w io.Writer, stage, fingerprint,
 		return fmt.Errorf("stage %s: %w", stage, err)
 	}
 	tools := e.toolsOf(s)
-	c := checked{inputs: inputs, sources: sources, tools: tools, fingerprint: e.fingerprint(s, inputs, sources, tools)}
-	if c.fingerprint != fingerprint {
+	// The plan names the unit key (the fingerprint without the bundle,
+	// which the tasks add to as they finish units).
+	key := e.fingerprint(s, inputs, sources, tools, nil)
+	c := checked{inputs: inputs, sources: sources, tools: tools, fingerprint: key, unitKey: key}
+	if key != fingerprint {
 		return fmt.Errorf("stage %s: the fingerprint here is %s but the submitting run's is %s: the configuration, the inputs or the program differ (use the same census binary and config, on a data directory every node shares)",
-			stage, msg.Short(c.fingerprint), msg.Short(fingerprint))
+			stage, msg.Short(key), msg.Short(fingerprint))
 	}
 	ids := plan.Tasks[task]
 	if err := store.CheckUnitIDs(stage, ids); err != nil {

@@ -2,13 +2,19 @@ package inspect
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
+	"time"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
@@ -23,6 +29,19 @@ type RunLock struct {
 	Tool      string           `json:"tool"`
 	Stages    []LockedStage    `json:"stages"`
 	Artifacts []LockedArtifact `json:"artifacts"`
+	// Bundles are the committed result bundles the stages read, each
+	// with the SHA-256 of its bytes (every row, every column): absent in
+	// locks written before bundles entered fingerprints.
+	Bundles []LockedBundle `json:"bundles,omitempty"`
+}
+
+// LockedBundle is one committed bundle of a RunLock and the stages that
+// read it.
+type LockedBundle struct {
+	Path   string   `json:"path"`
+	SHA256 string   `json:"sha256"`
+	Size   int64    `json:"size"`
+	Stages []string `json:"stages"`
 }
 
 // LockedStage is one stage of a RunLock.
@@ -105,6 +124,36 @@ func (pr Project) CompareLock(l *RunLock) ([]string, error) {
 			diffs = append(diffs, fmt.Sprintf("%s: %d bytes, the lock says %d", a.Path, size, a.Size))
 		}
 	}
+	lockedBundles := map[string]bool{}
+	for _, b := range l.Bundles {
+		if !files.SafeRelPath(b.Path) {
+			return nil, fmt.Errorf("the lock names bundle %q, not a path below the project root", b.Path)
+		}
+		if lockedBundles[b.Path] {
+			diffs = append(diffs, fmt.Sprintf("bundle %s: listed twice in the lock", b.Path))
+			continue
+		}
+		lockedBundles[b.Path] = true
+		sum, size, err := files.Hash(filepath.Join(pr.Root, filepath.FromSlash(b.Path)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			diffs = append(diffs, fmt.Sprintf("bundle %s: missing (the lock has SHA-256 %s; git checkout -- %s restores the committed one)", b.Path, msg.Short(b.SHA256), b.Path))
+		case err != nil:
+			diffs = append(diffs, fmt.Sprintf("bundle %s: unreadable: %s (the lock has SHA-256 %s)", b.Path, msg.OneLine(msg.PathErr(err).Error()), msg.Short(b.SHA256)))
+		case sum != b.SHA256:
+			diffs = append(diffs, fmt.Sprintf("bundle %s: SHA-256 %s, the lock has %s%s", b.Path, msg.Short(sum), msg.Short(b.SHA256), committedDiff(pr.Root, b.Path)))
+		case size != b.Size:
+			diffs = append(diffs, fmt.Sprintf("bundle %s: %d bytes, the lock says %d", b.Path, size, b.Size))
+		}
+	}
+	for _, path := range pr.bundlePaths() {
+		if lockedBundles[path] {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(pr.Root, filepath.FromSlash(path))); err == nil {
+			diffs = append(diffs, fmt.Sprintf("bundle %s: not in the lock", path))
+		}
+	}
 	stagesSeen := map[string]bool{}
 	for _, s := range l.Stages {
 		if stagesSeen[s.Stage] {
@@ -128,6 +177,90 @@ func (pr Project) CompareLock(l *RunLock) ([]string, error) {
 	}
 	slices.Sort(diffs)
 	return diffs, nil
+}
+
+// bundlePaths returns the slash paths of the bundles the project's stages
+// read, sorted, each once.
+func (pr Project) bundlePaths() []string {
+	var out []string
+	for _, s := range pr.Stages {
+		if s.Units != nil && s.Units.Bundle != nil {
+			out = append(out, filepath.ToSlash(s.Units.Bundle.Path()))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// bundleMissing is what a stage's record holds for a bundle that was
+// not on disk when it ran (engine.BundleMissing).
+const bundleMissing = "missing"
+
+// bundleProblem says how the bundle at path differs from the SHA-256
+// want a stage's run recorded ("" when it does not).
+func bundleProblem(root, path, want string) string {
+	sum, _, err := files.Hash(filepath.Join(root, filepath.FromSlash(path)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && want == bundleMissing:
+		return ""
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("missing (the stage read SHA-256 %s; git checkout -- %s restores the committed one)", msg.Short(want), path)
+	case err != nil:
+		return "unreadable: " + msg.OneLine(msg.PathErr(err).Error())
+	case want == bundleMissing:
+		return fmt.Sprintf("present (SHA-256 %s) but the stage ran without it: rerun it", msg.Short(sum))
+	case sum != want:
+		return fmt.Sprintf("SHA-256 on disk %s, the stage read %s: its rows were edited or added to since%s", msg.Short(sum), msg.Short(want), committedDiff(root, path))
+	}
+	return ""
+}
+
+// committedDiff names the units of the bundle at path (below root) whose
+// rows differ from those of the file git's HEAD holds, as a suffix to a
+// message: "; units that differ from git HEAD's file: …". It is empty
+// when git has no such file, cannot be asked (no repository, no git) or
+// the rows are the same.
+func committedDiff(root, path string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var committed bytes.Buffer
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "show", "HEAD:./"+path)
+	cmd.Stdout = &committed
+	if err := cmd.Run(); err != nil || committed.Len() > pipeline.MaxBundleBytes {
+		return ""
+	}
+	current, err := files.ReadLimited(filepath.Join(root, filepath.FromSlash(path)), pipeline.MaxBundleBytes)
+	if err != nil {
+		return ""
+	}
+	results, costs, err := pipeline.DiffBundleRows(committed.Bytes(), current)
+	if err != nil || len(results)+len(costs) == 0 {
+		return ""
+	}
+	list := func(units []string) string {
+		const shown = 5
+		s := strings.Join(units[:min(shown, len(units))], ", ")
+		if len(units) > shown {
+			s += fmt.Sprintf(" and %d more", len(units)-shown)
+		}
+		return s
+	}
+	var parts []string
+	if len(results) > 0 {
+		parts = append(parts, fmt.Sprintf("%s from git HEAD's file: %s", unitsDiffer(len(results)), list(results)))
+	}
+	if len(costs) > 0 {
+		parts = append(parts, fmt.Sprintf("%s from it in cpu_seconds or peak_rss_bytes only (recomputed on another machine?): %s", unitsDiffer(len(costs)), list(costs)))
+	}
+	return fmt.Sprintf("; %s (git checkout -- %s restores it)", strings.Join(parts, "; "), path)
+}
+
+// unitsDiffer is "1 unit differs" or "n units differ".
+func unitsDiffer(n int) string {
+	if n == 1 {
+		return "1 unit differs"
+	}
+	return fmt.Sprintf("%d units differ", n)
 }
 
 // VerifyResult is the check of one manifest artifact against its file.
@@ -156,6 +289,27 @@ func (pr Project) Verify() ([]VerifyResult, error) {
 			r.OK, r.Problem = false, problem
 		}
 		out = append(out, r)
+	}
+	// The bundles each stage read, against the SHA-256 its run recorded:
+	// an edited or deleted bundle fails verify, naming the stage.
+	var stages []string
+	for name := range m.Stages {
+		stages = append(stages, name)
+	}
+	slices.Sort(stages)
+	for _, name := range stages {
+		rec := m.Stages[name]
+		var paths []string
+		for path := range rec.Bundles {
+			paths = append(paths, path)
+		}
+		slices.Sort(paths)
+		for _, path := range paths {
+			r := VerifyResult{Artifact: store.ArtifactEntry{Name: "bundle read by " + name, Path: path, SHA256: rec.Bundles[path], Rows: -1, Stage: name}, OK: true}
+			r.Problem = bundleProblem(pr.Root, path, rec.Bundles[path])
+			r.OK = r.Problem == ""
+			out = append(out, r)
+		}
 	}
 	return out, nil
 }

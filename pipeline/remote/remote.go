@@ -55,6 +55,9 @@ import (
 type Remote struct {
 	URL    string
 	bucket *blob.Bucket
+	// dir is a file remote's directory ("" for S3): a key read from it
+	// must be a regular file, never a FIFO or a device that would block.
+	dir string
 }
 
 const (
@@ -76,11 +79,13 @@ func Open(ctx context.Context, raw string) (*Remote, error) {
 		return nil, fmt.Errorf("remote %q: %s", raw, allowed)
 	}
 	var b *blob.Bucket
+	var dir string
 	switch u.Scheme {
 	case "file":
 		if (u.Host != "" && u.Host != "localhost") || !filepath.IsAbs(u.Path) || u.RawQuery != "" {
 			return nil, fmt.Errorf("remote %q: a file remote is file:// and an absolute path, for example file:///srv/census-cache", raw)
 		}
+		dir = u.Path
 		b, err = fileblob.OpenBucket(u.Path, &fileblob.Options{CreateDir: true, NoTempDir: true, Metadata: fileblob.MetadataDontWrite})
 	case "s3":
 		if u.Host == "" {
@@ -100,7 +105,18 @@ func Open(ctx context.Context, raw string) (*Remote, error) {
 	if err != nil {
 		return nil, fmt.Errorf("remote %s: %s", raw, msg.OneLine(err.Error()))
 	}
-	return &Remote{URL: raw, bucket: b}, nil
+	return &Remote{URL: raw, bucket: b, dir: dir}, nil
+}
+
+// checkRegular refuses a key of a file remote that is not a regular file.
+func (r *Remote) checkRegular(key string) error {
+	if r.dir == "" {
+		return nil
+	}
+	if err := files.CheckRegular(filepath.Join(r.dir, filepath.FromSlash(key))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("pull %s: %s", key, msg.OneLine(msg.PathErr(err).Error()))
+	}
+	return nil
 }
 
 // Close closes the remote.
@@ -156,6 +172,9 @@ func (r *Remote) upload(ctx context.Context, key, local, want string) (int64, er
 
 // read returns a key's bytes, at most limit of them.
 func (r *Remote) read(ctx context.Context, key string, limit int64) ([]byte, error) {
+	if err := r.checkRegular(key); err != nil {
+		return nil, err
+	}
 	rd, err := r.bucket.NewReader(ctx, key, nil)
 	if err != nil {
 		return nil, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))
@@ -176,6 +195,9 @@ func (r *Remote) read(ctx context.Context, key string, limit int64) ([]byte, err
 // size: a damaged or torn object never reaches dst.
 func (r *Remote) fetchObject(ctx context.Context, sum string, size int64, dst string) (int64, error) {
 	key := remoteObjects + sum
+	if err := r.checkRegular(key); err != nil {
+		return 0, err
+	}
 	rd, err := r.bucket.NewReader(ctx, key, nil)
 	if err != nil {
 		return 0, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))

@@ -39,6 +39,9 @@ type StageRecord struct {
 	// Tools are the versions of the external programs the stage calls
 	// (Stage.Tools), by name.
 	Tools map[string]string `json:"tools,omitempty"`
+	// Bundles are the SHA-256 of the committed bundles the stage read
+	// (Units.Bundle), by path; "missing" for one that was not on disk.
+	Bundles map[string]string `json:"bundles,omitempty"`
 	// Code is the version control state of the binary that made the
 	// outputs, when it was built from a git checkout (absent otherwise).
 	// It is kept here, never in an artifact, so that the artifacts' bytes

@@ -74,15 +74,19 @@
 // not list, or a row of another kernel fails the run with one line naming
 // the unit. The stage refuses 2×6 when the units the bundle lacks would take
 // more than shapes.max_cpu_hours, naming the cost (the projection: 3.7
-// CPU-hours for all 1,975 units, the same share for each). `census verify
-// --recompute K [--seed S]` recomputes K units of every bundle drawn by the
-// seed (printed), compares them byte for byte (exit 1 naming the unit on a
-// difference) and recounts one orbit of each by pairindep's row-by-row stack
-// count, which shares no code with the kernel. `make all` runs it with K = 1
-// among the units whose recomputation on its own is projected at most 30
-// CPU-seconds (the bundle's Cost: the half tables the unit's orbits join,
-// by their pairstacks.StateBound, built from an empty cache; a unit's
-// recorded time leaves out the tables it took from the units before it).
+// CPU-hours for all 1,975 units, the same share for each). The bundle's
+// SHA-256 is in the stage's fingerprint and in the lock: any edit of it
+// makes the stage stale and fails census verify. `census verify
+// --recompute K [--seed S]` recomputes K units of every bundle, the
+// costliest half and one per cost stratum of the rest (the seed, printed,
+// draws those), compares them byte for byte (exit 1 naming the unit on a
+// difference) and recounts one orbit of each by pairindep's row-by-row
+// stack count, which shares no code with the kernel. `make all` runs it
+// with K = 16 among the units whose recomputation on its own is projected
+// at most 4 CPU-seconds (the bundle's Cost: the half tables the unit's
+// orbits join, by their pairstacks.StateBound, built from an empty cache;
+// a unit's recorded time leaves out the tables it took from the units
+// before it).
 //
 // With shapes.orbit_stacks, 2×6 adds 1,975 stack-count units,
 // pair6-k1-stacks-<unit, 5 digits>, kept in the same bundle: the same 32

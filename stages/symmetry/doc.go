@@ -93,7 +93,10 @@
 // the bundle's units, computes only those it lacks (each added to the
 // bundle as it finishes, so a stopped run keeps what it finished), and
 // refuses to start when those would need more than symmetry.max_cpu_hours.
-// `census verify --recompute K` recomputes K of them byte for byte. The 16
+// The bundle's SHA-256 is in the stage's fingerprint and in the lock, and
+// `census verify --recompute K` recomputes K of them byte for byte (the
+// costliest half by their recorded CPU time, the rest one per cost
+// stratum; make all: 69 within 1 CPU-second each). The 16
 // classes counted by the sum over pattern orbits take the orbits' stack
 // counts E(O) from the shapes stage's data/orbit_stacks.parquet, so a run
 // with 2x6 or 6x2 needs shapes.orbit_stacks=true (a unit without them fails

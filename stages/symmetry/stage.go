@@ -19,6 +19,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 	gridcounts "github.com/sudoku-census/sudoku-census/stages/shared/literature"
+	"github.com/sudoku-census/sudoku-census/stages/shared/pairunits"
 )
 
 // Stage writes data/symmetry_classes.parquet and
@@ -554,7 +555,10 @@ func recountOrbitClasses(p *pipeline.Pass, resultOf map[string][]byte) (int, err
 			return 0, err
 		}
 		if want := methodStacks + " " + f.String(); string(resultOf[id]) != want {
-			return 0, fmt.Errorf("%v class %d: unit %s has %q, the sum over pattern orbits gives %q", bundleShape, c.Index, id, resultOf[id], want)
+			// Either side may be wrong: the unit, or a stack count the
+			// shapes stage took from its bundle's stack-count units.
+			return 0, fmt.Errorf("%v class %d: unit %s has %q, the sum over pattern orbits gives %q: either that unit (in %s) or a stack count of %s (from the units %s* of %s) is wrong; census verify --recompute all --bundle %s, then --bundle %s, names the unit",
+				bundleShape, c.Index, id, resultOf[id], want, Bundle.Path(), shapes.OrbitStacks.Path, pairunits.StacksPrefix, pairunits.Bundle.Path(), pairunits.Bundle.Name, Bundle.Name)
 		}
 		n++
 	}

@@ -14,11 +14,69 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"syscall"
 )
 
-// Hash returns the hex SHA-256 and size of a file.
+// OpenRegular opens a regular file for reading, and refuses anything
+// else (a FIFO, a device, a socket, a directory) with an error naming it,
+// without blocking: the open does not wait for a FIFO's writer.
+func OpenRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, notRegular(path, st.Mode())
+	}
+	return f, nil
+}
+
+// CheckRegular returns an error unless path names a regular file (after
+// symbolic links); a missing file gives the error os.Stat gives.
+func CheckRegular(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return notRegular(path, st.Mode())
+	}
+	return nil
+}
+
+// notRegular is the error for path, of mode m, that is not a regular
+// file: an *os.PathError, as the open's own errors are.
+func notRegular(path string, m os.FileMode) error {
+	if m.IsDir() {
+		return &os.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
+	}
+	return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s)", modeName(m))}
+}
+
+// modeName says what kind of file a mode is.
+func modeName(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
+}
+
+// Hash returns the hex SHA-256 and size of a regular file.
 func Hash(path string) (string, int64, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return "", 0, err
 	}
@@ -31,9 +89,9 @@ func Hash(path string) (string, int64, error) {
 	return hex.EncodeToString(h.Sum(nil)), n, nil
 }
 
-// ReadLimited reads a whole file of at most limit bytes.
+// ReadLimited reads a whole regular file of at most limit bytes.
 func ReadLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"sync/atomic"
@@ -38,6 +39,10 @@ type CountEstimate struct {
 
 // probeBlock is the block size of probe runs: part of the seeding, so fixed.
 const probeBlock = 1000
+
+// MaxSamples is the most probes EstimateCount draws: 10^8, 10^5 blocks
+// whose results it keeps (a few MB), and hours of probing on a large grid.
+const MaxSamples = 100_000_000
 
 // ProbeSpec is the Spec whose streams the probes of a grid of this shape
 // draw from, given the seed: the same seed and sample count give the same
@@ -91,6 +96,9 @@ func (s *probeSampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64, error
 // only. Givens that clash give grid.Load's error. It stops with ctx's cause
 // within one probe of ctx being done.
 func EstimateCount(ctx context.Context, g grid.Grid, seed uint64, samples int64, workers int) (CountEstimate, error) {
+	if samples < 1 || samples > MaxSamples {
+		return CountEstimate{}, fmt.Errorf("%d probes: want from 1 to %d", samples, MaxSamples)
+	}
 	if _, err := newProbeSampler(g); err != nil {
 		return CountEstimate{}, err
 	}
