@@ -340,10 +340,11 @@
 // # Sharing runs
 //
 // Like dvc push and dvc pull, with a remote that is a URL:
-// file:///absolute/path, or s3://bucket/prefix through gocloud.dev/blob (S3
-// options as query parameters: region, endpoint, use_path_style,
-// disable_https; credentials from the usual AWS environment variables or
-// files). The global key remote is the default remote.
+// file:///absolute/path, or s3://bucket/prefix through minio-go, an S3
+// client and nothing more (S3 options as query parameters: region, endpoint,
+// use_path_style, disable_https, each checked; credentials from the usual AWS
+// environment variables, the shared credentials file, or an EC2/container
+// role). The global key remote is the default remote.
 //
 //	bin/census push file:///srv/census-cache                  # send what the remote lacks
 //	bin/census pull file:///srv/census-cache                  # on another machine: fetch, check, restore
