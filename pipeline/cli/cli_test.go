@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -124,12 +125,43 @@ func TestBadInputIsOneLine(t *testing.T) {
 		{[]string{"--config", filepath.Join(root, "none.yaml"), "status"}, "no such file or directory"},
 		{[]string{"run", "--force"}, "--force needs the stages"},
 		{[]string{"show", "nothing"}, `unknown artifact "nothing"`},
+		{[]string{"run", "--jobs", "0"}, `--jobs "0": want an integer ≥ 1`},
+		{[]string{"run", "--jobs", "-2"}, `--jobs "-2": want an integer ≥ 1`},
+		{[]string{"run", "--jobs", "1.5"}, `--jobs "1.5": want an integer ≥ 1`},
+		{[]string{"run", "-j", "two"}, `--jobs "two": want an integer ≥ 1`},
+		{[]string{"run", "--jobs", "99999999999999999999"}, `--jobs "99999999999999999999": want an integer ≥ 1`},
+		{[]string{"run", "--jobs="}, `--jobs "": want an integer ≥ 1`},
 	}
 	for _, c := range cases {
 		code, _, errs := census(t, root, c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// TestRunJobs: --jobs N sets the cores the run computes on.
+func TestRunJobs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	root := project(t)
+	if code, _, errs := census(t, root, "run", "--jobs", "1"); code != 0 || runtime.GOMAXPROCS(0) != 1 {
+		t.Fatalf("run --jobs 1: exit %d, GOMAXPROCS %d; %s", code, runtime.GOMAXPROCS(0), errs)
+	}
+	if code, _, errs := census(t, root, "run", "-j", "3"); code != 0 || runtime.GOMAXPROCS(0) != 3 {
+		t.Fatalf("run -j 3: exit %d, GOMAXPROCS %d; %s", code, runtime.GOMAXPROCS(0), errs)
+	}
+}
+
+// TestMistypedCommand: cobra's suggestion keeps its own lines.
+func TestMistypedCommand(t *testing.T) {
+	code, _, errs := census(t, project(t), "rn")
+	want := "census: unknown command \"rn\" for \"census\"\nDid you mean this?\n"
+	if code != 2 || !strings.HasPrefix(errs, want) || !strings.Contains(errs, "\n\trun\n") {
+		t.Errorf("census rn: exit %d, stderr %q; want exit 2, %q and run on a line of its own", code, errs, want)
+	}
+	code, _, errs = census(t, project(t), "zzzzzz")
+	if code != 2 || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "Did you mean") {
+		t.Errorf("census zzzzzz: exit %d, stderr %q; want exit 2 and one line", code, errs)
 	}
 }
 

@@ -14,7 +14,9 @@
 //	    bring the named stages (default: all) up to date, running stale
 //	    upstream stages first and reusing the units already done; fresh ones
 //	    print "up to date"; ends with a timing report; --wait waits for
-//	    another run holding data/ instead of failing
+//	    another run holding data/ instead of failing; -j/--jobs N computes
+//	    on N cores (an integer ≥ 1; default all: every parallel part of a
+//	    run sizes itself by GOMAXPROCS, which --jobs sets)
 //	census run --force STAGE...
 //	    rerun those stages even if fresh (their units too), and every stage
 //	    downstream of them in the run
@@ -93,7 +95,8 @@
 //	1    a failed run or check: a stage failed, status found a stale stage,
 //	     verify a mismatch, show or cite an artifact whose bytes on disk are
 //	     not the manifest's, a damaged manifest
-//	2    bad usage or input: an unknown command, argument, flag or config key;
+//	2    bad usage or input: an unknown command (with cobra's "Did you mean
+//	     this?" suggestions on lines of their own), argument, flag or config key;
 //	     a flag or config value that does not parse or is out of range; a
 //	     file that is too large, empty or not what it should be (config,
 //	     grid, lock)
