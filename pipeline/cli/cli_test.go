@@ -199,6 +199,26 @@ func TestCount(t *testing.T) {
 	}
 }
 
+// TestCountProgress: on a terminal the exact count draws its progress on
+// stderr and clears it; off a terminal stderr stays empty; the count on
+// stdout is the same.
+func TestCountProgress(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // CountParallel shares the subtrees among ≥ 2 workers
+	empty6 := strings.Repeat(".", 36) + "\n"
+	for _, terminal := range []bool{true, false} {
+		var out, errb bytes.Buffer
+		code := Main(stages(), []string{"count", "--box", "2x3", "--force"},
+			IO{Stdin: strings.NewReader(empty6), Stdout: &out, Stderr: &errb, Terminal: terminal})
+		if code != 0 || out.String() != "28200960\n" {
+			t.Fatalf("terminal %v: exit %d, out %q, err %q", terminal, code, out.String(), errb.String())
+		}
+		drawn := strings.Contains(errb.String(), "count: subtrees [")
+		if drawn != terminal || (terminal && !strings.HasSuffix(errb.String(), "\r")) {
+			t.Errorf("terminal %v: stderr %q", terminal, errb.String())
+		}
+	}
+}
+
 // runCount runs census count with input on standard input.
 func runCount(input string, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer

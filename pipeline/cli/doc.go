@@ -86,8 +86,9 @@
 //
 // Global flags: --config FILE (default configs/default.yaml), --set
 // key=value (repeatable), --root DIR (default .), -q/--quiet (warnings only).
-// Long stages draw a progress bar on a terminal and nothing on a pipe or in
-// CI; logs go to stderr through log/slog.
+// Long stages, count's exact count (its subtrees counted), push (its files)
+// and pull (its stages) draw a progress bar on a terminal and nothing on a
+// pipe or in CI; logs go to stderr through log/slog.
 //
 // Exit codes:
 //

@@ -26,6 +26,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
@@ -52,6 +53,8 @@ import (
 type Remote struct {
 	URL    string
 	bucket bucket
+	// Progress, when set (a terminal), shows how a push goes.
+	Progress io.Writer
 }
 
 const (
@@ -255,7 +258,13 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 		records[remoteRuns+rec.Stage+"/"+filepath.Base(file)] = rec
 	}
 
+	unitFiles, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(store.UnitsDir), "*", "*", "*"))
+	sort.Strings(unitFiles)
+	bar := pipeline.NewProgress(r.Progress, "push: files", int64(len(objects)+len(unitFiles)+len(records)))
+	defer bar.Done()
+
 	for _, sum := range slices.Sorted(maps.Keys(objects)) {
+		bar.Add(1)
 		key := remoteObjects + sum
 		if _, ok := have[key]; ok {
 			t.Present++
@@ -274,9 +283,8 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 		t.Bytes += n
 	}
 
-	unitFiles, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(store.UnitsDir), "*", "*", "*"))
-	sort.Strings(unitFiles)
 	for _, file := range unitFiles {
+		bar.Add(1)
 		id, fp, stage := filepath.Base(file), filepath.Base(filepath.Dir(file)), filepath.Base(filepath.Dir(filepath.Dir(file)))
 		if !store.ValidUnitID(id) || !files.IsHexDigest(fp) {
 			continue
@@ -301,6 +309,7 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 	}
 
 	for _, key := range slices.Sorted(maps.Keys(records)) {
+		bar.Add(1)
 		if _, ok := have[key]; ok {
 			t.Present++
 			continue
