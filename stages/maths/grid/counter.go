@@ -62,11 +62,11 @@ type Counter struct {
 	// ctx, when set, stops the search: every stopCheckNodes nodes the
 	// search looks at it, and once it is done every node returns at once
 	// and stopErr says why.
-	ctx     context.Context
+	ctx context.Context
 	// progress, when set, is told how the subtrees of CountParallel go.
 	progress func(total int) (subtreeDone func())
-	nodes   uint32
-	stopErr error
+	nodes    uint32
+	stopErr  error
 
 	// nodes counts the calls of searchOuter and searchTail: the work of
 	// the searches, which a time prediction divides by.
