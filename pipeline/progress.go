@@ -31,6 +31,12 @@ func (p *Pass) Progress(label string, total int64) *Progress {
 	return &Progress{sink: p.progress, label: p.Stage.Name + ": " + label, total: total, start: time.Now()}
 }
 
+// NewProgress starts a progress bar outside a stage (a command's own long
+// work): drawn on out, or not at all when out is nil (a pipe, a file, CI).
+func NewProgress(out io.Writer, label string, total int64) *Progress {
+	return &Progress{sink: &progressSink{out: out}, label: label, total: total, start: time.Now()}
+}
+
 // Add records n more units done.
 func (g *Progress) Add(n int64) {
 	done := g.done.Add(n)

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,12 +120,30 @@ func execute(ctx context.Context, stages []*pipeline.Stage, args []string, io IO
 	case errors.As(err, &exit):
 		return exit.code
 	default:
-		fmt.Fprintf(io.Stderr, "census: %s\n", strings.Join(strings.Fields(err.Error()), " "))
+		writeError(io.Stderr, err)
 		var usage usageError
 		if errors.As(err, &usage) || !*started {
 			return 2
 		}
 		return 1
+	}
+}
+
+// writeError writes err as one line after "census: ", except cobra's
+// suggestions for a mistyped command, which stay on lines of their own:
+//
+//	census: unknown command "rn" for "census"
+//	Did you mean this?
+//		run
+func writeError(w io.Writer, err error) {
+	text := err.Error()
+	head, suggestions, found := strings.Cut(text, "\n\nDid you mean this?\n")
+	fmt.Fprintf(w, "census: %s\n", strings.Join(strings.Fields(head), " "))
+	if found {
+		fmt.Fprintln(w, "Did you mean this?")
+		for _, s := range strings.Fields(suggestions) {
+			fmt.Fprintf(w, "\t%s\n", s)
+		}
 	}
 }
 
@@ -176,6 +195,15 @@ func flagError(cmd *cobra.Command, err error) error {
 		return err
 	}
 	return fmt.Errorf("--%s %q: want %s", f.Name, m[1], allowed)
+}
+
+// parseJobs reads --jobs: an integer from 1 up, exactly as typed.
+func parseJobs(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("--jobs %q: want an integer ≥ 1, the cores this run computes on (this machine has %d)", s, runtime.NumCPU())
+	}
+	return n, nil
 }
 
 // configIsUsage marks a refusal of a config value as bad usage (exit 2).
@@ -295,6 +323,7 @@ func newRoot(stages []*pipeline.Stage, io IO) *cobra.Command {
 	}
 
 	var force, wait, dryRun, planJSON bool
+	var jobsFlag string
 	var ex executorFlags
 	run := &cobra.Command{
 		Use:   "run [STAGE...]",
@@ -308,6 +337,15 @@ the run: nothing partial is published, finished units are kept for the next run.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if planJSON && !dryRun {
 				return usageError{errors.New("--json writes the plan of a dry run: census run -n --json")}
+			}
+			if cmd.Flags().Changed("jobs") {
+				jobs, err := parseJobs(jobsFlag)
+				if err != nil {
+					return usageError{err}
+				}
+				// Every parallel part of a run (the local executor's
+				// workers, the stages' own pools) sizes itself by GOMAXPROCS.
+				runtime.GOMAXPROCS(jobs)
 			}
 			g.set = append(g.set, ex.sets(cmd)...)
 			e, err := openEngine()
@@ -345,6 +383,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 	run.Flags().BoolVar(&force, "force", false, "rerun the named stages even if fresh (and what depends on them)")
 	run.Flags().BoolVar(&wait, "wait", false, "wait for another run holding data/ instead of failing")
 	run.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "print what each stage would do (run, restore from the run cache, or nothing: up to date), and why; change nothing")
+	run.Flags().StringVarP(&jobsFlag, "jobs", "j", "", fmt.Sprintf("cores this run computes on, an integer ≥ 1 (default: all %d)", runtime.NumCPU()))
 	run.Flags().BoolVar(&planJSON, "json", false, "with -n: write the plan as JSON, each reason whole")
 	ex.register(run)
 

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -124,12 +125,43 @@ func TestBadInputIsOneLine(t *testing.T) {
 		{[]string{"--config", filepath.Join(root, "none.yaml"), "status"}, "no such file or directory"},
 		{[]string{"run", "--force"}, "--force needs the stages"},
 		{[]string{"show", "nothing"}, `unknown artifact "nothing"`},
+		{[]string{"run", "--jobs", "0"}, `--jobs "0": want an integer ≥ 1`},
+		{[]string{"run", "--jobs", "-2"}, `--jobs "-2": want an integer ≥ 1`},
+		{[]string{"run", "--jobs", "1.5"}, `--jobs "1.5": want an integer ≥ 1`},
+		{[]string{"run", "-j", "two"}, `--jobs "two": want an integer ≥ 1`},
+		{[]string{"run", "--jobs", "99999999999999999999"}, `--jobs "99999999999999999999": want an integer ≥ 1`},
+		{[]string{"run", "--jobs="}, `--jobs "": want an integer ≥ 1`},
 	}
 	for _, c := range cases {
 		code, _, errs := census(t, root, c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// TestRunJobs: --jobs N sets the cores the run computes on.
+func TestRunJobs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	root := project(t)
+	if code, _, errs := census(t, root, "run", "--jobs", "1"); code != 0 || runtime.GOMAXPROCS(0) != 1 {
+		t.Fatalf("run --jobs 1: exit %d, GOMAXPROCS %d; %s", code, runtime.GOMAXPROCS(0), errs)
+	}
+	if code, _, errs := census(t, root, "run", "-j", "3"); code != 0 || runtime.GOMAXPROCS(0) != 3 {
+		t.Fatalf("run -j 3: exit %d, GOMAXPROCS %d; %s", code, runtime.GOMAXPROCS(0), errs)
+	}
+}
+
+// TestMistypedCommand: cobra's suggestion keeps its own lines.
+func TestMistypedCommand(t *testing.T) {
+	code, _, errs := census(t, project(t), "rn")
+	want := "census: unknown command \"rn\" for \"census\"\nDid you mean this?\n"
+	if code != 2 || !strings.HasPrefix(errs, want) || !strings.Contains(errs, "\n\trun\n") {
+		t.Errorf("census rn: exit %d, stderr %q; want exit 2, %q and run on a line of its own", code, errs, want)
+	}
+	code, _, errs = census(t, project(t), "zzzzzz")
+	if code != 2 || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "Did you mean") {
+		t.Errorf("census zzzzzz: exit %d, stderr %q; want exit 2 and one line", code, errs)
 	}
 }
 
@@ -163,6 +195,26 @@ func TestCount(t *testing.T) {
 		code := Main(stages(), args, IO{Stdin: in, Stdout: &out, Stderr: &errb})
 		if code != c.code || out.String() != c.out || !strings.Contains(errb.String(), c.err) || strings.Count(errb.String(), "\n") > 1 {
 			t.Errorf("count %q %v: exit %d, out %q, err %q; want %d, %q, %q", c.input+c.file, c.args, code, out.String(), errb.String(), c.code, c.out, c.err)
+		}
+	}
+}
+
+// TestCountProgress: on a terminal the exact count draws its progress on
+// stderr and clears it; off a terminal stderr stays empty; the count on
+// stdout is the same.
+func TestCountProgress(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // CountParallel shares the subtrees among ≥ 2 workers
+	empty6 := strings.Repeat(".", 36) + "\n"
+	for _, terminal := range []bool{true, false} {
+		var out, errb bytes.Buffer
+		code := Main(stages(), []string{"count", "--box", "2x3", "--force"},
+			IO{Stdin: strings.NewReader(empty6), Stdout: &out, Stderr: &errb, Terminal: terminal})
+		if code != 0 || out.String() != "28200960\n" {
+			t.Fatalf("terminal %v: exit %d, out %q, err %q", terminal, code, out.String(), errb.String())
+		}
+		drawn := strings.Contains(errb.String(), "count: subtrees [")
+		if drawn != terminal || (terminal && !strings.HasSuffix(errb.String(), "\r")) {
+			t.Errorf("terminal %v: stderr %q", terminal, errb.String())
 		}
 	}
 }

@@ -3,7 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
+	stdio "io"
 	"math"
 	"math/big"
 	"runtime"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/stages/maths/forecast"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
@@ -98,6 +99,23 @@ they depend on --seed and --samples only.`,
 			// the counter and the probes stop and the command exits non-zero.
 			ctx := cmd.Context()
 			workers := runtime.GOMAXPROCS(0)
+			// The exact count shows the share of its subtrees counted, on a
+			// terminal only.
+			countExactly := func() (*big.Int, error) {
+				var out stdio.Writer
+				if io.Terminal {
+					out = io.Stderr
+				}
+				var bar *pipeline.Progress
+				count, err := g.CountWithProgress(ctx, workers, func(total int) func() {
+					bar = pipeline.NewProgress(out, "count: subtrees", int64(total))
+					return func() { bar.Add(1) }
+				})
+				if bar != nil {
+					bar.Done()
+				}
+				return count, err
+			}
 			// failed says whether a counting error ends the command, and
 			// with what: a cancelled context, clashing givens (count 0 and a
 			// message, exit 0) or a plain error; not when err is nil and the
@@ -116,7 +134,7 @@ they depend on --seed and --samples only.`,
 				return false, nil
 			}
 			if force {
-				count, err := g.Count(ctx, workers)
+				count, err := countExactly()
 				if done, err := failed(err); done {
 					return err
 				}
@@ -147,7 +165,7 @@ they depend on --seed and --samples only.`,
 				return fmt.Errorf("%s: not counted: predicted to take %s (warm memo) to %s (cold memo), over --max-time %s; %s; --force counts anyway",
 					name, humanSeconds(pred.Warm), humanSeconds(pred.Cold), maxTime, completionsText(est.Completions))
 			}
-			count, err := g.Count(ctx, workers)
+			count, err := countExactly()
 			if done, err := failed(err); done {
 				return err
 			}
@@ -178,7 +196,7 @@ func completionsText(s montecarlo.Stats) string {
 }
 
 // printEstimate writes the report of --estimate: three lines.
-func printEstimate(w io.Writer, est forecast.CountEstimate, pred forecast.Prediction, cal forecast.Calibration, seed uint64) {
+func printEstimate(w stdio.Writer, est forecast.CountEstimate, pred forecast.Prediction, cal forecast.Calibration, seed uint64) {
 	fmt.Fprintf(w, "estimate: %s from %d probes, seed %d\n", completionsText(est.Completions), est.Completions.Samples, seed)
 	n := est.OuterNodes
 	fmt.Fprintf(w, "search tree: about %s outer nodes (95%% interval %s to %s)\n", sig(n.Estimate), sig(n.CILow), sig(n.CIHigh))

@@ -14,7 +14,9 @@
 //	    bring the named stages (default: all) up to date, running stale
 //	    upstream stages first and reusing the units already done; fresh ones
 //	    print "up to date"; ends with a timing report; --wait waits for
-//	    another run holding data/ instead of failing
+//	    another run holding data/ instead of failing; -j/--jobs N computes
+//	    on N cores (an integer ≥ 1; default all: every parallel part of a
+//	    run sizes itself by GOMAXPROCS, which --jobs sets)
 //	census run --force STAGE...
 //	    rerun those stages even if fresh (their units too), and every stage
 //	    downstream of them in the run
@@ -94,8 +96,9 @@
 //
 // Global flags: --config FILE (default configs/default.yaml), --set
 // key=value (repeatable), --root DIR (default .), -q/--quiet (warnings only).
-// Long stages draw a progress bar on a terminal and nothing on a pipe or in
-// CI; logs go to stderr through log/slog.
+// Long stages, count's exact count (its subtrees counted), push (its files)
+// and pull (its stages) draw a progress bar on a terminal and nothing on a
+// pipe or in CI; logs go to stderr through log/slog.
 //
 // Exit codes:
 //
@@ -103,7 +106,8 @@
 //	1    a failed run or check: a stage failed, status found a stale stage,
 //	     verify a mismatch, show or cite an artifact whose bytes on disk are
 //	     not the manifest's, a damaged manifest
-//	2    bad usage or input: an unknown command, argument, flag or config key;
+//	2    bad usage or input: an unknown command (with cobra's "Did you mean
+//	     this?" suggestions on lines of their own), argument, flag or config key;
 //	     a flag or config value that does not parse or is out of range; a
 //	     file that is too large, empty or not what it should be (config,
 //	     grid, lock)
@@ -356,10 +360,11 @@
 // # Sharing runs
 //
 // Like dvc push and dvc pull, with a remote that is a URL:
-// file:///absolute/path, or s3://bucket/prefix through gocloud.dev/blob (S3
-// options as query parameters: region, endpoint, use_path_style,
-// disable_https; credentials from the usual AWS environment variables or
-// files). The global key remote is the default remote.
+// file:///absolute/path, or s3://bucket/prefix through minio-go, an S3
+// client and nothing more (S3 options as query parameters: region, endpoint,
+// use_path_style, disable_https, each checked; credentials from the usual AWS
+// environment variables, the shared credentials file, or an EC2/container
+// role). The global key remote is the default remote.
 //
 //	bin/census push file:///srv/census-cache                  # send what the remote lacks
 //	bin/census pull file:///srv/census-cache                  # on another machine: fetch, check, restore

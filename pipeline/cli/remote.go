@@ -67,6 +67,9 @@ the config key remote.`,
 				return err
 			}
 			defer r.Close()
+			if io.Terminal {
+				r.Progress = io.Stderr
+			}
 			t, err := r.Push(cmd.Context(), e.Root(), e.Log(), wait)
 			if errors.Is(err, store.ErrLocked) {
 				return err // nothing was sent: no count of files to print

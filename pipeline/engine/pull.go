@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/config"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
@@ -51,7 +52,10 @@ func (e *Engine) Pull(ctx context.Context, r *remote.Remote, o PullOptions) (rem
 	sim := m.Clone()
 	e.hashes = map[string]string{}
 	stale := map[string]string{}
+	bar := pipeline.NewProgress(e.opts.Progress, "pull: stages", int64(len(e.order)))
+	defer bar.Done()
 	for _, s := range e.order {
+		bar.Add(1)
 		c := e.check(sim, s, stale)
 		if c.fresh {
 			continue

@@ -317,3 +317,23 @@ func TestForgedBundleDoesNotPoisonARemote(t *testing.T) {
 		t.Errorf("the honest clone's push: %+v, %v; want its draws and drawsum records sent", sent, err)
 	}
 }
+
+// TestPushShowsProgress: a push given a terminal draws its progress there
+// and clears it; without one it draws nothing.
+func TestPushShowsProgress(t *testing.T) {
+	f := newFixture(t, "")
+	f.run(RunOptions{}, nil)
+	for _, terminal := range []bool{true, false} {
+		r := open(t, "file://"+t.TempDir())
+		var bar strings.Builder
+		if terminal {
+			r.Progress = &bar
+		}
+		if _, err := r.Push(context.Background(), f.root, f.engine().Log(), false); err != nil {
+			t.Fatal(err)
+		}
+		if drawn := strings.Contains(bar.String(), "push: files ["); drawn != terminal {
+			t.Errorf("terminal %v: progress %q", terminal, bar.String())
+		}
+	}
+}

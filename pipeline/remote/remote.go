@@ -7,6 +7,7 @@
 package remote
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -25,10 +26,7 @@ import (
 	"sort"
 	"strings"
 
-	"gocloud.dev/blob"
-	"gocloud.dev/blob/fileblob"
-	_ "gocloud.dev/blob/s3blob" // s3:// remotes
-
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
@@ -49,15 +47,17 @@ import (
 // object it names, so a record on the remote always has its objects; and a
 // reader checks each object's SHA-256 and each unit's trailer before using
 // it, so that a key torn by an interrupted push is never taken for whole.
-// Every write (remote or local) goes to a temporary name first: fileblob
-// renames it into place when the write completes, S3 makes an object
-// visible only when its upload completes.
+// Every write (remote or local) goes to a temporary name first: a file
+// remote's is renamed into place when the write completes, S3 makes an
+// object visible only when its upload completes.
 type Remote struct {
 	URL    string
-	bucket *blob.Bucket
+	bucket bucket
 	// dir is a file remote's directory ("" for S3): a key read from it
 	// must be a regular file, never a FIFO or a device that would block.
 	dir string
+	// Progress, when set (a terminal), shows how a push goes.
+	Progress io.Writer
 }
 
 const (
@@ -69,16 +69,16 @@ const (
 )
 
 // Open opens a remote by URL: file:///absolute/path (a directory,
-// made if missing) or s3://bucket/prefix, with gocloud.dev/blob's query
-// parameters for S3 (region, endpoint, use_path_style, disable_https…) and
-// credentials from the environment, as the AWS SDK reads them.
+// made if missing) or s3://bucket/prefix, talked to through minio-go, with
+// the query parameters region, endpoint, use_path_style and disable_https
+// and credentials from the environment as the AWS tools read them (openS3).
 func Open(ctx context.Context, raw string) (*Remote, error) {
 	const allowed = "want file:///absolute/path or s3://bucket/prefix"
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("remote %q: %s", raw, allowed)
 	}
-	var b *blob.Bucket
+	var b bucket
 	var dir string
 	switch u.Scheme {
 	case "file":
@@ -86,19 +86,17 @@ func Open(ctx context.Context, raw string) (*Remote, error) {
 			return nil, fmt.Errorf("remote %q: a file remote is file:// and an absolute path, for example file:///srv/census-cache", raw)
 		}
 		dir = u.Path
-		b, err = fileblob.OpenBucket(u.Path, &fileblob.Options{CreateDir: true, NoTempDir: true, Metadata: fileblob.MetadataDontWrite})
+		if err = os.MkdirAll(u.Path, 0o755); err == nil {
+			b = dirBucket{dir: filepath.Clean(u.Path)}
+		}
 	case "s3":
 		if u.Host == "" {
 			return nil, fmt.Errorf("remote %q: no bucket; %s", raw, allowed)
 		}
-		q := u.Query()
-		if q.Has("prefix") {
+		if u.Query().Has("prefix") {
 			return nil, fmt.Errorf("remote %q: give the prefix as the path (s3://bucket/prefix), not as a query parameter", raw)
 		}
-		if prefix := strings.Trim(u.Path, "/"); prefix != "" {
-			q.Set("prefix", prefix+"/")
-		}
-		b, err = blob.OpenBucket(ctx, (&url.URL{Scheme: "s3", Host: u.Host, RawQuery: q.Encode()}).String())
+		b, err = openS3(u)
 	default:
 		return nil, fmt.Errorf("remote %q: %s", raw, allowed)
 	}
@@ -119,25 +117,18 @@ func (r *Remote) checkRegular(key string) error {
 	return nil
 }
 
-// Close closes the remote.
-func (r *Remote) Close() error { return r.bucket.Close() }
+// Close closes the remote. It holds nothing open between calls (the S3
+// client's idle connections are its transport's), so Close has nothing to
+// release; it is kept so that callers need not know that.
+func (r *Remote) Close() error { return nil }
 
 // Keys lists every key of the remote with its size.
 func (r *Remote) Keys(ctx context.Context) (map[string]int64, error) {
-	out := map[string]int64{}
-	it := r.bucket.List(nil)
-	for {
-		obj, err := it.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("remote %s: listing: %s", r.URL, msg.OneLine(err.Error()))
-		}
-		if !obj.IsDir && !strings.HasSuffix(obj.Key, ".tmp") {
-			out[obj.Key] = obj.Size
-		}
+	keys, err := r.bucket.list(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("remote %s: listing: %s", r.URL, msg.OneLine(err.Error()))
 	}
+	return keys, nil
 }
 
 // upload copies the local file to key. With want set, the bytes sent must
@@ -148,26 +139,21 @@ func (r *Remote) upload(ctx context.Context, key, local, want string) (int64, er
 		return 0, err
 	}
 	defer f.Close()
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	w, err := r.bucket.NewWriter(wctx, key, &blob.WriterOptions{ContentType: "application/octet-stream"})
+	info, err := f.Stat()
 	if err != nil {
 		return 0, err
 	}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(w, h), f)
-	if err == nil && want != "" && hex.EncodeToString(h.Sum(nil)) != want {
-		err = fmt.Errorf("%s changed while it was sent (its SHA-256 is no longer %s)", local, msg.Short(want))
+	var body io.Reader = f
+	if want != "" {
+		body = newHashCheckReader(f, want)
 	}
-	if err != nil {
-		cancel() // abandons the write
-		w.Close()
-		return 0, fmt.Errorf("push %s: %w", key, err)
-	}
-	if err := w.Close(); err != nil {
+	if err := r.bucket.put(ctx, key, body, info.Size()); err != nil {
+		if errors.Is(err, errChanged) {
+			err = fmt.Errorf("%s changed while it was sent (its SHA-256 is no longer %s)", local, msg.Short(want))
+		}
 		return 0, fmt.Errorf("push %s: %s", key, msg.OneLine(err.Error()))
 	}
-	return n, nil
+	return info.Size(), nil
 }
 
 // read returns a key's bytes, at most limit of them.
@@ -175,7 +161,7 @@ func (r *Remote) read(ctx context.Context, key string, limit int64) ([]byte, err
 	if err := r.checkRegular(key); err != nil {
 		return nil, err
 	}
-	rd, err := r.bucket.NewReader(ctx, key, nil)
+	rd, err := r.bucket.get(ctx, key)
 	if err != nil {
 		return nil, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))
 	}
@@ -198,7 +184,7 @@ func (r *Remote) fetchObject(ctx context.Context, sum string, size int64, dst st
 	if err := r.checkRegular(key); err != nil {
 		return 0, err
 	}
-	rd, err := r.bucket.NewReader(ctx, key, nil)
+	rd, err := r.bucket.get(ctx, key)
 	if err != nil {
 		return 0, fmt.Errorf("pull %s: %s", key, msg.OneLine(err.Error()))
 	}
@@ -294,7 +280,13 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 		records[remoteRuns+rec.Stage+"/"+filepath.Base(file)] = rec
 	}
 
+	unitFiles, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(store.UnitsDir), "*", "*", "*"))
+	sort.Strings(unitFiles)
+	bar := pipeline.NewProgress(r.Progress, "push: files", int64(len(objects)+len(unitFiles)+len(records)))
+	defer bar.Done()
+
 	for _, sum := range slices.Sorted(maps.Keys(objects)) {
+		bar.Add(1)
 		key := remoteObjects + sum
 		if _, ok := have[key]; ok {
 			t.Present++
@@ -313,9 +305,8 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 		t.Bytes += n
 	}
 
-	unitFiles, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(store.UnitsDir), "*", "*", "*"))
-	sort.Strings(unitFiles)
 	for _, file := range unitFiles {
+		bar.Add(1)
 		id, fp, stage := filepath.Base(file), filepath.Base(filepath.Dir(file)), filepath.Base(filepath.Dir(filepath.Dir(file)))
 		if !store.ValidUnitID(id) || !files.IsHexDigest(fp) {
 			continue
@@ -332,7 +323,7 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 		if _, _, ok := store.DecodeUnit(fp, id, data); !ok {
 			continue
 		}
-		if err := r.bucket.WriteAll(ctx, key, data, nil); err != nil {
+		if err := r.bucket.put(ctx, key, bytes.NewReader(data), int64(len(data))); err != nil {
 			return t, fmt.Errorf("push %s: %s", key, msg.OneLine(err.Error()))
 		}
 		t.Units++
@@ -340,6 +331,7 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 	}
 
 	for _, key := range slices.Sorted(maps.Keys(records)) {
+		bar.Add(1)
 		if _, ok := have[key]; ok {
 			t.Present++
 			continue
@@ -355,11 +347,12 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 			continue
 		}
 		data, _ := json.MarshalIndent(rec, "", "  ")
-		if err := r.bucket.WriteAll(ctx, key, append(data, '\n'), nil); err != nil {
+		data = append(data, '\n')
+		if err := r.bucket.put(ctx, key, bytes.NewReader(data), int64(len(data))); err != nil {
 			return t, fmt.Errorf("push %s: %s", key, msg.OneLine(err.Error()))
 		}
 		t.Runs++
-		t.Bytes += int64(len(data) + 1)
+		t.Bytes += int64(len(data))
 	}
 	return t, nil
 }

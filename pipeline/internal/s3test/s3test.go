@@ -1,8 +1,8 @@
 // Package s3test starts an S3-compatible server for tests of the s3://
 // remotes: gofakes3, an implementation of the S3 REST protocol (path-style
 // requests, ListObjectsV2, multipart uploads, aws-chunked bodies) kept in
-// memory, behind an HTTP listener on the loopback address. The AWS SDK that
-// gocloud.dev/blob/s3blob uses talks to it exactly as to S3.
+// memory, behind an HTTP listener on the loopback address. The minio-go
+// client of pipeline/remote talks to it exactly as to S3.
 package s3test
 
 import (
@@ -22,8 +22,8 @@ type Server struct {
 }
 
 // Start starts a server with an empty bucket, stopped when the test ends,
-// and points the AWS SDK's environment at it: static test credentials,
-// no shared config files, no instance metadata lookups.
+// and sets the AWS environment the remote's credentials come from: static
+// test credentials, no shared config files, no instance metadata lookups.
 func Start(t testing.TB, bucket string) *Server {
 	t.Helper()
 	backend := s3mem.New()

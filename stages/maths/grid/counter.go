@@ -62,9 +62,11 @@ type Counter struct {
 	// ctx, when set, stops the search: every stopCheckNodes nodes the
 	// search looks at it, and once it is done every node returns at once
 	// and stopErr says why.
-	ctx     context.Context
-	nodes   uint32
-	stopErr error
+	ctx context.Context
+	// progress, when set, is told how the subtrees of CountParallel go.
+	progress func(total int) (subtreeDone func())
+	nodes    uint32
+	stopErr  error
 
 	// nodes counts the calls of searchOuter and searchTail: the work of
 	// the searches, which a time prediction divides by.
@@ -84,6 +86,11 @@ const stopCheckNodes = 1 << 12
 
 // SetContext makes Count stop, with ctx's error, soon after ctx is done.
 func (c *Counter) SetContext(ctx context.Context) { c.ctx = ctx }
+
+// SetProgress has CountParallel report its progress: once it has cut the
+// search into total subtrees it calls start(total), and the function that
+// returns after each subtree is counted (from any worker).
+func (c *Counter) SetProgress(start func(total int) (subtreeDone func())) { c.progress = start }
 
 // stopped counts a search node and reports whether the search must stop.
 func (c *Counter) stopped() bool {

@@ -65,11 +65,23 @@ func (g Grid) Count(ctx context.Context, workers int) (*big.Int, error) {
 // error ctx's, and the nodes those visited until then: a short count under
 // a deadline measures the counter's speed on this grid.
 func (g Grid) CountNodes(ctx context.Context, workers int) (*big.Int, Nodes, error) {
+	return g.countNodes(ctx, workers, nil)
+}
+
+// CountWithProgress is Count that reports, through progress (see
+// Counter.SetProgress), the subtrees counted out of those its workers share.
+func (g Grid) CountWithProgress(ctx context.Context, workers int, progress func(total int) (subtreeDone func())) (*big.Int, error) {
+	count, _, err := g.countNodes(ctx, workers, progress)
+	return count, err
+}
+
+func (g Grid) countNodes(ctx context.Context, workers int, progress func(total int) (subtreeDone func())) (*big.Int, Nodes, error) {
 	c, err := NewCounter(g.Shape)
 	if err != nil {
 		return nil, Nodes{}, err
 	}
 	c.SetContext(ctx)
+	c.SetProgress(progress)
 	if err := c.Load(g.Cells); err != nil {
 		return nil, Nodes{}, err
 	}
@@ -111,6 +123,10 @@ func (c *Counter) CountParallel(workers int) (Uint128, error) {
 			return Uint128{}, nil
 		}
 	}
+	subtreeDone := func() {}
+	if c.progress != nil {
+		subtreeDone = c.progress(len(jobs))
+	}
 	results := make([]Uint128, len(jobs))
 	errs := make([]error, len(jobs))
 	var nextJob atomic.Int64
@@ -133,6 +149,7 @@ func (c *Counter) CountParallel(workers int) (Uint128, error) {
 			}
 			w.prepare(tail)
 			results[j], errs[j] = w.countPrepared()
+			subtreeDone()
 			for _, a := range jobs[j] {
 				w.Unplace(int(a.cell))
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -104,5 +105,26 @@ func TestParseShape(t *testing.T) {
 		} else if !strings.Contains(err.Error(), "3x3") {
 			t.Errorf("ParseShape(%q): error %q does not show the allowed form", text, err)
 		}
+	}
+}
+
+// TestCountWithProgress: the progress hears of every subtree once, and
+// the count is Count's.
+func TestCountWithProgress(t *testing.T) {
+	g, err := ReadText(strings.NewReader(strings.Repeat(".", 36)), "2x3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int
+	var done atomic.Int64
+	count, err := g.CountWithProgress(context.Background(), 3, func(n int) func() {
+		total = n
+		return func() { done.Add(1) }
+	})
+	if err != nil || count.String() != "28200960" {
+		t.Fatalf("count %v, %v", count, err)
+	}
+	if total < 3 || done.Load() != int64(total) {
+		t.Errorf("progress: %d of %d subtrees reported done", done.Load(), total)
 	}
 }

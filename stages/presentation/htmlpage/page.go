@@ -193,7 +193,7 @@ func Write(self *pipeline.Stage, r *present.Results, figs []figures.Row, in Inpu
 <title>sudoku-census: results</title>
 <style>
 body { font-family: Georgia, serif; max-width: 70em; margin: 2em auto; padding: 0 1em; line-height: 1.4; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; display: block; max-width: 100%%; overflow-x: auto; }
 th, td { padding: 0.2em 0.6em; text-align: left; vertical-align: top; }
 table.numbers td:last-child, #artifacts td:nth-child(3), #artifacts td:nth-child(4) { text-align: right; }
 th { border-bottom: 1px solid #444; }
@@ -202,9 +202,10 @@ tbody tr:last-child { border-bottom: 2px solid #444; }
 tr.rule td { border-top: 1px solid #999; padding: 0; }
 .num { white-space: nowrap; }
 code { font-size: 0.85em; word-break: break-all; }
-code.config { white-space: pre-wrap; word-break: normal; display: block; text-align: left; }
+code.config { white-space: pre-wrap; word-break: normal; overflow-wrap: anywhere; display: block; text-align: left; }
 .source { font-size: 0.85em; color: #555; }
 .headline { font-size: 1.3em; }
+.headline .num, p .num { white-space: normal; overflow-wrap: anywhere; }
 figure { margin: 1.5em 0; }
 figure img { max-width: 100%%; height: auto; border: 1px solid #ddd; }
 figcaption { font-size: 0.9em; }
@@ -278,8 +279,11 @@ The page is self-contained: it loads nothing from anywhere.</p>
 // value prints a macro's value as HTML.
 func value(m numbers.Macro) (string, error) { return typeset.HTMLPieces(m.Value) }
 
-// key writes the key results: the macros the paper's abstract quotes, when
-// this run has them.
+// key writes the key results: first what this census has that no one had
+// published (the 2×6 count, the essentially different 12×12 grids, the
+// correction of the 2×5 count, the first error bars beyond 16×16), then
+// the 9×9 results; each line when this run has its macros, with the
+// stages its numbers come from.
 func (w *page) key(macros []numbers.Macro) error {
 	byName := map[string]numbers.Macro{}
 	for _, m := range macros {
@@ -289,40 +293,73 @@ func (w *page) key(macros []numbers.Macro) error {
 	}
 	w.f("<h2 id=\"key\">Key results</h2>\n<ul class=\"headline\">\n")
 	for _, k := range keyResults {
-		var vals []any
-		var sources []string
-		for _, name := range k.macros {
-			m, ok := byName[name]
-			if !ok {
-				vals = nil
-				break
+		// The first form whose macros this run has.
+		for _, form := range k.forms {
+			var vals []any
+			var sources []string
+			for _, name := range form.macros {
+				m, ok := byName[name]
+				if !ok {
+					vals = nil
+					break
+				}
+				v, err := value(m)
+				if err != nil {
+					return fmt.Errorf("macro %s: %w", name, err)
+				}
+				vals = append(vals, v)
+				sources = append(sources, m.Sources...)
 			}
-			v, err := value(m)
-			if err != nil {
-				return fmt.Errorf("macro %s: %w", name, err)
+			if vals == nil {
+				continue
 			}
-			vals = append(vals, v)
-			sources = append(sources, m.Sources...)
+			w.f(`<li id="key-%s">`+form.format+` <span class="source">(%s)</span></li>`+"\n", append(append([]any{k.id}, vals...), html.EscapeString(strings.Join(unique(sources), ", ")))...)
+			break
 		}
-		if vals == nil {
-			continue
-		}
-		w.f(`<li id="key-%s">`+k.format+` <span class="source">(%s)</span></li>`+"\n", append(append([]any{k.id}, vals...), html.EscapeString(strings.Join(unique(sources), ", ")))...)
 	}
 	w.f("</ul>\n")
 	return nil
 }
 
-// keyResults are the lines of the key results: the macros each shows.
+// keyForm is one way to write a key result: its format and the macros it
+// shows, in order.
+type keyForm struct {
+	format string
+	macros []string
+}
+
+// tailForms are the forms of the key result of a Monte Carlo estimate
+// beyond 16×16 (prefix p, e.g. McFourXFive): with its Pareto k̂ when the
+// run has one.
+func tailForms(side string, p string) []keyForm {
+	head := "first error bar for " + side + " grids, new: %s, 95%% interval [%s, %s] (%s, %s samples"
+	return []keyForm{
+		{head + ", Pareto k̂ %s)", []string{p + "Estimate", p + "CILow", p + "CIHigh", p + "Estimator", p + "Samples", p + "ParetoK"}},
+		{head + ")", []string{p + "Estimate", p + "CILow", p + "CIHigh", p + "Estimator", p + "Samples"}},
+	}
+}
+
+// keyResults are the lines of the key results, in order: the forms each
+// may take.
 var keyResults = []struct {
-	id, format string
-	macros     []string
+	id    string
+	forms []keyForm
 }{
-	{"grids", "9×9 Sudoku grids, counted exactly: %s", []string{"GridsExact"}},
-	{"essentially", "essentially different 9×9 grids: %s", []string{"SymmetryNineCount"}},
-	{"montecarlo", "most precise Monte Carlo estimate for 9×9 (%s, %s samples): %s, 95%% interval [%s, %s]",
-		[]string{"McThreeXThreeEstimator", "McThreeXThreeSamples", "McThreeXThreeEstimate", "McThreeXThreeCILow", "McThreeXThreeCIHigh"}},
-	{"kilfoil", "Kilfoil's heuristic for 9×9: %s, %s%% below the count", []string{"KilfoilEstimateSci", "KilfoilGapPercent"}},
+	{"twoxsix", []keyForm{
+		{"12×12 Sudoku grids with 2×6 boxes, counted here: %s (%s units, %s CPU-hours, committed in data/bundles/shapes-2x6.parquet)",
+			[]string{"GridsTwoXSix", "TwoXSixUnits", "TwoXSixCPUHours"}},
+		{"12×12 Sudoku grids with 2×6 boxes, counted here: %s", []string{"GridsTwoXSix"}},
+	}},
+	{"essentially-2x6", []keyForm{{"essentially different 12×12 grids with 2×6 boxes, new: %s", []string{"EssentiallyTwoXSix"}}}},
+	{"essentially-3x4", []keyForm{{"essentially different 12×12 grids with 3×4 boxes, new: %s", []string{"EssentiallyThreeXFour"}}}},
+	{"literature", []keyForm{{"a published count corrected: %s", []string{"SymmetryDifferences"}}}},
+	{"tail-4x5", tailForms("20×20", "McFourXFive")},
+	{"tail-5x5", tailForms("25×25", "McFiveXFive")},
+	{"grids", []keyForm{{"9×9 Sudoku grids, counted exactly: %s", []string{"GridsExact"}}}},
+	{"essentially", []keyForm{{"essentially different 9×9 grids: %s", []string{"SymmetryNineCount"}}}},
+	{"montecarlo", []keyForm{{"most precise Monte Carlo estimate for 9×9 (%s, %s samples): %s, 95%% interval [%s, %s]",
+		[]string{"McThreeXThreeEstimator", "McThreeXThreeSamples", "McThreeXThreeEstimate", "McThreeXThreeCILow", "McThreeXThreeCIHigh"}}}},
+	{"kilfoil", []keyForm{{"Kilfoil's heuristic for 9×9: %s, %s%% below the count", []string{"KilfoilEstimateSci", "KilfoilGapPercent"}}}},
 }
 
 // numbers writes every number and phrase of numbers.tex with its macro's

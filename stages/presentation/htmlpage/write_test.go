@@ -8,6 +8,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/htmlpage"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/htmlreport"
@@ -48,5 +49,24 @@ func TestWrite(t *testing.T) {
 	if _, err := htmlpage.Write(htmlreport.Stage, r, []figures.Row{{Figure: "funnel", PNG: "figures/funnel.png", Drawn: true}}, in, stages); err == nil ||
 		!strings.Contains(err.Error(), "figures/funnel.png") {
 		t.Errorf("a figure that is not an input: error %v", err)
+	}
+}
+
+// TestKeyResultsLeadWithWhatIsNew: the 2×6 count counted here comes
+// before the 9×9 results.
+func TestKeyResultsLeadWithWhatIsNew(t *testing.T) {
+	grids, _ := new(big.Int).SetString("6670903752021072936960", 10)
+	twoSix, _ := new(big.Int).SetString("38296278920738107863746324732012492486187417600000", 10)
+	r := &present.Results{Total: &present.Total{Grids: grids, CanonicalGrids: big.NewInt(1), ReducedCount: big.NewInt(1),
+		ReducedCountFactors: "2^7 × 3"}, Shapes: []present.ShapeCount{{Shape: grid.Shape{R: 2, C: 6}, Grids: twoSix}}}
+	in := htmlpage.Inputs{Read: func(pipeline.ArtifactEntry) ([]byte, error) { return nil, nil }}
+	page, err := htmlpage.Write(htmlreport.Stage, r, nil, in, map[string]*pipeline.Stage{exact.Stage.Name: exact.Stage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := bytes.Index(page, []byte(`<li id="key-twoxsix">12×12 Sudoku grids with 2×6 boxes, counted here: <span class="num">38,296,278,920,738,107,863,746,324,732,012,492,486,187,417,600,000</span>`))
+	nine := bytes.Index(page, []byte(`<li id="key-grids">`))
+	if newer < 0 || nine < 0 || newer > nine {
+		t.Errorf("key results: the 2×6 count at %d, the 9×9 count at %d; want both, the 2×6 first", newer, nine)
 	}
 }

@@ -61,6 +61,10 @@ type pageFacts struct {
 	Figures  []figureBox // every figure's image
 	Text     string      // the visible text (innerText of the body)
 	Hashes   []shownHash // every code.sha256 element
+	// Wide lists what reaches past the window's width outside any
+	// element that scrolls sideways (cut off, or scrolling the page).
+	Wide  []string
+	Width int // the window's width
 }
 
 // shownHash is a SHA-256 the page shows, and the artifact it names.
@@ -68,10 +72,10 @@ type shownHash struct{ Path, Hash string }
 
 // inspect loads the page at pageURL in a headless browser and returns
 // what it showed.
-func inspect(t *testing.T, browser, pageURL string) pageFacts {
+func inspect(t *testing.T, browser, pageURL string, width int) pageFacts {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1280, 1024))
+		chromedp.Flag("disable-gpu", true), chromedp.WindowSize(width, 1024))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(allocCtx)
@@ -114,6 +118,7 @@ func inspect(t *testing.T, browser, pageURL string) pageFacts {
 	var figures []figureBox
 	var hashes []shownHash
 	var text string
+	var wide []string
 	if err == nil {
 		// Every image decoded (or failed) before measuring.
 		_, err = chromedp.Run(runCtx, chromedp.Poll[bool](`Array.from(document.images).every(i => i.complete)`, chromedp.WithPollingTimeout(20*time.Second)))
@@ -132,6 +137,21 @@ func inspect(t *testing.T, browser, pageURL string) pageFacts {
 	if err == nil {
 		text, err = chromedp.Run(runCtx, chromedp.Evaluate[string](`document.body.innerText`))
 	}
+	if err == nil {
+		wide, err = chromedp.Run(runCtx, chromedp.Evaluate[[]string](`(() => {
+			const W = document.documentElement.clientWidth, out = [];
+			const scrolls = e => { for (let p = e.parentElement; p; p = p.parentElement) {
+				const o = getComputedStyle(p).overflowX; if (o === "auto" || o === "scroll") return true; } return false; };
+			for (const e of document.body.querySelectorAll("*")) {
+				const r = e.getBoundingClientRect();
+				if (r.width > 0 && (r.right > W + 1 || r.left < -1) && !scrolls(e)) {
+					out.push(e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " reaches " + Math.round(r.right) + " px");
+				}
+			}
+			if (document.documentElement.scrollWidth > W + 1) out.push("the page is " + document.documentElement.scrollWidth + " px wide");
+			return out.slice(0, 20);
+		})()`))
+	}
 	if err != nil {
 		t.Fatalf("browser on %s: %v", pageURL, err)
 	}
@@ -141,7 +161,7 @@ func inspect(t *testing.T, browser, pageURL string) pageFacts {
 	<-readDone
 	mu.Lock()
 	defer mu.Unlock()
-	facts.Figures, facts.Text, facts.Hashes = figures, text, hashes
+	facts.Figures, facts.Text, facts.Hashes, facts.Wide, facts.Width = figures, text, hashes, wide, width
 	return facts
 }
 
@@ -156,6 +176,9 @@ type expectations struct {
 func problems(f pageFacts, want expectations) []string {
 	var out []string
 	out = append(out, f.Errors...)
+	for _, w := range f.Wide {
+		out = append(out, fmt.Sprintf("at %d px wide, %s", f.Width, w))
+	}
 	for _, r := range f.Requests {
 		out = append(out, "page fetched "+r)
 	}

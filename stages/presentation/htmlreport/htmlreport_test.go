@@ -63,12 +63,20 @@ func TestPage(t *testing.T) {
 	}
 
 	start := time.Now()
-	facts := inspect(t, browser, fileURL(pagePath))
+	facts := inspect(t, browser, fileURL(pagePath), 1280)
 	for _, p := range problems(facts, want) {
 		t.Error(p)
 	}
 	t.Logf("browser: %d figures rendered, %d SHA-256 shown (%d artifacts) equal to the manifest's, %s visible; page %d bytes; %v",
 		len(facts.Figures), len(facts.Hashes), len(want.hashes), gridsNine, len(page), time.Since(start).Round(time.Millisecond))
+
+	// A phone: every table scrolls sideways within the page or fits, and
+	// nothing is cut off.
+	t.Run("Phone400px", func(t *testing.T) {
+		for _, p := range problems(inspect(t, browser, fileURL(pagePath), 400), want) {
+			t.Error(p)
+		}
+	})
 
 	t.Run("NegativeControl", func(t *testing.T) {
 		firstHash := regexp.MustCompile(`class="sha256" data-path="[^"]*">([0-9a-f])`)
@@ -87,13 +95,16 @@ func TestPage(t *testing.T) {
 		broken := []struct {
 			name, want string
 			page       []byte
+			width      int
 		}{
-			{"exception", "console exception", inject(`<script>noSuchFunction()</script>`)},
-			{"console error", "console error: broken", inject(`<script>console.error("broken")</script>`)},
-			{"figure", "does not render", bytes.Replace(page, []byte("data:image/png;base64,"), []byte("data:image/png;base64,AAAA"), 1)},
-			{"network", "fetched", inject(`<img alt="" src="http://127.0.0.1:9/x.png">`)},
-			{"hash", "the manifest", flipped},
-			{"number", "does not show", bytes.ReplaceAll(page, []byte(gridsNine), []byte(strings.Replace(gridsNine, "960", "961", 1)))},
+			{"exception", "console exception", inject(`<script>noSuchFunction()</script>`), 1280},
+			{"console error", "console error: broken", inject(`<script>console.error("broken")</script>`), 1280},
+			{"figure", "does not render", bytes.Replace(page, []byte("data:image/png;base64,"), []byte("data:image/png;base64,AAAA"), 1), 1280},
+			{"network", "fetched", inject(`<img alt="" src="http://127.0.0.1:9/x.png">`), 1280},
+			{"hash", "the manifest", flipped, 1280},
+			{"number", "does not show", bytes.ReplaceAll(page, []byte(gridsNine), []byte(strings.Replace(gridsNine, "960", "961", 1))), 1280},
+			// Tables that do not scroll: at 400 px the wide ones overflow.
+			{"unscrolled tables", "at 400 px wide", bytes.Replace(page, []byte("display: block; max-width: 100%; overflow-x: auto;"), nil, 1), 400},
 		}
 		dir := t.TempDir()
 		for _, b := range broken {
@@ -104,7 +115,7 @@ func TestPage(t *testing.T) {
 			if err := os.WriteFile(path, b.page, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			found := problems(inspect(t, browser, fileURL(path)), want)
+			found := problems(inspect(t, browser, fileURL(path), b.width), want)
 			if !strings.Contains(strings.Join(found, "\n"), b.want) {
 				t.Errorf("broken page (%s): problems %q, want one containing %q", b.name, found, b.want)
 			}
