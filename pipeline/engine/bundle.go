@@ -15,12 +15,22 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
-// fromBundle fills the missing units of u that the stage's bundle holds and
+// fromBundle fills the missing units of u that the stage's bundles hold and
 // returns the indices still missing. A unit found in its unit file but not
-// in the bundle (its process stopped between the two writes) goes into the
+// in its bundle (its process stopped between the two writes) goes into the
 // bundle, with its compute time as its CPU time.
 func (e *Engine) fromBundle(p *pipeline.Pass, u *store.UnitSet, missing []int) ([]int, error) {
-	b := p.Stage.Units.Bundle
+	for _, b := range p.Stage.Units.Bundles() {
+		var err error
+		if missing, err = e.fromOneBundle(p, b, u, missing); err != nil {
+			return nil, err
+		}
+	}
+	return missing, nil
+}
+
+// fromOneBundle is fromBundle for one of the stage's bundles.
+func (e *Engine) fromOneBundle(p *pipeline.Pass, b *pipeline.Bundle, u *store.UnitSet, missing []int) ([]int, error) {
 	ids := pipeline.BundledIDs(b, u.IDs)
 	if len(ids) == 0 {
 		return missing, nil // this configuration uses none of the bundle
@@ -81,83 +91,84 @@ func (e *Engine) RecomputeBundles(ctx context.Context, k int, seed uint64, maxCP
 	// A unit may read its stage's inputs: give it the pass a run would.
 	passes := map[*pipeline.Stage]*pipeline.PassControl{}
 	e.survey(m, func(s *pipeline.Stage, c checked, _ bool, sim *store.Manifest) {
-		if s.Units != nil && s.Units.Bundle != nil {
+		if s.Units != nil && len(s.Units.Bundles()) > 0 {
 			passes[s] = e.newPass(ctx, sim, s, c)
 		}
 	})
 	var reports []RecomputeReport
 	for _, s := range e.order {
-		if s.Units == nil || s.Units.Bundle == nil {
+		if s.Units == nil {
 			continue
 		}
-		b := s.Units.Bundle
-		if _, err := os.Stat(filepath.Join(e.opts.Root, b.Path())); errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		pc := passes[s]
-		ids, err := listUnits(pc.Pass())
-		if err != nil {
-			return reports, err
-		}
-		rows, err := pipeline.ReadBundle(e.opts.Root, b, nil)
-		if err != nil {
-			return reports, err
-		}
-		rep := RecomputeReport{Stage: s.Name, Bundle: b.Path(), Units: len(rows), Total: len(ids)}
-		var have []string
-		for _, id := range ids {
-			if _, ok := rows[id]; ok {
-				have = append(have, id)
+		for _, b := range s.Units.Bundles() {
+			if _, err := os.Stat(filepath.Join(e.opts.Root, b.Path())); errors.Is(err, fs.ErrNotExist) {
+				continue
 			}
-		}
-		rep.Listed = len(have)
-		if len(have) != len(rows) {
-			// The configuration lists fewer units than the bundle holds
-			// (say 2x6 left out of shapes.shapes): draw from the bundle.
-			have = have[:0]
-			for id := range rows {
-				have = append(have, id)
-			}
-			slices.Sort(have)
-		}
-		if maxCPU > 0 {
-			var costErr error
-			have = slices.DeleteFunc(have, func(id string) bool {
-				if b.Cost == nil {
-					return rows[id].CPUSeconds > maxCPU.Seconds()
-				}
-				cost, err := b.Cost(pc.ForUnit(ctx, id), id)
-				if err != nil && costErr == nil {
-					costErr = fmt.Errorf("bundle %s: unit %s: cost: %w", b.Path(), id, err)
-				}
-				return cost > maxCPU
-			})
-			if costErr != nil {
-				return reports, costErr
-			}
-		}
-		rep.Eligible = len(have)
-		rng := rand.New(rand.NewPCG(seed, 0xb0d1e))
-		rng.Shuffle(len(have), func(i, j int) { have[i], have[j] = have[j], have[i] })
-		for _, id := range have[:min(k, len(have))] {
-			log(fmt.Sprintf("%s: recomputing unit %s", b.Path(), id))
-			result, _, err := e.computeUnit(ctx, pc, id)
+			pc := passes[s]
+			ids, err := listUnits(pc.Pass())
 			if err != nil {
-				return reports, fmt.Errorf("bundle %s: unit %s: %w", b.Path(), id, err)
+				return reports, err
 			}
-			if string(result) != rows[id].Result {
-				return reports, fmt.Errorf("bundle %s: unit %s: recomputed %q, the bundle holds %q", b.Path(), id, result, rows[id].Result)
+			rows, err := pipeline.ReadBundle(e.opts.Root, b, nil)
+			if err != nil {
+				return reports, err
 			}
-			rep.Checked = append(rep.Checked, id)
-			if b.Recheck != nil {
-				what, err := b.Recheck(pc.ForUnit(ctx, id), id, result, seed)
-				if err != nil {
-					return reports, fmt.Errorf("bundle %s: unit %s: second computation: %w", b.Path(), id, err)
+			rep := RecomputeReport{Stage: s.Name, Bundle: b.Path(), Units: len(rows), Total: len(ids)}
+			var have []string
+			for _, id := range ids {
+				if _, ok := rows[id]; ok {
+					have = append(have, id)
 				}
-				rep.Rechecks = append(rep.Rechecks, what)
 			}
+			rep.Listed = len(have)
+			if len(have) != len(rows) {
+				// The configuration lists fewer units than the bundle holds
+				// (say 2x6 left out of shapes.shapes): draw from the bundle.
+				have = have[:0]
+				for id := range rows {
+					have = append(have, id)
+				}
+				slices.Sort(have)
+			}
+			if maxCPU > 0 {
+				var costErr error
+				have = slices.DeleteFunc(have, func(id string) bool {
+					if b.Cost == nil {
+						return rows[id].CPUSeconds > maxCPU.Seconds()
+					}
+					cost, err := b.Cost(pc.ForUnit(ctx, id), id)
+					if err != nil && costErr == nil {
+						costErr = fmt.Errorf("bundle %s: unit %s: cost: %w", b.Path(), id, err)
+					}
+					return cost > maxCPU
+				})
+				if costErr != nil {
+					return reports, costErr
+				}
+			}
+			rep.Eligible = len(have)
+			rng := rand.New(rand.NewPCG(seed, 0xb0d1e))
+			rng.Shuffle(len(have), func(i, j int) { have[i], have[j] = have[j], have[i] })
+			for _, id := range have[:min(k, len(have))] {
+				log(fmt.Sprintf("%s: recomputing unit %s", b.Path(), id))
+				result, _, err := e.computeUnit(ctx, pc, id)
+				if err != nil {
+					return reports, fmt.Errorf("bundle %s: unit %s: %w", b.Path(), id, err)
+				}
+				if string(result) != rows[id].Result {
+					return reports, fmt.Errorf("bundle %s: unit %s: recomputed %q, the bundle holds %q", b.Path(), id, result, rows[id].Result)
+				}
+				rep.Checked = append(rep.Checked, id)
+				if b.Recheck != nil {
+					what, err := b.Recheck(pc.ForUnit(ctx, id), id, result, seed)
+					if err != nil {
+						return reports, fmt.Errorf("bundle %s: unit %s: second computation: %w", b.Path(), id, err)
+					}
+					rep.Rechecks = append(rep.Rechecks, what)
+				}
+			}
+			reports = append(reports, rep)
 		}
-		reports = append(reports, rep)
 	}
 	return reports, nil
 }
