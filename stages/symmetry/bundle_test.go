@@ -639,3 +639,53 @@ func TestStageFailsOnUnequalCheck(t *testing.T) {
 		t.Fatalf("check unit %s edited to %q: %v; want the stage to fail naming %q", id, wrong, err, want)
 	}
 }
+
+// TestChecksBundleHolds checks which ids the checks bundle holds: the 5×2
+// check units of the 85 classes with a relabelling type, the 21 heavy
+// ones in 64 parts, and nothing of the 12×12 bundle.
+func TestChecksBundleHolds(t *testing.T) {
+	for id, want := range map[string]bool{
+		"check.5x2.class009":             true,
+		"check.5x2.class057":             true,
+		"check.5x2.class081.part00of64":  true,
+		"check.5x2.class081.part63of64":  true,
+		"check.5x2.class081":             false, // split
+		"check.5x2.class009.part00of64":  false, // whole
+		"check.5x2.class081.part064of64": false,
+		"check.5x2.class081.part64of64":  false,
+		"check.5x2.class001":             false, // no relabelling type
+		"check.2x5.class009":             false, // 2×5 takes 5×2's units
+		"check.3x2.class004":             false, // computed in the run
+		"5x2.class009":                   false,
+		"check.2x6.class0010":            false,
+	} {
+		if got := ChecksBundle.Holds(id); got != want {
+			t.Errorf("ChecksBundle.Holds(%q) = %v, want %v", id, got, want)
+		}
+		if Bundle.Holds(id) {
+			t.Errorf("the 12×12 bundle holds %q", id)
+		}
+	}
+	n := 0
+	g, err := groupOf(checkBundleShape, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range g.Classes[1:] {
+		ids := checkUnitIDs(checkBundleShape, c.Index)
+		if ChecksBundle.Holds(ids[0]) {
+			n++
+			if _, heavy := checkHeavyCPUHours[c.Index]; heavy != (len(ids) == checkParts) {
+				t.Errorf("class %d: %d units", c.Index, len(ids))
+			}
+		}
+	}
+	if n != 85 || len(checkHeavyCPUHours) != 21 || len(checkWeightOrder5x2) != 21 {
+		t.Errorf("%d classes held, %d heavy, %d in weight order; want 85, 21, 21", n, len(checkHeavyCPUHours), len(checkWeightOrder5x2))
+	}
+	for _, i := range checkWeightOrder5x2 {
+		if _, ok := checkHeavyCPUHours[i]; !ok {
+			t.Errorf("class %d in the weight order is not heavy", i)
+		}
+	}
+}
