@@ -89,6 +89,8 @@ func TestConfigErrors(t *testing.T) {
 		{"symmetry.shapes=2x7", "symmetry.shapes"},
 		{"symmetry.max_cpu_hours=-1", "symmetry.max_cpu_hours"},
 		{"symmetry.max_cpu_hours=abc", "symmetry.max_cpu_hours"},
+		{"symmetry.check_max_class_cpu_hours=-0.5", "symmetry.check_max_class_cpu_hours"},
+		{"symmetry.check_max_class_cpu_hours=8761", "symmetry.check_max_class_cpu_hours"},
 		{"symmetry.shapes=2x2,2x2", "symmetry.shapes"},
 		{"symmetry.shapes=", "symmetry.shapes"},
 	} {
