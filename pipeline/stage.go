@@ -124,6 +124,31 @@ type Units struct {
 	// each one's CPU time is measured alone: a bundled unit should use
 	// every core itself.
 	Bundle *Bundle
+	// MoreBundles are further bundles of the stage, kept as Bundle is, each
+	// in its own file: no unit may be held by two of them (BundleOf takes
+	// the first that holds it).
+	MoreBundles []*Bundle
+}
+
+// Bundles returns Bundle and MoreBundles, the nil ones left out.
+func (u *Units) Bundles() []*Bundle {
+	var out []*Bundle
+	for _, b := range append([]*Bundle{u.Bundle}, u.MoreBundles...) {
+		if b != nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// BundleOf returns the bundle that holds unit id, nil when none does.
+func (u *Units) BundleOf(id string) *Bundle {
+	for _, b := range u.Bundles() {
+		if b.Holds(id) {
+			return b
+		}
+	}
+	return nil
 }
 
 func (s *Stage) String() string { return s.Name }

@@ -513,8 +513,10 @@ the run: nothing partial is published, finished units are kept for the next run.
 				}
 				var bundleNames []string
 				for _, s := range e.Stages() {
-					if s.Units != nil && s.Units.Bundle != nil {
-						bundleNames = append(bundleNames, s.Units.Bundle.Name)
+					if s.Units != nil {
+						for _, b := range s.Units.Bundles() {
+							bundleNames = append(bundleNames, b.Name)
+						}
 					}
 				}
 				for _, n := range recomputeBundles {

@@ -18,12 +18,22 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
-// fromBundle fills the missing units of u that the stage's bundle holds and
+// fromBundle fills the missing units of u that the stage's bundles hold and
 // returns the indices still missing. A unit found in its unit file but not
-// in the bundle (its process stopped between the two writes) goes into the
+// in its bundle (its process stopped between the two writes) goes into the
 // bundle, with its compute time as its CPU time.
 func (e *Engine) fromBundle(p *pipeline.Pass, u *store.UnitSet, missing []int) ([]int, error) {
-	b := p.Stage.Units.Bundle
+	for _, b := range p.Stage.Units.Bundles() {
+		var err error
+		if missing, err = e.fromOneBundle(p, b, u, missing); err != nil {
+			return nil, err
+		}
+	}
+	return missing, nil
+}
+
+// fromOneBundle is fromBundle for one of the stage's bundles.
+func (e *Engine) fromOneBundle(p *pipeline.Pass, b *pipeline.Bundle, u *store.UnitSet, missing []int) ([]int, error) {
 	ids := pipeline.BundledIDs(b, u.IDs)
 	if len(ids) == 0 {
 		return missing, nil // this configuration uses none of the bundle
@@ -105,9 +115,12 @@ func (e *Engine) RecomputeBundlesOf(ctx context.Context, names []string, k int, 
 	}
 	var all []string
 	for _, s := range e.order {
-		if s.Units != nil && s.Units.Bundle != nil {
-			all = append(all, s.Units.Bundle.Name)
-			delete(want, s.Units.Bundle.Name)
+		if s.Units == nil {
+			continue
+		}
+		for _, b := range s.Units.Bundles() {
+			all = append(all, b.Name)
+			delete(want, b.Name)
 		}
 	}
 	for n := range want {
@@ -123,106 +136,107 @@ func (e *Engine) RecomputeBundlesOf(ctx context.Context, names []string, k int, 
 	// A unit may read its stage's inputs: give it the pass a run would.
 	passes := map[*pipeline.Stage]*pipeline.PassControl{}
 	e.survey(m, func(s *pipeline.Stage, c checked, _ bool, sim *store.Manifest) {
-		if s.Units != nil && s.Units.Bundle != nil {
+		if s.Units != nil && len(s.Units.Bundles()) > 0 {
 			passes[s] = e.newPass(ctx, sim, s, c)
 		}
 	})
 	var reports []RecomputeReport
 	var declared []string
 	for _, s := range e.order {
-		if s.Units == nil || s.Units.Bundle == nil {
+		if s.Units == nil {
 			continue
 		}
-		b := s.Units.Bundle
-		if len(names) > 0 && !slices.Contains(names, b.Name) {
-			continue
-		}
-		declared = append(declared, b.Path())
-		if _, err := os.Stat(filepath.Join(e.opts.Root, b.Path())); errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		pc := passes[s]
-		ids, err := listUnits(pc.Pass())
-		if err != nil {
-			return reports, err
-		}
-		rows, err := pipeline.ReadBundle(e.opts.Root, b, nil)
-		if err != nil {
-			return reports, err
-		}
-		// The costs below order the draw; a bundle other than the one the
-		// stage's run read (and the lock pins) may carry forged ones.
-		slash := filepath.ToSlash(b.Path())
-		if was := m.Stages[s.Name].Bundles[slash]; was != "" {
-			if now, err := e.hash(slash); err == nil && now != was {
-				log(fmt.Sprintf("warning: %s changed since stage %s read it (SHA-256 %s, then %s): census status and census verify say how; its recorded costs are not the published ones",
-					slash, s.Name, msg.Short(now), msg.Short(was)))
-			}
-		}
-		rep := RecomputeReport{Stage: s.Name, Bundle: b.Path(), Units: len(rows), Total: len(ids)}
-		for _, id := range ids {
-			if _, ok := rows[id]; ok {
-				rep.Listed++
-			}
-		}
-		// Every unit of the bundle, listed by this configuration or not
-		// (say 2x6 left out of shapes.shapes): all are published results.
-		have := make([]string, 0, len(rows))
-		for id := range rows {
-			have = append(have, id)
-		}
-		costs := make(map[string]time.Duration, len(have))
-		for _, id := range have {
-			if b.Cost == nil {
-				costs[id] = time.Duration(rows[id].CPUSeconds * float64(time.Second))
+		for _, b := range s.Units.Bundles() {
+			if len(names) > 0 && !slices.Contains(names, b.Name) {
 				continue
 			}
-			cost, err := b.Cost(pc.ForUnit(ctx, id), id)
+			declared = append(declared, b.Path())
+			if _, err := os.Stat(filepath.Join(e.opts.Root, b.Path())); errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			pc := passes[s]
+			ids, err := listUnits(pc.Pass())
 			if err != nil {
-				return reports, fmt.Errorf("bundle %s: unit %s: cost: %w", b.Path(), id, err)
+				return reports, err
 			}
-			costs[id] = cost
-		}
-		// Costliest first; equal costs by id, so that a seed names one draw.
-		slices.SortFunc(have, func(x, y string) int {
-			if c := cmp.Compare(costs[y], costs[x]); c != 0 {
-				return c
-			}
-			return cmp.Compare(x, y)
-		})
-		if len(have) == 0 {
-			return reports, fmt.Errorf("bundle %s holds no unit: nothing to recompute", b.Path())
-		}
-		if maxCPU > 0 {
-			cheapest := costs[have[len(have)-1]]
-			have = slices.DeleteFunc(have, func(id string) bool { return costs[id] > maxCPU })
-			if len(have) == 0 {
-				return reports, fmt.Errorf("bundle %s: no unit's recomputation takes at most --max-unit-cpu %s (the cheapest takes %s): nothing would be checked; raise --max-unit-cpu",
-					b.Path(), maxCPU, cheapest.Round(time.Millisecond))
-			}
-		}
-		rep.Eligible = len(have)
-		drawn, heaviest := stratifiedDraw(have, k, rand.New(rand.NewPCG(seed, 0xb0d1e)))
-		rep.Heaviest = heaviest
-		for _, id := range drawn {
-			log(fmt.Sprintf("%s: recomputing unit %s (cost %s)", b.Path(), id, costs[id].Round(time.Millisecond)))
-			result, _, err := e.computeUnit(ctx, pc, id)
+			rows, err := pipeline.ReadBundle(e.opts.Root, b, nil)
 			if err != nil {
-				return reports, fmt.Errorf("bundle %s: unit %s: %w", b.Path(), id, err)
+				return reports, err
 			}
-			if string(result) != rows[id].Result {
-				return reports, fmt.Errorf("bundle %s: unit %s: recomputed %q, the bundle holds %q", b.Path(), id, result, rows[id].Result)
-			}
-			rep.Checked = append(rep.Checked, id)
-			if b.Recheck != nil {
-				what, err := b.Recheck(pc.ForUnit(ctx, id), id, result, seed)
-				if err != nil {
-					return reports, fmt.Errorf("bundle %s: unit %s: second computation: %w", b.Path(), id, err)
+			// The costs below order the draw; a bundle other than the one the
+			// stage's run read (and the lock pins) may carry forged ones.
+			slash := filepath.ToSlash(b.Path())
+			if was := m.Stages[s.Name].Bundles[slash]; was != "" {
+				if now, err := e.hash(slash); err == nil && now != was {
+					log(fmt.Sprintf("warning: %s changed since stage %s read it (SHA-256 %s, then %s): census status and census verify say how; its recorded costs are not the published ones",
+						slash, s.Name, msg.Short(now), msg.Short(was)))
 				}
-				rep.Rechecks = append(rep.Rechecks, what)
 			}
+			rep := RecomputeReport{Stage: s.Name, Bundle: b.Path(), Units: len(rows), Total: len(ids)}
+			for _, id := range ids {
+				if _, ok := rows[id]; ok {
+					rep.Listed++
+				}
+			}
+			// Every unit of the bundle, listed by this configuration or not
+			// (say 2x6 left out of shapes.shapes): all are published results.
+			have := make([]string, 0, len(rows))
+			for id := range rows {
+				have = append(have, id)
+			}
+			costs := make(map[string]time.Duration, len(have))
+			for _, id := range have {
+				if b.Cost == nil {
+					costs[id] = time.Duration(rows[id].CPUSeconds * float64(time.Second))
+					continue
+				}
+				cost, err := b.Cost(pc.ForUnit(ctx, id), id)
+				if err != nil {
+					return reports, fmt.Errorf("bundle %s: unit %s: cost: %w", b.Path(), id, err)
+				}
+				costs[id] = cost
+			}
+			// Costliest first; equal costs by id, so that a seed names one draw.
+			slices.SortFunc(have, func(x, y string) int {
+				if c := cmp.Compare(costs[y], costs[x]); c != 0 {
+					return c
+				}
+				return cmp.Compare(x, y)
+			})
+			if len(have) == 0 {
+				return reports, fmt.Errorf("bundle %s holds no unit: nothing to recompute", b.Path())
+			}
+			if maxCPU > 0 {
+				cheapest := costs[have[len(have)-1]]
+				have = slices.DeleteFunc(have, func(id string) bool { return costs[id] > maxCPU })
+				if len(have) == 0 {
+					return reports, fmt.Errorf("bundle %s: no unit's recomputation takes at most --max-unit-cpu %s (the cheapest takes %s): nothing would be checked; raise --max-unit-cpu",
+						b.Path(), maxCPU, cheapest.Round(time.Millisecond))
+				}
+			}
+			rep.Eligible = len(have)
+			drawn, heaviest := stratifiedDraw(have, k, rand.New(rand.NewPCG(seed, 0xb0d1e)))
+			rep.Heaviest = heaviest
+			for _, id := range drawn {
+				log(fmt.Sprintf("%s: recomputing unit %s (cost %s)", b.Path(), id, costs[id].Round(time.Millisecond)))
+				result, _, err := e.computeUnit(ctx, pc, id)
+				if err != nil {
+					return reports, fmt.Errorf("bundle %s: unit %s: %w", b.Path(), id, err)
+				}
+				if string(result) != rows[id].Result {
+					return reports, fmt.Errorf("bundle %s: unit %s: recomputed %q, the bundle holds %q", b.Path(), id, result, rows[id].Result)
+				}
+				rep.Checked = append(rep.Checked, id)
+				if b.Recheck != nil {
+					what, err := b.Recheck(pc.ForUnit(ctx, id), id, result, seed)
+					if err != nil {
+						return reports, fmt.Errorf("bundle %s: unit %s: second computation: %w", b.Path(), id, err)
+					}
+					rep.Rechecks = append(rep.Rechecks, what)
+				}
+			}
+			reports = append(reports, rep)
 		}
-		reports = append(reports, rep)
 	}
 	if len(reports) == 0 {
 		return nil, fmt.Errorf("no committed bundle to recompute (none of %s is on disk): nothing would be checked; git checkout -- %s restores them",

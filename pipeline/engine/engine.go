@@ -374,22 +374,26 @@ func (e *Engine) sourcesOf(s *pipeline.Stage) (map[string]string, error) {
 // read the bundle.
 const BundleMissing = "missing"
 
-// bundlesOf returns the SHA-256 of the bytes of the bundle s reads (its
-// Units.Bundle), by slash path (nil when it has none): every row and
-// every column of the file enters the stage's fingerprint.
+// bundlesOf returns the SHA-256 of the bytes of every bundle s reads (its
+// Units.Bundles), by slash path (nil when it has none): every row and
+// every column of each file enters the stage's fingerprint.
 func (e *Engine) bundlesOf(s *pipeline.Stage) (map[string]string, error) {
-	if s.Units == nil || s.Units.Bundle == nil {
+	if s.Units == nil || len(s.Units.Bundles()) == 0 {
 		return nil, nil
 	}
-	path := filepath.ToSlash(s.Units.Bundle.Path())
-	sum, err := e.hash(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		sum = BundleMissing
-	case err != nil:
-		return nil, fmt.Errorf("bundle %s is unreadable: %s", path, msg.OneLine(msg.PathErr(err).Error()))
+	out := map[string]string{}
+	for _, b := range s.Units.Bundles() {
+		path := filepath.ToSlash(b.Path())
+		sum, err := e.hash(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			sum = BundleMissing
+		case err != nil:
+			return nil, fmt.Errorf("bundle %s is unreadable: %s", path, msg.OneLine(msg.PathErr(err).Error()))
+		}
+		out[path] = sum
 	}
-	return map[string]string{path: sum}, nil
+	return out, nil
 }
 
 // toolsOf returns s.Tools(), called once per stage and process: a program's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"runtime/debug"
 	"time"
@@ -168,10 +169,14 @@ func (e *Engine) unitProgress(m *store.Manifest, s *pipeline.Stage, c checked) (
 		prog.Total = -1
 		return prog
 	}
-	var bundled map[string]pipeline.BundleRow
-	if mine := pipeline.BundledIDs(s.Units.Bundle, ids); len(mine) > 0 {
-		if bundled, err = pipeline.ReadBundle(e.opts.Root, s.Units.Bundle, mine); err != nil {
-			e.log.Warn("cannot read the bundle", "stage", s.Name, "err", err)
+	bundled := map[string]pipeline.BundleRow{}
+	for _, b := range s.Units.Bundles() {
+		if mine := pipeline.BundledIDs(b, ids); len(mine) > 0 {
+			rows, err := pipeline.ReadBundle(e.opts.Root, b, mine)
+			if err != nil {
+				e.log.Warn("cannot read the bundle", "stage", s.Name, "bundle", b.Path(), "err", err)
+			}
+			maps.Copy(bundled, rows)
 		}
 	}
 	for _, id := range ids {

@@ -14,7 +14,7 @@ import (
 
 // Local computes the units of u at the indices missing in this
 // process, Units.Workers at a time, writing each to its file as it
-// finishes. The units the stage's bundle holds come last, one at a time
+// finishes. The units the stage's bundles hold come last, one at a time
 // (a bundled unit uses every core itself), so that the CPU time the bundle
 // records for each is its own. It stops at the first failure (and returns
 // it) or when ctx is cancelled (and returns ctx's error); the units
@@ -24,10 +24,9 @@ func Local(ctx context.Context, p *pipeline.Pass, u *store.UnitSet, missing []in
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	b := p.Stage.Units.Bundle
 	var free, bundled []int
 	for _, i := range missing {
-		if b != nil && b.Holds(u.IDs[i]) {
+		if p.Stage.Units.BundleOf(u.IDs[i]) != nil {
 			bundled = append(bundled, i)
 		} else {
 			free = append(free, i)
@@ -55,7 +54,7 @@ func Local(ctx context.Context, p *pipeline.Pass, u *store.UnitSet, missing []in
 					if err == nil {
 						err = store.WriteUnit(u.Dir, u.Fingerprint, id, result, took)
 					}
-					if err == nil && b != nil && b.Holds(id) {
+					if b := p.Stage.Units.BundleOf(id); err == nil && b != nil {
 						err = pipeline.AddToBundle(p.Root(), b, []pipeline.BundleRow{pipeline.NewBundleRow(b, id, result, pipeline.ProcessCPU()-cpu0)})
 					}
 					if err != nil {

@@ -184,8 +184,10 @@ func (pr Project) CompareLock(l *RunLock) ([]string, error) {
 func (pr Project) bundlePaths() []string {
 	var out []string
 	for _, s := range pr.Stages {
-		if s.Units != nil && s.Units.Bundle != nil {
-			out = append(out, filepath.ToSlash(s.Units.Bundle.Path()))
+		if s.Units != nil {
+			for _, b := range s.Units.Bundles() {
+				out = append(out, filepath.ToSlash(b.Path()))
+			}
 		}
 	}
 	slices.Sort(out)

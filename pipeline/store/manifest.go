@@ -40,7 +40,7 @@ type StageRecord struct {
 	// (Stage.Tools), by name.
 	Tools map[string]string `json:"tools,omitempty"`
 	// Bundles are the SHA-256 of the committed bundles the stage read
-	// (Units.Bundle), by path; "missing" for one that was not on disk.
+	// (Units.Bundles), by path; "missing" for one that was not on disk.
 	Bundles map[string]string `json:"bundles,omitempty"`
 	// Code is the version control state of the binary that made the
 	// outputs, when it was built from a git checkout (absent otherwise).

@@ -13,6 +13,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/pipeline/store"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin"
@@ -568,5 +569,123 @@ func stageRunner(t *testing.T, root string, base ...string) func(set ...string) 
 		}
 		_, err = e.Run(context.Background(), nil, engine.RunOptions{})
 		return err
+	}
+}
+
+// TestStageFailsOnUnequalCheck runs the stage on 3×2, whose classes the
+// R-stack method recounts, then replaces one check unit's result by a
+// count one more than the class's F and reruns the stage on the units kept
+// (a tampered unit file, as a tampered bundle row would be): it must fail
+// naming the class.
+func TestStageFailsOnUnequalCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the exact stage")
+	}
+	root := t.TempDir()
+	stages := pipelinetest.Closure(Stage)
+	pipelinetest.CopySources(t, root, stages)
+	cfg := filepath.Join(t.TempDir(), "empty.yaml")
+	if err := os.WriteFile(cfg, []byte("# defaults\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func() error {
+		e, err := engine.New(engine.Options{Root: root, Stages: stages, ConfigFile: cfg, Set: []string{
+			"exact.crosscheck=none", "shapes.shapes=2x2,3x2", "shapes.check=2x2", "symmetry.shapes=3x2"}})
+		if err != nil {
+			return err
+		}
+		_, err = e.Run(context.Background(), nil, engine.RunOptions{})
+		return err
+	}
+	if err := run(); err != nil {
+		t.Fatal(err)
+	}
+	classes, err := Classes.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := -1
+	var f *big.Int
+	for _, c := range classes {
+		if c.Class > 0 && c.Fixed != "0" && c.CheckMethod == methodStackjoin && c.CheckFixed == c.Fixed {
+			victim, f = int(c.Class), new(big.Int)
+			f.SetString(c.Fixed, 10)
+			break
+		}
+	}
+	if victim < 0 {
+		t.Fatal("no 3x2 class fixing a grid has a second count")
+	}
+	id := checkPrefix + unitID(symmetry.Shape{R: 3, C: 2}, victim)
+	paths, err := filepath.Glob(filepath.Join(root, "data", "units", Stage.Name, "*", id))
+	if err != nil || len(paths) != 1 {
+		t.Fatalf("unit files of %s: %v, %v; want one", id, paths, err)
+	}
+	dir := filepath.Dir(paths[0])
+	wrong := methodStackjoin + " " + new(big.Int).Add(f, big.NewInt(1)).String()
+	if err := store.WriteUnit(dir, filepath.Base(dir), id, []byte(wrong), 0); err != nil {
+		t.Fatal(err)
+	}
+	// The stage stale (an output gone, its run cache record too) and its
+	// units kept: the rerun merges them.
+	if err := os.Remove(filepath.Join(root, Classes.Path)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(store.CacheRun(root, Stage.Name, filepath.Base(dir))); err != nil {
+		t.Fatal(err)
+	}
+	err = run()
+	if want := fmt.Sprintf("3x2 class %d ", victim); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "the second count (stackjoin) gives F = "+wrong[len(methodStackjoin)+1:]+", the first (search) "+f.String()) {
+		t.Fatalf("check unit %s edited to %q: %v; want the stage to fail naming %q", id, wrong, err, want)
+	}
+}
+
+// TestChecksBundleHolds checks which ids the checks bundle holds: the 5×2
+// check units of the 85 classes with a relabelling type, the 21 heavy
+// ones in 64 parts, and nothing of the 12×12 bundle.
+func TestChecksBundleHolds(t *testing.T) {
+	for id, want := range map[string]bool{
+		"check.5x2.class009":             true,
+		"check.5x2.class057":             true,
+		"check.5x2.class081.part00of64":  true,
+		"check.5x2.class081.part63of64":  true,
+		"check.5x2.class081":             false, // split
+		"check.5x2.class009.part00of64":  false, // whole
+		"check.5x2.class081.part064of64": false,
+		"check.5x2.class081.part64of64":  false,
+		"check.5x2.class001":             false, // no relabelling type
+		"check.2x5.class009":             false, // 2×5 takes 5×2's units
+		"check.3x2.class004":             false, // computed in the run
+		"5x2.class009":                   false,
+		"check.2x6.class0010":            false,
+	} {
+		if got := ChecksBundle.Holds(id); got != want {
+			t.Errorf("ChecksBundle.Holds(%q) = %v, want %v", id, got, want)
+		}
+		if Bundle.Holds(id) {
+			t.Errorf("the 12×12 bundle holds %q", id)
+		}
+	}
+	n := 0
+	g, err := groupOf(checkBundleShape, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range g.Classes[1:] {
+		ids := checkUnitIDs(checkBundleShape, c.Index)
+		if ChecksBundle.Holds(ids[0]) {
+			n++
+			if _, heavy := checkHeavyCPUHours[c.Index]; heavy != (len(ids) == checkParts) {
+				t.Errorf("class %d: %d units", c.Index, len(ids))
+			}
+		}
+	}
+	if n != 85 || len(checkHeavyCPUHours) != 21 || len(checkWeightOrder5x2) != 21 {
+		t.Errorf("%d classes held, %d heavy, %d in weight order; want 85, 21, 21", n, len(checkHeavyCPUHours), len(checkWeightOrder5x2))
+	}
+	for _, i := range checkWeightOrder5x2 {
+		if _, ok := checkHeavyCPUHours[i]; !ok {
+			t.Errorf("class %d in the weight order is not heavy", i)
+		}
 	}
 }

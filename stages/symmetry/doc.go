@@ -209,6 +209,73 @@
 // each ran past 90 s there, where the stack method takes seconds,
 // 2026-11-27.)
 //
+// # Second counts
+//
+// Every class's F is counted by one method; where a second computation
+// counts the same F, the classes table records it (check_method,
+// check_fixed, check_cpu_seconds), the stage fails, naming the class, when
+// the two differ, and essentially_different.parquet's verified_share is
+// the fraction of the non-identity Burnside sum Σ|class|·F (the classes
+// but the identity) whose F a second count equals: computed exactly
+// (big.Rat), rounded down to 6 decimals, a second count sharing counting
+// code with the first counting as half. Canonical forms (sides ≤ 6, above)
+// check the whole count, not a class, and count for nothing here.
+//
+// The second counts are:
+//
+//   - The R-stack method (package stackjoin, check_method "stackjoin") on
+//     the orientation with boxes of two columns, for every non-identity
+//     class without transposition that admits a relabelling type of the
+//     shapes with boxes of two rows or two columns (2×2 to 2×5 and their
+//     transposes): 2×c takes the c×2 class of its transpose, as 6×2 takes
+//     2×6's. These are the check units, check.<R>x2.class<index, 3 digits>
+//     (check.5x2.class081.part07of64 for a part), listed after the first
+//     counts. Its first count is the search (sides ≤ 9) or the stack method
+//     (2×5, 5×2, which counts 5×2 by transposing to 2×5). It shares no
+//     counting code with either: what they share is package symmetry (the
+//     group, its classes and representatives), package perm (permutation
+//     helpers) and search.SigmaTypes, the list of the relabelling cycle
+//     types a class admits, over which every method sums; a type missing
+//     from that list would be missed by both. It counts as whole.
+//   - The 2×6 classes 10, 21 and 32 (and the 6×2 classes of their
+//     transposes): their bundle rows are the stack method's, and the
+//     run's recount by the sum over pattern orbits (above, check_method
+//     "orbit-sum") is a second count, by code of the same package stacks
+//     (its group and relabelling helpers shared; the orbit sum's exchange
+//     terms and the pair method's stack counts its own): it counts as half.
+//     The other 13 classes that the orbit sum recounts were counted by it
+//     in the first place, so their recount checks the bundle, not the
+//     method, and is not recorded.
+//
+// The 5×2 check units are kept in a second committed bundle,
+// data/bundles/symmetry-checks.parquet (ChecksBundle; pipeline.Units'
+// MoreBundles), each result ("stackjoin <F>", or a part's sums as for 3×4)
+// a function of its id alone, added as each finishes, recomputed by
+// `census verify --recompute` like the 12×12 units. The 21 heavy 5×2
+// classes (checkHeavyCPUHours: the 18 not recounted before, 11, 23, 35,
+// 46, 47, 58, 59, 68-73, 75 and 80-83, and 22, 34 and 74, counted in full
+// once on 2026-11-29) are split into 64 parts each (stackjoin.FixedPart)
+// and listed heaviest first by |class|·F (81, 82, 47, 83, 23, 46, 58, 59,
+// 22, 68, 35, 34, 75, 11, 70, 80, 71, 72, 69, 73, 74; 73 and 74 fix no
+// grid); a run lists them only when symmetry.check_max_class_cpu_hours
+// covers their projection, and refuses, like the 12×12 units, when the
+// units the bundle lacks need more than symmetry.max_cpu_hours. The other
+// 64 5×2 classes with a relabelling type are one unit each.
+//
+// Of the 2×5 non-identity sum (67 classes fix a grid), the 21 heavy
+// classes carry 96.4% (the 18 89.9%; class 81 alone 22.8%, 82 12.7%), the
+// other 46 classes that fix a grid 3.6%. The bundle as committed
+// (2026-12-06) holds 12 of the 64 light units, classes 9, 10, 21, 33, 39,
+// 45, 57, 76-79 and 88, each equal to the stack method's F (0.9 to 254
+// CPU-seconds each, 1,025 in all, the machine at load 15-25): 0.035497 of
+// the sum. A default run computes the other 52 (projected 0.52
+// CPU-hours; the 41 of them that fix a grid carry 0.000006 of the sum).
+// So with the defaults verified_share is 0.035503 for 2×5 and 5×2, 1 for 2×2 without transposition,
+// 2×3, 3×2, 2×4 and 4×2, less for 2×2 with transposition (its transposed
+// classes are not recounted), 0 for 3×3, 0.5 times the share of classes
+// 10, 21 and 32 for 2×6 and 6×2, and 0 for 3×4 and 4×3: no second method
+// runs on 3×4 yet (issue 47).
+//
 // # Checks
 //
 // A wrong answer fails these: the class sizes sum to |G| and every class's
@@ -242,8 +309,10 @@
 // together, one per non-identity class of 3×4 without a relabelling type
 // (3x4.class0001, 2,998 of them), and one per class with one
 // (3x4.class2887, 266) or 256 parts of each of the 50 heavy ones
-// (3x4.class0104.part007of256), 13,066 in the bundle. Each uses every core
-// itself.
+// (3x4.class0104.part007of256), 13,066 in the bundle; and the check units
+// of the second counts, check.<R>x2.class<index> (check.3x2.class004) or
+// check.5x2.class<index>.part<k>of64 ("Second counts"). Each uses every
+// core itself.
 //
 // # Artifacts
 //
@@ -266,6 +335,12 @@
 //	                        "stacks" (the stack method: every class of 2×5, 5×2,
 //	                        2×6 and 6×2) or "stackjoin" (the R-stack method: every
 //	                        class of 3×4 and 4×3)
+//	check_method    string  the second count of fixed ("Second counts"):
+//	                        "stackjoin", "orbit-sum", or "" where there is none
+//	check_fixed     string  its count, decimal, equal to fixed (else the stage
+//	                        fails); "" where there is none
+//	check_cpu_seconds double  CPU time the checks bundle records for the
+//	                        second count's units; 0 for one made in the run
 //
 // data/essentially_different.parquet: one row per shape, in config order.
 //
@@ -296,6 +371,11 @@
 //	                               shape's bundled classes (2x6, 6x2: its 488
 //	                               units; 3x4, 4x3: its 13,066); 0 for the other
 //	                               shapes
+//	verified_share         string  fraction of Σ|class|·F over the non-identity
+//	                               classes whose F a second count equals (one
+//	                               sharing code with the first as half), 6
+//	                               decimals rounded down, e.g. "0.035503"; ""
+//	                               when that sum is 0
 //
 // # Configuration
 //
@@ -306,11 +386,16 @@
 //     shapes.orbit_stacks).
 //   - symmetry.max_cpu_hours (default 1): a number in [0, 8760], the
 //     largest projected CPU time, in hours, of the 12×12 units the bundle
-//     lacks, per family (2×6: each class projected at the mean of its 488
+//     lacks, and of the 5×2 check units the checks bundle lacks, per family (2×6: each class projected at the mean of its 488
 //     units, below; 3×4: each heavy class at its projection in
 //     joinHeavyCPUHours, a part at its share, the others at their mean);
 //     a configuration whose missing units
 //     need more is refused, naming the cost.
+//   - symmetry.check_max_class_cpu_hours (default 0.25): a number in
+//     [0, 8760], the largest projected CPU time, in hours, of a class's
+//     second count that a run lists: the heavy 5×2 classes (0.42 to 4.3
+//     CPU-hours projected) are recounted only when it covers them (then
+//     set symmetry.max_cpu_hours to cover those the bundle lacks).
 //   - symmetry.transpose (default true): put transposition in the group of
 //     square boxes (4×4: 2 essentially different grids with it, 3 without).
 //

@@ -3,6 +3,7 @@ package symmetry
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/big"
 	"runtime"
 	"slices"
@@ -27,7 +28,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "symmetry",
 	Doc:       "essentially different grids per box shape, by Burnside's lemma over the conjugacy classes of the symmetry group",
-	Version:   5,
+	Version:   6,
 	Requires:  []*pipeline.Stage{shapes.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Outputs:   []pipeline.Output{Classes.Output, Counts.Output},
@@ -36,7 +37,8 @@ var Stage = &pipeline.Stage{
 	// Units: the grids fixed by one conjugacy class of one shape. Each unit
 	// uses every core itself. The 12×12 units are kept in a committed
 	// bundle (Bundle).
-	Units: &pipeline.Units{List: listUnits, Compute: computeUnit, Workers: 1, Bundle: Bundle},
+	Units: &pipeline.Units{List: listUnits, Compute: computeUnit, Workers: 1, Bundle: Bundle,
+		MoreBundles: []*pipeline.Bundle{ChecksBundle}},
 }
 
 // Classes is data/symmetry_classes.parquet.
@@ -58,6 +60,13 @@ type ClassRow struct {
 	// Method is how Fixed was counted: "identity" (the shapes stage's grid
 	// count divided by N!), "search" or "stacks" (the stack method).
 	Method string `parquet:"method"`
+	// CheckMethod names the second count of F, "" when there is none;
+	// CheckFixed is that count (equal to Fixed, or the stage fails), ""
+	// when none, and CheckCPUSeconds the CPU time the checks bundle records
+	// for it (0 for a count made in the run).
+	CheckMethod     string  `parquet:"check_method"`
+	CheckFixed      string  `parquet:"check_fixed"`
+	CheckCPUSeconds float64 `parquet:"check_cpu_seconds"`
 }
 
 // Counts is data/essentially_different.parquet.
@@ -84,6 +93,11 @@ type CountRow struct {
 	// shape's bundled classes (2x6 and 6x2: its 488 units, each as measured
 	// when it was computed); 0 for a shape without a bundle.
 	BundleCPUSeconds float64 `parquet:"bundle_cpu_seconds"`
+	// VerifiedShare is the fraction of the non-identity Burnside sum
+	// Σ|class|·F whose F a second count equals, one sharing counting code
+	// with the first counted as half: 6 decimals, rounded down; "" when no
+	// class but the identity fixes a grid.
+	VerifiedShare string `parquet:"verified_share"`
 }
 
 // Config is the stage's configuration (keys under "symmetry.").
@@ -96,11 +110,14 @@ type Config struct {
 	// MaxCPUHours is the largest projected cost of the 12×12 units the
 	// bundle lacks; 2x6 and 6x2 run only when it covers them.
 	MaxCPUHours float64 `mapstructure:"max_cpu_hours" json:"max_cpu_hours"`
+	// CheckMaxClassCPUHours is the largest projected CPU time of a class's
+	// second count that a run lists (the heavy 5×2 recounts take hours).
+	CheckMaxClassCPUHours float64 `mapstructure:"check_max_class_cpu_hours" json:"check_max_class_cpu_hours"`
 }
 
 // DefaultConfig is the configuration without a config file.
 func DefaultConfig() *Config {
-	return &Config{Shapes: []string{"2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2"}, Transpose: true, MaxCPUHours: 1}
+	return &Config{Shapes: []string{"2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "2x5", "5x2"}, Transpose: true, MaxCPUHours: 1, CheckMaxClassCPUHours: 0.25}
 }
 
 // maxSide is the largest side the stage accepts for any shape: beyond it
@@ -135,6 +152,9 @@ func stackMethod(s symmetry.Shape, c symmetry.Class) bool {
 func (c *Config) Validate() error {
 	if !(c.MaxCPUHours >= 0 && c.MaxCPUHours <= maxCPUHours) {
 		return pipeline.Invalid("symmetry.max_cpu_hours", c.MaxCPUHours, fmt.Sprintf("a number in [0, %d]", maxCPUHours))
+	}
+	if !(c.CheckMaxClassCPUHours >= 0 && c.CheckMaxClassCPUHours <= maxCPUHours) {
+		return pipeline.Invalid("symmetry.check_max_class_cpu_hours", c.CheckMaxClassCPUHours, fmt.Sprintf("a number in [0, %d]", maxCPUHours))
 	}
 	if len(c.Shapes) == 0 {
 		return pipeline.Invalid("symmetry.shapes", "[]", "a non-empty list of "+allowedShapes)
@@ -205,7 +225,11 @@ func unitID(s symmetry.Shape, i int) string {
 func listUnits(p *pipeline.Pass) ([]string, error) {
 	cfg := pipeline.ConfigOf[Config](p)
 	var ids []string
+	var checkShapes []symmetry.Shape
 	for _, s := range cfg.shapesOf() {
+		if cs, ok := checkShapeOf(s); ok && !slices.Contains(checkShapes, cs) {
+			checkShapes = append(checkShapes, cs)
+		}
 		if f := familyOf(s); f != nil {
 			if slices.Contains(ids, unitID(f.shape, 1)) {
 				continue // 6x2 after 2x6, or the other way round
@@ -224,6 +248,20 @@ func listUnits(p *pipeline.Pass) ([]string, error) {
 		for i := 1; i < len(g.Classes); i++ {
 			ids = append(ids, unitID(s, i))
 		}
+	}
+	// The second counts after the first ones.
+	for _, cs := range checkShapes {
+		var of []symmetry.Shape
+		for _, s := range cfg.shapesOf() {
+			if t, ok := checkShapeOf(s); ok && t == cs {
+				of = append(of, s)
+			}
+		}
+		checks, err := checkIDs(p, cs, of, cfg.transpose, cfg.CheckMaxClassCPUHours, cfg.MaxCPUHours)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, checks...)
 	}
 	return ids, nil
 }
@@ -246,6 +284,9 @@ func parseUnit(id string) (symmetry.Shape, int, error) {
 // relabelling type, stackjoin.FixedPart).
 func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 	cfg := pipeline.ConfigOf[Config](p)
+	if strings.HasPrefix(id, checkPrefix) {
+		return computeCheck(p, id)
+	}
 	s, i, part, parts, err := parseUnitPart(id)
 	if err != nil {
 		return nil, err
@@ -268,8 +309,8 @@ const methodStackjoinPart = "stackjoin-part"
 // partOf returns the sums of part of parts of class i of shape s (3×4),
 // "stackjoin-part <sum> …", on every core.
 func partOf(ctx context.Context, s symmetry.Shape, i, part, parts int) ([]byte, error) {
-	if s != joinShape {
-		return nil, fmt.Errorf("%v class %d: only 3x4 classes are counted in parts", s, i)
+	if s != joinShape && s != checkBundleShape {
+		return nil, fmt.Errorf("%v class %d: only 3x4 and 5x2 classes are counted in parts", s, i)
 	}
 	g, err := groupOf(s, false)
 	if err != nil {
@@ -327,7 +368,7 @@ func fixedFromUnits(ids []string, resultOf map[string][]byte) (*big.Int, string,
 		}
 		parts = append(parts, counts)
 	}
-	s, i, _, _, err := parseUnitPart(ids[0])
+	s, i, _, _, err := parseUnitPart(strings.TrimPrefix(ids[0], checkPrefix))
 	if err != nil {
 		return nil, "", err
 	}
@@ -524,46 +565,61 @@ const orbitRecountText = "the %d classes counted by the sum over pattern orbits 
 // its unit's result. The bundle's rows of classes 10, 21 and 32 were
 // computed by the stack method before the orbit sum existed, so for them
 // this is a second method; for the others it recomputes the committed row.
-// It returns how many classes it recounted (0 without the stack counts).
-func recountOrbitClasses(p *pipeline.Pass, resultOf map[string][]byte) (int, error) {
+// It returns how many classes it recounted (0 without the stack counts)
+// and the recounts of the classes of stackMethodRows, a second count of
+// theirs.
+func recountOrbitClasses(p *pipeline.Pass, resultOf map[string][]byte) (int, map[int]*big.Int, error) {
 	rows, err := shapes.OrbitStacks.Read(p)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if !slices.ContainsFunc(rows, func(r shapes.OrbitStackRow) bool { return int(r.Width) == bundleShape.C }) {
-		return 0, nil
+		return 0, nil, nil
 	}
 	orbits, es, err := orbitStacksFrom(p.Context(), rows, bundleShape.C)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	g, err := groupOf(bundleShape, false)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	n := 0
+	second := map[int]*big.Int{}
 	for _, c := range g.Classes[1:] {
 		if !stacks.ByOrbits(bundleShape, c.Rep) {
 			continue
 		}
 		if err := p.Context().Err(); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		id := unitID(bundleShape, c.Index)
 		f, err := stacks.FixedFromOrbits(bundleShape, c.Rep, orbits, es)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		if want := methodStacks + " " + f.String(); string(resultOf[id]) != want {
 			// Either side may be wrong: the unit, or a stack count the
 			// shapes stage took from its bundle's stack-count units.
-			return 0, fmt.Errorf("%v class %d: unit %s has %q, the sum over pattern orbits gives %q: either that unit (in %s) or a stack count of %s (from the units %s* of %s) is wrong; census verify --recompute all --bundle %s, then --bundle %s, names the unit",
+			return 0, nil, fmt.Errorf("%v class %d: unit %s has %q, the sum over pattern orbits gives %q: either that unit (in %s) or a stack count of %s (from the units %s* of %s) is wrong; census verify --recompute all --bundle %s, then --bundle %s, names the unit",
 				bundleShape, c.Index, id, resultOf[id], want, Bundle.Path(), shapes.OrbitStacks.Path, pairunits.StacksPrefix, pairunits.Bundle.Path(), pairunits.Bundle.Name, Bundle.Name)
+		}
+		if slices.Contains(stackMethodRows, c.Index) {
+			second[c.Index] = f
 		}
 		n++
 	}
-	return n, nil
+	return n, second, nil
 }
+
+// stackMethodRows are the 2×6 classes counted by the sum over pattern
+// orbits whose bundle rows the stack method computed (before the orbit sum
+// existed): for them the run's recount is a second count, by code of the
+// same package (methodOrbitSum).
+var stackMethodRows = []int{10, 21, 32}
+
+// methodOrbitSum names the orbit-sum recount as a second count.
+const methodOrbitSum = "orbit-sum"
 
 // groupText describes the group of s for the artifact and the paper.
 func groupText(s symmetry.Shape, transpose bool) string {
@@ -592,7 +648,12 @@ func run(p *pipeline.Pass) error {
 	if err != nil {
 		return err
 	}
-	orbitRecounts := 0                 // for 2x6 and 6x2, from the bundles
+	orbitRecounts := 0               // for 2x6 and 6x2, from the bundles
+	var orbitSecond map[int]*big.Int // 2×6 classes recounted by another method
+	cpuOf, err := checkCPUSeconds(p, slices.Sorted(maps.Keys(resultOf)))
+	if err != nil {
+		return err
+	}
 	bundleCPU := map[*family]float64{} // for the 12×12 shapes
 	for _, s := range cfg.shapesOf() {
 		f := familyOf(s)
@@ -603,7 +664,7 @@ func run(p *pipeline.Pass) error {
 			continue
 		}
 		if f.shape == bundleShape {
-			if orbitRecounts, err = recountOrbitClasses(p, resultOf); err != nil {
+			if orbitRecounts, orbitSecond, err = recountOrbitClasses(p, resultOf); err != nil {
 				return err
 			}
 		}
@@ -640,6 +701,9 @@ func run(p *pipeline.Pass) error {
 			return err
 		}
 		sum := new(big.Int)
+		// Σ|class|·F above the identity, and its part a second count equals
+		// (a count sharing code with the first as half).
+		above, verified := new(big.Int), new(big.Rat)
 		fixing := 0
 		methods := map[string]bool{}
 		fixed := make([]*big.Int, len(g.Classes))
@@ -673,9 +737,38 @@ func run(p *pipeline.Pass) error {
 				fixing++
 			}
 			fixed[c.Index] = f
-			sum.Add(sum, new(big.Int).Mul(f, c.Size))
-			classRows = append(classRows, ClassRow{Shape: s.String(), Transpose: transpose, Class: int32(c.Index),
-				Size: c.Size.String(), Order: int32(c.Order), Type: c.Type, Representative: c.Desc, Fixed: f.String(), Method: method})
+			term := new(big.Int).Mul(f, c.Size)
+			sum.Add(sum, term)
+			row := ClassRow{Shape: s.String(), Transpose: transpose, Class: int32(c.Index),
+				Size: c.Size.String(), Order: int32(c.Order), Type: c.Type, Representative: c.Desc, Fixed: f.String(), Method: method}
+			if c.Index > 0 {
+				above.Add(above, term)
+				chk, ids, err := checkOfClass(s, transpose, c, resultOf, cpuOf)
+				if err != nil {
+					return fmt.Errorf("%v class %d: second count: %w", s, c.Index, err)
+				}
+				for _, id := range ids {
+					used[id] = true
+				}
+				if chk == nil && orbitSecond != nil && familyOf(s) == familyOf(bundleShape) {
+					chk, err = orbitSecondOf(s, c, orbitSecond)
+					if err != nil {
+						return err
+					}
+				}
+				if err := compareCheck(s, c, f, method, chk); err != nil {
+					return err
+				}
+				if chk != nil {
+					row.CheckMethod, row.CheckFixed, row.CheckCPUSeconds = chk.method, chk.fixed.String(), chk.cpu
+					w := new(big.Rat).SetInt(term)
+					if chk.half {
+						w.Quo(w, big.NewRat(2, 1))
+					}
+					verified.Add(verified, w)
+				}
+			}
+			classRows = append(classRows, row)
 		}
 		orbits, rem := new(big.Int).QuoRem(sum, g.Order, new(big.Int))
 		if rem.Sign() != 0 {
@@ -722,7 +815,8 @@ func run(p *pipeline.Pass) error {
 		countRows = append(countRows, CountRow{Shape: s.String(), Group: groupText(s, transpose), GroupOrder: g.Order.String(),
 			Classes: int32(len(g.Classes)), ClassesFixing: int32(fixing), Grids: grids.String(), IdentityFixed: idFixed.String(),
 			BurnsideSum: sum.String(), EssentiallyDifferent: orbits.String(), CheckedBy: strings.Join(checked, "; "),
-			Literature: lit.count, LiteratureSource: lit.source, BundleCPUSeconds: bundleCPU[familyOf(s)]})
+			Literature: lit.count, LiteratureSource: lit.source, BundleCPUSeconds: bundleCPU[familyOf(s)],
+			VerifiedShare: verifiedShare(verified, above)})
 	}
 	if len(used) != len(resultOf) {
 		return fmt.Errorf("%d unit results, %d used", len(resultOf), len(used))

@@ -46,6 +46,7 @@ func TestStage(t *testing.T) {
 	if classes[0].Shape != "2x2" || classes[0].Class != 0 || classes[0].Fixed != "12" || classes[0].Representative != "bands id; stacks id" || classes[0].Method != "identity" {
 		t.Errorf("first class row %+v: want the identity of 2x2, fixing 288/4! = 12", classes[0])
 	}
+	checked := 0
 	for _, c := range classes {
 		want := "search" // the stack method is for side 10
 		if c.Class == 0 {
@@ -53,6 +54,29 @@ func TestStage(t *testing.T) {
 		}
 		if c.Method != want {
 			t.Errorf("%s class %d: method %q, want %s", c.Shape, c.Class, c.Method, want)
+		}
+		// Every non-identity class that fixes a grid is recounted by the
+		// R-stack method on 2x2 or 3x2 (for 2x3 on the transpose), equal;
+		// but the 2x2 classes with transposition, which it does not count.
+		// A class without a relabelling type (F = 0) is not recounted.
+		recounted := c.CheckMethod == "stackjoin" && c.CheckFixed == c.Fixed
+		wantRecount := c.Class > 0 && !strings.Contains(c.Representative, "transpose")
+		if (recounted != wantRecount && !(c.Fixed == "0" && c.CheckMethod == "")) || (c.CheckMethod == "" && c.CheckFixed != "") || c.CheckCPUSeconds != 0 {
+			t.Errorf("%s class %d (%s): F %s, second count %q %q (%g s)", c.Shape, c.Class, c.Representative, c.Fixed, c.CheckMethod, c.CheckFixed, c.CheckCPUSeconds)
+		}
+		if recounted && c.Fixed != "0" {
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no class fixing a grid recounted")
+	}
+	// 2x3 and 3x2: every class recounted; 2x2: the classes with
+	// transposition are not.
+	for _, r := range rows {
+		full := r.VerifiedShare == "1.000000"
+		if full != (r.Shape != "2x2") || len(r.VerifiedShare) != len("0.000000") {
+			t.Errorf("%s: verified_share %q", r.Shape, r.VerifiedShare)
 		}
 	}
 }
@@ -65,6 +89,8 @@ func TestConfigErrors(t *testing.T) {
 		{"symmetry.shapes=2x7", "symmetry.shapes"},
 		{"symmetry.max_cpu_hours=-1", "symmetry.max_cpu_hours"},
 		{"symmetry.max_cpu_hours=abc", "symmetry.max_cpu_hours"},
+		{"symmetry.check_max_class_cpu_hours=-0.5", "symmetry.check_max_class_cpu_hours"},
+		{"symmetry.check_max_class_cpu_hours=8761", "symmetry.check_max_class_cpu_hours"},
 		{"symmetry.shapes=2x2,2x2", "symmetry.shapes"},
 		{"symmetry.shapes=", "symmetry.shapes"},
 	} {
@@ -81,7 +107,8 @@ func TestStage2x5(t *testing.T) {
 		t.Skip("about two minutes")
 	}
 	root := pipelinetest.Run(t, pipelinetest.Options{Stages: pipelinetest.Closure(symmetry.Stage), Set: []string{
-		"exact.crosscheck=none", "shapes.shapes=2x2,2x5,5x2", "shapes.check=2x2", "symmetry.shapes=2x5,5x2"}})
+		"exact.crosscheck=none", "shapes.shapes=2x2,2x5,5x2", "shapes.check=2x2", "symmetry.shapes=2x5,5x2",
+		"symmetry.check_max_class_cpu_hours=0"}}) // the second counts of 5x2: TestChecksBundleHolds, TestStageFailsOnUnequalCheck
 	rows, err := symmetry.Counts.Load(root)
 	if err != nil {
 		t.Fatal(err)

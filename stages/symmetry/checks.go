@@ -1,0 +1,405 @@
+package symmetry
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math/big"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin"
+)
+
+// Second counts (the package doc, "Second counts"): the classes of the
+// shapes with boxes of two rows or two columns are recounted by the R-stack
+// method (package stackjoin) on the orientation with boxes of two columns,
+// R×2 (R stacks of two columns), as check units "check.<R>x2.class<index>"
+// (parts: ".part<k>of<parts>"). 2×c and c×2 share the units: a 2×c class
+// takes the c×2 class of its transpose, as unitOf does for 6×2.
+
+// checkPrefix starts the id of every check unit.
+const checkPrefix = "check."
+
+// checkShapeOf returns the shape whose classes recount those of s, and
+// whether s has second counts at all: boxes of two rows or two columns,
+// side at most 10.
+func checkShapeOf(s symmetry.Shape) (symmetry.Shape, bool) {
+	if s.N() > 10 || s.R < 2 || s.C < 2 || (s.R != 2 && s.C != 2) {
+		return symmetry.Shape{}, false
+	}
+	if s.C != 2 {
+		return symmetry.Shape{R: s.C, C: s.R}, true
+	}
+	return s, true
+}
+
+// checkBundleShape is the shape whose check units ChecksBundle keeps: the
+// 5×2 recounts of 2×5 and 5×2 take CPU-hours (the others seconds).
+var checkBundleShape = symmetry.Shape{R: 5, C: 2}
+
+// checkParts is the number of parts of a split 5×2 class's recount.
+const checkParts = 64
+
+// checkHeavyCPUHours is the projected CPU time of the 5×2 classes whose
+// R-stack count is split into checkParts parts: the 18 not recounted before
+// 2026-12-06 (from parts 0 and 1 of 256 on one core, stackjoin's
+// TestPartSurvey, 2026-11-29: 0.5 to 2.5 CPU-hours for 11, 46, 72, 73 and
+// 81, past 4.3 for the others, which take 4.3 here as a lower bound; 11 and
+// 46 measured again 2026-12-06, see the package doc) and 22, 34 and 74,
+// counted in full on one core in 40, 70 and 25 minutes (2026-11-29). The
+// list and checkParts name the units: changing them leaves the bundle's
+// rows of those classes foreign, so they stay fixed once units are kept.
+var checkHeavyCPUHours = map[int]float64{
+	11: 2.5, 46: 2.5, 72: 2.5, 73: 2.5, 81: 2.5,
+	23: 4.3, 35: 4.3, 47: 4.3, 58: 4.3, 59: 4.3, 68: 4.3, 69: 4.3, 70: 4.3,
+	71: 4.3, 75: 4.3, 80: 4.3, 82: 4.3, 83: 4.3,
+	22: 0.67, 34: 1.17, 74: 0.42,
+}
+
+// checkLightCPUHours is the projection of any other 5×2 class's recount
+// (most took seconds within a work budget of 10^6, 2026-11-28), but class
+// 57, counted in full in 6 minutes (2026-11-29).
+const (
+	checkLightCPUHours = 0.01
+	check57CPUHours    = 0.1
+)
+
+// checkWeightOrder5x2 is the split 5×2 classes by their weight in the
+// Burnside sum, |class|·F, heaviest first (from the stage's counts,
+// 2026-12-06; 73 and 74 fix no grid): the order in which a run computes
+// them, so that a stopped run has recounted as much of the sum as it could.
+var checkWeightOrder5x2 = []int{81, 82, 47, 83, 23, 46, 58, 59, 22, 68, 35, 34, 75, 11, 70, 80, 71, 72, 69, 73, 74}
+
+// checkClassCPUHours is the projected CPU time of the recount of class i of
+// the check shape cs.
+func checkClassCPUHours(cs symmetry.Shape, i int) float64 {
+	if cs != checkBundleShape {
+		return 0
+	}
+	if h, ok := checkHeavyCPUHours[i]; ok {
+		return h
+	}
+	if i == 57 {
+		return check57CPUHours
+	}
+	return checkLightCPUHours
+}
+
+// checkPartsOf is the number of units of the recount of class i of cs.
+func checkPartsOf(cs symmetry.Shape, i int) int {
+	if _, ok := checkHeavyCPUHours[i]; ok && cs == checkBundleShape {
+		return checkParts
+	}
+	return 1
+}
+
+// checkUnitIDs returns the units of the recount of class i of cs.
+func checkUnitIDs(cs symmetry.Shape, i int) []string {
+	n := checkPartsOf(cs, i)
+	if n == 1 {
+		return []string{checkPrefix + unitID(cs, i)}
+	}
+	ids := make([]string, n)
+	for k := range n {
+		ids[k] = checkPrefix + partID(cs, i, k, n)
+	}
+	return ids
+}
+
+// parseCheckUnit returns the shape, class, part and parts of a check unit.
+func parseCheckUnit(id string) (s symmetry.Shape, class, part, parts int, err error) {
+	rest, ok := strings.CutPrefix(id, checkPrefix)
+	if !ok {
+		return symmetry.Shape{}, 0, 0, 0, fmt.Errorf("unit %q: a check unit starts with %q", id, checkPrefix)
+	}
+	s, class, part, parts, err = parseUnitPart(rest)
+	if err != nil {
+		return symmetry.Shape{}, 0, 0, 0, err
+	}
+	if cs, ok := checkShapeOf(s); !ok || cs != s || parts != checkPartsOf(s, class) {
+		return symmetry.Shape{}, 0, 0, 0, fmt.Errorf("unit %q: not a check unit of this stage", id)
+	}
+	return s, class, part, parts, nil
+}
+
+// checkClassOf returns the class of cs (the check shape of s) that
+// recounts class c of s: the class of the same element (of its transpose
+// for 2×c) in the group of cs without transposition, which has the same F.
+// In a group with transposition a class may hold two of those, so only
+// without it are the sizes equal (checked).
+func checkClassOf(s symmetry.Shape, transpose bool, cs symmetry.Shape, c symmetry.Class) (int, error) {
+	g, err := groupOf(cs, false)
+	if err != nil {
+		return 0, err
+	}
+	e := c.Rep
+	if cs != s {
+		e = symmetry.Element{Rows: c.Rep.Cols, Cols: c.Rep.Rows}
+	}
+	i, err := g.ClassOf(e)
+	if err != nil {
+		return 0, err
+	}
+	if !transpose && (g.Classes[i].Size.Cmp(c.Size) != 0 || g.Classes[i].Order != c.Order) {
+		return 0, fmt.Errorf("%v class %d (%s): %v class %d, of size %v and order %d, not %v and %d",
+			s, c.Index, c.Desc, cs, i, g.Classes[i].Size, g.Classes[i].Order, c.Size, c.Order)
+	}
+	return i, nil
+}
+
+// checkedClasses returns the classes of cs that recount a non-identity
+// class without transposition of a shape of shapes (cs is their check
+// shape; transpose tells which groups have transposition), in class
+// order: those with a relabelling type (the others fix no grid, which both
+// methods find at once) whose projection maxClassHours covers
+// (symmetry.check_max_class_cpu_hours).
+func checkedClasses(cs symmetry.Shape, shapes []symmetry.Shape, transpose func(symmetry.Shape) bool, maxClassHours float64) ([]int, error) {
+	g, err := groupOf(cs, false)
+	if err != nil {
+		return nil, err
+	}
+	need := map[int]bool{}
+	for _, s := range shapes {
+		gs, err := groupOf(s, transpose(s))
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range gs.Classes[1:] {
+			if c.Rep.Transpose {
+				continue
+			}
+			i, err := checkClassOf(s, transpose(s), cs, c)
+			if err != nil {
+				return nil, err
+			}
+			need[i] = true
+		}
+	}
+	var out []int
+	for _, c := range g.Classes[1:] {
+		if need[c.Index] && len(search.SigmaTypes(cs, c.Rep)) > 0 && checkClassCPUHours(cs, c.Index) <= maxClassHours {
+			out = append(out, c.Index)
+		}
+	}
+	return out, nil
+}
+
+// checkIDs lists the check units of cs for shapes (checkedClasses): the classes counted whole in class
+// order, then the split ones by checkWeightOrder5x2. For 5×2 it refuses
+// when the units ChecksBundle lacks need more than maxHours
+// (symmetry.max_cpu_hours).
+func checkIDs(p *pipeline.Pass, cs symmetry.Shape, shapes []symmetry.Shape, transpose func(symmetry.Shape) bool, maxClassHours, maxHours float64) ([]string, error) {
+	classes, err := checkedClasses(cs, shapes, transpose, maxClassHours)
+	if err != nil {
+		return nil, err
+	}
+	rank := func(i int) int {
+		if k := slices.Index(checkWeightOrder5x2, i); k >= 0 {
+			return k
+		}
+		return len(checkWeightOrder5x2)
+	}
+	slices.SortStableFunc(classes, func(a, b int) int {
+		return cmp.Or(cmp.Compare(checkPartsOf(cs, a), checkPartsOf(cs, b)), cmp.Compare(rank(a), rank(b)))
+	})
+	var ids []string
+	for _, i := range classes {
+		ids = append(ids, checkUnitIDs(cs, i)...)
+	}
+	if cs != checkBundleShape {
+		return ids, nil
+	}
+	have, err := pipeline.ReadBundle(p.Root(), ChecksBundle, ids)
+	if err != nil {
+		return nil, err
+	}
+	missing, hours := 0, 0.0
+	for _, id := range ids {
+		if _, ok := have[id]; !ok {
+			_, i, _, parts, _ := parseCheckUnit(id)
+			missing++
+			hours += checkClassCPUHours(cs, i) / float64(parts)
+		}
+	}
+	if hours > maxHours {
+		return nil, pipeline.Invalid("symmetry.max_cpu_hours", maxHours, fmt.Sprintf(
+			"at least %.2g to recount 2x5 and 5x2 (or lower symmetry.check_max_class_cpu_hours): %s lacks %d of its %d units, which need about %.2g CPU-hours",
+			hours, ChecksBundle.Path(), missing, len(ids), hours))
+	}
+	return ids, nil
+}
+
+// checkKernel names the code that computes the check units.
+var checkKernel = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedWorkers, FixedPart) v%d", stackjoin.KernelVersion)
+
+// ChecksBundle keeps the second counts of the 5×2 classes (those of 2×5
+// and 5×2), each a function of its id alone: "stackjoin <F>" or, for a part
+// of a split class, "stackjoin-part <sum> …".
+var ChecksBundle = &pipeline.Bundle{
+	Name: "symmetry-checks",
+	KernelOf: func(id string) string {
+		if checksBundleHolds(id) {
+			return checkKernel
+		}
+		return ""
+	},
+	Holds: checksBundleHolds,
+	Work: func(id string) string {
+		s, i, part, parts, err := parseCheckUnit(id)
+		if err != nil {
+			return ""
+		}
+		g, err := groupOf(s, false)
+		if err != nil || i >= len(g.Classes) {
+			return ""
+		}
+		what := "grids fixed up to relabelling"
+		if parts > 1 {
+			what = fmt.Sprintf("part %d of %d of the sums giving the grids fixed up to relabelling", part, parts)
+		}
+		return fmt.Sprintf("%v class %d (%s): %s, by the R-stack method, a second count of this class and of the 2x5 class of its transpose", s, i, g.Classes[i].Desc, what)
+	},
+}
+
+// checksBundleHolds reports whether id is a check unit of a 5×2 class with
+// a relabelling type.
+func checksBundleHolds(id string) bool {
+	s, i, _, _, err := parseCheckUnit(id)
+	if err != nil || s != checkBundleShape {
+		return false
+	}
+	g, err := groupOf(s, false)
+	return err == nil && i >= 1 && i < len(g.Classes) && len(search.SigmaTypes(s, g.Classes[i].Rep)) > 0
+}
+
+// computeCheck computes a check unit on every core: "stackjoin <F>", or a
+// part's sums.
+func computeCheck(p *pipeline.Pass, id string) ([]byte, error) {
+	s, i, part, parts, err := parseCheckUnit(id)
+	if err != nil {
+		return nil, err
+	}
+	if parts > 1 {
+		return partOf(p.Context(), s, i, part, parts)
+	}
+	g, err := groupOf(s, false)
+	if err != nil {
+		return nil, err
+	}
+	c, err := g.Class(i)
+	if err != nil {
+		return nil, err
+	}
+	f, err := stackjoin.FixedWorkers(p.Context(), s, c.Rep, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return nil, err
+	}
+	return []byte(methodStackjoin + " " + f.String()), nil
+}
+
+// A secondCount is a class's second count.
+type secondCount struct {
+	method string
+	fixed  *big.Int
+	cpu    float64 // CPU-seconds the bundle records; 0 for one made in the run
+	// half: the method shares counting code with the first (it counts as
+	// half in verified_share).
+	half bool
+}
+
+// checkOfClass returns the second count of class c of shape s (its group
+// with transposition when transpose) from the
+// check units' results, nil when the configuration lists none for it.
+// It returns the units it used.
+func checkOfClass(s symmetry.Shape, transpose bool, c symmetry.Class, resultOf map[string][]byte, cpuOf map[string]float64) (*secondCount, []string, error) {
+	cs, ok := checkShapeOf(s)
+	if !ok || c.Rep.Transpose {
+		return nil, nil, nil
+	}
+	i, err := checkClassOf(s, transpose, cs, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := checkUnitIDs(cs, i)
+	if _, listed := resultOf[ids[0]]; !listed {
+		return nil, nil, nil
+	}
+	f, method, err := fixedFromUnits(ids, resultOf)
+	if err != nil {
+		return nil, nil, err
+	}
+	cpu := 0.0
+	for _, id := range ids {
+		cpu += cpuOf[id]
+	}
+	return &secondCount{method: method, fixed: f, cpu: cpu}, ids, nil
+}
+
+// checkCPUSeconds returns the CPU time ChecksBundle records for each of
+// the listed check units it holds.
+func checkCPUSeconds(p *pipeline.Pass, ids []string) (map[string]float64, error) {
+	var mine []string
+	for _, id := range ids {
+		if ChecksBundle.Holds(id) {
+			mine = append(mine, id)
+		}
+	}
+	out := map[string]float64{}
+	if len(mine) == 0 {
+		return out, nil
+	}
+	rows, err := pipeline.ReadBundle(p.Root(), ChecksBundle, mine)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range slices.Sorted(maps.Keys(rows)) {
+		out[id] = rows[id].CPUSeconds
+	}
+	return out, nil
+}
+
+// compareCheck fails when a second count differs from the first.
+func compareCheck(s symmetry.Shape, c symmetry.Class, fixed *big.Int, method string, chk *secondCount) error {
+	if chk != nil && chk.fixed.Cmp(fixed) != 0 {
+		return fmt.Errorf("%v class %d (%s): the second count (%s) gives F = %v, the first (%s) %v", s, c.Index, c.Desc, chk.method, chk.fixed, method, fixed)
+	}
+	return nil
+}
+
+// verifiedShare returns num/den rounded down to 6 decimals, "" when den is
+// 0 (no class but the identity fixes a grid).
+func verifiedShare(num *big.Rat, den *big.Int) string {
+	if den.Sign() == 0 {
+		return ""
+	}
+	q := new(big.Rat).Quo(num, new(big.Rat).SetInt(den))
+	q.Mul(q, new(big.Rat).SetInt64(1_000_000))
+	micro := new(big.Int).Quo(q.Num(), q.Denom()) // floor: both non-negative
+	whole, frac := new(big.Int).QuoRem(micro, big.NewInt(1_000_000), new(big.Int))
+	return fmt.Sprintf("%v.%06d", whole, frac.Int64())
+}
+
+// orbitSecondOf returns the orbit-sum recount of class c of 2×6 or 6×2 (by
+// its transpose's 2×6 class) when it is a second count, nil otherwise.
+func orbitSecondOf(s symmetry.Shape, c symmetry.Class, second map[int]*big.Int) (*secondCount, error) {
+	id, err := unitOf(s, c)
+	if err != nil {
+		return nil, err
+	}
+	_, i, err := parseUnit(id)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := second[i]
+	if !ok {
+		return nil, nil
+	}
+	// Both methods are package stacks': they share its group and relabelling
+	// code, and the orbit sum's exchange terms (NewOrbitExchange) are its own.
+	return &secondCount{method: methodOrbitSum, fixed: f, half: true}, nil
+}
