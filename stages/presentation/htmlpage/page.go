@@ -281,7 +281,7 @@ func value(m numbers.Macro) (string, error) { return typeset.HTMLPieces(m.Value)
 
 // key writes the key results: first what this census has that no one had
 // published (the 2×6 count, the essentially different 12×12 grids, the
-// correction of the 2×5 count, the first error bars beyond 16×16), then
+// disputed 2×5 count, the first error bars beyond 16×16), then
 // the 9×9 results; each line when this run has its macros, with the
 // stages its numbers come from.
 func (w *page) key(macros []numbers.Macro) error {
@@ -350,9 +350,17 @@ var keyResults = []struct {
 			[]string{"GridsTwoXSix", "TwoXSixUnits", "TwoXSixCPUHours"}},
 		{"12×12 Sudoku grids with 2×6 boxes, counted here: %s", []string{"GridsTwoXSix"}},
 	}},
-	{"essentially-2x6", []keyForm{{"essentially different 12×12 grids with 2×6 boxes, new: %s", []string{"EssentiallyTwoXSix"}}}},
-	{"essentially-3x4", []keyForm{{"essentially different 12×12 grids with 3×4 boxes, new: %s", []string{"EssentiallyThreeXFour"}}}},
-	{"literature", []keyForm{{"a published count corrected: %s", []string{"SymmetryDifferences"}}}},
+	{"essentially-2x6", []keyForm{
+		{"essentially different 12×12 grids with 2×6 boxes, new: %s (%s%% of the non-identity Burnside sum recounted by a second method)",
+			[]string{"EssentiallyTwoXSix", "VerifiedShareTwoXSix"}},
+		{"essentially different 12×12 grids with 2×6 boxes, new: %s", []string{"EssentiallyTwoXSix"}}}},
+	{"essentially-3x4", []keyForm{
+		{"essentially different 12×12 grids with 3×4 boxes, new: %s (conditional on Pettersen and Silver's count of 3×4 grids; %s%% of the non-identity Burnside sum recounted by a second method)",
+			[]string{"EssentiallyThreeXFour", "VerifiedShareThreeXFour"}},
+		{"essentially different 12×12 grids with 3×4 boxes, new: %s (conditional on Pettersen and Silver's count of 3×4 grids)", []string{"EssentiallyThreeXFour"}}}},
+	{"literature", []keyForm{
+		{"a published count disputed: %s (%s%% of the non-identity Burnside sum recounted by a second method)", []string{"SymmetryDifferences", "VerifiedShareTwoXFive"}},
+		{"a published count disputed: %s", []string{"SymmetryDifferences"}}}},
 	{"tail-4x5", tailForms("20×20", "McFourXFive")},
 	{"tail-5x5", tailForms("25×25", "McFiveXFive")},
 	{"grids", []keyForm{{"9×9 Sudoku grids, counted exactly: %s", []string{"GridsExact"}}}},

@@ -239,6 +239,12 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		for _, e := range r.Symmetry {
 			name := typeset.MacroName("essentially", e.Shape.String())
 			m.num(name, typeset.Int(e.Count))
+			// The share of the non-identity sum counted twice, in per cent
+			// (\VerifiedShareTwoXFive): no claim of a count goes beyond it.
+			if share, err := strconv.ParseFloat(e.VerifiedShare, 64); err == nil {
+				// Rounded down: 99.9996% is not 100.00%.
+				m.num(typeset.MacroName("verified", "share", e.Shape.String()), strconv.FormatFloat(math.Floor(10000*share)/100, 'f', 2, 64))
+			}
 			if e.Shape == present.Classic {
 				m.flag("HaveSymmetryNine")
 				m.num("SymmetryNineGroupOrder", typeset.Int(e.GroupOrder))

@@ -27,6 +27,9 @@ type EssentiallyDifferent struct {
 	// BundleCPUSeconds is the CPU time of the classes kept in a committed
 	// bundle (0: none).
 	BundleCPUSeconds float64
+	// VerifiedShare is the share of the non-identity Burnside sum recounted
+	// equal by an independent method, as the stage writes it (6 decimals).
+	VerifiedShare string
 }
 
 // New reports whether no count of the shape's essentially different grids
@@ -63,7 +66,7 @@ func readSymmetry(p *pipeline.Pass, r *Results) error {
 			return err
 		}
 		e := EssentiallyDifferent{Shape: s, Group: row.Group, Classes: int(row.Classes), ClassesFixing: int(row.ClassesFixing), CheckedBy: row.CheckedBy,
-			BundleCPUSeconds: row.BundleCPUSeconds}
+			BundleCPUSeconds: row.BundleCPUSeconds, VerifiedShare: row.VerifiedShare}
 		for _, f := range []struct {
 			dst  **big.Int
 			name string
