@@ -146,6 +146,7 @@ func (e *Engine) RecomputeBundlesOf(ctx context.Context, names []string, k int, 
 		if s.Units == nil {
 			continue
 		}
+		var ids []string // the stage's units, listed once for all its bundles
 		for _, b := range s.Units.Bundles() {
 			if len(names) > 0 && !slices.Contains(names, b.Name) {
 				continue
@@ -155,9 +156,11 @@ func (e *Engine) RecomputeBundlesOf(ctx context.Context, names []string, k int, 
 				continue
 			}
 			pc := passes[s]
-			ids, err := listUnits(pc.Pass())
-			if err != nil {
-				return reports, err
+			if ids == nil {
+				var err error
+				if ids, err = listUnits(pc.Pass()); err != nil {
+					return reports, err
+				}
 			}
 			rows, err := pipeline.ReadBundle(e.opts.Root, b, nil)
 			if err != nil {
@@ -168,11 +171,11 @@ func (e *Engine) RecomputeBundlesOf(ctx context.Context, names []string, k int, 
 			slash := filepath.ToSlash(b.Path())
 			if was := m.Stages[s.Name].Bundles[slash]; was != "" {
 				if now, err := e.hash(slash); err == nil && now != was {
-					log(fmt.Sprintf("warning: %s changed since stage %s read it (SHA-256 %s, then %s): census status and census verify say how; its recorded costs are not the published ones",
-						slash, s.Name, msg.Short(now), msg.Short(was)))
+					log(fmt.Sprintf("warning: %s changed since stage %s read it (SHA-256 %s when read, %s now): census status and census verify say how; its recorded costs are not the published ones",
+						slash, s.Name, msg.Short(was), msg.Short(now)))
 				}
 			}
-			rep := RecomputeReport{Stage: s.Name, Bundle: b.Path(), Units: len(rows), Total: len(ids)}
+			rep := RecomputeReport{Stage: s.Name, Bundle: b.Path(), Units: len(rows), Total: len(pipeline.BundledIDs(b, ids))}
 			for _, id := range ids {
 				if _, ok := rows[id]; ok {
 					rep.Listed++

@@ -372,7 +372,7 @@ func (e *Engine) sourcesOf(s *pipeline.Stage) (map[string]string, error) {
 // disk, in its fingerprint and manifest record: the stage can still run
 // (it computes every unit), but not with the fingerprint of a run that
 // read the bundle.
-const BundleMissing = "missing"
+const BundleMissing = store.BundleMissing
 
 // bundlesOf returns the SHA-256 of the bytes of every bundle s reads (its
 // Units.Bundles), by slash path (nil when it has none): every row and

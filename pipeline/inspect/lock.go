@@ -194,22 +194,19 @@ func (pr Project) bundlePaths() []string {
 	return slices.Compact(out)
 }
 
-// bundleMissing is what a stage's record holds for a bundle that was
-// not on disk when it ran (engine.BundleMissing).
-const bundleMissing = "missing"
 
 // bundleProblem says how the bundle at path differs from the SHA-256
 // want a stage's run recorded ("" when it does not).
 func bundleProblem(root, path, want string) string {
 	sum, _, err := files.Hash(filepath.Join(root, filepath.FromSlash(path)))
 	switch {
-	case errors.Is(err, fs.ErrNotExist) && want == bundleMissing:
+	case errors.Is(err, fs.ErrNotExist) && want == store.BundleMissing:
 		return ""
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Sprintf("missing (the stage read SHA-256 %s; git checkout -- %s restores the committed one)", msg.Short(want), path)
 	case err != nil:
 		return "unreadable: " + msg.OneLine(msg.PathErr(err).Error())
-	case want == bundleMissing:
+	case want == store.BundleMissing:
 		return fmt.Sprintf("present (SHA-256 %s) but the stage ran without it: rerun it", msg.Short(sum))
 	case sum != want:
 		return fmt.Sprintf("SHA-256 on disk %s, the stage read %s: its rows were edited or added to since%s", msg.Short(sum), msg.Short(want), committedDiff(root, path))

@@ -17,6 +17,10 @@ import (
 // ManifestPath is where the manifest lives, relative to the project root.
 const ManifestPath = "data/manifest.json"
 
+// BundleMissing stands for the SHA-256 of a stage's bundle that was not on
+// disk when it ran, in its fingerprint and manifest record.
+const BundleMissing = "missing"
+
 // Manifest is data/manifest.json: every artifact with its hash, and for
 // every stage the fingerprint and provenance of its last successful run. It
 // is the cache index: freshness is decided against it.

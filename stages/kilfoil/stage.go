@@ -79,15 +79,22 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// MaxSide is the largest grid side R·C the stage estimates. The band
+// counter goes to 36, but a shape needs the bands of both R×C and C×R, and
+// beyond 25 one of them has 6 rows: M(6,5) ran past 5 CPU-minutes and 3 GB
+// without finishing (M(5,6) takes about one), so 30×30 and 36×36 wait for
+// a cheaper count of 6-row bands.
+const MaxSide = 25
+
 // parseShapes reads the configured shapes, each of sides 1..heuristic.MaxSide
-// and grid side R·C at most heuristic.MaxN, and listed once.
+// and grid side R·C at most MaxSide, and listed once.
 func parseShapes(texts []string) ([]grid.Shape, error) {
-	allowed := fmt.Sprintf("box shapes RxC with 1 ≤ R, C ≤ %d and R·C ≤ %d, each listed once", heuristic.MaxSide, heuristic.MaxN)
+	allowed := fmt.Sprintf("box shapes RxC with 1 ≤ R, C ≤ %d and R·C ≤ %d, each listed once", heuristic.MaxSide, MaxSide)
 	var shapes []grid.Shape
 	seen := map[grid.Shape]bool{}
 	for _, text := range texts {
 		s, err := grid.ParseShape(text)
-		if err != nil || s.R > heuristic.MaxSide || s.C > heuristic.MaxSide || s.N() > heuristic.MaxN || seen[s] {
+		if err != nil || s.R > heuristic.MaxSide || s.C > heuristic.MaxSide || s.N() > MaxSide || seen[s] {
 			return nil, pipeline.Invalid("kilfoil.shapes", text, allowed)
 		}
 		seen[s] = true

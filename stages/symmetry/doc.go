@@ -264,13 +264,9 @@
 //
 // Of the 2×5 non-identity sum (67 classes fix a grid), the 21 heavy
 // classes carry 96.4% (the 18 89.9%; class 81 alone 22.8%, 82 12.7%), the
-// other 46 classes that fix a grid 3.6%. The bundle as committed
-// (2026-12-06) holds 12 of the 64 light units, classes 9, 10, 21, 33, 39,
-// 45, 57, 76-79 and 88, each equal to the stack method's F (0.9 to 254
-// CPU-seconds each, 1,025 in all, the machine at load 15-25): 0.035497 of
-// the sum. A default run computes the other 52 (projected 0.52
-// CPU-hours; the 41 of them that fix a grid carry 0.000006 of the sum).
-// So with the defaults verified_share is 0.035503 for 2×5 and 5×2, 1 for 2×2 without transposition,
+// other 46 classes that fix a grid 3.6%. The bundle as committed holds
+// all 64 light units, each equal to the stack method's F: 0.035503 of the
+// sum. So with the defaults verified_share is 0.035503 for 2×5 and 5×2, 1 for 2×2 without transposition,
 // 2×3, 3×2, 2×4 and 4×2, less for 2×2 with transposition (its transposed
 // classes are not recounted), 0 for 3×3, 0.5 times the share of classes
 // 10, 21 and 32 for 2×6 and 6×2, and 0 for 3×4 and 4×3: no second method

@@ -1,7 +1,7 @@
 // Package halves counts the Sudoku grids whose boxes have 3 rows and C
 // columns (side 3C) by cutting the grid between two bands and joining the
 // halves (issue 48's first phase: a prototype, measured). It imports the
-// standard library only.
+// standard library and packages grid and pairstacks only.
 //
 // # The cut
 //

@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"math/bits"
 	"slices"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
 // MaxC is the widest box the kernel handles (a stack's triples pack into
@@ -181,13 +183,7 @@ func (h *Counter) Join(ctx context.Context, k int, sig []uint16) (*big.Int, erro
 	if err != nil {
 		return nil, err
 	}
-	return new(big.Int).Mul(u128(th, tl), u128(bh, bl)), nil
-}
-
-func u128(hi, lo uint64) *big.Int {
-	x := new(big.Int).SetUint64(hi)
-	x.Lsh(x, 64)
-	return x.Or(x, new(big.Int).SetUint64(lo))
+	return new(big.Int).Mul(grid.Uint128{Hi: th, Lo: tl}.Big(), grid.Uint128{Hi: bh, Lo: bl}.Big()), nil
 }
 
 // TopBands is the number of bands above the cut: ⌈C/2⌉.

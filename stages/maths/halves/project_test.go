@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 )
 
 // threadCPU returns the CPU time (user + system) of the calling OS thread.
@@ -30,11 +32,11 @@ func threadCPU() time.Duration {
 // have equal multiplicities x, y, z with x + y + z = 6, so there are
 // Σ 12!/(x!·x!·y!·y!·z!·z!) of them; weights[i] is the term of types[i].
 func stackSigs4() (total uint64, types [][3]int, weights []uint64) {
-	f12 := factorial(12)
+	f12 := pairstacks.Factorial(12)
 	for x := 0; x <= 6; x++ {
 		for y := 0; x+y <= 6; y++ {
 			z := 6 - x - y
-			d := factorial(x) * factorial(y) * factorial(z)
+			d := pairstacks.Factorial(x) * pairstacks.Factorial(y) * pairstacks.Factorial(z)
 			w := f12 / (d * d)
 			types = append(types, [3]int{x, y, z})
 			weights = append(weights, w)
@@ -141,7 +143,7 @@ func TestProject3x4(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	total, types, weights := stackSigs4()
-	group := new(big.Int).SetUint64(factorial(12) * 24 * 24 * 24 * 6)
+	group := new(big.Int).SetUint64(pairstacks.Factorial(12) * 24 * 24 * 24 * 6)
 	ordered := new(big.Int).SetUint64(total)
 	ordered.Exp(ordered, big.NewInt(3), nil)
 	classes, _ := new(big.Float).Quo(new(big.Float).SetInt(ordered), new(big.Float).SetInt(group)).Float64()

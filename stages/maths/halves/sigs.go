@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"math/bits"
 	"slices"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/pairstacks"
 )
 
 // stackSig is one stack's part of a signature: its C column masks, sorted
@@ -29,13 +31,13 @@ func StackSigs(c, k int) []stackSig {
 					return
 				}
 			}
-			w := factorial(c)
+			w := pairstacks.Factorial(c)
 			for i := 0; i < c; {
 				e := i
 				for e < c && cols[e] == cols[i] {
 					e++
 				}
-				w /= factorial(e - i)
+				w /= pairstacks.Factorial(e - i)
 				i = e
 			}
 			out = append(out, stackSig{cols: cols, weight: w})
@@ -68,14 +70,6 @@ func StackSigs(c, k int) []stackSig {
 	}
 	rec(0)
 	return out
-}
-
-func factorial(k int) uint64 {
-	f := uint64(1)
-	for i := 2; i <= k; i++ {
-		f *= uint64(i)
-	}
-	return f
 }
 
 // permMask applies the symbol permutation p to the mask m.
