@@ -194,7 +194,6 @@ func (pr Project) bundlePaths() []string {
 	return slices.Compact(out)
 }
 
-
 // bundleProblem says how the bundle at path differs from the SHA-256
 // want a stage's run recorded ("" when it does not).
 func bundleProblem(root, path, want string) string {
