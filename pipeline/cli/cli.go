@@ -24,6 +24,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -481,20 +482,24 @@ the run: nothing partial is published, finished units are kept for the next run.
 	var recomputeSeed uint64
 	var recomputeMaxCPU time.Duration
 	var recomputeBundles []string
+	var recomputeEx executorFlags
 	verify := &cobra.Command{
 		Use:   "verify [ARTIFACT...]",
 		Short: "Re-hash artifacts (default: all) against data/manifest.json, against a lock with --lock, or recompute bundled units with --recompute K; exit 1 on any mismatch",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := openEngine()
-			if err != nil {
-				return err
-			}
 			if !cmd.Flags().Changed("recompute") {
-				for _, f := range []string{"seed", "max-unit-cpu", "bundle"} {
-					if cmd.Flags().Changed(f) {
+				var given []string
+				cmd.Flags().Visit(func(f *pflag.Flag) { given = append(given, f.Name) })
+				for _, f := range given {
+					if f == "seed" || f == "max-unit-cpu" || f == "bundle" || f == "executor" || strings.HasPrefix(f, "slurm-") {
 						return usageError{fmt.Errorf("--%s applies to --recompute only: add --recompute K (or all), or leave --%s out", f, f)}
 					}
 				}
+			}
+			g.set = append(g.set, recomputeEx.sets(cmd)...)
+			e, err := openEngine()
+			if err != nil {
+				return err
 			}
 			if cmd.Flags().Changed("recompute") {
 				if len(args) > 0 || lockFile != "" {
@@ -600,6 +605,7 @@ the run: nothing partial is published, finished units are kept for the next run.
 	verify.Flags().StringVar(&recompute, "recompute", "", "recompute K units of every committed bundle (data/bundles), the costliest half and the rest drawn by cost strata, or all of them (all), and compare them byte for byte; fails when it would check nothing")
 	verify.Flags().Uint64Var(&recomputeSeed, "seed", 0, "seed of --recompute's draw (default: from the clock, printed)")
 	verify.Flags().StringSliceVar(&recomputeBundles, "bundle", nil, "recompute units of this bundle only (its name, e.g. symmetry-12; repeatable; default: every bundle)")
+	recomputeEx.register(verify)
 	verify.Flags().DurationVar(&recomputeMaxCPU, "max-unit-cpu", 0, "draw --recompute's units only among those whose recomputation takes at most this CPU time (the bundle's projection, else the recorded time; e.g. 30s; default: all)")
 
 	var lockOut string

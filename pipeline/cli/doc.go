@@ -54,7 +54,7 @@
 //	    line per difference (for a bundle, in a git checkout, the units
 //	    whose rows differ from HEAD's file, as census verify names them
 //	    too); exit 1 on any
-//	census verify --recompute K|all [--seed S] [--max-unit-cpu D] [--bundle NAME]
+//	census verify --recompute K|all [--seed S] [--max-unit-cpu D] [--bundle NAME] [--executor slurm]
 //	    recompute K units of every committed bundle (data/bundles; of the
 //	    bundles named by --bundle, e.g. symmetry-12) and compare them byte
 //	    for byte: the ⌈K/2⌉ costliest units whose recomputation takes at
@@ -63,7 +63,11 @@
 //	    fingerprint and lock cover), and one drawn from each of the other
 //	    K-⌈K/2⌉ cost strata of the rest; all recomputes every unit; exit 1
 //	    when it would check nothing (no bundle on disk, no unit within D);
-//	    the seed is printed; --seed, --max-unit-cpu and --bundle without
+//	    the seed is printed; with --executor slurm (and the --slurm-* flags
+//	    of census run) the units are computed by one Slurm array job per
+//	    bundle, into a scratch directory of the stage's unit directory that
+//	    starts empty and is removed afterwards, then compared here; --seed,
+//	    --max-unit-cpu, --bundle, --executor and --slurm-* without
 //	    --recompute are usage errors
 //	census lock [-o FILE]
 //	    write the lock of a finished run (every stage fresh): every artifact's

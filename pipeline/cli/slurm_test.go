@@ -11,6 +11,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
 )
 
 // The tests of `census run --executor slurm` need a real Slurm: on this
@@ -167,5 +171,51 @@ func TestSlurmInterruptCancelsTheJob(t *testing.T) {
 	})
 	if _, err := os.Stat(filepath.Join(root, "data/blocks.parquet")); !os.IsNotExist(err) {
 		t.Fatal("an interrupted slurm run published its artifact")
+	}
+}
+
+// TestSlurmRecomputeAll checks verify --recompute all --executor slurm:
+// every unit of the bundle computed afresh by an array job, compared byte
+// for byte, the scratch directory gone afterwards; and a forged row (its
+// hash redone, as a forger would) fails naming the unit.
+func TestSlurmRecomputeAll(t *testing.T) {
+	needSlurm(t)
+	env := []string{"TOYCENSUS_BUNDLE=1"}
+	root := toyProject(t, slurmConfig)
+	if code, out, errs := runToy(t, root, env, "run"); code != 0 {
+		t.Fatalf("run: %d\n%s\n%s", code, out, errs)
+	}
+	recompute := []string{"verify", "--recompute", "all", "--executor", "slurm", "--slurm-units-per-task", "5"}
+	code, out, errs := runToy(t, root, env, recompute...)
+	m := submitted.FindStringSubmatch(errs)
+	if code != 0 || m == nil || m[2] != "12" || m[3] != "3" || !strings.Contains(out, "data/bundles/blocks.parquet: 12 units recomputed, each equal byte for byte") {
+		t.Fatalf("verify --recompute all on slurm: %d, job %v\n%s\n%s", code, m, out, errs)
+	}
+	if left, _ := filepath.Glob(filepath.Join(root, "data/units/blocks/*/recompute-*")); len(left) != 0 {
+		t.Errorf("scratch directories left: %v", left)
+	}
+
+	// A forged row: unit block-003 given block-004's result, rehashed.
+	b := &pipeline.Bundle{Name: "blocks", Kernel: "toy blocks v1", Holds: func(string) bool { return true }}
+	rows, err := pipeline.ReadBundle(root, b, nil)
+	if err != nil || len(rows) != 12 {
+		t.Fatalf("bundle: %d rows, %v", len(rows), err)
+	}
+	var list []pipeline.BundleRow
+	for id, r := range rows {
+		if id == "block-003" {
+			r = pipeline.NewBundleRow(b, id, []byte(rows["block-004"].Result), time.Second)
+		}
+		list = append(list, r)
+	}
+	if err := parquet.WriteFile(filepath.Join(root, b.Path()), list); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runToy(t, root, env, recompute...)
+	if lines := censusLines(errs); code != 1 || len(lines) != 1 || !strings.Contains(lines[0], "bundle data/bundles/blocks.parquet: unit block-003: recomputed ") {
+		t.Fatalf("a forged row: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := runToy(t, root, env, "verify", "--executor", "slurm"); code != 2 || !strings.Contains(errs, "--executor applies to --recompute only") {
+		t.Errorf("--executor without --recompute: exit %d\n%s", code, errs)
 	}
 }

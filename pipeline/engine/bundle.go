@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/executor"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/msg"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
@@ -135,9 +136,11 @@ func (e *Engine) RecomputeBundlesOf(ctx context.Context, names []string, k int, 
 	}
 	// A unit may read its stage's inputs: give it the pass a run would.
 	passes := map[*pipeline.Stage]*pipeline.PassControl{}
+	unitKeys := map[*pipeline.Stage]string{}
 	e.survey(m, func(s *pipeline.Stage, c checked, _ bool, sim *store.Manifest) {
 		if s.Units != nil && len(s.Units.Bundles()) > 0 {
 			passes[s] = e.newPass(ctx, sim, s, c)
+			unitKeys[s] = c.unitKey
 		}
 	})
 	var reports []RecomputeReport
@@ -220,9 +223,18 @@ func (e *Engine) RecomputeBundlesOf(ctx context.Context, names []string, k int, 
 			rep.Eligible = len(have)
 			drawn, heaviest := stratifiedDraw(have, k, rand.New(rand.NewPCG(seed, 0xb0d1e)))
 			rep.Heaviest = heaviest
-			for _, id := range drawn {
+			compute := func(id string) ([]byte, error) {
 				log(fmt.Sprintf("%s: recomputing unit %s (cost %s)", b.Path(), id, costs[id].Round(time.Millisecond)))
 				result, _, err := e.computeUnit(ctx, pc, id)
+				return result, err
+			}
+			if e.executor.Name == "slurm" {
+				if compute, err = e.recomputeOnSlurm(ctx, pc, unitKeys[s], drawn, log); err != nil {
+					return reports, fmt.Errorf("bundle %s: %w", b.Path(), err)
+				}
+			}
+			for _, id := range drawn {
+				result, err := compute(id)
 				if err != nil {
 					return reports, fmt.Errorf("bundle %s: unit %s: %w", b.Path(), id, err)
 				}
@@ -264,4 +276,43 @@ func stratifiedDraw(ids []string, k int, rng *rand.Rand) (drawn []string, heavie
 		drawn = append(drawn, rest[lo+rng.IntN(hi-lo)])
 	}
 	return drawn, heaviest
+}
+
+// recomputeOnSlurm computes the units ids of the pass's stage as one Slurm
+// array job (the executor's configuration) into a scratch directory of
+// the stage's unit directory, which it removes afterwards, and returns
+// their results by id for the comparison with the bundle. The tasks
+// compute every unit afresh: the scratch directory starts empty, and they
+// neither read nor add to the bundle.
+func (e *Engine) recomputeOnSlurm(ctx context.Context, pc *pipeline.PassControl, unitKey string, ids []string, log func(string)) (func(string) ([]byte, error), error) {
+	p := pc.Pass()
+	dir, err := os.MkdirTemp(store.UnitDir(e.opts.Root, p.Stage.Name, unitKey), store.RecomputeDirPrefix)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(store.UnitDir(e.opts.Root, p.Stage.Name, unitKey), 0o755); err == nil {
+			dir, err = os.MkdirTemp(store.UnitDir(e.opts.Root, p.Stage.Name, unitKey), store.RecomputeDirPrefix)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	u := store.NewUnitSet(dir, unitKey, ids)
+	u.Recompute = true
+	all := make([]int, len(ids))
+	for i := range all {
+		all[i] = i
+	}
+	log(fmt.Sprintf("stage %s: recomputing %d units as a Slurm array job", p.Stage.Name, len(ids)))
+	prog := p.Progress("recompute", int64(len(ids)))
+	slurm := executor.Slurm{Config: e.executor.Slurm, Root: e.opts.Root, UnitCommand: e.opts.UnitCommand}
+	err = slurm.Compute(ctx, p, u, all, prog)
+	prog.Done()
+	if err != nil {
+		return nil, err
+	}
+	results := make(map[string][]byte, len(ids))
+	for i, id := range ids {
+		results[id] = u.Results[i]
+	}
+	return func(id string) ([]byte, error) { return results[id], nil }, nil
 }

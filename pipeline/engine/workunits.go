@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/executor"
@@ -71,6 +73,15 @@ func (e *Engine) WorkUnits(ctx context.Context, w io.Writer, stage, fingerprint,
 	}
 	pc := e.newPass(ctx, m, s, c)
 	u := store.NewUnitSet(store.UnitDir(e.opts.Root, stage, fingerprint), fingerprint, ids)
+	if plan.Recompute != "" {
+		// verify --recompute's scratch directory: one name, inside the unit
+		// directory, never the unit directory itself (whose files would
+		// answer for the units without computing them).
+		if !strings.HasPrefix(plan.Recompute, store.RecomputeDirPrefix) || filepath.Base(plan.Recompute) != plan.Recompute {
+			return fmt.Errorf("unit plan %s: recompute directory %q is not %s… inside the unit directory", planPath, plan.Recompute, store.RecomputeDirPrefix)
+		}
+		u.Dir, u.Recompute = filepath.Join(u.Dir, plan.Recompute), true
+	}
 	pc.SetUnits(u)
 	missing := u.Scan(pc.Pass().Log)
 	fmt.Fprintf(w, "census units: stage %s, array task %d: %d units, %d already done, GOMAXPROCS %d\n",

@@ -19,6 +19,8 @@ import (
 // records for each is its own. It stops at the first failure (and returns
 // it) or when ctx is cancelled (and returns ctx's error); the units
 // finished by then are kept. done, if set, is told of each unit computed.
+// A unit of a bundle enters it as it finishes, unless u is a recomputation
+// (u.Recompute), which verify compares with the bundle instead.
 func Local(ctx context.Context, p *pipeline.Pass, u *store.UnitSet, missing []int, prog *pipeline.Progress, compute ComputeFunc, done func(id string, took time.Duration)) error {
 	workers := p.Stage.Units.Workers
 	if workers <= 0 {
@@ -54,7 +56,7 @@ func Local(ctx context.Context, p *pipeline.Pass, u *store.UnitSet, missing []in
 					if err == nil {
 						err = store.WriteUnit(u.Dir, u.Fingerprint, id, result, took)
 					}
-					if b := p.Stage.Units.BundleOf(id); err == nil && b != nil {
+					if b := p.Stage.Units.BundleOf(id); err == nil && b != nil && !u.Recompute {
 						err = pipeline.AddToBundle(p.Root(), b, []pipeline.BundleRow{pipeline.NewBundleRow(b, id, result, pipeline.ProcessCPU()-cpu0)})
 					}
 					if err != nil {

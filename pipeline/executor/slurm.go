@@ -39,6 +39,10 @@ type Plan struct {
 	Stage       string     `json:"stage"`
 	Fingerprint string     `json:"fingerprint"`
 	Tasks       [][]string `json:"tasks"` // unit ids, by array task index
+	// Recompute, when set, is the scratch directory of verify --recompute
+	// (store.RecomputeDirPrefix…) inside the stage's unit directory: the
+	// tasks compute their units there and leave the bundles alone.
+	Recompute string `json:"recompute,omitempty"`
 }
 
 // Slurm is the slurm executor of one project.
@@ -135,7 +139,12 @@ func (sl *Slurm) Compute(ctx context.Context, p *pipeline.Pass, u *store.UnitSet
 		return err
 	}
 	// Tasks start in root (--chdir) on any node: name every file absolutely.
-	dir := filepath.Join(root, filepath.FromSlash(store.UnitsDir), p.Stage.Name, u.Fingerprint)
+	dir := store.UnitDir(root, p.Stage.Name, u.Fingerprint)
+	var recompute string
+	if u.Recompute {
+		recompute = filepath.Base(u.Dir)
+		dir = filepath.Join(dir, recompute)
+	}
 	ids := make([]string, len(missing))
 	for k, i := range missing {
 		ids[k] = u.IDs[i]
@@ -144,7 +153,7 @@ func (sl *Slurm) Compute(ctx context.Context, p *pipeline.Pass, u *store.UnitSet
 	if w := p.Stage.Units.Workers; w > 0 {
 		parallel = min(parallel, w)
 	}
-	plan := Plan{Stage: p.Stage.Name, Fingerprint: u.Fingerprint,
+	plan := Plan{Stage: p.Stage.Name, Fingerprint: u.Fingerprint, Recompute: recompute,
 		Tasks: splitTasks(ids, unitsPerTask(cfg, parallel, u.MeanTook(), len(ids)))}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -172,7 +172,15 @@ type UnitSet struct {
 	IDs         []string
 	Results     [][]byte        // by index; nil while the unit is missing
 	Took        []time.Duration // compute time recorded with each result
+	// Recompute marks the scratch set of verify --recompute (Dir is a
+	// recompute-* directory inside the unit directory): its units are
+	// compared with their bundle's rows and never enter the bundle.
+	Recompute bool
 }
+
+// RecomputeDirPrefix starts the name of a scratch directory of verify
+// --recompute inside a stage's unit directory.
+const RecomputeDirPrefix = "recompute-"
 
 // UnitDir is the directory of the units of stage under fingerprint.
 func UnitDir(root, stage, fingerprint string) string {

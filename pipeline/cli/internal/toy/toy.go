@@ -94,6 +94,9 @@ func Stages() []*pipeline.Stage {
 				return ids, nil
 			},
 			Compute: compute,
+			// TOYCENSUS_BUNDLE=1 keeps every unit in a committed bundle, as
+			// the census's long computations are (data/bundles/blocks.parquet).
+			Bundle: bundleFromEnv(),
 		},
 		Run: func(p *pipeline.Pass) error {
 			results, err := p.UnitResults()
@@ -123,6 +126,16 @@ func Stages() []*pipeline.Stage {
 		},
 	}
 	return []*pipeline.Stage{seeds, blocks, sum}
+}
+
+// bundleFromEnv is the blocks stage's bundle under TOYCENSUS_BUNDLE=1, else nil.
+func bundleFromEnv() *pipeline.Bundle {
+	if os.Getenv("TOYCENSUS_BUNDLE") != "1" {
+		return nil
+	}
+	return &pipeline.Bundle{Name: "blocks", Kernel: "toy blocks v1",
+		Holds: func(string) bool { return true },
+		Work:  func(id string) string { return "the hash chain of " + id }}
 }
 
 // compute hashes the seeds and the unit id cfg.Rounds times.
