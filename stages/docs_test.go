@@ -391,3 +391,61 @@ func (st *sourceTree) resolve(t *testing.T, p *sourcePackage, f *ast.File, e ast
 func pathBase(path string) string {
 	return path[strings.LastIndex(path, "/")+1:]
 }
+
+// maxPackageDocLines bounds a package doc: the reference a reader needs in
+// five minutes (what it computes, the formula, keys, artifacts, costs), not
+// the history of how it came to be, which belongs in the artifacts, the
+// paper and the commit messages.
+const maxPackageDocLines = 200
+
+// longDocs are the packages whose docs are still over the bound, each with
+// its length when this list was written: it may only shrink.
+var longDocs = map[string]int{"pipeline/cli": 550}
+
+// TestPackageDocsAreReferences checks every package of the module below
+// stages/ and pipeline/: its doc is at most maxPackageDocLines lines and
+// holds no date (a dated measurement is a lab notebook's; the doc states the
+// current figure).
+func TestPackageDocsAreReferences(t *testing.T) {
+	date := regexp.MustCompile(`\b20\d\d-[01]\d-[0-3]\d\b`)
+	st := &sourceTree{module: modulePath(t), root: "..", parsed: map[string]*sourcePackage{}}
+	checked := 0
+	for _, top := range []string{"stages", "pipeline"} {
+		err := filepath.WalkDir(filepath.Join(st.root, top), func(path string, e fs.DirEntry, err error) error {
+			if err != nil || !e.IsDir() || e.Name() == "testdata" {
+				if e != nil && e.IsDir() && e.Name() == "testdata" {
+					return filepath.SkipDir
+				}
+				return err
+			}
+			dir, _ := filepath.Rel(st.root, path)
+			dir = filepath.ToSlash(dir)
+			p := st.load(t, dir)
+			for name, f := range p.files {
+				if f.Doc == nil {
+					continue
+				}
+				checked++
+				text := f.Doc.Text()
+				lines := strings.Count(text, "\n")
+				limit := maxPackageDocLines
+				if was, ok := longDocs[dir]; ok {
+					limit = was
+				}
+				if lines > limit {
+					t.Errorf("%s/%s: package doc of %d lines, more than %d: keep the reference, move the record to the artifacts, the paper or the commit messages", dir, name, lines, limit)
+				}
+				if d := date.FindString(text); d != "" {
+					t.Errorf("%s/%s: package doc holds the date %s: state the current figure, undated", dir, name, d)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked < 40 {
+		t.Fatalf("checked %d package docs: the walk missed the tree", checked)
+	}
+}

@@ -333,7 +333,7 @@
 // cannot be compared is said in a "note:" line, never guessed. Exit 0, or
 // with --exit-code 1 when the runs differ in configuration, stages or
 // artifacts (times always differ). For example, after the smoke run's knuth
-// stage was rerun with 4,000 samples of 3×3 instead of 2,000 (2026-11-26):
+// stage was rerun with 4,000 samples of 3×3 instead of 2,000:
 //
 //	$ S="bin/census --root build/smoke --config configs/smoke.yaml"
 //	$ $S run knuth --set knuth.samples.3x3=4000
@@ -394,7 +394,7 @@
 // Tested by pipeline/remote_test.go through a file:// remote and an s3://
 // remote on an S3-compatible server started on 127.0.0.1
 // (pipeline/internal/s3test, gofakes3), and by share_test.go; no real AWS
-// bucket was tested. By hand on 2026-11-26, after `make smoke`, a push of the
+// bucket was tested. By hand, after `make smoke`, a push of the
 // smoke run sent 327 files, 4114081 bytes (37 objects, 12 run records, 278
 // units) in 1.1 s; after deleting its data, figures and generated paper,
 // pull fetched 49 files in 1.8 s, restored 12 stages, and verify --lock

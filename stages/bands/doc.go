@@ -26,5 +26,5 @@
 // # Cost
 //
 // `census run reduce` from an empty data/ took 2.3 s, of which bands 1.0 s
-// (2026-11-21, the project's 2-core machine).
+// (the project's 2-core machine).
 package bands

@@ -74,8 +74,7 @@
 //
 //   - the default run (band-pair over all 36,288 bands, then backtracking of
 //     all 44 classes as units): 41 s wall, 79 s CPU; the band-pair part
-//     0.12 s (2026-11-24); 33 s within `make all` from a fresh clone
-//     (2026-11-24);
+//     0.12 s; 33 s within `make all` from a fresh clone;
 //   - BenchmarkBandPair44Warm in stages/maths/bandpair (44 classes, N(S)
-//     tables built): 37 ms (2026-11-21).
+//     tables built): 37 ms.
 package exact

@@ -89,7 +89,7 @@
 //
 // # Cost
 //
-// About 4.6·10^5 samples per second per core on 9×9 (2026-11-21, the
+// About 4.6·10^5 samples per second per core on 9×9 (the
 // project's 2-core machine); the stage took a few seconds within
-// `make all` (2026-11-24).
+// `make all`.
 package importance

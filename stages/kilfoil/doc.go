@@ -42,8 +42,8 @@
 //
 // # Cost
 //
-// The 16 shapes up to 5×5: 1.6 s (2026-11-24, the project's 2-core
+// The 16 shapes up to 5×5: 1.6 s (the project's 2-core
 // machine). The 18 default shapes, with 2x6 and 6x2: 10.9 s niced at load
-// 8 (2026-11-26), of which 4.1 s for 2x6 and 6x2 alone (they share
+// 8, of which 4.1 s for 2x6 and 6x2 alone (they share
 // M(6,2), the stacks of 2×6 boxes) and most of the rest for 5×5.
 package kilfoil

@@ -27,5 +27,5 @@
 // # Cost
 //
 // `census run reduce` from an empty data/ took 2.3 s: bands 1.0 s, reduce
-// 1.2 s (2026-11-21, the project's 2-core machine).
+// 1.2 s (the project's 2-core machine).
 package reduce

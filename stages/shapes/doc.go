@@ -73,33 +73,21 @@
 // another. A bundle with a damaged row, a unit twice, a unit the stage does
 // not list, or a row of another kernel fails the run with one line naming
 // the unit. The stage refuses 2×6 when the units the bundle lacks would take
-// more than shapes.max_cpu_hours, naming the cost (the projection: 3.7
-// CPU-hours for all 1,975 units, the same share for each). The bundle's
-// SHA-256 is in the stage's fingerprint and in the lock: any edit of it
-// makes the stage stale and fails census verify. `census verify
-// --recompute K [--seed S]` recomputes K units of every bundle, the
-// costliest half and one per cost stratum of the rest (the seed, printed,
-// draws those), compares them byte for byte (exit 1 naming the unit on a
-// difference) and recounts one orbit of each by pairindep's row-by-row
-// stack count, which shares no code with the kernel. `make all` runs it
-// with K = 16 among the units whose recomputation on its own is projected
-// at most 4 CPU-seconds (the bundle's Cost: the half tables the unit's
-// orbits join, by their pairstacks.StateBound, built from an empty cache;
-// a unit's recorded time leaves out the tables it took from the units
-// before it).
+// more than shapes.max_cpu_hours (3.7 CPU-hours for all 1,975). The
+// bundle's SHA-256 is in the stage's fingerprint and in the lock. `census
+// verify --recompute K` recomputes units byte for byte and recounts one
+// orbit of each by pairindep's row-by-row stack count, which shares no code
+// with the kernel; a unit's projected cost (the bundle's Cost, from the
+// half tables its orbits join) orders the draw.
 //
 // With shapes.orbit_stacks, 2×6 adds 1,975 stack-count units,
-// pair6-k1-stacks-<unit, 5 digits>, kept in the same bundle: the same 32
-// orbits as the sum unit of that number, whose result is each orbit's
-// stack count E(O), decimal, separated by single spaces, in plan order
-// (the E that the sum unit squares; as costly, 3.7 CPU-hours for all).
-// Run checks each against its sum unit (Σ W·E² over its orbits must be
-// the sum unit's result), and verify --recompute recounts one of its
-// orbits by pairindep and compares it with the unit's. These are the
-// numbers the symmetry stage's sum over pattern orbits takes for the 2×6
-// classes that exchange the stacks by involutions. For the widths up to 5
-// run computes every orbit's E itself (seconds), checked against the
-// width's count.
+// pair6-k1-stacks-<unit, 5 digits>, in the same bundle: each orbit's stack
+// count E(O) for the 32 orbits of the sum unit of that number (decimal,
+// space-separated, plan order), checked against it (Σ W·E² over its orbits
+// is the sum unit's result; a swap of two equal-weight counts passes that
+// check: the symmetry stage, which recounts the classes they serve, then
+// fails naming its unit and these units to recompute). For widths up to 5
+// the run computes every E itself.
 //
 // # Artifacts
 //
@@ -174,47 +162,16 @@
 //
 // Measured on the project's 2-core, 24 GiB machine:
 //
-//   - the default configuration (2×2 … 2×5, 4×2, 5×2; 3×3 from exact): 3.7 s
-//     (2026-11-24); the run report gives each unit's time;
-//   - 2×5 exact count (BenchmarkCount2x5 in stages/maths/pair, -count 3):
-//     0.12 s by the split-and-join kernel (2026-11-25, with the 2×6 run on the
-//     other core); 0.35-0.37 s by the full layer programme (2026-11-24), 0.64 s
-//     before the orbits were listed by orderly generation;
-//   - 2×5 check by multisets (BenchmarkCount2x5 in stages/maths/pairindep,
-//     -count 3, 2026-11-24): 2.9-3.1 s for 589,392 multisets;
-//   - 2×6 orbits listed by orderly generation (pair.Orbits(6), in
-//     TestOrbitCounts): about 4 s for 63,199 orbits (2×5: 10 ms for 355); the
-//     kernel's plan (splits, canonical halves, order) about 25 s on two cores;
-//   - 2×6 by the full layer programme, projected (2026-11-24): 63,199 orbits ×
-//     4.50 ± 0.80 CPU-seconds per orbit (95%; uniform sample of 210 orbits,
-//     `PAIR_PROJECT_SAMPLES=60 go test -run TestProject2x6 -v -timeout 2h
-//     ./stages/maths/pair`): 79 ± 14 CPU-hours;
-//   - 2×6 by the split-and-join kernel, measured into the bundle (finished
-//     2026-11-26): all 1,975 units in 3.65 CPU-hours on the 2-core machine,
-//     peak RSS 13.8 GB (12.8 GiB, with GOMEMLIMIT=12GiB); the first unit took
-//     963 CPU-seconds, the last thousand about a second each. The sum equals
-//     Pettersen's count. `census verify --recompute 3` recomputed three units
-//     byte for byte, each with one orbit recounted by pairindep, in 5 min 11 s
-//     (most of it planning the 63,199 orbits). Since the plan's speed-ups
-//     (32 CPU-seconds instead of about 65) and the draw among units quick on
-//     their own, make all's `verify --recompute 1 --max-unit-cpu 30s --seed
-//     1` took 52 s and 51 CPU-seconds (2026-11-26, machine under load; 6 min
-//     47 s and 164 CPU-seconds before). The default run takes every unit
-//     from the bundle.
-//   - 2×6 stack-count units (shapes.orbit_stacks; 2026-11-27, over two
-//     sessions, the machine shared with test runs and CI): all 1,975 in
-//     12,754 CPU-seconds (3.54 CPU-hours; their sum units 13,137), the first
-//     956 (its sum unit 963); the stage checked each against its sum unit.
-//
-// 3×4 is not counted. By the three-stack (gangster) method of
-// stages/maths/triple it is projected at 567 ± 22 CPU-hours (95%; 2026-11-25):
-// 144,578 first-stack classes × 173 sub-units × 0.0816 ± 0.0032 CPU-seconds,
-// from 400 uniformly drawn sub-units (`TRIPLE_PROJECT_SAMPLES=400
-// TRIPLE_PROJECT_SEED=1 go test -run TestProject3x4 -v -timeout 60m
-// ./stages/maths/triple`, one core, with the 2×6 run on the machine: the
-// interval covers sampling only), with tables of 1.2 GB and rows of 2.35 GB
-// built in about 7 CPU-minutes. Pettersen and Silver used about 2,568
-// CPU-hours (2006), Silver about 1,035 (2022). That is above the 100
-// CPU-hours that would make it a default unit run; the method reproduces 3×2
-// and 3×3.
+//   - the default configuration (2×2 … 2×5, 4×2, 5×2; 3×3 from exact):
+//     about 4 s; 2×5 by the split-and-join kernel 0.12 s, by the full layer
+//     programme 0.36 s, its multiset check 3 s (benchmarks in
+//     stages/maths/pair and pairindep);
+//   - 2×6: 63,199 orbits listed in about 4 s, planned in about 25 s; all
+//     1,975 sum units 3.65 CPU-hours (peak RSS 13.8 GB with
+//     GOMEMLIMIT=12GiB), the stack-count units 3.54 (the full layer
+//     programme projects 79 ± 14 CPU-hours: TestProject2x6 in
+//     stages/maths/pair); the bundle records each unit's CPU time;
+//   - 3×4 is not counted here: the three-stack method of stages/maths/triple
+//     projects 567 ± 22 CPU-hours (TestProject3x4), against Pettersen and
+//     Silver's 2,568 (2006) and Silver's 1,035 (2022).
 package shapes

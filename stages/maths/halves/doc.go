@@ -52,7 +52,7 @@
 // (an involution without fixed points on the splits) halves the terms, so
 // it cannot reach 60 (or 150) however cheap the band count is made.
 //
-// Measured (TestProject3x4, 2026-12-06, this project's 2-core machine at
+// Measured (TestProject3x4, this project's 2-core machine at
 // load average 21, GOMAXPROCS=1, thread CPU time): 20 uniform labelled
 // signatures (seed 1), each unit one first-band choice of stack 0 with
 // all of stacks 1 and 2 (≈ 24,000 terms), scaled by |L_0|: 375 ± 23

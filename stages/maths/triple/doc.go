@@ -76,7 +76,7 @@
 // (with replacement) by the thread's CPU time and projects the whole count:
 // 144,578 × 173 × the mean, ± 1.96 standard errors.
 //
-// Measured on 2026-11-25 on this project's 2-core machine (AMD EPYC,
+// Measured on this project's 2-core machine (AMD EPYC,
 // "Oxide Virtual Turin-like Processor", AVX-512; GOMAXPROCS=1, while a
 // two-core computation ran beside it, which inflates memory-bound CPU
 // time): 400 sub-units, seed 1, mean 0.0816 CPU-s, standard deviation

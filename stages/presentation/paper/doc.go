@@ -64,6 +64,6 @@
 //
 // # Cost
 //
-// 2 s within `make all` from a fresh clone (2026-11-24, the project's 2-core
+// 2 s within `make all` from a fresh clone (the project's 2-core
 // machine).
 package paper
