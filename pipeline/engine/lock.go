@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -70,4 +73,24 @@ func (e *Engine) WriteLock(path string) error {
 		return err
 	}
 	return files.WriteAtomic(path, l.Encode())
+}
+
+// ConfigLock reads the lock that belongs to the configuration file: the
+// file beside it with the extension .yaml (or .yml) replaced by
+// .lock.json, as configs/default.lock.json is the lock of
+// configs/default.yaml. It returns nil and "" when there is no such file.
+func (e *Engine) ConfigLock() (*inspect.RunLock, string, error) {
+	if e.opts.ConfigFile == "" {
+		return nil, "", nil
+	}
+	base := strings.TrimSuffix(strings.TrimSuffix(e.opts.ConfigFile, ".yaml"), ".yml")
+	path := base + ".lock.json"
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, "", nil
+	}
+	l, err := inspect.ReadLock(path)
+	if err != nil {
+		return nil, "", err
+	}
+	return l, path, nil
 }
