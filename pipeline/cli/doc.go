@@ -53,7 +53,13 @@
 //	    fingerprint and every committed bundle's bytes with a lock; one
 //	    line per difference (for a bundle, in a git checkout, the units
 //	    whose rows differ from HEAD's file, as census verify names them
-//	    too); exit 1 on any
+//	    too); exit 1 on any. An artifact whose machine-dependent columns
+//	    (CPU time, memory: shapes_units.parquet's cpu_seconds and
+//	    peak_rss_bytes) alone differ is not a difference: the lock holds a
+//	    hash of its other columns and footer too (less the run's
+//	    fingerprint, which must be the manifest's), and a NOTE line says it
+//	    "differs from the lock in cpu_seconds/peak_rss_bytes only:
+//	    machine-dependent, not compared"
 //	census verify --recompute K|all [--seed S] [--max-unit-cpu D] [--bundle NAME]
 //	    recompute K units of every committed bundle (data/bundles; of the
 //	    bundles named by --bundle, e.g. symmetry-12) and compare them byte

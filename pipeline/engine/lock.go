@@ -37,7 +37,19 @@ func (e *Engine) Lock() (*inspect.RunLock, error) {
 		l.Stages = append(l.Stages, inspect.LockedStage{Stage: s.Name, Version: rec.Version, Fingerprint: rec.Fingerprint, Config: rec.Config})
 	}
 	for _, a := range m.Artifacts {
-		l.Artifacts = append(l.Artifacts, inspect.LockedArtifact{Path: a.Path, Stage: a.Stage, SHA256: a.SHA256, Size: a.Size})
+		la := inspect.LockedArtifact{Path: a.Path, Stage: a.Stage, SHA256: a.SHA256, Size: a.Size}
+		if s, ok := e.byName[a.Stage]; ok {
+			for _, o := range s.Outputs {
+				if filepath.ToSlash(o.Path) == a.Path && len(o.MachineColumns) > 0 {
+					sum, _, err := pipeline.HashColumnsExcept(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)), o.MachineColumns)
+					if err != nil {
+						return nil, fmt.Errorf("artifact %s: %w", a.Path, err)
+					}
+					la.MachineColumns, la.ColumnsSHA256 = slices.Clone(o.MachineColumns), sum
+				}
+			}
+		}
+		l.Artifacts = append(l.Artifacts, la)
 	}
 	readers := map[string][]string{} // bundle path -> stages
 	for _, s := range e.order {
