@@ -152,7 +152,11 @@ renamed once checked, and records after their files.`,
 				fmt.Fprintf(io.Stderr, "census: %s\n", line)
 			}
 			if err == nil && len(t.Refused) > 0 {
-				err = fmt.Errorf("refused %d run records of the remote that disagree with the lock", len(t.Refused))
+				what := "run records"
+				if len(t.Refused) == 1 {
+					what = "run record"
+				}
+				err = fmt.Errorf("refused %d %s of the remote that disagree with the lock", len(t.Refused), what)
 			}
 			return err
 		},
