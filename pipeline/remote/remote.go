@@ -397,16 +397,12 @@ func (pl *Pull) recordKeys(stage, fingerprint string) []string {
 			}
 		}
 	}
-	if legacy := remoteRuns + stage + "/" + fingerprint + ".json"; pl.has(legacy) {
+	legacy := remoteRuns + stage + "/" + fingerprint + ".json"
+	if _, ok := pl.have[legacy]; ok {
 		keys = append(keys, legacy)
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-func (pl *Pull) has(key string) bool {
-	_, ok := pl.have[key]
-	return ok
 }
 
 // fetchedRecord is one run record read from the remote and checked.
