@@ -2,6 +2,9 @@ package pipeline
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,7 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/parquet-go/parquet-go"
@@ -27,6 +32,92 @@ type Table[T any] struct{ Output }
 // NewTable declares the Parquet artifact data/<name>.parquet.
 func NewTable[T any](name, doc string) Table[T] {
 	return Table[T]{Output{Name: name, Path: filepath.Join("data", name+".parquet"), Doc: doc}}
+}
+
+// WithMachineColumns returns the table declaring columns as
+// machine-dependent (Output.MachineColumns).
+func (t Table[T]) WithMachineColumns(columns ...string) Table[T] {
+	t.MachineColumns = columns
+	return t
+}
+
+// HashColumnsExcept returns the SHA-256 of the Parquet file at path
+// without its columns named in drop: its writer (created_by), its footer's
+// key-value metadata but census.fingerprint, the names of the other
+// columns in schema order, then each row's values of them (kind, levels,
+// bytes). Two files with the same rows in the columns kept and the same
+// provenance hash alike. The fingerprint is left out because it moves with
+// any input, a committed bundle's bytes among them; it is returned apart,
+// for the caller to check against the run's.
+func HashColumnsExcept(path string, drop []string) (sum, fingerprint string, err error) {
+	f, err := files.OpenRegular(path)
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", "", err
+	}
+	pf, err := parquet.OpenFile(f, info.Size())
+	if err != nil {
+		return "", "", fmt.Errorf("%s: %w", path, err)
+	}
+	h := sha256.New()
+	var word [8]byte
+	writeBytes := func(b []byte) {
+		binary.LittleEndian.PutUint64(word[:], uint64(len(b)))
+		h.Write(word[:])
+		h.Write(b)
+	}
+	writeBytes([]byte(pf.Metadata().CreatedBy))
+	for _, kv := range pf.Metadata().KeyValueMetadata {
+		if kv.Key == "census.fingerprint" {
+			fingerprint = kv.Value
+			continue
+		}
+		writeBytes([]byte(kv.Key))
+		writeBytes([]byte(kv.Value))
+	}
+	cols := pf.Schema().Columns()
+	kept := make([]bool, len(cols))
+	for i, c := range cols {
+		name := strings.Join(c, ".")
+		if kept[i] = !slices.Contains(drop, name); kept[i] {
+			writeBytes([]byte(name))
+		}
+	}
+	r := parquet.NewReader(pf)
+	defer r.Close()
+	buf := make([]parquet.Row, 1024)
+	var value []byte
+	for {
+		n, err := r.ReadRows(buf)
+		for _, row := range buf[:n] {
+			h.Write([]byte{'\n'})
+			for _, v := range row {
+				if c := v.Column(); c < 0 || c >= len(kept) || !kept[c] {
+					continue
+				}
+				binary.LittleEndian.PutUint64(word[:], uint64(v.Column()))
+				h.Write(word[:])
+				null := byte(0)
+				if v.IsNull() {
+					null = 1
+				}
+				h.Write([]byte{byte(v.Kind()), null, byte(v.RepetitionLevel()), byte(v.DefinitionLevel())})
+				value = v.AppendBytes(value[:0])
+				writeBytes(value)
+			}
+		}
+		if errors.Is(err, io.EOF) || (err == nil && n == 0) {
+			break
+		}
+		if err != nil {
+			return "", "", fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), fingerprint, nil
 }
 
 // Provenance is what an artifact records about how it was made. Parquet

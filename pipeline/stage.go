@@ -185,6 +185,12 @@ type Output struct {
 	Path string
 	// Doc says what one row (or the file) is.
 	Doc string
+	// MachineColumns are the columns of a Parquet artifact whose values
+	// depend on the machine that computed them (CPU time, memory): a lock
+	// pins the artifact's bytes and, apart, a hash of its other columns
+	// (HashColumnsExcept), and verify --lock takes a difference in these
+	// columns only for a match, saying so.
+	MachineColumns []string
 }
 
 // Pass is what Run gets: the stage's configuration, its inputs and the

@@ -551,9 +551,12 @@ the run: nothing partial is published, finished units are kept for the next run.
 				if err != nil {
 					return usageError{err}
 				}
-				diffs, err := e.Project().CompareLock(l)
+				diffs, notes, err := e.Project().CompareLockNoting(l)
 				if err != nil {
 					return err
+				}
+				for _, n := range notes {
+					fmt.Fprintf(io.Stdout, "NOTE     %s\n", n)
 				}
 				for _, d := range diffs {
 					fmt.Fprintf(io.Stdout, "DIFFERS  %s\n", d)

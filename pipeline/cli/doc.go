@@ -53,7 +53,13 @@
 //	    fingerprint and every committed bundle's bytes with a lock; one
 //	    line per difference (for a bundle, in a git checkout, the units
 //	    whose rows differ from HEAD's file, as census verify names them
-//	    too); exit 1 on any
+//	    too); exit 1 on any. An artifact whose machine-dependent columns
+//	    (CPU time, memory: shapes_units.parquet's cpu_seconds and
+//	    peak_rss_bytes) alone differ is not a difference: the lock holds a
+//	    hash of its other columns and footer too (less the run's
+//	    fingerprint, which must be the manifest's), and a NOTE line says it
+//	    "differs from the lock in cpu_seconds/peak_rss_bytes only:
+//	    machine-dependent, not compared"
 //	census verify --recompute K|all [--seed S] [--max-unit-cpu D] [--bundle NAME] [--executor slurm]
 //	    recompute K units of every committed bundle (data/bundles; of the
 //	    bundles named by --bundle, e.g. symmetry-12) and compare them byte
@@ -376,17 +382,29 @@
 //	bin/census pull 's3://my-bucket/census?region=eu-west-1' --lock configs/default.lock.json   # for census diff
 //
 // The remote holds objects/<sha256> (every artifact and run-cache object),
-// runs/<stage>/<fingerprint>.json (run-cache records) and
-// units/<stage>/<fingerprint>/<id> (finished work units). Every key names its
-// content, so push sends only the keys the remote lacks: a second push sends
-// nothing. pull walks the stages in order: for each stale one it fetches the
-// record of the fingerprint the current configuration gives and the objects
-// it names, checking each file's SHA-256 and size before it is renamed into
-// the run cache, or, when the remote has no record, the stage's finished
-// units; then it restores every stage it can from the run cache and runs
-// none: the stages the remote lacks are listed for census run to compute.
-// With --lock FILE it fills the run cache, not data/, so that census diff
-// reads the lock's numbers. An interrupted push or pull leaves nothing that
+// runs/<stage>/<fingerprint>/<sha256>.json (run-cache records, each named by
+// the SHA-256 of its bytes) and units/<stage>/<fingerprint>/<id> (finished
+// work units). Every key names its content, so push sends only the keys the
+// remote lacks: a second push sends nothing, and a record that differs from
+// one already there under the same fingerprint (another machine's, or a
+// forged one) is sent beside it. pull walks the stages in order: for each
+// stale one it fetches a record of the fingerprint the current configuration
+// gives and the objects it names, checking each file's SHA-256 and size
+// before it is renamed into the run cache, or, when the remote has no
+// record, the stage's finished units; then it restores every stage it can
+// from the run cache and runs none: the stages the remote lacks are listed
+// for census run to compute. The record is chosen by the configuration's
+// lock, the file beside it named .lock.json for .yaml
+// (configs/default.lock.json for configs/default.yaml), where it lists the
+// stage with that fingerprint: only a record with the lock's artifacts
+// (SHA-256 and size) is taken, every other is refused on one line naming the
+// stage, the fingerprint and the artifact that differs, and pull exits 1.
+// Without such a lock the records of one fingerprint must agree on every
+// artifact; records that disagree stop the pull with an error naming their
+// keys, since nothing says which is right. Records of the first layout,
+// runs/<stage>/<fingerprint>.json, are still read under the same rules.
+// With --lock FILE it fills the run cache, not data/, choosing records by
+// FILE, so that census diff reads the lock's numbers. An interrupted push or pull leaves nothing that
 // is taken for complete: records are written after their objects, every file
 // is written under a temporary name and renamed when whole, and every file is
 // checked when read. Both take data/.lock like a run.

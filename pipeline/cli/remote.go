@@ -48,8 +48,10 @@ func pushCommand(io IO, openEngine func() (*engine.Engine, error)) *cobra.Comman
 		Short: "Send a remote (file:///path or s3://bucket/prefix) the artifacts, run-cache entries and units it lacks",
 		Long: `Send a remote what it lacks of data/: every artifact of the manifest and every run
 cache object (objects/<sha256>), every run cache record and each stage's current record
-(runs/<stage>/<fingerprint>.json), every finished unit (units/<stage>/<fingerprint>/<id>).
-Every key names its content, so a second push sends nothing. Records are sent after their
+(runs/<stage>/<fingerprint>/<sha256 of the record>.json), every finished unit
+(units/<stage>/<fingerprint>/<id>). Every key names its content, so a second push sends
+nothing, and a record whose files differ from another under the same fingerprint is sent
+beside it, never hidden by it. Records are sent after their
 objects, so an interrupted push leaves nothing that a pull takes for complete. REMOTE is
 file:///absolute/path or s3://bucket/prefix (S3 options as query parameters: region,
 endpoint, use_path_style, disable_https; credentials from the AWS environment); without it,
@@ -93,10 +95,16 @@ func pullCommand(io IO, openEngine func() (*engine.Engine, error)) *cobra.Comman
 		Long: `Fetch from a remote what the current configuration needs, stage by stage: the run cache
 record of the stage's fingerprint and the files it names, each checked against its SHA-256
 before it is used (a damaged one is refused), or, for a stage the remote has no record of,
-its finished units. Then every stage found is restored into data/ as census run would
+its finished units. A record is chosen by the configuration's lock, the file beside it
+named .lock.json instead of .yaml (configs/default.lock.json for configs/default.yaml),
+when the lock lists the stage with that fingerprint: only a record whose artifacts' SHA-256
+are the lock's is taken, and every other is refused, one line each, and the pull exits 1.
+Without such a lock, the records of one fingerprint must agree on every artifact, or the
+pull stops with an error naming them. Then every stage found is restored into data/ as census run would
 restore it from the run cache, and no stage is run: those the remote lacks are listed, for
 census run to compute. With --lock FILE, fetch that lock's records and artifacts into the
-run cache only (for census diff), leaving data/ as it is. An interrupted pull leaves
+run cache only (for census diff), choosing records by that lock, leaving data/ as it is.
+An interrupted pull leaves
 nothing that is taken for complete: each file is written under a temporary name and
 renamed once checked, and records after their files.`,
 		Example: `  census pull file:///srv/census-cache
@@ -139,6 +147,16 @@ renamed once checked, and records after their files.`,
 					what = "artifacts the remote lacks"
 				}
 				fmt.Fprintf(io.Stdout, "%s: %s\n", what, strings.Join(t.Missing, ", "))
+			}
+			for _, line := range t.Refused {
+				fmt.Fprintf(io.Stderr, "census: %s\n", line)
+			}
+			if err == nil && len(t.Refused) > 0 {
+				what := "run records"
+				if len(t.Refused) == 1 {
+					what = "run record"
+				}
+				err = fmt.Errorf("refused %d %s of the remote that disagree with the lock", len(t.Refused), what)
 			}
 			return err
 		},

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
 
@@ -137,5 +138,53 @@ func TestPushPullWhileLocked(t *testing.T) {
 		if code != 1 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "census: data/.lock is held by another census run (pid ") {
 			t.Errorf("%s while locked: exit %d, stdout %q, stderr %q", cmd, code, out, errs)
 		}
+	}
+}
+
+// TestPullRefusesARecordTheLockDoesNotName: a run whose artifact was
+// replaced, with its manifest entry, is pushed; census pull in another
+// root, whose configuration c.yaml has the honest run's lock beside it
+// (c.lock.json), refuses the record on one line naming the stage, restores
+// nothing and exits 1 (issue 50, probe 4).
+func TestPullRefusesARecordTheLockDoesNotName(t *testing.T) {
+	root := project(t)
+	if code, _, errs := census(t, root, "run"); code != 0 {
+		t.Fatal(errs)
+	}
+	lock := filepath.Join(root, "c.lock.json")
+	if code, _, errs := census(t, root, "lock", "-o", lock); code != 0 {
+		t.Fatal(errs)
+	}
+	m, err := store.ReadManifest(root)
+	if err != nil || len(m.Artifacts) != 1 {
+		t.Fatalf("manifest %+v, %v", m, err)
+	}
+	// The forger's copy: other bytes under the same fingerprint.
+	other := project(t)
+	if code, _, errs := census(t, other, "run", "--set", "gen.rows=8"); code != 0 {
+		t.Fatal(errs)
+	}
+	forged, _ := os.ReadFile(filepath.Join(other, m.Artifacts[0].Path))
+	os.WriteFile(filepath.Join(root, m.Artifacts[0].Path), forged, 0o644)
+	m.Artifacts[0].SHA256, m.Artifacts[0].Size, _ = files.Hash(filepath.Join(root, m.Artifacts[0].Path))
+	if err := m.Write(root); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(root, store.CacheDir))
+	remote := "file://" + t.TempDir()
+	if code, out, errs := census(t, root, "push", remote); code != 0 {
+		t.Fatalf("push: exit %d\n%s%s", code, out, errs)
+	}
+
+	honest := project(t)
+	data, _ := os.ReadFile(lock)
+	os.WriteFile(filepath.Join(honest, "c.lock.json"), data, 0o644)
+	code, out, errs := census(t, honest, "pull", remote)
+	if code != 1 || !strings.Contains(out, "restored 0 stages") || !strings.Contains(errs, "census: stage gen, fingerprint ") ||
+		!strings.Contains(errs, "refused: artifact "+m.Artifacts[0].Path) || !strings.Contains(errs, "refused 1 run record of the remote") {
+		t.Fatalf("pull of a forged record with the lock: exit %d\n%s%s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(honest, m.Artifacts[0].Path)); err == nil {
+		t.Error("the forged artifact reached data/")
 	}
 }

@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,7 +37,19 @@ func (e *Engine) Lock() (*inspect.RunLock, error) {
 		l.Stages = append(l.Stages, inspect.LockedStage{Stage: s.Name, Version: rec.Version, Fingerprint: rec.Fingerprint, Config: rec.Config})
 	}
 	for _, a := range m.Artifacts {
-		l.Artifacts = append(l.Artifacts, inspect.LockedArtifact{Path: a.Path, Stage: a.Stage, SHA256: a.SHA256, Size: a.Size})
+		la := inspect.LockedArtifact{Path: a.Path, Stage: a.Stage, SHA256: a.SHA256, Size: a.Size}
+		if s, ok := e.byName[a.Stage]; ok {
+			for _, o := range s.Outputs {
+				if filepath.ToSlash(o.Path) == a.Path && len(o.MachineColumns) > 0 {
+					sum, _, err := pipeline.HashColumnsExcept(filepath.Join(e.opts.Root, filepath.FromSlash(a.Path)), o.MachineColumns)
+					if err != nil {
+						return nil, fmt.Errorf("artifact %s: %w", a.Path, err)
+					}
+					la.MachineColumns, la.ColumnsSHA256 = slices.Clone(o.MachineColumns), sum
+				}
+			}
+		}
+		l.Artifacts = append(l.Artifacts, la)
 	}
 	readers := map[string][]string{} // bundle path -> stages
 	for _, s := range e.order {
@@ -70,4 +85,24 @@ func (e *Engine) WriteLock(path string) error {
 		return err
 	}
 	return files.WriteAtomic(path, l.Encode())
+}
+
+// ConfigLock reads the lock that belongs to the configuration file: the
+// file beside it with the extension .yaml (or .yml) replaced by
+// .lock.json, as configs/default.lock.json is the lock of
+// configs/default.yaml. It returns nil and "" when there is no such file.
+func (e *Engine) ConfigLock() (*inspect.RunLock, string, error) {
+	if e.opts.ConfigFile == "" {
+		return nil, "", nil
+	}
+	base := strings.TrimSuffix(strings.TrimSuffix(e.opts.ConfigFile, ".yaml"), ".yml")
+	path := base + ".lock.json"
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, "", nil
+	}
+	l, err := inspect.ReadLock(path)
+	if err != nil {
+		return nil, "", err
+	}
+	return l, path, nil
 }

@@ -22,7 +22,9 @@ type PullOptions struct {
 
 // Pull fetches from the remote what the current configuration needs, stage
 // by stage in pipeline order: the run cache record of the stage's
-// fingerprint and its objects (each checked against its SHA-256), or, for
+// fingerprint and its objects (each checked against its SHA-256), chosen
+// by the configuration's lock (ConfigLock) where it pins the stage and
+// otherwise only when the remote's records agree (remote.Pull.Record), or, for
 // a stage the remote has no record of, its finished units (each checked by
 // its trailer). It then restores every stage it can from the run cache,
 // as census run would, and runs none: a stage that stays stale is listed
@@ -41,6 +43,15 @@ func (e *Engine) Pull(ctx context.Context, r *remote.Remote, o PullOptions) (rem
 		err := pull.Lock(ctx, o.Lock)
 		release()
 		return *t, nil, err
+	}
+	l, lockPath, err := e.ConfigLock()
+	if err != nil {
+		release()
+		return *t, nil, err
+	}
+	if l != nil {
+		e.log.Info("pull takes only run records that agree with the lock", "lock", lockPath)
+		pull.Pin(l)
 	}
 	m, err := store.ReadManifest(e.opts.Root)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline/inspect"
 	"github.com/sudoku-census/sudoku-census/pipeline/remote"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/internal/files"
 	"github.com/sudoku-census/sudoku-census/pipeline/internal/s3test"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
 )
@@ -335,5 +336,218 @@ func TestPushShowsProgress(t *testing.T) {
 		if drawn := strings.Contains(bar.String(), "push: files ["); drawn != terminal {
 			t.Errorf("terminal %v: progress %q", terminal, bar.String())
 		}
+	}
+}
+
+// forgedPush is issue 50's probe 4: project f runs honestly and writes its
+// lock beside the configuration (config.lock.json, as
+// configs/default.lock.json is beside configs/default.yaml); then, as an
+// attacker with write access to their own copy, it replaces
+// data/total.txt by other bytes and its manifest entry to match, keeps no
+// honest run record, and pushes to a fresh file:// remote. It returns the
+// honest total, the forged one, the lock and the remote's URL.
+func forgedPush(t *testing.T) (f *fixture, honest, forged []byte, lockPath, url string) {
+	t.Helper()
+	ctx := context.Background()
+	f = newFixture(t, "numbers:\n  count: 10\n")
+	f.run(RunOptions{}, nil)
+	lockPath = filepath.Join(filepath.Dir(f.config), "config.lock.json")
+	if err := f.engine().WriteLock(lockPath); err != nil {
+		t.Fatal(err)
+	}
+	honest = f.read("data/total.txt")
+	forged = []byte("386\n")
+	if err := os.WriteFile(filepath.Join(f.root, "data/total.txt"), forged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := store.ReadManifest(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range m.Artifacts {
+		if a.Path == "data/total.txt" {
+			m.Artifacts[i].SHA256, m.Artifacts[i].Size, _ = files.Hash(filepath.Join(f.root, a.Path))
+		}
+	}
+	if err := m.Write(f.root); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(f.root, store.CacheDir))
+	url = "file://" + t.TempDir()
+	if _, err := open(t, url).Push(ctx, f.root, f.engine().Log(), false); err != nil {
+		t.Fatal(err)
+	}
+	return f, honest, forged, lockPath, url
+}
+
+// TestPullRefusesARecordTheLockDoesNotName: an honest clone with the lock
+// beside its configuration pulls from the poisoned remote: the forged
+// record of total is refused on one line naming the stage, its fingerprint
+// and the artifact, nothing of it reaches the clone, and the clone then
+// computes the honest total, which matches the lock.
+func TestPullRefusesARecordTheLockDoesNotName(t *testing.T) {
+	ctx := context.Background()
+	f, honest, _, lockPath, url := forgedPush(t)
+	g := f.clone()
+	got, results, err := g.engine().Pull(ctx, open(t, url), PullOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := inspect.ReadLock(lockPath)
+	var totalFP string
+	for _, s := range l.Stages {
+		if s.Stage == "total" {
+			totalFP = s.Fingerprint
+		}
+	}
+	if len(got.Refused) != 1 {
+		t.Fatalf("pull refused %q, want the forged total record", got.Refused)
+	}
+	line := got.Refused[0]
+	for _, want := range []string{"stage total", totalFP[:12], "data/total.txt", "refused"} {
+		if !strings.Contains(line, want) || strings.Contains(line, "\n") {
+			t.Errorf("refusal %q: want one line with %q", line, want)
+		}
+	}
+	for _, res := range results {
+		if res.Stage == "total" && res.Restored {
+			t.Error("the forged total was restored")
+		}
+	}
+	if !slices.Contains(got.Missing, "total") {
+		t.Errorf("missing %v, want total listed for census run", got.Missing)
+	}
+	if _, err := os.Stat(filepath.Join(g.root, "data/total.txt")); err == nil {
+		t.Error("data/total.txt was written from the forged record")
+	}
+	if _, err := os.Stat(store.CacheRun(g.root, "total", totalFP)); err == nil {
+		t.Error("the forged record reached the clone's run cache")
+	}
+	g.run(RunOptions{}, nil)
+	if !bytes.Equal(g.read("data/total.txt"), honest) {
+		t.Errorf("the clone's total is %q, want %q", g.read("data/total.txt"), honest)
+	}
+	if diffs, err := g.engine().Project().CompareLock(l); err != nil || len(diffs) != 0 {
+		t.Errorf("the clone against the lock: %v, %v", diffs, err)
+	}
+}
+
+// TestHonestPushAfterAForgedOne: the record of an honest run under the
+// fingerprint of a forged one is sent beside it (records are named by their
+// content), and a clone with the lock then restores the honest total and
+// refuses the forged one.
+func TestHonestPushAfterAForgedOne(t *testing.T) {
+	ctx := context.Background()
+	f, honest, _, lockPath, url := forgedPush(t)
+	h := f.clone()
+	h.run(RunOptions{}, nil)
+	sent, err := open(t, url).Push(ctx, h.root, h.engine().Log(), false)
+	if err != nil || sent.Runs != 1 || sent.Objects != 1 {
+		t.Fatalf("honest push after a forged one: %+v, %v; want the total record and its object sent", sent, err)
+	}
+	g := f.clone()
+	got, results, err := g.engine().Pull(ctx, open(t, url), PullOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Refused) != 1 || !strings.Contains(got.Refused[0], "stage total") {
+		t.Errorf("refused %q, want the forged total record", got.Refused)
+	}
+	for _, res := range results {
+		if !res.Restored {
+			t.Errorf("stage %s: %+v, want restored", res.Stage, res)
+		}
+	}
+	if !bytes.Equal(g.read("data/total.txt"), honest) {
+		t.Errorf("pulled total %q, want %q", g.read("data/total.txt"), honest)
+	}
+	l, _ := inspect.ReadLock(lockPath)
+	if diffs, err := g.engine().Project().CompareLock(l); err != nil || len(diffs) != 0 {
+		t.Errorf("after the pull: %v, %v", diffs, err)
+	}
+}
+
+// TestPullWithoutALockRefusesRecordsThatDisagree: with both records of
+// total on the remote and no lock beside the configuration, a pull takes
+// neither: one line naming the stage, the fingerprint and both keys.
+func TestPullWithoutALockRefusesRecordsThatDisagree(t *testing.T) {
+	ctx := context.Background()
+	f, _, _, lockPath, url := forgedPush(t)
+	h := f.clone()
+	h.run(RunOptions{}, nil)
+	if _, err := open(t, url).Push(ctx, h.root, h.engine().Log(), false); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := inspect.ReadLock(lockPath)
+	os.Remove(lockPath)
+	dir := strings.TrimPrefix(url, "file://")
+	var fp string
+	for _, s := range l.Stages {
+		if s.Stage == "total" {
+			fp = s.Fingerprint
+		}
+	}
+	keys, _ := filepath.Glob(filepath.Join(dir, "runs", "total", fp, "*.json"))
+	if len(keys) != 2 {
+		t.Fatalf("the remote holds %v, want two records of total", keys)
+	}
+	g := f.clone()
+	_, _, err := g.engine().Pull(ctx, open(t, url), PullOptions{})
+	if err == nil || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("pull of disagreeing records without a lock: %v, want one line", err)
+	}
+	for _, want := range []string{"stage total", fp[:12], "disagree"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	for _, key := range keys {
+		rel, _ := filepath.Rel(dir, key)
+		if !strings.Contains(err.Error(), filepath.ToSlash(rel)) {
+			t.Errorf("error %q does not name %s", err, rel)
+		}
+	}
+	if _, err := os.Stat(store.CacheRun(g.root, "total", fp)); err == nil {
+		t.Error("a pull that refused the records wrote one")
+	}
+	// pull --lock chooses by that lock instead.
+	got, _, err := g.engine().Pull(ctx, open(t, url), PullOptions{Lock: l})
+	if err != nil || len(got.Refused) != 1 {
+		t.Errorf("pull --lock: %+v, %v; want the forged record refused", got, err)
+	}
+}
+
+// TestPullReadsRecordsItsKeyVouchesFor: a record whose bytes are not those
+// its key names is passed over, and a record of the first layout,
+// runs/<stage>/<fingerprint>.json, is still read.
+func TestPullReadsRecordsItsKeyVouchesFor(t *testing.T) {
+	ctx := context.Background()
+	f, dir, r := pushed(t)
+	records, _ := filepath.Glob(filepath.Join(dir, "runs", "*", "*", "*.json"))
+	if len(records) != 3 {
+		t.Fatalf("records %v, want 3", records)
+	}
+	for _, rec := range records {
+		switch stage := filepath.Base(filepath.Dir(filepath.Dir(rec))); stage {
+		case "numbers": // the first layout
+			if err := os.Rename(rec, filepath.Dir(rec)+".json"); err != nil {
+				t.Fatal(err)
+			}
+		case "total": // bytes its key does not name
+			data, _ := os.ReadFile(rec)
+			os.WriteFile(rec, append(data, ' '), 0o644)
+		}
+	}
+	g := f.clone()
+	got, results, err := g.engine().Pull(ctx, r, PullOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := map[string]bool{}
+	for _, res := range results {
+		restored[res.Stage] = res.Restored
+	}
+	if !restored["numbers"] || !restored["squares"] || restored["total"] || !equal(got.Missing, []string{"total"}) {
+		t.Errorf("restored %v, missing %v; want numbers (first layout) and squares, not total", restored, got.Missing)
 	}
 }

@@ -61,6 +61,14 @@ type LockedArtifact struct {
 	Stage  string `json:"stage"`
 	SHA256 string `json:"sha256"`
 	Size   int64  `json:"size"`
+	// MachineColumns are the artifact's columns that depend on the
+	// machine (pipeline.Output.MachineColumns), and ColumnsSHA256 the hash
+	// of its other columns (pipeline.HashColumnsExcept): a file whose
+	// bytes differ from SHA256 but whose other columns hash to
+	// ColumnsSHA256 matches, with a note. Absent for other artifacts and
+	// in locks written before they were recorded.
+	MachineColumns []string `json:"machine_columns,omitempty"`
+	ColumnsSHA256  string   `json:"columns_sha256,omitempty"`
 }
 
 // Encode returns the lock as indented JSON ending in a newline: the same
@@ -93,31 +101,69 @@ func ReadLock(path string) (*RunLock, error) {
 // an artifact missing, extra, or with other bytes; a stage with another
 // fingerprint. No difference means the run reproduces the locked one.
 func (pr Project) CompareLock(l *RunLock) ([]string, error) {
+	diffs, _, err := pr.CompareLockNoting(l)
+	return diffs, err
+}
+
+// CompareLockNoting is CompareLock that also returns, one line each, the
+// artifacts taken for a match although their bytes differ from the lock:
+// those that differ in their machine-dependent columns only
+// (LockedArtifact.MachineColumns), which the lock does not compare.
+func (pr Project) CompareLockNoting(l *RunLock) (diffs, notes []string, err error) {
 	m, err := store.ReadManifest(pr.Root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var diffs []string
 	seen := map[string]bool{}
 	locked := map[string]LockedArtifact{}
 	for _, a := range l.Artifacts {
 		locked[a.Path] = a
 	}
+	lockedFingerprints := map[string]string{}
+	for _, s := range l.Stages {
+		lockedFingerprints[s.Stage] = s.Fingerprint
+	}
+	manifestEntries := map[string]store.ArtifactEntry{}
+	for _, a := range m.Artifacts {
+		manifestEntries[a.Path] = a
+	}
 	for _, a := range l.Artifacts {
 		if !files.SafeRelPath(a.Path) {
-			return nil, fmt.Errorf("the lock names %q, not a path below the project root", a.Path)
+			return nil, nil, fmt.Errorf("the lock names %q, not a path below the project root", a.Path)
 		}
 		if seen[a.Path] {
 			diffs = append(diffs, fmt.Sprintf("%s: listed twice in the lock", a.Path))
 			continue
 		}
 		seen[a.Path] = true
-		sum, size, err := files.Hash(filepath.Join(pr.Root, filepath.FromSlash(a.Path)))
+		file := filepath.Join(pr.Root, filepath.FromSlash(a.Path))
+		sum, size, err := files.Hash(file)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			diffs = append(diffs, fmt.Sprintf("%s: missing (the lock has SHA-256 %s)", a.Path, msg.Short(a.SHA256)))
 		case err != nil:
 			diffs = append(diffs, fmt.Sprintf("%s: unreadable: %s (the lock has SHA-256 %s)", a.Path, msg.OneLine(msg.PathErr(err).Error()), msg.Short(a.SHA256)))
+		case sum != a.SHA256 && len(a.MachineColumns) > 0 && a.ColumnsSHA256 != "":
+			// The footer's fingerprint, left out of ColumnsSHA256, must be
+			// the one the manifest records for the artifact's run (which
+			// the lock's stage fingerprint is compared with below).
+			machine := strings.Join(a.MachineColumns, "/")
+			other, footerFP, err := pipeline.HashColumnsExcept(file, a.MachineColumns)
+			entry, inManifest := manifestEntries[a.Path]
+			switch {
+			case err != nil:
+				diffs = append(diffs, fmt.Sprintf("%s: SHA-256 %s, the lock has %s, and its columns cannot be read: %s", a.Path, msg.Short(sum), msg.Short(a.SHA256), msg.OneLine(msg.PathErr(err).Error())))
+			case other != a.ColumnsSHA256:
+				diffs = append(diffs, fmt.Sprintf("%s: SHA-256 %s, the lock has %s, and not in %s only (machine-dependent, not compared): its other columns differ", a.Path, msg.Short(sum), msg.Short(a.SHA256), machine))
+			case !inManifest || footerFP != entry.Fingerprint:
+				diffs = append(diffs, fmt.Sprintf("%s: SHA-256 %s, the lock has %s, and the fingerprint its footer records (%s) is not that of the run data/manifest.json records for it", a.Path, msg.Short(sum), msg.Short(a.SHA256), msg.Short(footerFP)))
+			default:
+				what := machine
+				if footerFP != lockedFingerprints[a.Stage] {
+					what += " and the fingerprint of its run" // a line of its own below
+				}
+				notes = append(notes, fmt.Sprintf("%s: differs from the lock in %s only: machine-dependent, not compared (SHA-256 %s, the lock has %s)", a.Path, what, msg.Short(sum), msg.Short(a.SHA256)))
+			}
 		case sum != a.SHA256:
 			diffs = append(diffs, fmt.Sprintf("%s: SHA-256 %s, the lock has %s", a.Path, msg.Short(sum), msg.Short(a.SHA256)))
 		case size != a.Size:
@@ -127,7 +173,7 @@ func (pr Project) CompareLock(l *RunLock) ([]string, error) {
 	lockedBundles := map[string]bool{}
 	for _, b := range l.Bundles {
 		if !files.SafeRelPath(b.Path) {
-			return nil, fmt.Errorf("the lock names bundle %q, not a path below the project root", b.Path)
+			return nil, nil, fmt.Errorf("the lock names bundle %q, not a path below the project root", b.Path)
 		}
 		if lockedBundles[b.Path] {
 			diffs = append(diffs, fmt.Sprintf("bundle %s: listed twice in the lock", b.Path))
@@ -176,7 +222,8 @@ func (pr Project) CompareLock(l *RunLock) ([]string, error) {
 		}
 	}
 	slices.Sort(diffs)
-	return diffs, nil
+	slices.Sort(notes)
+	return diffs, notes, nil
 }
 
 // bundlePaths returns the slash paths of the bundles the project's stages

@@ -37,19 +37,27 @@ import (
 // remote): the run cache's objects and records and the finished units, by
 // these keys below the remote's path:
 //
-//	objects/<sha256>                  a file's bytes, named by their SHA-256
-//	runs/<stage>/<fingerprint>.json   a run cache record (the stage's manifest
-//	                                  record and artifact entries)
-//	units/<stage>/<fingerprint>/<id>  a unit file (its trailer checks it)
+//	objects/<sha256>                             a file's bytes, named by their SHA-256
+//	runs/<stage>/<fingerprint>/<sha256>.json     a run cache record (the stage's manifest
+//	                                             record and artifact entries), named by
+//	                                             the SHA-256 of its bytes
+//	units/<stage>/<fingerprint>/<id>             a unit file (its trailer checks it)
 //
 // Every key names its content, so push sends only the keys the remote
-// lacks and a second push sends nothing. A record is written after every
-// object it names, so a record on the remote always has its objects; and a
-// reader checks each object's SHA-256 and each unit's trailer before using
-// it, so that a key torn by an interrupted push is never taken for whole.
-// Every write (remote or local) goes to a temporary name first: a file
-// remote's is renamed into place when the write completes, S3 makes an
-// object visible only when its upload completes.
+// lacks and a second push sends nothing; two machines that made different
+// bytes under one fingerprint each keep their own record, and neither hides
+// the other. A reader lists a stage's records under one fingerprint by the
+// prefix runs/<stage>/<fingerprint>/, and chooses (Pull.Record): by the
+// lock when one pins the stage at that fingerprint, otherwise the records
+// must agree on every artifact, or none is taken. Records of the first
+// layout, runs/<stage>/<fingerprint>.json, are still read, under the same
+// rules, but never written. A record is written after every object it
+// names, so a record on the remote always has its objects; and a reader
+// checks each record's and object's SHA-256 and each unit's trailer before
+// using it, so that a key torn by an interrupted push is never taken for
+// whole. Every write (remote or local) goes to a temporary name first: a
+// file remote's is renamed into place when the write completes, S3 makes
+// an object visible only when its upload completes.
 type Remote struct {
 	URL    string
 	bucket bucket
@@ -222,6 +230,9 @@ type Transfer struct {
 	Present              int   // files the other side already had
 	// Missing lists the stages a pull found neither here nor on the remote.
 	Missing []string
+	// Refused lists, one line each, the remote's run records a pull
+	// refused because they disagree with the lock that pins their stage.
+	Refused []string
 }
 
 // Files is the number of files sent or fetched.
@@ -248,7 +259,12 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 		return t, err
 	}
 	objects := map[string]string{} // SHA-256 -> a local file with those bytes
-	records := map[string]store.CacheRecord{}
+	records := map[string]encodedRecord{}
+	addRecord := func(rec store.CacheRecord) {
+		data, _ := json.MarshalIndent(rec, "", "  ")
+		data = append(data, '\n')
+		records[recordKey(rec.Stage, rec.Record.Fingerprint, data)] = encodedRecord{rec, data}
+	}
 	for _, a := range m.Artifacts {
 		objects[a.SHA256] = filepath.Join(root, filepath.FromSlash(a.Path))
 	}
@@ -259,7 +275,7 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 				entries = append(entries, a)
 			}
 		}
-		records[remoteRuns+name+"/"+rec.Fingerprint+".json"] = store.CacheRecord{Stage: name, Record: rec, Artifacts: entries}
+		addRecord(store.CacheRecord{Stage: name, Record: rec, Artifacts: entries})
 	}
 	cacheBase := filepath.Join(root, filepath.FromSlash(store.CacheDir))
 	if entries, err := os.ReadDir(filepath.Join(cacheBase, "objects")); err == nil {
@@ -277,7 +293,7 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 			rec.Record.Fingerprint+".json" != filepath.Base(file) || !files.IsHexDigest(rec.Record.Fingerprint) {
 			continue
 		}
-		records[remoteRuns+rec.Stage+"/"+filepath.Base(file)] = rec
+		addRecord(rec)
 	}
 
 	unitFiles, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(store.UnitsDir), "*", "*", "*"))
@@ -336,7 +352,7 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 			t.Present++
 			continue
 		}
-		rec := records[key]
+		rec, data := records[key].rec, records[key].data
 		complete := true
 		for _, a := range rec.Artifacts {
 			_, ok := have[remoteObjects+a.SHA256]
@@ -346,8 +362,6 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 			log.Warn("run record not pushed: some of its files are neither here nor on the remote", "stage", rec.Stage, "fingerprint", msg.Short(rec.Record.Fingerprint))
 			continue
 		}
-		data, _ := json.MarshalIndent(rec, "", "  ")
-		data = append(data, '\n')
 		if err := r.bucket.put(ctx, key, bytes.NewReader(data), int64(len(data))); err != nil {
 			return t, fmt.Errorf("push %s: %s", key, msg.OneLine(err.Error()))
 		}
@@ -357,42 +371,194 @@ func (r *Remote) Push(ctx context.Context, root string, log *slog.Logger, wait b
 	return t, nil
 }
 
-// Record fetches the remote's record of stage under fingerprint, if
-// it has one, with every object it names, into the local run cache; the
-// record is written last, so an interrupted pull leaves no record whose
-// objects are missing. A record that does not describe the stage's
-// outputs is not used.
-func (pl *Pull) Record(ctx context.Context, stage, fingerprint string) error {
-	r, have, t := pl.r, pl.have, &pl.Transfer
-	key := remoteRuns + stage + "/" + fingerprint + ".json"
-	if _, ok := have[key]; !ok {
-		return nil
+// encodedRecord is a run record and the bytes it is pushed as.
+type encodedRecord struct {
+	rec  store.CacheRecord
+	data []byte
+}
+
+// recordKey is the remote key of a run record of stage under fingerprint
+// whose bytes are data: it names their SHA-256.
+func recordKey(stage, fingerprint string, data []byte) string {
+	sum := sha256.Sum256(data)
+	return remoteRuns + stage + "/" + fingerprint + "/" + hex.EncodeToString(sum[:]) + ".json"
+}
+
+// recordKeys lists the remote's keys of records of stage under
+// fingerprint, sorted: the content-addressed ones and the one of the first
+// layout (runs/<stage>/<fingerprint>.json), if there is one.
+func (pl *Pull) recordKeys(stage, fingerprint string) []string {
+	prefix := remoteRuns + stage + "/" + fingerprint + "/"
+	var keys []string
+	for key := range pl.have {
+		if name, ok := strings.CutPrefix(key, prefix); ok {
+			if sum, ok := strings.CutSuffix(name, ".json"); ok && files.IsHexDigest(sum) {
+				keys = append(keys, key)
+			}
+		}
 	}
-	data, err := r.read(ctx, key, maxRecordBytes)
+	legacy := remoteRuns + stage + "/" + fingerprint + ".json"
+	if _, ok := pl.have[legacy]; ok {
+		keys = append(keys, legacy)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// fetchedRecord is one run record read from the remote and checked.
+type fetchedRecord struct {
+	key  string
+	rec  store.CacheRecord
+	data []byte
+}
+
+// readRecord reads the record at key and checks it: its bytes against the
+// SHA-256 its key names (a key of the first layout names none), its stage,
+// fingerprint and artifact entries. A record that does not check is
+// passed over with a warning (ok false); err is a failure to read.
+func (pl *Pull) readRecord(ctx context.Context, key, stage, fingerprint string) (fetchedRecord, bool, error) {
+	data, err := pl.r.read(ctx, key, maxRecordBytes)
 	if err != nil {
-		return err
+		return fetchedRecord{}, false, err
+	}
+	damaged := func() (fetchedRecord, bool, error) {
+		pl.log.Warn("the remote's run record is damaged: not used", "key", key)
+		return fetchedRecord{}, false, nil
+	}
+	if name, ok := strings.CutPrefix(key, remoteRuns+stage+"/"+fingerprint+"/"); ok {
+		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:])+".json" != name {
+			return damaged()
+		}
 	}
 	var rec store.CacheRecord
 	if err := json.Unmarshal(data, &rec); err != nil || rec.Stage != stage || rec.Record.Fingerprint != fingerprint {
-		pl.log.Warn("the remote's run record is damaged: not used", "key", key)
-		return nil
+		return damaged()
 	}
 	for _, a := range rec.Artifacts {
 		if !files.IsHexDigest(a.SHA256) || a.Size < 0 {
-			pl.log.Warn("the remote's run record is damaged: not used", "key", key)
-			return nil
+			return damaged()
 		}
 	}
+	return fetchedRecord{key: key, rec: rec, data: data}, true, nil
+}
+
+// Pin makes the pull choose run records by lock l: of the records of a
+// stage that l lists under the same fingerprint, only one whose artifacts
+// are l's (paths, SHA-256 and sizes) is taken, and each other is refused
+// and listed in Transfer.Refused. A nil l pins nothing.
+func (pl *Pull) Pin(l *inspect.RunLock) { pl.pin = l }
+
+// pinned returns the artifacts the pinning lock gives stage under
+// fingerprint, by path, and whether the lock pins the stage at all (it
+// lists the stage with that fingerprint).
+func (pl *Pull) pinned(stage, fingerprint string) (map[string]inspect.LockedArtifact, bool) {
+	if pl.pin == nil || !slices.ContainsFunc(pl.pin.Stages, func(s inspect.LockedStage) bool {
+		return s.Stage == stage && s.Fingerprint == fingerprint
+	}) {
+		return nil, false
+	}
+	arts := map[string]inspect.LockedArtifact{}
+	for _, a := range pl.pin.Artifacts {
+		if a.Stage == stage {
+			arts[a.Path] = a
+		}
+	}
+	return arts, true
+}
+
+// lockDisagreement says how record rec's artifacts differ from the
+// locked ones ("" when they are the same files), naming the first
+// artifact that differs.
+func lockDisagreement(rec store.CacheRecord, locked map[string]inspect.LockedArtifact) string {
+	seen := map[string]bool{}
+	for _, a := range slices.SortedFunc(slices.Values(rec.Artifacts), func(a, b store.ArtifactEntry) int { return strings.Compare(a.Path, b.Path) }) {
+		l, ok := locked[a.Path]
+		switch {
+		case !ok:
+			return fmt.Sprintf("artifact %s is not in the lock", a.Path)
+		case l.SHA256 != a.SHA256 || l.Size != a.Size:
+			return fmt.Sprintf("artifact %s has SHA-256 %s (%d bytes), the lock has %s (%d bytes)", a.Path, msg.Short(a.SHA256), a.Size, msg.Short(l.SHA256), l.Size)
+		}
+		seen[a.Path] = true
+	}
+	for _, path := range slices.Sorted(maps.Keys(locked)) {
+		if !seen[path] {
+			return fmt.Sprintf("artifact %s of the lock is not in it", path)
+		}
+	}
+	return ""
+}
+
+// artifactsSignature is what two records must share to agree: every
+// artifact's path, SHA-256 and size.
+func artifactsSignature(rec store.CacheRecord) string {
+	var parts []string
 	for _, a := range rec.Artifacts {
+		parts = append(parts, fmt.Sprintf("%s %s %d", a.Path, a.SHA256, a.Size))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, "\n")
+}
+
+// Record fetches a record of stage under fingerprint from the remote, if
+// it has one to take, with every object it names, into the local run
+// cache; the record is written last, so an interrupted pull leaves no
+// record whose objects are missing. A record that does not check
+// (readRecord) is not used. When the pin lock pins the stage, only a
+// record with the lock's artifacts is taken and the others are refused
+// (Transfer.Refused); otherwise the records must agree on every artifact
+// (records of one run pushed from machines at different commits differ in
+// other fields only): records that disagree are an error naming them,
+// for nothing says which one is right.
+func (pl *Pull) Record(ctx context.Context, stage, fingerprint string) error {
+	t := &pl.Transfer
+	var found []fetchedRecord
+	for _, key := range pl.recordKeys(stage, fingerprint) {
+		fr, ok, err := pl.readRecord(ctx, key, stage, fingerprint)
+		if err != nil {
+			return err
+		}
+		if ok {
+			found = append(found, fr)
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	var chosen *fetchedRecord
+	if locked, ok := pl.pinned(stage, fingerprint); ok {
+		for i, fr := range found {
+			if why := lockDisagreement(fr.rec, locked); why != "" {
+				t.Refused = append(t.Refused, fmt.Sprintf("stage %s, fingerprint %s: run record %s refused: %s", stage, msg.Short(fingerprint), fr.key, why))
+			} else if chosen == nil {
+				chosen = &found[i]
+			}
+		}
+		if chosen == nil {
+			return nil
+		}
+	} else {
+		for _, fr := range found[1:] {
+			if artifactsSignature(fr.rec) != artifactsSignature(found[0].rec) {
+				var keys []string
+				for _, fr := range found {
+					keys = append(keys, fr.key)
+				}
+				return fmt.Errorf("stage %s, fingerprint %s: the remote's run records disagree on the artifacts (%s): none taken; pull with a lock that pins the stage (census pull --lock FILE, or FILE beside the config) to choose", stage, msg.Short(fingerprint), strings.Join(keys, ", "))
+			}
+		}
+		chosen = &found[0]
+	}
+	for _, a := range chosen.rec.Artifacts {
 		if err := pl.object(ctx, a.SHA256, a.Size); err != nil {
 			return err
 		}
 	}
-	if err := files.WriteAtomic(store.CacheRun(pl.root, stage, fingerprint), data); err != nil {
+	if err := files.WriteAtomic(store.CacheRun(pl.root, stage, fingerprint), chosen.data); err != nil {
 		return err
 	}
 	t.Runs++
-	t.Bytes += int64(len(data))
+	t.Bytes += int64(len(chosen.data))
 	return nil
 }
 
@@ -452,9 +618,11 @@ func (pl *Pull) Units(ctx context.Context, stage, fingerprint string) error {
 	return nil
 }
 
-// Lock fetches the records and artifacts of a lock into the run cache.
+// Lock fetches the records and artifacts of a lock into the run cache,
+// choosing records by the lock (Pin).
 func (pl *Pull) Lock(ctx context.Context, l *inspect.RunLock) error {
 	have, t := pl.have, &pl.Transfer
+	pl.Pin(l)
 	for _, s := range l.Stages {
 		if !files.IsHexDigest(s.Fingerprint) || path.Base(s.Stage) != s.Stage {
 			return fmt.Errorf("the lock's stage %q has a malformed fingerprint or name", s.Stage)
@@ -489,6 +657,7 @@ type Pull struct {
 	root string
 	log  *slog.Logger
 	have map[string]int64
+	pin  *inspect.RunLock // chooses the run records (Pin); nil: none
 }
 
 // NewPull starts a pull from r into the project at root: it lists the

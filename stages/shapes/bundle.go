@@ -10,8 +10,12 @@ import (
 
 // UnitsTable is data/shapes_units.parquet: the committed record of how the
 // 2x6 count was computed, one row per unit (none when the configuration
-// leaves 2x6 out), in unit order.
-var UnitsTable = pipeline.NewTable[UnitRow]("shapes_units", "one row per 2x6 unit of the bundle: what it covers, its CPU time and the peak memory of its process")
+// leaves 2x6 out), in unit order. Its cpu_seconds and peak_rss_bytes are
+// the machine's that computed each unit (the paper's cost figures): a
+// unit recomputed elsewhere changes them alone, so a lock compares the
+// table without them as well (pipeline.Output.MachineColumns).
+var UnitsTable = pipeline.NewTable[UnitRow]("shapes_units", "one row per 2x6 unit of the bundle: what it covers, its CPU time and the peak memory of its process").
+	WithMachineColumns("cpu_seconds", "peak_rss_bytes")
 
 // UnitRow is one 2x6 unit as the bundle records it.
 type UnitRow struct {

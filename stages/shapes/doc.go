@@ -113,7 +113,11 @@
 //
 // data/shapes_units.parquet: the bundle's rows for the 2×6 units the run
 // used, in unit order (no rows without 2×6), for the paper's figure
-// unit_times.
+// unit_times and cost figures. cpu_seconds and peak_rss_bytes are
+// machine-dependent (a unit recomputed on another machine changes them
+// alone): the lock pins the file's bytes and a hash of its other columns,
+// and census verify --lock takes a file that differs in those two columns
+// only for a match, with a note saying they were not compared.
 //
 //	column          type    meaning
 //	unit            string  pair6-k1-<unit>
