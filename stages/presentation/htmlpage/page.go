@@ -2,9 +2,10 @@
 // script, font or stylesheet from elsewhere) with the key results, the
 // paper's tables (package present, printed by typeset as HTML), every
 // figure's PNG as a data: URI, every number of numbers.tex by name, and the
-// provenance of each: the input artifacts' SHA-256, sizes and rows, and
-// each stage's version, configuration and fingerprint. Write is a pure
-// function of its inputs: no clock, host name or commit.
+// provenance of each: every number a link to the artifact rows it is read
+// from (typeset.SourcedHTML), the input artifacts' SHA-256, sizes and
+// rows, and each stage's version, configuration and fingerprint. Write is
+// a pure function of its inputs: no clock, host name or commit.
 package htmlpage
 
 import (

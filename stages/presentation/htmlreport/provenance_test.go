@@ -31,7 +31,13 @@ var (
 	fromLink     = regexp.MustCompile(`(?s)<a class="from" href="([^"]*)" title="([^"]*)">(.*?)</a>`)
 	numberSpan   = regexp.MustCompile(`<span class="num">(.*?)</span>`)
 	digit        = regexp.MustCompile(`[0-9]`)
+	macroRow     = regexp.MustCompile(`<tr><td><code>\\(\w+)</code></td><td>(.*?)</td></tr>`)
 )
+
+// constants are the paper's numbers that no artifact holds: the code's
+// constants (9!^9, the Pareto k̂ limit, the side the tails table starts
+// at). Every other number of the paper links to its artifact rows.
+var constants = map[string]bool{"OmegaSizeSci": true, "UnreliableK": true, "TailSide": true}
 
 // checkProvenance fails t for every problem provenanceProblems finds in
 // the page of the run in root, checks that broken copies of the page (a
@@ -45,7 +51,7 @@ func checkProvenance(t *testing.T, root string, page []byte) {
 	for _, p := range problems {
 		t.Error(p)
 	}
-	t.Logf("provenance: %d numbers of the tables and key results, each linked; %d distinct artifact rows named", numbers, sources)
+	t.Logf("provenance: %d numbers of the tables, key results and the paper's macros, each linked; %d distinct artifact rows named", numbers, sources)
 	if numbers < 100 {
 		t.Errorf("only %d numbers in the tables and key results of the smoke run", numbers)
 	}
@@ -85,19 +91,13 @@ func checkProvenance(t *testing.T, root string, page []byte) {
 		t.Errorf("the key results lack the 9×9 count linked to data/total.parquet: %s", want)
 	}
 
-	// Broken copies: each must be caught. The first: the first link of
-	// the estimators table replaced by what it links.
-	off := bytes.Index(page, []byte(`<table id="table-estimators">`))
-	link := fromLink.FindSubmatchIndex(page[off:])
-	if off < 0 || link == nil {
-		t.Fatal("the estimators table has no link")
-	}
-	unlinked := append(append(bytes.Clone(page[:off+link[0]]), page[off+link[6]:off+link[7]]...), page[off+link[1]:]...)
+	// Broken copies: each must be caught.
 	for _, b := range []struct {
 		name, want string
 		page       []byte
 	}{
-		{"a number's link removed", "has no provenance", unlinked},
+		{"a table number's link removed", "has no provenance", unlink(t, page, `<table id="table-estimators">`)},
+		{"a macro's link removed", "has no provenance", unlink(t, page, `<h2 id="numbers">`)},
 		{"a row that is not there", "selects no row", bytes.Replace(page, []byte(where+`"`), []byte(where+`x"`), 1)},
 		{"an artifact the run did not write", "not an artifact of the run", bytes.Replace(page, []byte(`href="../data/knuth.parquet" title="data/knuth.parquet where`), []byte(`href="../data/knuths.parquet" title="data/knuths.parquet where`), 1)},
 		{"a link to another artifact than its title", "links to", bytes.Replace(page, []byte(`href="../data/knuth.parquet"`), []byte(`href="../data/total.parquet"`), 1)},
@@ -112,9 +112,24 @@ func checkProvenance(t *testing.T, root string, page []byte) {
 	}
 }
 
+// unlink returns page with the first link to a source after marker
+// replaced by what it links.
+func unlink(t *testing.T, page []byte, marker string) []byte {
+	off := bytes.Index(page, []byte(marker))
+	if off < 0 {
+		t.Fatalf("the page lacks %s", marker)
+	}
+	link := fromLink.FindSubmatchIndex(page[off:])
+	if link == nil {
+		t.Fatalf("no link after %s", marker)
+	}
+	return append(append(bytes.Clone(page[:off+link[0]]), page[off+link[6]:off+link[7]]...), page[off+link[1]:]...)
+}
+
 // provenanceProblems returns what is wrong with the provenance of the
 // page of the run in root: a number (a digit in a number's span) of a
-// results table or a key result without a link to its source, a link
+// results table, a key result or a macro of the paper (but constants)
+// without a link to its source, a link
 // whose target is not its first source's artifact, a source that is
 // neither an artifact of the run (in its manifest) nor the literature's
 // file, or whose rows are not there (no row; more than one where the
@@ -148,6 +163,14 @@ func provenanceProblems(root string, page []byte, rows func(string) ([]map[strin
 		for _, li := range keyResult.FindAllSubmatch(key[1], -1) {
 			parts = append(parts, part{string(li[1]), string(li[2])})
 		}
+	}
+	for _, row := range macroRow.FindAllSubmatch(page, -1) {
+		if name := string(row[1]); !constants[name] {
+			parts = append(parts, part{`\` + name, string(row[2])})
+		}
+	}
+	if len(parts) == 0 {
+		problems = append(problems, "no numbers")
 	}
 	for _, p := range parts {
 		for _, l := range fromLink.FindAllStringSubmatch(p.html, -1) {

@@ -1,11 +1,13 @@
 // Package present is what the presenting stages, figures, report and
 // htmlreport, share: the readers that turn the computing stages' artifacts
-// into plain Go values (Results, from Gather), the printing of numbers for
-// the paper (format.go: exact counts in full with grouped digits,
-// statistics in scientific notation, exact rationals rounded exactly), and
-// the tables of results (tables.go), made once as cells (table.go) that
-// report prints as TeX and htmlreport as HTML (MathHTML: the same number
-// strings, as HTML).
+// into plain Go values (Results, from Gather), each value with the
+// artifact rows it is read from (its From, which the HTML report links
+// every number to; Results.KnownFrom for a count that may be quoted from
+// the literature), the printing of numbers for the paper (format.go: exact
+// counts in full with grouped digits, statistics in scientific notation,
+// exact rationals rounded exactly), and the tables of results (tables.go),
+// made once as cells (table.go) that report prints as TeX and htmlreport
+// as HTML (MathHTML: the same number strings, as HTML).
 //
 // No presenting stage owns it. Each lists Requires() in its own
 // Requires, so every artifact Gather reads is an input of theirs and its
