@@ -169,16 +169,18 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.num("CanonicalGrids", typeset.Int(t.CanonicalGrids))
 		m.num("ReducedCount", typeset.Int(t.ReducedCount))
 		m.num("ReducedCountFactors", typeset.Factors(t.ReducedCountFactors))
-		m.num("CrosscheckedClasses", typeset.Int64(int64(t.CrosscheckedClasses)))
-		// Ridder's population: arrays whose nine rows are permutations.
-		omega := new(big.Int).Exp(factorial(9), big.NewInt(9), nil)
-		m.num("OmegaFraction", typeset.SciRat(new(big.Rat).SetFrac(t.Grids, omega), 3))
-		m.source() // a constant
-		m.num("OmegaSizeSci", typeset.SciInt(omega, 4))
 		if len(r.Classes) > 0 {
 			m.source(every(r.Classes[0].From))
 		}
 		m.num("ClassCount", typeset.Int64(int64(len(r.Classes))))
+		m.source(t.From)
+		m.num("CrosscheckedClasses", typeset.Int64(int64(t.CrosscheckedClasses)))
+		// Ridder's population: arrays whose nine rows are permutations.
+		omega := new(big.Int).Exp(factorial(9), big.NewInt(9), nil)
+		m.source() // a constant
+		m.num("OmegaSizeSci", typeset.SciInt(omega, 4))
+		m.source(t.From)
+		m.num("OmegaFraction", typeset.SciRat(new(big.Rat).SetFrac(t.Grids, omega), 3))
 		if len(r.Classes) > 0 {
 			lo, hi := r.Classes[0], r.Classes[0]
 			var members int64
@@ -191,11 +193,12 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				}
 				members += c.Size
 			}
-			m.num("ClassMembers", typeset.Int64(members))
 			m.source(lo.From)
 			m.num("CompletionsMin", typeset.Int(lo.Completions))
 			m.source(hi.From)
 			m.num("CompletionsMax", typeset.Int(hi.Completions))
+			m.source(every(lo.From))
+			m.num("ClassMembers", typeset.Int64(members))
 		}
 	}
 
