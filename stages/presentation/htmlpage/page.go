@@ -233,11 +233,10 @@ h3 { margin-top: 2em; }
 <h1>sudoku-census: results</h1>
 <p>The results of one run of the sudoku-census pipeline (%s), written by its stage <code>%s</code>
 (version %d) beside the paper, <code>paper/main.pdf</code>. Every number is printed by the code that prints it
-in the paper. Each number of the key results and the tables, and of the paper's numbers where it is read from
-artifacts, links (dotted underline) to the artifact it is read from, relative to the page in the repository; its title
-(hover, or a long press) names the artifact and the rows, as column=value pairs, a derived number (a z-score, a ratio)
-each of its sources. Each table, figure and block of numbers also names the artifacts it comes from; their SHA-256, and
-the version, configuration and fingerprint of the stage that made each, are under <a href="#provenance">Provenance</a>.
+in the paper. Every number read from an artifact links (dotted underline) to it, relative to this page in the
+repository; its title (hover, or a long press) names the artifact and the rows as column=value pairs, for a derived
+number (a z-score, a ratio) each source. Each table, figure and block of numbers also names its artifacts; their SHA-256,
+and the version, configuration and fingerprint of the stage that made each, are under <a href="#provenance">Provenance</a>.
 The page is self-contained: it loads nothing from anywhere.</p>
 <nav><a href="#key">Key results</a> · <a href="#tables">Tables</a> · <a href="#figures">Figures</a> ·
 <a href="#numbers">Every number the paper quotes</a> · <a href="#provenance">Provenance</a></nav>
