@@ -2,9 +2,10 @@
 // script, font or stylesheet from elsewhere) with the key results, the
 // paper's tables (package present, printed by typeset as HTML), every
 // figure's PNG as a data: URI, every number of numbers.tex by name, and the
-// provenance of each: the input artifacts' SHA-256, sizes and rows, and
-// each stage's version, configuration and fingerprint. Write is a pure
-// function of its inputs: no clock, host name or commit.
+// provenance of each: every number a link to the artifact rows it is read
+// from (typeset.SourcedHTML), the input artifacts' SHA-256, sizes and
+// rows, and each stage's version, configuration and fingerprint. Write is
+// a pure function of its inputs: no clock, host name or commit.
 package htmlpage
 
 import (
@@ -13,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -124,6 +126,16 @@ type page struct {
 	bytes.Buffer
 	in   Inputs
 	self *pipeline.Stage
+	// base is the path from the page to the repository's root, which
+	// the artifacts' paths are relative to: the links to them start
+	// with it.
+	base string
+}
+
+// sourced returns the HTML of a number with the link to the artifact
+// rows it is read from (typeset.SourcedHTML).
+func (w *page) sourced(inner string, from []typeset.Source) string {
+	return typeset.SourcedHTML(inner, from, w.base)
 }
 
 func (w *page) f(format string, args ...any) { fmt.Fprintf(w, format, args...) }
@@ -184,7 +196,11 @@ func Write(self *pipeline.Stage, r *present.Results, figs []figures.Row, in Inpu
 	if err != nil {
 		return nil, err
 	}
-	w := &page{in: in, self: self}
+	base, err := filepath.Rel(filepath.Dir(self.Outputs[0].Path), ".")
+	if err != nil {
+		return nil, fmt.Errorf("page %s: %w", self.Outputs[0].Path, err)
+	}
+	w := &page{in: in, self: self, base: filepath.ToSlash(base)}
 	w.f(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -204,6 +220,7 @@ tr.rule td { border-top: 1px solid #999; padding: 0; }
 code { font-size: 0.85em; word-break: break-all; }
 code.config { white-space: pre-wrap; word-break: normal; overflow-wrap: anywhere; display: block; text-align: left; }
 .source { font-size: 0.85em; color: #555; }
+a.from { color: inherit; text-decoration: underline dotted #999; }
 .headline { font-size: 1.3em; }
 .headline .num, p .num { white-space: normal; overflow-wrap: anywhere; }
 figure { margin: 1.5em 0; }
@@ -216,8 +233,10 @@ h3 { margin-top: 2em; }
 <h1>sudoku-census: results</h1>
 <p>The results of one run of the sudoku-census pipeline (%s), written by its stage <code>%s</code>
 (version %d) beside the paper, <code>paper/main.pdf</code>. Every number is printed by the code that prints it
-in the paper. Each table, figure and block of numbers names the artifacts it comes from; their SHA-256, and the
-version, configuration and fingerprint of the stage that made each, are under <a href="#provenance">Provenance</a>.
+in the paper. Every number read from an artifact links (dotted underline) to it, relative to this page in the
+repository; its title (hover, or a long press) names the artifact and the rows as column=value pairs, for a derived
+number (a z-score, a ratio) each source. Each table, figure and block of numbers also names its artifacts; their SHA-256,
+and the version, configuration and fingerprint of the stage that made each, are under <a href="#provenance">Provenance</a>.
 The page is self-contained: it loads nothing from anywhere.</p>
 <nav><a href="#key">Key results</a> · <a href="#tables">Tables</a> · <a href="#figures">Figures</a> ·
 <a href="#numbers">Every number the paper quotes</a> · <a href="#provenance">Provenance</a></nav>
@@ -230,7 +249,7 @@ The page is self-contained: it loads nothing from anywhere.</p>
 	w.f("<h2 id=\"tables\">Tables</h2>\n")
 	for _, t := range present.Tables {
 		w.f("<h3>%s</h3>\n", html.EscapeString(strings.ToUpper(t.Name[:1])+t.Name[1:]))
-		table, err := t.Make(r).HTML("table-" + t.Name)
+		table, err := t.Make(r).HTML("table-"+t.Name, w.base)
 		if err != nil {
 			return nil, err
 		}
@@ -307,7 +326,7 @@ func (w *page) key(macros []numbers.Macro) error {
 				if err != nil {
 					return fmt.Errorf("macro %s: %w", name, err)
 				}
-				vals = append(vals, v)
+				vals = append(vals, w.sourced(v, m.From))
 				sources = append(sources, m.Sources...)
 			}
 			if vals == nil {
@@ -398,7 +417,7 @@ func (w *page) numbers(macros []numbers.Macro) error {
 			if err != nil {
 				return fmt.Errorf("macro %s: %w", m.Name, err)
 			}
-			w.f("<tr><td><code>\\%s</code></td><td>%s</td></tr>\n", m.Name, v)
+			w.f("<tr><td><code>\\%s</code></td><td>%s</td></tr>\n", m.Name, w.sourced(v, m.From))
 		}
 	}
 	closeSection()

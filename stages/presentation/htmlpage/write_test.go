@@ -13,16 +13,18 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/presentation/htmlpage"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/htmlreport"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 )
 
 // TestWrite writes a page from results made by hand, without the
 // pipeline: the count in the paper's formatting among the key results and
-// the numbers, the artifact's hash in the provenance, the same bytes
+// the numbers, linked to the artifact it is read from (the link relative to
+// the page in paper/), the artifact's hash in the provenance, the same bytes
 // twice, and an error (not a page) for a figure that is not an input.
 func TestWrite(t *testing.T) {
 	grids, _ := new(big.Int).SetString("6670903752021072936960", 10)
 	r := &present.Results{Total: &present.Total{Grids: grids, CanonicalGrids: big.NewInt(1), ReducedCount: big.NewInt(1),
-		ReducedCountFactors: "2^7 × 3"}}
+		ReducedCountFactors: "2^7 × 3", From: typeset.Source{Artifact: "data/total.parquet"}}}
 	total := pipeline.ArtifactEntry{Name: "total", Path: "data/total.parquet", SHA256: strings.Repeat("ab", 32), Size: 10, Rows: -1,
 		Stage: exact.Stage.Name, Fingerprint: strings.Repeat("cd", 32)}
 	in := htmlpage.Inputs{Entries: []pipeline.ArtifactEntry{total}, Read: func(pipeline.ArtifactEntry) ([]byte, error) { return nil, nil }}
@@ -32,8 +34,8 @@ func TestWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		`<li id="key-grids">9×9 Sudoku grids, counted exactly: <span class="num">6,670,903,752,021,072,936,960</span>`,
-		`<tr><td><code>\GridsExact</code></td><td><span class="num">6,670,903,752,021,072,936,960</span></td></tr>`,
+		`<li id="key-grids">9×9 Sudoku grids, counted exactly: <a class="from" href="../data/total.parquet" title="data/total.parquet, every row"><span class="num">6,670,903,752,021,072,936,960</span></a>`,
+		`<tr><td><code>\GridsExact</code></td><td><a class="from" href="../data/total.parquet" title="data/total.parquet, every row"><span class="num">6,670,903,752,021,072,936,960</span></a></td></tr>`,
 		`<span class="num">2<sup>7</sup> × 3</span>`,
 		`<code class="sha256" data-path="data/total.parquet">` + total.SHA256 + `</code>`,
 		`<tr id="artifact-data-total-parquet">`,

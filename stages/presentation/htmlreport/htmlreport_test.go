@@ -18,17 +18,18 @@ import (
 // gridsNine is the 9×9 count as the paper prints it.
 const gridsNine = "6,670,903,752,021,072,936,960"
 
-// TestPage runs the smoke pipeline up to the HTML report, checks the page
-// in a headless browser (no console error or exception, nothing fetched,
-// every figure rendered with a non-zero size, the 9×9 count visible, the
-// hash of every input artifact shown and equal to the manifest's), checks
-// that deliberately broken copies of the page fail those checks, and
-// rebuilds the page on one processor to check it is byte-identical.
+// TestPage runs the smoke pipeline up to the HTML report, checks that
+// every number of its tables and key results links to the artifact rows
+// it is read from (Provenance, without a browser), checks the page in a
+// headless browser (no console error or exception, nothing fetched, every
+// figure rendered with a non-zero size, the 9×9 count visible, the hash of
+// every input artifact shown and equal to the manifest's), checks that
+// deliberately broken copies of the page fail those checks, and rebuilds
+// the page on one processor to check it is byte-identical.
 func TestPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the upstream stages; the pipeline's own run covers it")
 	}
-	browser := browserOrSkip(t)
 	o := pipelinetest.Options{Stages: pipelinetest.Closure(htmlreport.Stage), Config: "../../../configs/smoke.yaml",
 		Set: []string{"exact.crosscheck=none"}, Targets: []string{htmlreport.Stage.Name}}
 	root := pipelinetest.Run(t, o)
@@ -37,6 +38,9 @@ func TestPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Run("Provenance", func(t *testing.T) { checkProvenance(t, root, page) })
+
+	browser := browserOrSkip(t)
 
 	m, err := store.ReadManifest(root)
 	if err != nil {

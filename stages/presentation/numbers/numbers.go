@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -40,20 +41,24 @@ const (
 // Macro is one entry of numbers.tex: Name and Value for a number or words
 // (Value's pieces print as TeX for the paper and as HTML for the HTML
 // report), Name for a flag, Title for a section; Sources are the stages
-// whose artifacts the section's numbers come from.
+// whose artifacts the section's numbers come from, and From the artifact
+// rows a number or words are read from (none for a constant, such as
+// \UnreliableK).
 type Macro struct {
 	Kind    MacroKind
 	Name    string
 	Value   []typeset.Piece
 	Title   string
 	Sources []string
+	From    []typeset.Source
 }
 
 // macros is numbers.tex being built: each macro is defined once, in the
 // order added.
 type macros struct {
 	list    []Macro
-	sources []string // of the current section
+	sources []string         // of the current section
+	from    []typeset.Source // of the macros defined next
 	seen    map[string]bool
 	err     error
 }
@@ -63,9 +68,16 @@ func newMacros() *macros { return &macros{seen: map[string]bool{}} }
 // comment starts a block of related macros, made from the artifacts of
 // the stages named.
 func (m *macros) comment(text string, sources ...string) {
-	m.sources = sources
+	m.sources, m.from = sources, nil
 	m.list = append(m.list, Macro{Kind: Section, Title: text, Sources: sources})
 }
+
+// source says which artifact rows the macros defined next are read from,
+// until the next call or section.
+func (m *macros) source(from ...typeset.Source) { m.from = from }
+
+// every returns the source of every row of the artifact of from.
+func every(from typeset.Source) typeset.Source { return typeset.Source{Artifact: from.Artifact} }
 
 // num defines \name as a number, usable in text and in math.
 func (m *macros) num(name, value string) {
@@ -92,7 +104,7 @@ func (m *macros) def(d Macro) {
 		m.err = fmt.Errorf("numbers.tex: macro \\%s defined twice", d.Name)
 	}
 	m.seen[d.Name] = true
-	d.Sources = m.sources
+	d.Sources, d.From = m.sources, m.from
 	m.list = append(m.list, d)
 }
 
@@ -151,16 +163,23 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.comment(fmt.Sprintf("Exact count of 9x9 grids (stage %s)", exact.Stage.Name), exact.Stage.Name, classes.Stage.Name)
 		m.flag("HaveExact")
 		t := r.Total
+		m.source(t.From)
 		m.num("GridsExact", typeset.Int(t.Grids))
 		m.num("GridsExactSci", typeset.SciInt(t.Grids, 4))
 		m.num("CanonicalGrids", typeset.Int(t.CanonicalGrids))
 		m.num("ReducedCount", typeset.Int(t.ReducedCount))
 		m.num("ReducedCountFactors", typeset.Factors(t.ReducedCountFactors))
+		if len(r.Classes) > 0 {
+			m.source(every(r.Classes[0].From))
+		}
 		m.num("ClassCount", typeset.Int64(int64(len(r.Classes))))
+		m.source(t.From)
 		m.num("CrosscheckedClasses", typeset.Int64(int64(t.CrosscheckedClasses)))
 		// Ridder's population: arrays whose nine rows are permutations.
 		omega := new(big.Int).Exp(factorial(9), big.NewInt(9), nil)
+		m.source() // a constant
 		m.num("OmegaSizeSci", typeset.SciInt(omega, 4))
+		m.source(t.From)
 		m.num("OmegaFraction", typeset.SciRat(new(big.Rat).SetFrac(t.Grids, omega), 3))
 		if len(r.Classes) > 0 {
 			lo, hi := r.Classes[0], r.Classes[0]
@@ -174,8 +193,11 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				}
 				members += c.Size
 			}
+			m.source(lo.From)
 			m.num("CompletionsMin", typeset.Int(lo.Completions))
+			m.source(hi.From)
 			m.num("CompletionsMax", typeset.Int(hi.Completions))
+			m.source(every(lo.From))
 			m.num("ClassMembers", typeset.Int64(members))
 		}
 	}
@@ -183,10 +205,14 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	if len(r.Funnel) > 0 {
 		m.comment(fmt.Sprintf("Reduction funnel of first bands (stage %s)", classes.Stage.Name), classes.Stage.Name)
 		m.flag("HaveFunnel")
+		m.source(every(r.Funnel[0].From))
 		m.num("FunnelSteps", typeset.Int64(int64(len(r.Funnel)-1)))
+		m.source(r.Funnel[0].From)
 		m.num("FunnelFirst", typeset.Int64(r.Funnel[0].Classes))
+		m.source(r.Funnel[len(r.Funnel)-1].From)
 		m.num("FunnelLast", typeset.Int64(r.Funnel[len(r.Funnel)-1].Classes))
 		for i, lv := range r.Funnel {
+			m.source(lv.From)
 			m.num(typeset.MacroName("funnel", strconv.Itoa(i)), typeset.Int64(lv.Classes))
 		}
 	}
@@ -194,10 +220,12 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	if h, ok := r.HeuristicFor(present.Classic); ok {
 		m.comment(fmt.Sprintf("Kilfoil's heuristic for 9x9 (stage %s)", kilfoil.Stage.Name), kilfoil.Stage.Name, exact.Stage.Name)
 		m.flag("HaveKilfoil")
+		m.source(h.From)
 		m.num("KilfoilBands", typeset.Int(h.BandCount))
 		m.num("KilfoilEstimate", typeset.Decimal(h.Estimate, 3))
 		m.num("KilfoilEstimateSci", typeset.SciRat(h.Estimate, 4))
 		if haveExact {
+			m.source(h.From, r.KnownFrom(present.Classic))
 			// (exact − heuristic)/exact, exactly, then rounded for print.
 			ex := new(big.Rat).SetInt(grids)
 			gap := new(big.Rat).Quo(new(big.Rat).Sub(ex, h.Estimate), ex)
@@ -209,8 +237,10 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	if len(r.Shapes) > 0 {
 		m.comment(fmt.Sprintf("Exact counts of other box shapes (stage %s)", shapes.Stage.Name), shapes.Stage.Name)
 		m.flag("HaveShapes")
+		m.source(every(r.Shapes[0].From))
 		m.num("ShapesCounted", typeset.Int64(int64(len(r.Shapes))))
 		for _, s := range r.Shapes {
+			m.source(s.From)
 			m.num(typeset.MacroName("grids", s.Shape.String()), typeset.Int(s.Grids))
 		}
 	}
@@ -218,6 +248,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	if len(r.Units2x6) > 0 {
 		m.comment("The committed 2x6 computation (data/shapes_units.parquet)", shapes.Stage.Name)
 		m.flag("HaveTwoXSixRun")
+		m.source(every(r.Units2x6[0].From))
 		var cpu, most float64
 		var rss int64
 		for _, u := range r.Units2x6 {
@@ -235,8 +266,10 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	if len(r.Symmetry) > 0 {
 		m.comment(fmt.Sprintf("Essentially different grids (stage %s)", symmetry.Stage.Name), symmetry.Stage.Name)
 		m.flag("HaveSymmetry")
+		m.source(every(r.Symmetry[0].From))
 		m.num("SymmetryShapes", typeset.Int64(int64(len(r.Symmetry))))
 		for _, e := range r.Symmetry {
+			m.source(e.From)
 			name := typeset.MacroName("essentially", e.Shape.String())
 			m.num(name, typeset.Int(e.Count))
 			// The share of the non-identity sum counted twice, in per cent
@@ -256,6 +289,13 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			}
 		}
 		if d := literatureDifferences(r.Symmetry); len(d) > 0 {
+			var from []typeset.Source
+			for _, e := range r.Symmetry {
+				if e.DiffersFromLiterature() {
+					from = append(from, e.From)
+				}
+			}
+			m.source(from...)
 			m.flag("HaveSymmetryDifference")
 			m.text("SymmetryDifferences", d...)
 		}
@@ -269,7 +309,8 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			base       grid.Shape   // the shape with R < C
 			shapes     []grid.Shape // as listed
 			count      *big.Int
-			cpuSeconds float64 // of the bundled classes
+			cpuSeconds float64          // of the bundled classes
+			from       []typeset.Source // the shapes' rows
 		}
 		var families []*family // in the order of r.Symmetry
 		byBase := map[grid.Shape]*family{}
@@ -290,6 +331,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				return nil, fmt.Errorf("essentially different grids: %v and its transpose have different counts (%v, %v)", e.Shape, f.count, e.Count)
 			}
 			f.shapes = append(f.shapes, e.Shape)
+			f.from = append(f.from, e.From)
 			f.cpuSeconds = math.Max(f.cpuSeconds, e.BundleCPUSeconds)
 		}
 		var fresh [][]typeset.Piece
@@ -302,8 +344,14 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		}
 		if len(fresh) > 0 {
 			m.flag("HaveSymmetryNew")
+			var from []typeset.Source
+			for _, f := range families {
+				from = append(from, f.from...)
+			}
+			m.source(from...)
 			m.text("SymmetryNewCounts", joinEnglish(fresh)...)
 			for _, f := range families {
+				m.source(f.from...)
 				m.flag(typeset.MacroName("have", "symmetry", "new", f.base.String()))
 				m.num(typeset.MacroName("symmetry", "new", f.base.String(), "CPU", "hours"), strconv.FormatFloat(f.cpuSeconds/3600, 'f', 1, 64))
 			}
@@ -316,7 +364,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.num("UnreliableK", strconv.FormatFloat(montecarlo.UnreliableK, 'f', -1, 64))
 		methods := map[string]bool{}
 		var noSuccess, zeroVariance [][]typeset.Piece // runs, in words
+		var noSuccessFrom, zeroVarianceFrom []typeset.Source
 		for _, e := range r.Estimators {
+			m.source(e.From)
 			methods[e.Method] = true
 			name := []string{e.Method, e.Shape.String(), e.Variant}
 			if e.Long != nil {
@@ -329,11 +379,11 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				// No interval: the bound on the chance of a success.
 				m.flag(typeset.MacroName("have", "no", "success") + p)
 				m.num(p+"NoSuccessBound", typeset.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2))
-				noSuccess = append(noSuccess, run)
+				noSuccess, noSuccessFrom = append(noSuccess, run), append(noSuccessFrom, e.From)
 			}
 			if e.ZeroVariance() {
 				m.flag(typeset.MacroName("have", "zero", "variance") + p)
-				zeroVariance = append(zeroVariance, run)
+				zeroVariance, zeroVarianceFrom = append(zeroVariance, run), append(zeroVarianceFrom, e.From)
 			}
 			m.flag("Have" + p)
 			m.num(p+"Samples", typeset.Int64(e.Samples))
@@ -358,10 +408,12 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			}
 		}
 		if len(noSuccess) > 0 {
+			m.source(noSuccessFrom...)
 			m.flag("HaveNoSuccess")
 			m.text("NoSuccessRuns", joinEnglish(noSuccess)...)
 		}
 		if len(zeroVariance) > 0 {
+			m.source(zeroVarianceFrom...)
 			m.flag("HaveZeroVariance")
 			m.text("ZeroVarianceRuns", joinEnglish(zeroVariance)...)
 		}
@@ -379,6 +431,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			// The 9×9 variant with the smallest relative variance × work:
 			// the cheapest for a given accuracy.
 			p := typeset.MacroName(method, "best")
+			m.source(best.From)
 			m.flag(typeset.MacroName("have", method, "best"))
 			m.text(p+"Variant", typeset.Piece{Kind: typeset.Code, S: best.Variant})
 			m.num(p+"Samples", typeset.Int64(best.Samples))
@@ -387,6 +440,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.num(p+"CIHigh", present.SciFloat(best.CIHigh, 4))
 			m.num(p+"RelErrPercent", typeset.Percent(best.RelativeError, 2))
 			if haveExact {
+				m.source(best.From, r.KnownFrom(present.Classic))
 				ex := new(big.Float).SetInt(grids)
 				dev := new(big.Float).Quo(new(big.Float).Sub(best.Estimate, ex), ex)
 				d, _ := dev.Float64()
@@ -396,6 +450,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		}
 	}
 	var firstBars [][]typeset.Piece // shapes whose only count is our estimate
+	var firstBarsFrom []typeset.Source
 	for _, s := range r.AllShapes() {
 		best, ok := r.MostPrecise(s)
 		if !ok {
@@ -407,6 +462,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		p := typeset.MacroName("mc", s.String())
 		m.comment(fmt.Sprintf("Most precise Monte Carlo estimate for %s boxes", s), knuth.Stage.Name, importance.Stage.Name, exact.Stage.Name, shapes.Stage.Name, kilfoil.Stage.Name)
 		m.flag(typeset.MacroName("have", "mc", s.String()))
+		m.source(best.From)
 		m.text(p+"Estimator", typeset.Piece{Kind: typeset.Code, S: best.Label()})
 		m.num(p+"Samples", typeset.Int64(best.Samples))
 		m.num(p+"Estimate", present.SciFloat(best.Estimate, 4))
@@ -433,8 +489,10 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		}
 		if n, cite, known := r.KnownGrids(s); known {
 			m.flag(typeset.MacroName("have", "mc", s.String(), "known"))
+			m.source(r.KnownFrom(s))
 			m.num(p+"Known", typeset.Int(n))
 			m.text(p+"KnownCite", typeset.Piece{Kind: typeset.Key, S: cite})
+			m.source(best.From, r.KnownFrom(s))
 			m.text(p+"Covers", words(map[bool]string{true: "contains", false: "misses"}[best.Covers(n)]))
 			if z, ok := best.Z(n); ok {
 				m.num(p+"Z", typeset.Fixed(z, 2))
@@ -442,11 +500,14 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		} else if _, both := r.MostPrecise(grid.Shape{R: s.C, C: s.R}); s.R <= s.C || !both {
 			// One of a transposed pair: they have the same count.
 			firstBars = append(firstBars, []typeset.Piece{{Kind: typeset.Math, S: fmt.Sprintf("%d\\times%d", s.R, s.C)}})
+			firstBarsFrom = append(firstBarsFrom, best.From)
 		}
 		if h, ok := r.HeuristicFor(s); ok {
 			m.flag(typeset.MacroName("have", "mc", s.String(), "heuristic"))
 			hf := new(big.Float).SetRat(h.Estimate)
+			m.source(h.From)
 			m.num(p+"Heuristic", typeset.SciRat(h.Estimate, 4))
+			m.source(best.From, h.From)
 			m.num(p+"HeuristicRatio", typeset.Fixed(present.Float64(new(big.Float).Quo(best.Estimate, hf)), 3))
 			m.text(p+"HeuristicCovers", words(map[bool]string{true: "contains", false: "misses"}[best.Holds(hf)]))
 			if best.Estimate.Cmp(hf) < 0 {
@@ -466,7 +527,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		var cpu float64
 		var units int64
 		var items [][]typeset.Piece
+		var from []typeset.Source
 		for _, e := range long {
+			from = append(from, e.From)
 			cpu += e.Long.CPUSeconds
 			units += int64(e.Long.Units)
 			items = append(items, []typeset.Piece{{Kind: typeset.Code, S: e.Variant}, words(" on "),
@@ -475,6 +538,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				{Kind: typeset.Math, S: typeset.Int64(int64(e.Long.Units))}, words(map[bool]string{true: " unit, ", false: " units, "}[e.Long.Units == 1]),
 				{Kind: typeset.Math, S: cpuHours(e.Long.CPUSeconds)}, words(" CPU-hours)")})
 		}
+		m.source(from...)
 		m.num("LongRunCount", strconv.Itoa(len(long)))
 		m.num("LongUnits", typeset.Int64(units))
 		m.num("LongCPUHours", cpuHours(cpu))
@@ -490,11 +554,14 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.flag("HaveTails")
 		m.num("TailSide", strconv.Itoa(present.TailSide))
 		unreliable := 0
+		var from []typeset.Source
 		for _, e := range tails {
+			from = append(from, e.From)
 			if e.Unreliable {
 				unreliable++
 			}
 		}
+		m.source(from...)
 		m.num("TailEstimates", strconv.Itoa(len(tails)))
 		m.num("TailUnreliable", strconv.Itoa(unreliable))
 	}
@@ -502,6 +569,14 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		// What the coverage study found: the rows whose coverage is
 		// clearly below nominal, and on which side the misses fall.
 		m.comment("The coverage study (knuth_coverage) against the known counts", knuth.Stage.Name, shapes.Stage.Name, exact.Stage.Name)
+		// Of every run of the study, each against its shape's count.
+		from := []typeset.Source{every(stats[0].From)}
+		for _, st := range stats {
+			if k := r.KnownFrom(st.Shape); !slices.Contains(from, k) {
+				from = append(from, k)
+			}
+		}
+		m.source(from...)
 		var failures [][]typeset.Piece
 		var runs, missed, below int64
 		for _, st := range stats {
@@ -537,6 +612,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	if len(firstBars) > 0 {
 		m.comment("Box shapes with no published count, only our estimate", knuth.Stage.Name, importance.Stage.Name)
 		m.flag(typeset.MacroName("have", "unknown", "shapes"))
+		m.source(firstBarsFrom...)
 		m.text("UnknownShapes", joinEnglish(firstBars)...)
 	}
 	if m.err != nil {

@@ -3,6 +3,7 @@ package numbers
 import (
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,5 +41,86 @@ func TestLongDisagreements(t *testing.T) {
 	}
 	if got := longDisagreements([]present.Estimator{run("a", five, 1, 2, 0.1), run("b", five, 2, 3, 0.1)}); len(got) != 0 {
 		t.Errorf("intervals that touch listed: %v", got)
+	}
+}
+
+// TestEveryNumberHasItsSource: from results whose every value names its
+// artifact row, every number and phrase of numbers.tex names the rows it
+// is read from, but the code's constants; the parts a smoke run lacks (the
+// 2×6 units, long runs, new and disputed counts of essentially different
+// grids) too.
+func TestEveryNumberHasItsSource(t *testing.T) {
+	f := func(x float64) *big.Float { return big.NewFloat(x) }
+	row := func(art string, kv ...any) typeset.Source { return typeset.Row("data/"+art+".parquet", kv...) }
+	nine, five, four, six := present.Classic, grid.Shape{R: 5, C: 5}, grid.Shape{R: 4, C: 4}, grid.Shape{R: 2, C: 6}
+	twoFive := grid.Shape{R: 2, C: 5}
+	n, _ := new(big.Int).SetString("6670903752021072936960", 10)
+	estimator := func(s grid.Shape, variant string, est, lo, hi float64, long bool) present.Estimator {
+		e := present.Estimator{Method: "knuth", Shape: s, Variant: variant, Samples: 1000, Estimate: f(est), StdError: f(est / 100),
+			CILow: f(lo), CIHigh: f(hi), RelativeError: 0.01, ParetoK: 0.3, From: row("knuth", "shape", s, "variant", variant)}
+		if long {
+			e.Long = &present.LongRun{Units: 2, CPUSeconds: 7200, Bundle: "data/bundles/knuth-long.parquet"}
+			e.From = row("knuth_long", "shape", s, "variant", variant)
+		}
+		return e
+	}
+	symmetryRow := func(s grid.Shape, count int64, literature *big.Int) present.EssentiallyDifferent {
+		return present.EssentiallyDifferent{Shape: s, GroupOrder: big.NewInt(8), Classes: 5, ClassesFixing: 2, IdentityFixed: big.NewInt(80),
+			BurnsideSum: big.NewInt(8 * count), Count: big.NewInt(count), Literature: literature, LiteratureSource: "OEIS",
+			VerifiedShare: "0.999", BundleCPUSeconds: 3600, From: row("essentially_different", "shape", s)}
+	}
+	r := &present.Results{
+		Total:   &present.Total{Grids: n, CanonicalGrids: big.NewInt(2), ReducedCount: big.NewInt(3), ReducedCountFactors: "3", From: typeset.Source{Artifact: "data/total.parquet"}},
+		Classes: []present.Class{{Class: 0, Size: 2, FirstBands: 3, Completions: big.NewInt(5), From: row("completions", "class", 0)}, {Class: 1, Size: 1, FirstBands: 1, Completions: big.NewInt(7), From: row("completions", "class", 1)}},
+		Funnel:  []present.FunnelLevel{{Level: 0, Classes: 9, From: row("funnel", "level", 0)}, {Level: 1, Classes: 2, From: row("funnel", "level", 1)}},
+		Shapes:  []present.ShapeCount{{Shape: six, Grids: big.NewInt(12), From: row("shapes", "rows", 2, "cols", 6)}},
+		Units2x6: []present.UnitCost{{Unit: "a", Kernel: "k", CPUSeconds: 60, From: row("shapes_units", "unit", "a")},
+			{Unit: "b", Kernel: "k", CPUSeconds: 60, From: row("shapes_units", "unit", "b")}},
+		Symmetry:   []present.EssentiallyDifferent{symmetryRow(twoFive, 10, big.NewInt(11)), symmetryRow(six, 20, nil), symmetryRow(nine, 30, big.NewInt(30))},
+		Heuristics: []present.Heuristic{{Shape: nine, BandCount: big.NewInt(1), StackCount: big.NewInt(1), Estimate: big.NewRat(6, 1), From: row("kilfoil", "rows", 3, "cols", 3)}},
+		Estimators: []present.Estimator{estimator(nine, "hybrid", 6.6e21, 6.5e21, 6.7e21, false), estimator(four, "mrv", 0, 0, 0, false),
+			estimator(five, "se", 3e300, 2.9e300, 3.1e300, true), estimator(five, "stacks", 4e300, 3.9e300, 4.1e300, true)},
+		Coverage: []present.CoverageRun{{Method: "knuth", Shape: nine, Variant: "hybrid", Samples: 10, CILow: f(6e21), CIHigh: f(7e21), From: row("knuth_coverage", "shape", nine, "variant", "hybrid")},
+			{Method: "knuth", Shape: nine, Variant: "hybrid", Samples: 10, CILow: f(1e21), CIHigh: f(2e21), From: row("knuth_coverage", "shape", nine, "variant", "hybrid")}},
+	}
+	r.Estimators[1].StdError = f(0)
+	r.Estimators[2].ParetoK = math.NaN()
+	list, err := Macros(r, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	constants := map[string]bool{"OmegaSizeSci": true, "UnreliableK": true, "TailSide": true}
+	from := map[string][]typeset.Source{}
+	for _, m := range list {
+		if m.Kind != Number && m.Kind != Words || constants[m.Name] || typeset.TeXPieces(m.Value) == "" {
+			continue
+		}
+		from[m.Name] = m.From
+		if len(m.From) == 0 {
+			t.Errorf("\\%s has no source", m.Name)
+		}
+		for _, s := range m.From {
+			if s.Artifact == "" {
+				t.Errorf("\\%s: a source without an artifact: %v", m.Name, m.From)
+			}
+		}
+	}
+	for name, want := range map[string][]typeset.Source{
+		"GridsTwoXSix":                    {row("shapes", "rows", 2, "cols", 6)},
+		"TwoXSixCPUHours":                 {{Artifact: "data/shapes_units.parquet"}},
+		"SymmetryDifferences":             {row("essentially_different", "shape", twoFive)},
+		"SymmetryNewCounts":               {row("essentially_different", "shape", six)},
+		"LongRunCount":                    {row("knuth_long", "shape", five, "variant", "se"), row("knuth_long", "shape", five, "variant", "stacks")},
+		"LongDisagreements":               {row("knuth_long", "shape", five, "variant", "se"), row("knuth_long", "shape", five, "variant", "stacks")},
+		"KilfoilGapPercent":               {row("kilfoil", "rows", 3, "cols", 3), {Artifact: "data/total.parquet"}},
+		"McThreeXThreeZ":                  {row("knuth", "shape", nine, "variant", "hybrid"), {Artifact: "data/total.parquet"}},
+		"ClassCount":                      {{Artifact: "data/completions.parquet"}},
+		"CompletionsMax":                  {row("completions", "class", 1)},
+		"McTwoXSixKnown":                  nil, // no estimate of 2×6
+		"KnuthFourXFourMrvNoSuccessBound": {row("knuth", "shape", four, "variant", "mrv")},
+	} {
+		if got := from[name]; !slices.Equal(got, want) {
+			t.Errorf("\\%s: sources %v, want %v", name, got, want)
+		}
 	}
 }

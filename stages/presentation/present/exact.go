@@ -6,6 +6,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 )
 
 // readExact reads the exact stage's completions of each class and its
@@ -22,7 +23,7 @@ func readExact(p *pipeline.Pass, r *Results) error {
 		}
 		r.Classes = append(r.Classes, Class{Class: int(row.Class), Size: int64(row.Size), FirstBands: row.FirstBands,
 			Representative: row.Representative, SecondBands: row.BandsWithColumnSets, Completions: n,
-			Crosschecked: row.Crosschecked})
+			Crosschecked: row.Crosschecked, From: typeset.Row(exact.Completions.Path, "class", row.Class)})
 	}
 	totals, err := exact.Total.Read(p)
 	if err != nil {
@@ -32,7 +33,7 @@ func readExact(p *pipeline.Pass, r *Results) error {
 		return fmt.Errorf("%s: %d rows, want 1", exact.Total.Path, len(totals))
 	}
 	row := totals[0]
-	t := &Total{ReducedCountFactors: row.ReducedCountFactors, CrosscheckedClasses: int(row.CrosscheckedClasses)}
+	t := &Total{ReducedCountFactors: row.ReducedCountFactors, CrosscheckedClasses: int(row.CrosscheckedClasses), From: typeset.Source{Artifact: exact.Total.Path}}
 	for _, c := range []struct {
 		dst  **big.Int
 		col  string

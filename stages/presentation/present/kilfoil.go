@@ -6,6 +6,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 )
 
 // readKilfoil reads the kilfoil stage's exact heuristic estimates.
@@ -16,7 +17,8 @@ func readKilfoil(p *pipeline.Pass, r *Results) error {
 	}
 	table := kilfoil.Estimates.Name
 	for _, row := range rows {
-		h := Heuristic{Shape: grid.Shape{R: int(row.Rows), C: int(row.Cols)}, Log10: row.Log10Estimate}
+		h := Heuristic{Shape: grid.Shape{R: int(row.Rows), C: int(row.Cols)}, Log10: row.Log10Estimate,
+			From: typeset.Row(kilfoil.Estimates.Path, "rows", row.Rows, "cols", row.Cols)}
 		if h.BandCount, err = ParseInt(table+".band_count", row.BandCount); err != nil {
 			return err
 		}

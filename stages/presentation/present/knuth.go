@@ -7,6 +7,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 )
 
 // readKnuth reads the knuth stage's summaries (the default runs', then the
@@ -19,7 +20,7 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 		return err
 	}
 	for _, row := range rows {
-		e, err := estimator(method, knuth.Summary.Name, row.Shape, row.Variant, row.Columns)
+		e, err := estimator(method, knuth.Summary.Output, row.Shape, row.Variant, row.Columns)
 		if err != nil {
 			return err
 		}
@@ -31,7 +32,7 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 		return err
 	}
 	for _, row := range long {
-		e, err := estimator(method, knuth.LongSummary.Name, row.Shape, row.Variant, row.Columns)
+		e, err := estimator(method, knuth.LongSummary.Output, row.Shape, row.Variant, row.Columns)
 		if err != nil {
 			return err
 		}
@@ -62,7 +63,8 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 			return err
 		}
 		r.Coverage = append(r.Coverage, CoverageRun{Method: method, Shape: s, Variant: row.Variant, Samples: row.Samples, CILow: st[2], CIHigh: st[3],
-			Long: row.Long, Gated: row.Unreliable || row.ParetoK >= montecarlo.HeadlineK})
+			Long: row.Long, Gated: row.Unreliable || row.ParetoK >= montecarlo.HeadlineK,
+			From: typeset.Row(knuth.Coverage.Path, "shape", row.Shape, "variant", row.Variant, "samples", row.Samples, "long", row.Long)})
 	}
 	return nil
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
@@ -20,13 +22,13 @@ func statistics(table, estimate, stdErr, ciLow, ciHigh string) (out [4]*big.Floa
 }
 
 // estimator converts the summary columns the Monte Carlo stages share: a
-// row of table, written by the stage named method.
-func estimator(method, table, shape, variant string, c sampling.Columns) (Estimator, error) {
+// row of the artifact table, written by the stage named method.
+func estimator(method string, table pipeline.Output, shape, variant string, c sampling.Columns) (Estimator, error) {
 	s, err := grid.ParseShape(shape)
 	if err != nil {
-		return Estimator{}, fmt.Errorf("%s: %w", table, err)
+		return Estimator{}, fmt.Errorf("%s: %w", table.Name, err)
 	}
-	st, err := statistics(table, c.Estimate, c.StdError, c.CILow, c.CIHigh)
+	st, err := statistics(table.Name, c.Estimate, c.StdError, c.CILow, c.CIHigh)
 	if err != nil {
 		return Estimator{}, err
 	}
@@ -34,7 +36,8 @@ func estimator(method, table, shape, variant string, c sampling.Columns) (Estima
 		Estimate: st[0], StdError: st[1], CILow: st[2], CIHigh: st[3],
 		Log10Estimate: c.Log10Estimate, RelativeError: c.RelativeError, NonzeroFraction: c.NonzeroFraction,
 		Work: c.Work, RelVar: c.RelVar, RelVarWork: c.RelVarWork,
-		ESS: c.ESS, MaxShare: c.MaxShare, ParetoK: c.ParetoK, Unreliable: c.Unreliable}, nil
+		ESS: c.ESS, MaxShare: c.MaxShare, ParetoK: c.ParetoK, Unreliable: c.Unreliable,
+		From: typeset.Row(table.Path, "shape", shape, "variant", variant)}, nil
 }
 
 // traces converts the rows of table, the trace the stage named method

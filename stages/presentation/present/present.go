@@ -1,11 +1,13 @@
 // Package present is what the presenting stages, figures, report and
 // htmlreport, share: the readers that turn the computing stages' artifacts
-// into plain Go values (Results, from Gather), the printing of numbers for
-// the paper (format.go: exact counts in full with grouped digits,
-// statistics in scientific notation, exact rationals rounded exactly), and
-// the tables of results (tables.go), made once as cells (table.go) that
-// report prints as TeX and htmlreport as HTML (MathHTML: the same number
-// strings, as HTML).
+// into plain Go values (Results, from Gather), each value with the
+// artifact rows it is read from (its From, which the HTML report links
+// every number to; Results.KnownFrom for a count that may be quoted from
+// the literature), the printing of numbers for the paper (format.go: exact
+// counts in full with grouped digits, statistics in scientific notation,
+// exact rationals rounded exactly), and the tables of results (tables.go),
+// made once as cells (table.go) that report prints as TeX and htmlreport
+// as HTML (MathHTML: the same number strings, as HTML).
 //
 // No presenting stage owns it. Each lists Requires() in its own
 // Requires, so every artifact Gather reads is an input of theirs and its
@@ -28,6 +30,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
 	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 	"github.com/sudoku-census/sudoku-census/stages/symmetry"
@@ -42,6 +45,7 @@ type FunnelLevel struct {
 	Classes      int64 // classes this pipeline found
 	PaperClasses int64 // classes the paper reports
 	Note         string
+	From         typeset.Source // its row of data/funnel.parquet
 }
 
 // Class is one of the equivalence classes of reduced first bands: Size
@@ -51,19 +55,21 @@ type Class struct {
 	Class          int
 	Size           int64
 	FirstBands     int64
-	Representative string   // 27 digits, row by row
-	SecondBands    int64    // second bands compatible with the representative's columns
-	Completions    *big.Int // grids completing one band of the class
-	Crosschecked   bool     // the backtracking counter agreed
+	Representative string         // 27 digits, row by row
+	SecondBands    int64          // second bands compatible with the representative's columns
+	Completions    *big.Int       // grids completing one band of the class
+	Crosschecked   bool           // the backtracking counter agreed
+	From           typeset.Source // its row of data/completions.parquet
 }
 
 // Total is the exact count of 9×9 grids.
 type Total struct {
 	Grids               *big.Int
-	CanonicalGrids      *big.Int // Grids / 9!: grids with the first box in canonical form
-	ReducedCount        *big.Int // Grids / (9!·72²)
-	ReducedCountFactors string   // prime factorisation of ReducedCount, "2^7 × 27704267971"
-	CrosscheckedClasses int      // classes whose count the backtracking method repeated
+	CanonicalGrids      *big.Int       // Grids / 9!: grids with the first box in canonical form
+	ReducedCount        *big.Int       // Grids / (9!·72²)
+	ReducedCountFactors string         // prime factorisation of ReducedCount, "2^7 × 27704267971"
+	CrosscheckedClasses int            // classes whose count the backtracking method repeated
+	From                typeset.Source // data/total.parquet, its one row
 }
 
 // ShapeCount is the exact number of grids of one box shape.
@@ -71,6 +77,7 @@ type ShapeCount struct {
 	Shape  grid.Shape
 	Grids  *big.Int
 	Method string
+	From   typeset.Source // its row of data/shapes.parquet
 }
 
 // Heuristic is Kilfoil's estimate for one box shape: an exact rational,
@@ -81,6 +88,7 @@ type Heuristic struct {
 	BandCount, StackCount *big.Int
 	Estimate              *big.Rat
 	Log10                 float64
+	From                  typeset.Source // its row of data/kilfoil.parquet
 }
 
 // Estimator is the summary of one Monte Carlo run: one estimator variant on
@@ -116,6 +124,8 @@ type Estimator struct {
 	// Long is the cost of a long run (data/knuth_long.parquet), nil for
 	// the runs of the default configuration.
 	Long *LongRun
+	// From is the row of the summary it was read from.
+	From typeset.Source
 }
 
 // LongRun is what a long run (knuth.long) adds to its summary: the units
@@ -188,6 +198,9 @@ type CoverageRun struct {
 	// Gated is whether the headline rule's tail gate flags the run:
 	// unreliable, or k̂ ≥ montecarlo.HeadlineK.
 	Gated bool
+	// From selects the rows of data/knuth_coverage.parquet of its
+	// shape, variant, samples and length: its CoverageStat's rows.
+	From typeset.Source
 }
 
 // CoverageStat is the coverage study of one shape, variant and run size
@@ -205,6 +218,7 @@ type CoverageStat struct {
 	Runs, Covered, Below      int64
 	GatedCovered, GatedMissed int64
 	Low, High                 float64
+	From                      typeset.Source // the rows of its runs
 }
 
 // Coverage returns the coverage of the 95% intervals of every shape and
@@ -214,7 +228,7 @@ func (r *Results) CoverageStats() []CoverageStat {
 	var out []CoverageStat
 	for i := 0; i < len(r.Coverage); {
 		c := r.Coverage[i]
-		st := CoverageStat{Method: c.Method, Shape: c.Shape, Variant: c.Variant, Samples: c.Samples, Long: c.Long}
+		st := CoverageStat{Method: c.Method, Shape: c.Shape, Variant: c.Variant, Samples: c.Samples, Long: c.Long, From: c.From}
 		n, _, known := r.KnownGrids(c.Shape)
 		var x *big.Float
 		if known {
@@ -362,15 +376,21 @@ var Classic = grid.Shape{R: 3, C: 3}
 // ExactGrids returns the exact number of grids of shape s, if a stage
 // counted it: the shapes stage, or the exact stage for 3×3.
 func (r *Results) ExactGrids(s grid.Shape) (*big.Int, bool) {
+	n, _, ok := r.exactGrids(s)
+	return n, ok
+}
+
+// exactGrids is ExactGrids with the row the count is read from.
+func (r *Results) exactGrids(s grid.Shape) (*big.Int, typeset.Source, bool) {
 	for _, c := range r.Shapes {
 		if c.Shape == s && c.Grids != nil {
-			return c.Grids, true
+			return c.Grids, c.From, true
 		}
 	}
 	if s == Classic && r.Total != nil {
-		return r.Total.Grids, true
+		return r.Total.Grids, r.Total.From, true
 	}
-	return nil, false
+	return nil, typeset.Source{}, false
 }
 
 // HeuristicFor returns Kilfoil's estimate for shape s.

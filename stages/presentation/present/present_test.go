@@ -8,6 +8,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
@@ -37,7 +38,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestEstimatorFromColumns(t *testing.T) {
-	e, err := estimator(knuth.Stage.Name, knuth.Summary.Name, "3x3", "mrv", sampling.Columns{Samples: 10, Estimate: "6.6e+21",
+	e, err := estimator(knuth.Stage.Name, knuth.Summary.Output, "3x3", "mrv", sampling.Columns{Samples: 10, Estimate: "6.6e+21",
 		StdError: "1e+20", CILow: "6.404e+21", CIHigh: "6.796e+21", RelativeError: 0.015, Work: 810})
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +46,10 @@ func TestEstimatorFromColumns(t *testing.T) {
 	if e.Shape != (grid.Shape{R: 3, C: 3}) || e.Label() != "knuth/mrv" || Float64(e.CIHigh) != 6.796e21 {
 		t.Errorf("estimator = %+v", e)
 	}
-	if _, err := estimator(knuth.Stage.Name, knuth.Summary.Name, "3x3", "mrv", sampling.Columns{Estimate: "x"}); err == nil {
+	if want := (typeset.Source{Artifact: "data/knuth.parquet", Where: "shape=3x3 variant=mrv"}); e.From != want {
+		t.Errorf("estimator's source = %+v, want %+v", e.From, want)
+	}
+	if _, err := estimator(knuth.Stage.Name, knuth.Summary.Output, "3x3", "mrv", sampling.Columns{Estimate: "x"}); err == nil {
 		t.Error("bad estimate accepted")
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"github.com/sudoku-census/sudoku-census/stages/symmetry"
 )
 
@@ -30,6 +31,7 @@ type EssentiallyDifferent struct {
 	// VerifiedShare is the share of the non-identity Burnside sum recounted
 	// equal by an independent method, as the stage writes it (6 decimals).
 	VerifiedShare string
+	From          typeset.Source // its row of data/essentially_different.parquet
 }
 
 // New reports whether no count of the shape's essentially different grids
@@ -51,6 +53,7 @@ type SymmetryClass struct {
 	Order          int
 	Representative string
 	Fixed          *big.Int
+	From           typeset.Source // its row of data/symmetry_classes.parquet
 }
 
 // readSymmetry reads the symmetry stage's two tables, keeping only the
@@ -66,7 +69,7 @@ func readSymmetry(p *pipeline.Pass, r *Results) error {
 			return err
 		}
 		e := EssentiallyDifferent{Shape: s, Group: row.Group, Classes: int(row.Classes), ClassesFixing: int(row.ClassesFixing), CheckedBy: row.CheckedBy,
-			BundleCPUSeconds: row.BundleCPUSeconds, VerifiedShare: row.VerifiedShare}
+			BundleCPUSeconds: row.BundleCPUSeconds, VerifiedShare: row.VerifiedShare, From: typeset.Row(symmetry.Counts.Path, "shape", row.Shape)}
 		for _, f := range []struct {
 			dst  **big.Int
 			name string
@@ -106,7 +109,8 @@ func readSymmetry(p *pipeline.Pass, r *Results) error {
 			return err
 		}
 		r.SymmetryClasses = append(r.SymmetryClasses, SymmetryClass{Shape: s, Class: int(row.Class), Size: size,
-			Order: int(row.Order), Representative: row.Representative, Fixed: fixed})
+			Order: int(row.Order), Representative: row.Representative, Fixed: fixed,
+			From: typeset.Row(symmetry.Classes.Path, "shape", row.Shape, "class", row.Class)})
 	}
 	return nil
 }

@@ -22,7 +22,9 @@ import (
 
 // The tables of results, shared by the paper (report stage, as TeX) and
 // the HTML report (htmlreport stage). Each names the stages whose
-// artifacts it shows (NamedTable.Sources), for the HTML's provenance.
+// artifacts it shows (NamedTable.Sources), and each cell with a number
+// the artifact rows it is read from (typeset.Cell.From, set by sourced),
+// for the HTML's provenance.
 
 // NamedTable is a table of results with its name (the paper's file name
 // without .tex), a caption for the HTML report, the names of the stages
@@ -89,10 +91,10 @@ func TailsTable(r *Results) typeset.Table {
 		if !math.IsNaN(e.ParetoK) {
 			k = typeset.MathCell(typeset.Fixed(e.ParetoK, 2) + unreliableMark(e))
 		}
-		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.N(), e.Shape.N())),
+		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.N(), e.Shape.N())),
 			typeset.Cells(typeset.Piece{Kind: typeset.Code, S: e.Label()}), typeset.MathCell(typeset.Int64(e.Samples)),
 			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), typeset.MathCell(typeset.Fixed(e.ESS, 1)),
-			typeset.MathCell(typeset.Percent(e.ESS/float64(e.Samples), 2)), typeset.MathCell(typeset.Percent(e.MaxShare, 2)), k})
+			typeset.MathCell(typeset.Percent(e.ESS/float64(e.Samples), 2)), typeset.MathCell(typeset.Percent(e.MaxShare, 2)), k}, e.From))
 	}
 	rows = appendUnreliableNote(rows, es, 9)
 	head := texts("boxes", "grid", "estimator", "samples", "RE (%)", "ESS", "ESS/n (%)", "largest share (%)", "")
@@ -118,6 +120,24 @@ func EFFString(e Estimator, sig int) string {
 	return typeset.SciLog10(e.Log10EFF, sig)
 }
 
+// sourced sets the sources of every cell of row that holds math (a
+// number; a cell of text or an estimator's name has none) and has no
+// sources yet, and returns row.
+func sourced(row []typeset.Cell, from ...typeset.Source) []typeset.Cell {
+	for i, c := range row {
+		if c.From == nil && slices.ContainsFunc(c.Pieces, func(p typeset.Piece) bool { return p.Kind == typeset.Math }) {
+			row[i].From = from
+		}
+	}
+	return row
+}
+
+// withFrom returns c with the sources from.
+func withFrom(c typeset.Cell, from ...typeset.Source) typeset.Cell {
+	c.From = from
+	return c
+}
+
 func texts(heads ...string) []typeset.Cell {
 	out := make([]typeset.Cell, len(heads))
 	for i, h := range heads {
@@ -135,8 +155,8 @@ func FunnelTable(r *Results) typeset.Table {
 		if lv.PaperClasses > 0 {
 			paper = typeset.MathCell(typeset.Int64(lv.PaperClasses))
 		}
-		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprint(i)), typeset.TextCell(lv.Name), typeset.TextCell(lv.Operations),
-			typeset.MathCell(typeset.Int64(lv.Classes)), paper})
+		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(fmt.Sprint(i)), typeset.TextCell(lv.Name), typeset.TextCell(lv.Operations),
+			typeset.MathCell(typeset.Int64(lv.Classes)), paper}, lv.From))
 	}
 	return typeset.Table{Spec: `r>{\raggedright\arraybackslash}p{0.2\linewidth}>{\raggedright\arraybackslash}p{0.4\linewidth}rr`,
 		Head: texts("step", "classes of", "operations", "here", "F&J"), Rows: rows}
@@ -154,15 +174,20 @@ func ClassesTable(r *Results) typeset.Table {
 		if c.Crosschecked {
 			check = typeset.Cells(typeset.Piece{Kind: typeset.Check})
 		}
-		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprint(c.Class)), typeset.MathCell(typeset.Int64(c.Size)), typeset.MathCell(typeset.Int64(c.FirstBands)),
-			typeset.MathCell(typeset.Int64(c.SecondBands)), typeset.MathCell(typeset.Int(c.Completions)), check})
+		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(fmt.Sprint(c.Class)), typeset.MathCell(typeset.Int64(c.Size)), typeset.MathCell(typeset.Int64(c.FirstBands)),
+			typeset.MathCell(typeset.Int64(c.SecondBands)), typeset.MathCell(typeset.Int(c.Completions)), withFrom(check, c.From)}, c.From))
 		sum.Add(sum, new(big.Int).Mul(big.NewInt(c.FirstBands), c.Completions))
 		size += c.Size
 		first += c.FirstBands
 	}
 	total := typeset.MathCell(`\textstyle\sum = ` + typeset.Int(sum))
 	total.Span, total.Align = 2, "r"
-	rows = append(rows, nil, []typeset.Cell{typeset.TextCell("all"), typeset.MathCell(typeset.Int64(size)), typeset.MathCell(typeset.Int64(first)), typeset.Cells(), total})
+	// The sums are of every row.
+	all := typeset.Source{}
+	if len(r.Classes) > 0 {
+		all.Artifact = r.Classes[0].From.Artifact
+	}
+	rows = append(rows, nil, sourced([]typeset.Cell{typeset.TextCell("all"), typeset.MathCell(typeset.Int64(size)), typeset.MathCell(typeset.Int64(first)), typeset.Cells(), total}, all))
 	return typeset.Table{Spec: "rrrrrc", Head: texts("class", "reduced bands", "first bands", "second bands", "completions", "checked"), Rows: rows}
 }
 
@@ -185,7 +210,11 @@ func EstimatorsTable(r *Results) typeset.Table {
 			if i > 0 {
 				rows = append(rows, nil)
 			}
-			rows = append(rows, []typeset.Cell{span(cols, shapeHeading(r, e.Shape)...)})
+			heading := span(cols, shapeHeading(r, e.Shape)...)
+			if _, _, known := r.KnownGrids(e.Shape); known {
+				heading.From = []typeset.Source{r.KnownFrom(e.Shape)}
+			}
+			rows = append(rows, []typeset.Cell{heading})
 			last = e.Shape
 		}
 		label := typeset.Cells(typeset.Piece{Kind: typeset.Code, S: e.Label()})
@@ -202,20 +231,20 @@ func EstimatorsTable(r *Results) typeset.Table {
 		}
 		samples := typeset.MathCell(typeset.Int64(e.Samples))
 		if e.NoSuccess() {
-			rows = append(rows, []typeset.Cell{label, samples,
+			rows = append(rows, sourced([]typeset.Cell{label, samples,
 				span(4, typeset.Piece{Kind: typeset.Text, S: "no success; "}, typeset.Piece{Kind: typeset.Math, S: "p<" + typeset.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2)}),
-				typeset.DashCell(), rat, eff})
+				typeset.DashCell(), rat, eff}, e.From))
 			continue
 		}
 		z := typeset.DashCell()
 		if n, _, known := r.KnownGrids(e.Shape); known {
 			if v, ok := e.Z(n); ok {
-				z = typeset.MathCell(typeset.Fixed(v, 2))
+				z = withFrom(typeset.MathCell(typeset.Fixed(v, 2)), e.From, r.KnownFrom(e.Shape))
 			}
 		}
-		rows = append(rows, []typeset.Cell{label, samples, typeset.MathCell(SciFloat(e.Estimate, 4)),
+		rows = append(rows, sourced([]typeset.Cell{label, samples, typeset.MathCell(SciFloat(e.Estimate, 4)),
 			typeset.MathCell("[" + SciFloat(e.CILow, 3) + ", " + SciFloat(e.CIHigh, 3) + "]" + unreliableMark(e)),
-			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), z, typeset.MathCell(typeset.Sci(e.RelVarWork, 2)), rat, eff})
+			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), z, typeset.MathCell(typeset.Sci(e.RelVarWork, 2)), rat, eff}, e.From))
 	}
 	if zeroVariance {
 		rows = append(rows, nil, []typeset.Cell{span(cols, typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`},
@@ -313,11 +342,14 @@ func CoverageTable(r *Results) typeset.Table {
 			estimator.Pieces = append(estimator.Pieces, typeset.Piece{Kind: typeset.Text, S: " (long)"})
 		}
 		missed := st.Runs - st.Covered
-		rows = append(rows, []typeset.Cell{typeset.TextCell(shape), typeset.TextCell(fmt.Sprintf("%d×%d", st.Shape.N(), st.Shape.N())), estimator,
-			typeset.MathCell(typeset.Int64(st.Samples)), typeset.MathCell(typeset.Int64(st.Runs)), typeset.MathCell(typeset.Int64(st.Covered)), typeset.MathCell(typeset.Int64(st.Below)),
+		// The counts and the coverage are of the study's runs; whether
+		// an interval holds the count depends on the count too.
+		known := r.KnownFrom(st.Shape)
+		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(shape), typeset.TextCell(fmt.Sprintf("%d×%d", st.Shape.N(), st.Shape.N())), estimator,
+			withFrom(typeset.MathCell(typeset.Int64(st.Samples)), st.From), withFrom(typeset.MathCell(typeset.Int64(st.Runs)), st.From), typeset.MathCell(typeset.Int64(st.Covered)), typeset.MathCell(typeset.Int64(st.Below)),
 			typeset.MathCell(typeset.Int64(st.GatedMissed) + "/" + typeset.Int64(missed) + ", " + typeset.Int64(st.GatedCovered) + "/" + typeset.Int64(st.Covered)),
 			typeset.MathCell(typeset.Percent(float64(st.Covered)/float64(st.Runs), 1)),
-			typeset.MathCell("[" + typeset.Percent(st.Low, 1) + ", " + typeset.Percent(st.High, 1) + "]"), below})
+			typeset.MathCell("[" + typeset.Percent(st.Low, 1) + ", " + typeset.Percent(st.High, 1) + "]"), withFrom(below, st.From, known)}, st.From, known))
 	}
 	return typeset.Table{Spec: "lllrrrrrrrc", Head: texts("boxes", "grid", "estimator", "samples/run", "runs", "cover", "below", "gated: miss, cover", "coverage (%)", "Wilson 95%", "below 95%"), Rows: rows}
 }
@@ -337,8 +369,10 @@ func ShapesTable(r *Results) typeset.Table {
 	for _, s := range r.AllShapes() {
 		exactCell, sourceCell, heurCell, ratioCell, mcCell, zCell, coverCell := typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell()
 		n, _, known := r.KnownGrids(s)
+		var knownFrom typeset.Source
 		if known {
-			exactCell = typeset.Cells(exactPiece(n))
+			knownFrom = r.KnownFrom(s)
+			exactCell = withFrom(typeset.Cells(exactPiece(n)), knownFrom)
 			_, computed := r.ExactGrids(s)
 			source := map[bool]string{true: "here", false: "quoted"}[computed]
 			sourceCell = typeset.TextCell(source)
@@ -348,10 +382,10 @@ func ShapesTable(r *Results) typeset.Table {
 		}
 		best, haveMC := r.MostPrecise(s)
 		if h, ok := r.HeuristicFor(s); ok {
-			heurCell = typeset.MathCell(typeset.SciRat(h.Estimate, 4))
+			heurCell = withFrom(typeset.MathCell(typeset.SciRat(h.Estimate, 4)), h.From)
 			switch {
 			case known:
-				ratioCell = typeset.MathCell(typeset.Decimal(new(big.Rat).Quo(new(big.Rat).SetInt(n), h.Estimate), 4))
+				ratioCell = withFrom(typeset.MathCell(typeset.Decimal(new(big.Rat).Quo(new(big.Rat).SetInt(n), h.Estimate), 4)), knownFrom, h.From)
 			case haveMC:
 				// No count: the estimate's ratio, with its 95% half-width.
 				hf := new(big.Float).SetRat(h.Estimate)
@@ -361,16 +395,16 @@ func ShapesTable(r *Results) typeset.Table {
 					mark = `^{\S}`
 					excluding = append(excluding, best)
 				}
-				ratioCell = typeset.MathCell(typeset.Fixed(ratio, 3) + `\pm` + typeset.Fixed(ratio*best.RelativeError*montecarlo.Z95, 3) + mark)
+				ratioCell = withFrom(typeset.MathCell(typeset.Fixed(ratio, 3)+`\pm`+typeset.Fixed(ratio*best.RelativeError*montecarlo.Z95, 3)+mark), best.From, h.From)
 			}
 		}
 		if haveMC {
-			mcCell = typeset.MathCell(SciFloat(best.Estimate, 3) + `\ (\pm ` + typeset.Percent(best.RelativeError*montecarlo.Z95, 2) + `\%)` + unreliableMark(best))
+			mcCell = withFrom(typeset.MathCell(SciFloat(best.Estimate, 3)+`\ (\pm `+typeset.Percent(best.RelativeError*montecarlo.Z95, 2)+`\%)`+unreliableMark(best)), best.From)
 			shown = append(shown, best)
 			if known {
-				coverCell = typeset.TextCell(map[bool]string{true: "yes", false: "no"}[best.Covers(n)])
+				coverCell = withFrom(typeset.TextCell(map[bool]string{true: "yes", false: "no"}[best.Covers(n)]), best.From, knownFrom)
 				if z, ok := best.Z(n); ok {
-					zCell = typeset.MathCell(typeset.Fixed(z, 2))
+					zCell = withFrom(typeset.MathCell(typeset.Fixed(z, 2)), best.From, knownFrom)
 				}
 			}
 		}
@@ -383,6 +417,7 @@ func ShapesTable(r *Results) typeset.Table {
 		// qualification beside it: the tail diagnostics of the samples.
 		note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{\S}`}, typeset.Piece{Kind: typeset.Text, S: " the 95% interval excludes the heuristic; the samples' tail diagnostics: "})
 		for i, e := range excluding {
+			note.From = append(note.From, e.From)
 			if i > 0 {
 				note.Pieces = append(note.Pieces, typeset.Piece{Kind: typeset.Text, S: "; "})
 			}
@@ -420,9 +455,9 @@ func SymmetryTable(r *Results) typeset.Table {
 		if strings.Contains(e.Group, "transposition") {
 			group += ", transposition"
 		}
-		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(group),
+		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(group),
 			typeset.MathCell(typeset.Int(e.GroupOrder)), typeset.MathCell(fmt.Sprintf("%d/%d", e.ClassesFixing, e.Classes)),
-			typeset.MathCell(typeset.Int(e.BurnsideSum)), typeset.MathCell(typeset.Int(e.Count) + literatureMark(e))})
+			typeset.MathCell(typeset.Int(e.BurnsideSum)), typeset.MathCell(typeset.Int(e.Count) + literatureMark(e))}, e.From))
 	}
 	var notes [][]typeset.Cell
 	for _, e := range r.Symmetry {
@@ -469,8 +504,8 @@ func FixingTable(r *Results) typeset.Table {
 		if c.Shape != Classic {
 			continue
 		}
-		rows = append(rows, []typeset.Cell{typeset.MathCell(strconv.Itoa(c.Class)), typeset.MathCell(typeset.Int(c.Size)), typeset.MathCell(strconv.Itoa(c.Order)),
-			typeset.TextCell(c.Representative), typeset.MathCell(typeset.Int(c.Fixed))})
+		rows = append(rows, sourced([]typeset.Cell{typeset.MathCell(strconv.Itoa(c.Class)), typeset.MathCell(typeset.Int(c.Size)), typeset.MathCell(strconv.Itoa(c.Order)),
+			withFrom(typeset.TextCell(c.Representative), c.From), typeset.MathCell(typeset.Int(c.Fixed))}, c.From))
 	}
 	head := texts("class", "size", "order", "representative", "")
 	head[4] = typeset.Cells(typeset.Piece{Kind: typeset.Text, S: "fixed grids"}, typeset.Piece{Kind: typeset.Math, S: "/9!"})

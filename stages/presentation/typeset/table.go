@@ -7,6 +7,8 @@ package typeset
 import (
 	"fmt"
 	"html"
+	"path"
+	"slices"
 	"strings"
 )
 
@@ -30,12 +32,68 @@ type Piece struct {
 	S    string
 }
 
-// Cell is one table cell: its pieces in order, and the columns it spans
-// (0 and 1: one) with their alignment ("r", "l", "c").
+// Cell is one table cell: its pieces in order, the columns it spans (0
+// and 1: one) with their alignment ("r", "l", "c"), and where its numbers
+// come from (From: the HTML prints it, TeX does not).
 type Cell struct {
 	Pieces []Piece
 	Span   int
 	Align  string
+	From   []Source
+}
+
+// Source is where a number comes from: the artifact, by its path in the
+// repository ("data/knuth.parquet"), and the rows it is read from, as the
+// column=value pairs that select them ("shape=3x3 variant=random"; "" for
+// every row). A number derived from several (a z-score: an estimate and a
+// count) has a Source for each, the first the one it is mostly of.
+type Source struct {
+	Artifact string
+	Where    string
+}
+
+// Row returns the source of the rows of artifact whose columns have the
+// values given, in pairs: Row("data/knuth.parquet", "shape", "3x3",
+// "variant", "random"). Values are printed with %v.
+func Row(artifact string, columnValues ...any) Source {
+	var where []string
+	for i := 0; i+1 < len(columnValues); i += 2 {
+		where = append(where, fmt.Sprintf("%v=%v", columnValues[i], columnValues[i+1]))
+	}
+	return Source{Artifact: artifact, Where: strings.Join(where, " ")}
+}
+
+// String names the source for a reader: "data/knuth.parquet where
+// shape=3x3 variant=random", "data/total.parquet, every row".
+func (s Source) String() string {
+	if s.Where == "" {
+		return s.Artifact + ", every row"
+	}
+	return s.Artifact + " where " + s.Where
+}
+
+// SourcedHTML returns inner (HTML) as a link to the artifact of from[0],
+// every source named in its title (what a browser shows on hover, and what
+// a test reads: Source.String, "; "-separated); base is the path from the
+// page to the repository's root ("..": the page is in paper/). With no
+// source (a Source without an artifact is none: values made by hand), or
+// nothing to link, it returns inner.
+func SourcedHTML(inner string, from []Source, base string) string {
+	var known []Source
+	for _, s := range from {
+		if s.Artifact != "" && !slices.Contains(known, s) {
+			known = append(known, s)
+		}
+	}
+	if len(known) == 0 || inner == "" {
+		return inner
+	}
+	names := make([]string, len(known))
+	for i, s := range known {
+		names[i] = s.String()
+	}
+	return fmt.Sprintf(`<a class="from" href="%s" title="%s">%s</a>`,
+		html.EscapeString(path.Join(base, known[0].Artifact)), html.EscapeString(strings.Join(names, "; ")), inner)
 }
 
 // Table is a table of results: the head cells and the body rows, a nil
@@ -304,8 +362,9 @@ func (t Table) Aligns() []string {
 
 // HTML returns t as an HTML table with the given element id, each column
 // aligned as its TeX specification says: the TeX method's sibling, from
-// the same cells.
-func (t Table) HTML(id string) (string, error) {
+// the same cells. A cell's sources make its content a link (SourcedHTML;
+// base is the path from the page to the repository's root).
+func (t Table) HTML(id, base string) (string, error) {
 	var w strings.Builder
 	aligns := t.Aligns()
 	// cell writes one cell of tag th or td starting at column col.
@@ -314,6 +373,7 @@ func (t Table) HTML(id string) (string, error) {
 		if err != nil {
 			return 0, fmt.Errorf("table %s: %w", id, err)
 		}
+		h = SourcedHTML(h, c.From, base)
 		align := "left"
 		if col < len(aligns) {
 			align = aligns[col]

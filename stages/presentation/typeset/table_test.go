@@ -87,3 +87,43 @@ func TestAligns(t *testing.T) {
 		}
 	}
 }
+
+// TestSources: a cell's sources make its HTML a link to the first one's
+// artifact, relative to the page, titled with every source once (a zero
+// Source is none); TeX prints the same cells without them.
+func TestSources(t *testing.T) {
+	est := Row("data/knuth.parquet", "shape", "3x3", "variant", "se")
+	count := Source{Artifact: "data/total.parquet"}
+	z := MathCell("1.25")
+	z.From = []Source{est, count, est, {}}
+	bare := MathCell("1.25")
+	tab := Table{Spec: "rr", Head: []Cell{TextCell("z"), TextCell("z")}, Rows: [][]Cell{{z, bare}}}
+	got, err := tab.HTML("t", "..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<td style="text-align:right"><a class="from" href="../data/knuth.parquet" title="data/knuth.parquet where shape=3x3 variant=se; data/total.parquet, every row"><span class="num">1.25</span></a></td>` +
+		`<td style="text-align:right"><span class="num">1.25</span></td>`
+	if !strings.Contains(got, want) {
+		t.Errorf("HTML:\n%s\nwant it to hold\n%s", got, want)
+	}
+	unsourced := tab
+	unsourced.Rows = [][]Cell{{bare, bare}}
+	if string(tab.TeX()) != string(unsourced.TeX()) {
+		t.Errorf("sources changed the TeX:\n%s", tab.TeX())
+	}
+	for _, c := range []struct {
+		inner string
+		from  []Source
+		want  string
+	}{
+		{"x", nil, "x"},
+		{"x", []Source{{}}, "x"},
+		{"", []Source{est}, ""},
+		{"x", []Source{Row("a&b.parquet", "k", `"v"`)}, `<a class="from" href="../a&amp;b.parquet" title="a&amp;b.parquet where k=&#34;v&#34;">x</a>`},
+	} {
+		if got := SourcedHTML(c.inner, c.from, ".."); got != c.want {
+			t.Errorf("SourcedHTML(%q, %v) = %q, want %q", c.inner, c.from, got, c.want)
+		}
+	}
+}

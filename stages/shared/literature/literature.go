@@ -12,6 +12,10 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
+// File is this file's path in the repository: the source of every count
+// it gives, which the HTML report links each quoted count to.
+const File = "stages/shared/literature/literature.go"
+
 // Count is a number of grids the literature gives for one box shape, with
 // its source.
 type Count struct {

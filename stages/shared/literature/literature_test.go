@@ -2,6 +2,9 @@ package literature
 
 import (
 	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
@@ -30,6 +33,20 @@ func TestPublished(t *testing.T) {
 		f := new(big.Int).MulRange(1, int64(s.N()))
 		if new(big.Int).Mod(p.Grids, f).Sign() != 0 {
 			t.Errorf("%s: %s is not a multiple of %d!", s, p.Grids, s.N())
+		}
+	}
+}
+
+// File is this file's path from the repository's root, and names each
+// count's cite key: the HTML report links quoted counts to it by that key.
+func TestFile(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", File))
+	if err != nil {
+		t.Fatalf("File %s: %v", File, err)
+	}
+	for _, p := range published {
+		if !strings.Contains(string(src), `"`+p.cite+`"`) {
+			t.Errorf("%s does not name the cite key %s", File, p.cite)
 		}
 	}
 }
