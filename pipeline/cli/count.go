@@ -58,6 +58,8 @@ time the count would take; when even the optimistic end of that prediction excee
 stops with one line giving the estimate and the prediction. --force counts without any of this.
 --estimate prints the estimates and the prediction and does not count. The probes are reproducible:
 they depend on --seed and --samples only.`,
+		Example: `  echo 000000010400000000020000000000050407008000300001090000300400200050100000000806000 | census count   # 1
+  printf '%081d' 0 | census count --estimate   # about 6.72132e+21 completions (95% interval 6.65704e+21 to 6.7856e+21)`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usageError{errors.New("count reads one grid: census count [--box RxC] [FILE|-]")}

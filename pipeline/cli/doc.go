@@ -80,7 +80,8 @@
 //	2    bad usage or input: an unknown command (with cobra's "Did you mean
 //	     this?" on lines of their own), argument, flag or config key; a flag
 //	     or config value that does not parse or is out of range; a file that
-//	     is too large, empty or not what it should be (config, grid, lock)
+//	     is too large (config 1 MiB, grid 64 KiB, lock 16 MiB), empty or
+//	     not what it should be
 //	130  stopped by Ctrl-C (SIGINT)
 //	143  stopped by SIGTERM
 //

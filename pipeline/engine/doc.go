@@ -83,12 +83,10 @@
 // # Executors
 //
 // The executor (config key executor.name, flag --executor) says where units
-// are computed: "local", in the running process, or "slurm", as one Slurm
-// array job per stage, whose tasks run Options.UnitCommand (the hidden
-// `census units`, Engine.WorkUnits) on the shared data directory; the
-// submitting run polls squeue, then merges and publishes as a local run
-// does. Everything but the units runs in the submitting process. The
-// executor is in no fingerprint. Its keys, requirements and files:
+// are computed: "local", in the running process, or "slurm", one array job
+// per stage whose tasks run Options.UnitCommand (the hidden `census units`,
+// Engine.WorkUnits). Everything but the units runs in the submitting
+// process, and the executor is in no fingerprint. How, and the keys:
 // `go doc ./pipeline/executor`.
 //
 // # Interrupting
