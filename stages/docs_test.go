@@ -398,10 +398,6 @@ func pathBase(path string) string {
 // paper and the commit messages.
 const maxPackageDocLines = 200
 
-// longDocs are the packages whose docs are still over the bound, each with
-// its length when this list was written: it may only shrink.
-var longDocs = map[string]int{"pipeline/cli": 550}
-
 // TestPackageDocsAreReferences checks every package of the module below
 // stages/ and pipeline/: its doc is at most maxPackageDocLines lines and
 // holds no date (a dated measurement is a lab notebook's; the doc states the
@@ -428,12 +424,8 @@ func TestPackageDocsAreReferences(t *testing.T) {
 				checked++
 				text := f.Doc.Text()
 				lines := strings.Count(text, "\n")
-				limit := maxPackageDocLines
-				if was, ok := longDocs[dir]; ok {
-					limit = was
-				}
-				if lines > limit {
-					t.Errorf("%s/%s: package doc of %d lines, more than %d: keep the reference, move the record to the artifacts, the paper or the commit messages", dir, name, lines, limit)
+				if lines > maxPackageDocLines {
+					t.Errorf("%s/%s: package doc of %d lines, more than %d: keep the reference, move the record to the artifacts, the paper or the commit messages", dir, name, lines, maxPackageDocLines)
 				}
 				if d := date.FindString(text); d != "" {
 					t.Errorf("%s/%s: package doc holds the date %s: state the current figure, undated", dir, name, d)

@@ -4,6 +4,31 @@
 // requires of the fields the tool reads and what the tool itself needs, and
 // fails in one line naming the key; census cite and the paper use nothing
 // else to read the file.
+//
+// # Citing
+//
+// CITATION.cff (Citation File Format 1.2.0) is the one place that says how
+// to cite the software: title, authors, version, release date, license, the
+// repository's public address and, as preferred-citation, the paper
+// (TestCitationFileIsTheRelease checks the file). To cite one artifact, the
+// exact file a number came from:
+//
+//	bin/census cite total        # BibTeX with the file's SHA-256 and fingerprint
+//	bin/census verify            # anyone can check their copy against data/manifest.json
+//
+// census cite (inspect.Project.Cite) prints the entry only when the file's
+// bytes hash to the manifest's SHA-256 (otherwise exit 1, naming both
+// hashes). The entry, an @misc that plain BibTeX takes, names the stage,
+// SHA-256, fingerprint, the year of the stage's run (from data/runs.jsonl),
+// the git commit of the code that made the artifact and whether its tree
+// had uncommitted changes, the authors, release and public address from
+// CITATION.cff (repository-code; without the file, the git remote only
+// when it is a URL, never a path on the machine), and the tool version; TeX's
+// special characters are escaped (data/knuth\_long.parquet) so that
+// pdflatex typesets them. The commit is the one Go stamps into bin/census
+// (make build passes -buildvcs=auto); the engine records it in the
+// manifest's stage record when the stage runs, never inside an artifact,
+// whose bytes must not depend on it.
 package citation
 
 import (

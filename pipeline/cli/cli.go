@@ -486,6 +486,21 @@ the run: nothing partial is published, finished units are kept for the next run.
 	verify := &cobra.Command{
 		Use:   "verify [ARTIFACT...]",
 		Short: "Re-hash artifacts (default: all) against data/manifest.json, against a lock with --lock, or recompute bundled units with --recompute K; exit 1 on any mismatch",
+		Long: `Re-hash the named artifacts (names or paths; default: all, and then the committed bundle
+each stage read, against the SHA-256 its run recorded) against data/manifest.json; exit 1 on
+any mismatch (missing, unreadable, or both SHA-256), and when the manifest is missing, lists
+nothing or is damaged.
+
+--lock FILE compares every artifact on disk, every stage's fingerprint and every committed
+bundle with a lock (go doc ./pipeline/inspect), one line per difference; exit 1 on any.
+
+--recompute K recomputes K units of every committed bundle (of those named by --bundle) and
+compares them byte for byte: the ⌈K/2⌉ costliest units whose recomputation takes at most
+--max-unit-cpu (the bundle's projected cost of the unit, else the CPU time its row records),
+and one from each of K-⌈K/2⌉ cost strata of the rest, drawn by --seed (printed); all
+recomputes every unit. It fails when it would check nothing (no bundle on disk, no unit within
+--max-unit-cpu). With --executor slurm the units are computed by one Slurm array job per
+bundle, in a scratch directory removed afterwards.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("recompute") {
 				var given []string

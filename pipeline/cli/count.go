@@ -47,7 +47,10 @@ func countCommand(io IO) *cobra.Command {
 		Short: "Print the exact number of completions of a partial grid, or an estimate of it",
 		Long: `Reads a partial grid from FILE (or standard input, given - or nothing): one line of n² cells or
 n lines of n; '.' or '0' is an empty cell; symbols are 1-9, then A-Z for n > 9. Prints the number of
-completions. Boxes default to √n×√n; name others with --box RxC (for example --box 2x3 for 6×6).
+completions. Boxes default to √n×√n; name others with --box RxC (for example --box 2x3 for 6×6): for
+a side that is not a square the error lists the possible boxes. Bad input is one line naming the line
+and column (exit 2); clashing givens print 0, and a message names the two cells. FILE must be a
+regular file: a FIFO or a device is refused rather than waited on.
 
 Before counting, count runs the counter for up to a second; a grid counted by then is printed. Otherwise
 random probes of the counter's search tree estimate the completions and the size of the tree, and the
@@ -55,6 +58,8 @@ time the count would take; when even the optimistic end of that prediction excee
 stops with one line giving the estimate and the prediction. --force counts without any of this.
 --estimate prints the estimates and the prediction and does not count. The probes are reproducible:
 they depend on --seed and --samples only.`,
+		Example: `  echo 000000010400000000020000000000050407008000300001090000300400200050100000000806000 | census count   # 1
+  printf '%081d' 0 | census count --estimate   # about 6.72132e+21 completions (95% interval 6.65704e+21 to 6.7856e+21)`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usageError{errors.New("count reads one grid: census count [--box RxC] [FILE|-]")}

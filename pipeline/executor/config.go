@@ -6,6 +6,81 @@
 // and fills the pass's store.UnitSet; neither publishes anything, and both
 // give the same bytes. Config is the configuration subtree "executor",
 // which is in no fingerprint.
+//
+// # Running on Slurm
+//
+//	bin/census run --executor slurm --slurm-partition short --slurm-time 1:00:00 --slurm-cpus-per-task 4
+//
+// For each stale stage with units, in pipeline order, the missing units go
+// to one sbatch --array job named census-<stage>. Every array task runs the
+// hidden census units on its batch: the same census binary with the same
+// --root, --config and --set (as absolute paths), which recomputes the
+// stage's fingerprint, refuses to work if it differs from the submitting
+// run's, and writes its units into data/units/<stage>/<fingerprint>/,
+// computing as many at once as SLURM_CPUS_PER_TASK. Everything else runs on
+// the submitting machine, which polls squeue and holds data/.lock
+// throughout.
+//
+// Requirements: the project root, the census binary and the config file at
+// the same paths on every node, and the data directory on a filesystem
+// every node sees (unit files that show up late are waited for up to 30 s);
+// the Slurm client tools (sbatch, squeue, scancel, scontrol) on the
+// submitting machine's PATH.
+//
+// The keys, set like any other; the flags of census run (and of census
+// verify --recompute) set them and win:
+//
+//   - executor.name (--executor; default local): local (this process) or
+//     slurm.
+//   - executor.slurm.partition (--slurm-partition; default "", the
+//     cluster's default): sbatch --partition.
+//   - executor.slurm.account (--slurm-account; default ""): sbatch --account.
+//   - executor.slurm.time (--slurm-time; default "", the partition's
+//     default): time limit of one array task in a Slurm format (30 minutes,
+//     1:30:00, 2-00:00:00, UNLIMITED).
+//   - executor.slurm.cpus_per_task (--slurm-cpus-per-task; default 1):
+//     1-4096, sbatch --cpus-per-task; units a task computes at once (for
+//     shapes and symmetry, whose units use every core, one at a time on that
+//     many cores).
+//   - executor.slurm.units_per_task (--slurm-units-per-task; default 0):
+//     units per array task, or 0 to derive it from task_minutes.
+//   - executor.slurm.task_minutes (--slurm-task-minutes; default 10):
+//     minutes one task should take, from the mean compute time of the
+//     stage's units already done; one unit per task when none is done.
+//   - executor.slurm.max_tasks (--slurm-max-tasks; default 1000):
+//     1-1,000,000 tasks at most per array job (keep it within the cluster's
+//     MaxArraySize); more units are spread over that many tasks.
+//   - executor.slurm.extra_args (--slurm-arg, repeatable; default []):
+//     further sbatch options such as --mem=4G; options the executor sets
+//     itself or that have a key are refused.
+//
+// Beside the units, data/units/<stage>/<fingerprint>/ holds
+// slurm-plan-<time>.json (the units of each array task), slurm-<time>.sh
+// (the batch script) and each task's slurm-<job>_<task>.out and .err. When a
+// task fails, the stage fails with one line naming the job, the first
+// failed task (state and exit code), how many units are missing, the last
+// lines of its stderr and the path of its .err file; nothing is published,
+// and the same command again submits only the missing units. If squeue
+// fails for a minute, the job is cancelled and the stage fails. Ctrl-C
+// cancels the job with scancel and keeps the units finished so far (after a
+// kill -9 of the submitting run, scancel the job census-<stage> by hand).
+//
+// To try it on one machine, .ci/slurm-start (as root) installs Debian's
+// munge, slurmctld, slurmd and slurm-client if they are missing, writes a
+// one-node configuration (node localhost, partition debug) and starts the
+// daemons; .ci/slurm-stop stops them:
+//
+//	sudo bash .ci/slurm-start
+//	make build
+//	bin/census run --executor slurm --config configs/smoke.yaml
+//	sudo bash .ci/slurm-stop
+//
+// The Slurm tests (pipeline/cli's slurm_test.go: a Slurm run gives a local
+// run's bytes, a failed task then a rerun submits only the missing units,
+// Ctrl-C cancels the job; TestSlurmSmokeMatchesLocal in package stages: the
+// smoke pipeline on Slurm against a local run) need a running Slurm;
+// without one they skip, unless SUDOKU_CENSUS_REQUIRE_SLURM=1 (set by CI)
+// makes them fail.
 package executor
 
 import (
