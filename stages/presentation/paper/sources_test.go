@@ -120,7 +120,7 @@ func readSource(t *testing.T, path string) string {
 }
 
 var (
-	citeCommand = regexp.MustCompile(`\\cite\{([^}]*)\}`)
+	citeCommand = regexp.MustCompile(`\\cite(?:\[[^]]*\])?\{([^}]*)\}`)
 	urlCommand  = regexp.MustCompile(`\\url\{([^}]*)\}`)
 )
 
