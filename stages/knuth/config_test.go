@@ -81,7 +81,7 @@ func TestSeedKeepsLongUnits(t *testing.T) {
 	}
 	var ids []string
 	for _, r := range cfg.longRuns() {
-		for _, u := range r.units(cfg.LongSeed, cfg.BlockSize) {
+		for _, u := range r.Units(cfg.LongSeed, cfg.BlockSize) {
 			if !strings.Contains(u.ID(), ".s1.") {
 				t.Fatalf("unit %s: the default long seed is 1", u.ID())
 			}
@@ -103,7 +103,7 @@ func TestSeedKeepsLongUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range cfg.longRuns() {
-		for _, u := range r.units(cfg.LongSeed, cfg.BlockSize) {
+		for _, u := range r.Units(cfg.LongSeed, cfg.BlockSize) {
 			if !strings.Contains(u.ID(), ".s2.") {
 				t.Fatalf("knuth.long_seed=2 lists %s", u.ID())
 			}

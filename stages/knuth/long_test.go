@@ -7,8 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,131 +15,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
-	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
-
-func mustShape(t *testing.T, s string) grid.Shape {
-	t.Helper()
-	shape, err := grid.ParseShape(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return shape
-}
-
-// longUnits are units of every variant, with the parameters the stage
-// gives them.
-func longUnits(t *testing.T) []LongUnit {
-	cfg := &Config{HybridOrder: "cover", SEOrder: "cover", LookaheadAlpha: 1e-05,
-		HybridK: map[string]int{"3x3": 60, "2x3": 0}, SEBudget: map[string]int{"3x3": 30, "2x3": 10000, "4x4": 100}}
-	var out []LongUnit
-	for i, name := range variantNames {
-		for _, s := range []string{"2x3", "3x3"} {
-			shape := mustShape(t, s)
-			out = append(out, LongUnit{Shape: shape, Variant: cfg.variant(name, shape), Seed: uint64(i) * 0x9e3779b97f4a7c15,
-				BlockSize: 1 + i*1000, First: 64 * i, Last: 64*i + 63})
-		}
-	}
-	cfg.LookaheadAlpha = 0.25
-	out = append(out, LongUnit{Shape: mustShape(t, "4x4"), Variant: cfg.variant("lookahead", mustShape(t, "4x4")),
-		Seed: math.MaxUint64, BlockSize: 1 << 30, First: (1<<24 - 16), Last: 1<<24 - 1})
-	return out
-}
-
-// TestLongUnitIDs checks that a long unit's id reads back as the unit, and
-// that every other string is refused in one line.
-func TestLongUnitIDs(t *testing.T) {
-	for _, u := range longUnits(t) {
-		got, err := ParseLongUnit(u.ID())
-		if err != nil || !reflect.DeepEqual(got, u) {
-			t.Errorf("ParseLongUnit(%q) = %+v, %v; want %+v", u.ID(), got, err, u)
-		}
-		if !LongBundle.Holds(u.ID()) {
-			t.Errorf("the bundle does not hold %s", u.ID())
-		}
-	}
-	if id := (LongUnit{Shape: mustShape(t, "4x4"), Variant: DefaultConfig().variant("lookahead", mustShape(t, "4x4")),
-		Seed: 1, BlockSize: 1000, First: 32, Last: 47}).ID(); id != "long.4x4.lookahead.mrv.k256.b0.a0p25.s1.n1000.32-47" {
-		t.Errorf("id %s", id) // DefaultConfig has no 4x4 budget: 0
-	}
-	good := "long.4x4.se.mrv.k256.b100.a0.s1.n1000.32-47"
-	if _, err := ParseLongUnit(good); err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range []string{
-		"", "long", "3x3.mrv.0-624", good + ".", "." + good, strings.Replace(good, "long", "LONG", 1),
-		strings.Replace(good, "4x4", "04x4", 1), strings.Replace(good, "4x4", "4X4", 1), strings.Replace(good, "4x4", "7x7", 1),
-		strings.Replace(good, ".se.", ".dfs.", 1), strings.Replace(good, ".mrv.", ".spiral.", 1),
-		strings.Replace(good, ".mrv.", ".rowmajor.", 1), // se orders mrv or cover only
-		strings.Replace(good, "k256", "k255", 1),        // se fills every cell
-		strings.Replace(good, "k256", "k0256", 1), strings.Replace(good, "k256", "k+256", 1), strings.Replace(good, "k256", "256", 1),
-		strings.Replace(good, "b100", "b0", 1), strings.Replace(good, "b100", "b10001", 1), strings.Replace(good, "b100", "b-1", 1),
-		strings.Replace(good, "a0", "a0p25", 1), // alpha is lookahead's
-		strings.Replace(good, "a0", "a-0", 1), strings.Replace(good, "a0", "aNaN", 1), strings.Replace(good, "a0", "a0p0", 1),
-		strings.Replace(good, "s1", "s01", 1), strings.Replace(good, "s1", "s18446744073709551616", 1),
-		strings.Replace(good, "n1000", "n0", 1), strings.Replace(good, "n1000", "n1073741825", 1),
-		strings.Replace(good, "32-47", "32-46", 1), strings.Replace(good, "32-47", "33-48", 1), strings.Replace(good, "32-47", "47-32", 1),
-		strings.Replace(good, "32-47", "32", 1), strings.Replace(good, "32-47", "032-47", 1),
-		strings.Replace(good, "32-47", "16777216-16777231", 1),
-		strings.Replace(good, "32-47", "18446744073709551600-15", 1),
-		"long.4x4.bandselast.mrv.k256.b100.a0.s1.n1000.32-47", // box height 4: no last band
-		"long.6x2.bandmrv.mrv.k144.b0.a0.s1.n1000.0-15",       // box height 6: no first band
-		"long.3x3.mrv.mrv.k81.b100.a0.s1.n1000.0-63",          // a walk has no budget
-		good + "\nlong.4x4.se.mrv.k256.b100.a0.s1.n1000.48-63", good + "\x00", strings.Repeat("long.", 30),
-		"long.4x4.se.mrv.k256.b100.a0.s1.n1000.32-47.", "long.4x4.se.mrv.k256.b100.a0.s1.n1000.32-4７",
-	} {
-		u, err := ParseLongUnit(id)
-		if err == nil {
-			t.Errorf("ParseLongUnit(%q) = %+v, want an error", id, u)
-			continue
-		}
-		if msg := err.Error(); strings.Contains(msg, "\n") || len(msg) > 400 || !strings.Contains(msg, "want long.<shape>") {
-			t.Errorf("ParseLongUnit(%q): error %q is not one line giving the form", id, msg)
-		}
-		if LongBundle.Holds(id) {
-			t.Errorf("the bundle holds %q", id)
-		}
-	}
-}
-
-// TestLongUnitIsPure checks that a long unit's result is a function of its
-// id alone: the same bytes computed twice and on one core or two, and
-// decodable as its blocks.
-func TestLongUnitIsPure(t *testing.T) {
-	for _, id := range []string{
-		"long.2x3.se.mrv.k36.b10.a0.s7.n20.64-127",
-		"long.3x3.bandse.mrv.k81.b5.a0.s1.n3.0-63",
-		"long.2x3.lookahead.mrv.k36.b4.a0p25.s1.n10.0-63",
-		"long.2x3.hybrid.cover.k18.b0.a0.s2.n10.128-191",
-	} {
-		u, err := ParseLongUnit(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var results [][]byte
-		for _, procs := range []int{1, 2, 2} {
-			prev := runtime.GOMAXPROCS(procs)
-			r, err := computeLong(context.Background(), id)
-			runtime.GOMAXPROCS(prev)
-			if err != nil {
-				t.Fatal(err)
-			}
-			results = append(results, r)
-		}
-		for i, r := range results[1:] {
-			if !bytes.Equal(r, results[0]) {
-				t.Errorf("%s: computation %d differs from the first (GOMAXPROCS 1)", id, i+1)
-			}
-		}
-		blocks, err := u.decode(results[0])
-		if err != nil || len(blocks) != 64 {
-			t.Fatalf("%s: %d blocks, %v", id, len(blocks), err)
-		}
-		if bad := append([]byte("x"), results[0]...); func() bool { _, err := u.decode(bad); return err == nil }() {
-			t.Errorf("%s: a damaged result decodes", id)
-		}
-	}
-}
 
 // long is a knuth configuration with two small long runs (2x3 se: two
 // units of 64 blocks of 10 samples; 2x3 mrv: one).
@@ -322,27 +196,4 @@ func emptyConfig(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-// TestLongGoal checks the run report's verdict on a long run's goal: met
-// at or below the goal, else the CPU time the run would need, c·(h/g)².
-func TestLongGoal(t *testing.T) {
-	for _, c := range []struct {
-		h, g, cpu float64
-		met       bool
-		more      float64
-	}{
-		{0.0009, 0.001, 3600, true, 0},
-		{0.001, 0.001, 3600, true, 0},
-		{0.002, 0.001, 3600, false, 14400},
-		{0.075, 0.05, 1000, false, 2250},
-		{math.Inf(1), 0.01, 10, false, math.Inf(1)},
-		{math.NaN(), 0.01, 10, false, math.Inf(1)},
-	} {
-		met, more := longGoal(c.h, c.g, c.cpu)
-		same := math.IsInf(c.more, 1) && math.IsInf(more, 1) || math.Abs(more-c.more) <= 1e-9*c.more
-		if met != c.met || !same {
-			t.Errorf("longGoal(%g, %g, %g) = %v, %g; want %v, %g", c.h, c.g, c.cpu, met, more, c.met, c.more)
-		}
-	}
 }

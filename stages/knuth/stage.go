@@ -3,7 +3,6 @@ package knuth
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/maths/walks"
+	"github.com/sudoku-census/sudoku-census/stages/shared/longruns"
 	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
@@ -24,7 +24,7 @@ var Stage = &pipeline.Stage{
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output, Coverage.Output, LongSummary.Output},
 	Headlines: headlines,
 	// A unit is a run of blocks of one shape and variant (see package
-	// sampling), then the long runs' units (LongUnit), which the bundle
+	// sampling), then the long runs' units (longruns.Unit), which the bundle
 	// keeps. The coverage runs are drawn in Run.
 	Units: &pipeline.Units{
 		List: func(p *pipeline.Pass) ([]string, error) {
@@ -36,12 +36,12 @@ var Stage = &pipeline.Stage{
 			return append(ids, long...), err
 		},
 		Compute: func(p *pipeline.Pass, id string) ([]byte, error) {
-			if isLong(id) {
-				return computeLong(p.Context(), id)
+			if longruns.IsUnit(id) {
+				return longruns.Compute(p.Context(), id)
 			}
 			return estimator.Compute(p, id)
 		},
-		Bundle: LongBundle,
+		Bundle: longruns.Bundle,
 	},
 	Run: func(p *pipeline.Pass) error {
 		results, err := p.UnitResults()
@@ -49,7 +49,7 @@ var Stage = &pipeline.Stage{
 			return err
 		}
 		ids := p.UnitIDs()
-		k := slices.IndexFunc(ids, isLong)
+		k := slices.IndexFunc(ids, longruns.IsUnit)
 		if k < 0 {
 			k = len(ids)
 		}
@@ -133,7 +133,7 @@ type Config struct {
 	Goals map[string]float64 `mapstructure:"goals" json:"goals"`
 	// Long maps RxC/variant to the samples of a long run of that variant
 	// (data/knuth_long.parquet), whose units the committed bundle keeps
-	// (LongUnit); 0 or a multiple of the unit's samples.
+	// (longruns.Unit); 0 or a multiple of the unit's samples.
 	Long map[string]int64 `mapstructure:"long" json:"long"`
 	// MaxCPUHours is the largest projected cost, in CPU-hours, of the long
 	// runs' units the bundle lacks: beyond it the stage refuses to start.
@@ -166,20 +166,11 @@ func DefaultConfig() *Config {
 	}
 }
 
-var variantNames = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast", "stacks", "stackshybrid"}
-
 // maxCoverageRuns bounds coverage_runs.
 const maxCoverageRuns = 100000
 
 // maxCoverageSamples bounds the samples of one coverage run (a block).
 const maxCoverageSamples = 100000000
-
-// maxCPUHours bounds max_cpu_hours (a year on one core).
-const maxCPUHours = 24 * 366
-
-// maxBudget bounds se_budget: each kept partial grid holds a few KiB of
-// bookkeeping per worker.
-const maxBudget = 10000
 
 // Validate checks every key.
 func (c *Config) Validate() error {
@@ -187,17 +178,17 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if len(c.Variants) == 0 {
-		return pipeline.Invalid("knuth.variants", c.Variants, "a non-empty list of "+strings.Join(variantNames, ", "))
+		return pipeline.Invalid("knuth.variants", c.Variants, "a non-empty list of "+strings.Join(longruns.Names, ", "))
 	}
 	for i, v := range c.Variants {
-		if !slices.Contains(variantNames, v) || slices.Contains(c.Variants[:i], v) {
-			return pipeline.Invalid("knuth.variants", c.Variants, "distinct names among "+strings.Join(variantNames, ", "))
+		if !slices.Contains(longruns.Names, v) || slices.Contains(c.Variants[:i], v) {
+			return pipeline.Invalid("knuth.variants", c.Variants, "distinct names among "+strings.Join(longruns.Names, ", "))
 		}
 	}
 	if _, err := walks.ParseOrder(c.HybridOrder); err != nil {
 		return pipeline.Invalid("knuth.hybrid_order", c.HybridOrder, "one of rowmajor, random, mrv, cover")
 	}
-	if err := sampling.CheckSamples("knuth.samples", c.Samples, variantNames); err != nil {
+	if err := sampling.CheckSamples("knuth.samples", c.Samples, longruns.Names); err != nil {
 		return err
 	}
 	if len(sampling.Runs(c.Samples, c.Variants)) == 0 {
@@ -208,7 +199,7 @@ func (c *Config) Validate() error {
 	}
 	runs := sampling.Runs(c.Samples, c.Variants)
 	if c.CoverageRuns > 0 {
-		if err := sampling.CheckSamples("knuth.coverage_samples", c.CoverageSamples, variantNames); err != nil {
+		if err := sampling.CheckSamples("knuth.coverage_samples", c.CoverageSamples, longruns.Names); err != nil {
 			return err
 		}
 		for _, r := range sampling.Runs(c.CoverageSamples, c.Variants) {
@@ -218,17 +209,11 @@ func (c *Config) Validate() error {
 			runs = append(runs, r)
 		}
 	}
-	long, err := c.checkLong()
+	long, err := longruns.CheckConfig(c.Long, c.LongCoverage, c.BlockSize, c.MaxCPUHours)
 	if err != nil {
 		return err
 	}
-	if err := c.checkLongCoverage(); err != nil {
-		return err
-	}
 	runs = append(runs, long...)
-	if !(c.MaxCPUHours >= 0 && c.MaxCPUHours <= maxCPUHours) {
-		return pipeline.Invalid("knuth.max_cpu_hours", c.MaxCPUHours, fmt.Sprintf("a number in [0, %d]", maxCPUHours))
-	}
 	if err := sampling.CheckShapeKeys("knuth.hybrid_k", c.HybridK); err != nil {
 		return err
 	}
@@ -246,106 +231,21 @@ func (c *Config) Validate() error {
 	uses := func(v string) bool {
 		return slices.Contains(c.Variants, v) || slices.ContainsFunc(long, func(r sampling.Run) bool { return r.Variant == v })
 	}
-	if uses("lookahead") && !(c.LookaheadAlpha >= 0 && c.LookaheadAlpha <= walks.MaxAlpha) {
-		return pipeline.Invalid("knuth.lookahead_alpha", c.LookaheadAlpha, fmt.Sprintf("a number in [0, %g]", walks.MaxAlpha))
-	}
-	if uses("se") {
-		if o, err := walks.ParseOrder(c.SEOrder); err != nil || (o != walks.MRV && o != walks.Cover) {
-			return pipeline.Invalid("knuth.se_order", c.SEOrder, "mrv or cover")
+	return c.params().Check(runs, uses, func(r sampling.Run) (string, int64) {
+		if n := sampling.Count(c.Samples, r.Shape, r.Variant); n != 0 {
+			return "knuth.samples", n
 		}
-	}
-	for _, r := range runs {
-		s := r.Shape
-		switch r.Variant {
-		case "hybrid":
-			k, ok := c.HybridK[s.String()]
-			if !ok || k < 0 || k > s.N()*s.N() {
-				return pipeline.Invalid("knuth.hybrid_k."+s.String(), k, fmt.Sprintf("an integer in [0, %d] for every shape the hybrid runs on", s.N()*s.N()))
-			}
-		case "se", "lookahead", "bandse", "bandselast":
-			b, ok := c.SEBudget[s.String()]
-			if !ok || b < 1 || b > maxBudget {
-				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se, lookahead, bandse or bandselast runs on", maxBudget))
-			}
-		}
-		if isStacks(r.Variant) && !stacksFits(s) {
-			key, samples := "knuth.samples", c.Samples
-			if sampling.Count(samples, s, r.Variant) == 0 {
-				key, samples = "knuth.coverage_samples", c.CoverageSamples
-			}
-			return pipeline.Invalid(key+"."+s.String()+"/"+r.Variant, sampling.Count(samples, s, r.Variant),
-				fmt.Sprintf("0 for "+r.Variant+" on a shape beyond box height %d, box width %d or side %d (a transpose C×R within them has the same count)", walks.MaxStacksHeight, walks.MaxFirstBandHeight, walks.MaxStacksSide))
-		}
-		if h := maxBandHeight(r.Variant); s.R > h {
-			key, samples := "knuth.samples", c.Samples
-			if sampling.Count(samples, s, r.Variant) == 0 {
-				key, samples = "knuth.coverage_samples", c.CoverageSamples
-			}
-			return pipeline.Invalid(key+"."+s.String()+"/"+r.Variant, sampling.Count(samples, s, r.Variant),
-				fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", r.Variant, h))
-		}
-	}
-	return nil
+		return "knuth.coverage_samples", sampling.Count(c.CoverageSamples, r.Shape, r.Variant)
+	})
 }
 
-// maxBandHeight is the largest box height R a variant runs on: the band
-// variants start from a uniform first band (R ≤ walks.MaxFirstBandHeight)
-// and those ending in "last" count the last band too (R ≤
-// walks.MaxLastBandHeight); the others run on every shape.
-func maxBandHeight(variant string) int {
-	switch {
-	case !strings.HasPrefix(variant, "band"):
-		return math.MaxInt
-	case strings.HasSuffix(variant, "last"):
-		return walks.MaxLastBandHeight
-	}
-	return walks.MaxFirstBandHeight
-}
-
-// isStacks reports whether a variant is the stack estimator (stacks, or
-// stackshybrid with its matchings drawn in part).
-func isStacks(variant string) bool { return strings.HasPrefix(variant, "stacks") }
-
-// stacksFits reports whether the stack estimator runs on shape s.
-func stacksFits(s grid.Shape) bool {
-	return s.R <= walks.MaxStacksHeight && s.C <= walks.MaxFirstBandHeight && s.N() <= walks.MaxStacksSide
+// params are the variants' parameters.
+func (c *Config) params() longruns.Params {
+	return longruns.Params{HybridOrder: c.HybridOrder, SEOrder: c.SEOrder, HybridK: c.HybridK, SEBudget: c.SEBudget, Alpha: c.LookaheadAlpha}
 }
 
 // variant returns the named variant on shape s.
-func (c *Config) variant(name string, s grid.Shape) walks.Variant {
-	cells := s.N() * s.N()
-	if name == "bandmrv" {
-		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, FirstBand: true}
-	}
-	if name == "bandse" {
-		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], FirstBand: true}
-	}
-	if name == "bandmrvlast" {
-		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, FirstBand: true, LastBand: true}
-	}
-	if name == "bandselast" {
-		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], FirstBand: true, LastBand: true}
-	}
-	if name == "stacks" {
-		return walks.Variant{Name: name, HybridK: cells, Stacks: true}
-	}
-	if name == "stackshybrid" {
-		return walks.Variant{Name: name, HybridK: cells, Stacks: true, StacksExact: walks.StacksHybridColumns}
-	}
-	if name == "lookahead" {
-		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], Lookahead: true, Alpha: c.LookaheadAlpha}
-	}
-	if name == "se" {
-		o, _ := walks.ParseOrder(c.SEOrder)
-		return walks.Variant{Name: name, Order: o, HybridK: cells, Budget: c.SEBudget[s.String()]}
-	}
-	if name == "hybrid" {
-		o, _ := walks.ParseOrder(c.HybridOrder)
-		return walks.Variant{Name: name, Order: o, HybridK: c.HybridK[s.String()], Hybrid: true}
-	}
-	o, _ := walks.ParseOrder(name)
-	return walks.Variant{Name: name, Order: o, HybridK: cells}
-}
+func (c *Config) variant(name string, s grid.Shape) walks.Variant { return c.params().Variant(name, s) }
 
 // estimator is the stage's Units and Run: package sampling's, with the
 // walks of package walks.

@@ -1,7 +1,22 @@
-package symmetry
+// Package symchecks is the symmetry stage's second counts: every class of
+// the shapes with boxes of two rows or two columns (side at most 10) is
+// recounted by the R-stack method (package stackjoin) on the orientation
+// with boxes of two columns, R×2, as check units "check.<R>x2.class<index>"
+// (parts: ".part<k>of<parts>"); 2×c and c×2 share the units, a 2×c class
+// taking the c×2 class of its transpose. The 5×2 recounts take CPU-hours:
+// the committed bundle data/bundles/symmetry-checks.parquet keeps them
+// (Bundle), the heavy classes split into parts, and ListAll refuses a run
+// whose missing units exceed symmetry.max_cpu_hours.
+//
+// Of gives a class's second count and fails when it differs from the
+// first; VerifiedShare is the share of the Burnside sum so verified;
+// CheckLiterature compares a count of essentially different grids with
+// the literature's, the last check.
+package symchecks
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"math/big"
@@ -13,22 +28,13 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin"
+	"github.com/sudoku-census/sudoku-census/stages/shared/symunits"
 )
 
-// Second counts (the package doc, "Second counts"): the classes of the
-// shapes with boxes of two rows or two columns are recounted by the R-stack
-// method (package stackjoin) on the orientation with boxes of two columns,
-// R×2 (R stacks of two columns), as check units "check.<R>x2.class<index>"
-// (parts: ".part<k>of<parts>"). 2×c and c×2 share the units: a 2×c class
-// takes the c×2 class of its transpose, as unitOf does for 6×2.
-
-// checkPrefix starts the id of every check unit.
-const checkPrefix = "check."
-
-// checkShapeOf returns the shape whose classes recount those of s, and
+// shapeOf returns the shape whose classes recount those of s, and
 // whether s has second counts at all: boxes of two rows or two columns,
 // side at most 10.
-func checkShapeOf(s symmetry.Shape) (symmetry.Shape, bool) {
+func shapeOf(s symmetry.Shape) (symmetry.Shape, bool) {
 	if s.N() > 10 || s.R < 2 || s.C < 2 || (s.R != 2 && s.C != 2) {
 		return symmetry.Shape{}, false
 	}
@@ -38,7 +44,7 @@ func checkShapeOf(s symmetry.Shape) (symmetry.Shape, bool) {
 	return s, true
 }
 
-// checkBundleShape is the shape whose check units ChecksBundle keeps: the
+// checkBundleShape is the shape whose check units Bundle keeps: the
 // 5×2 recounts of 2×5 and 5×2 take CPU-hours (the others seconds).
 var checkBundleShape = symmetry.Shape{R: 5, C: 2}
 
@@ -50,7 +56,7 @@ const checkParts = 64
 // 2026-12-06 (from parts 0 and 1 of 256 on one core, stackjoin's
 // TestPartSurvey, 2026-11-29: 0.5 to 2.5 CPU-hours for 11, 46, 72, 73 and
 // 81, past 4.3 for the others, which take 4.3 here as a lower bound; 11 and
-// 46 measured again 2026-12-06, see the package doc) and 22, 34 and 74,
+// 46 measured again 2026-12-06, see the symmetry stage's package doc) and 22, 34 and 74,
 // counted in full on one core in 40, 70 and 25 minutes (2026-11-29). The
 // list and checkParts name the units: changing them leaves the bundle's
 // rows of those classes foreign, so they stay fixed once units are kept.
@@ -102,26 +108,26 @@ func checkPartsOf(cs symmetry.Shape, i int) int {
 func checkUnitIDs(cs symmetry.Shape, i int) []string {
 	n := checkPartsOf(cs, i)
 	if n == 1 {
-		return []string{checkPrefix + unitID(cs, i)}
+		return []string{symunits.CheckPrefix + symunits.UnitID(cs, i)}
 	}
 	ids := make([]string, n)
 	for k := range n {
-		ids[k] = checkPrefix + partID(cs, i, k, n)
+		ids[k] = symunits.CheckPrefix + symunits.PartID(cs, i, k, n)
 	}
 	return ids
 }
 
 // parseCheckUnit returns the shape, class, part and parts of a check unit.
 func parseCheckUnit(id string) (s symmetry.Shape, class, part, parts int, err error) {
-	rest, ok := strings.CutPrefix(id, checkPrefix)
+	rest, ok := strings.CutPrefix(id, symunits.CheckPrefix)
 	if !ok {
-		return symmetry.Shape{}, 0, 0, 0, fmt.Errorf("unit %q: a check unit starts with %q", id, checkPrefix)
+		return symmetry.Shape{}, 0, 0, 0, fmt.Errorf("unit %q: a check unit starts with %q", id, symunits.CheckPrefix)
 	}
-	s, class, part, parts, err = parseUnitPart(rest)
+	s, class, part, parts, err = symunits.ParseUnitPart(rest)
 	if err != nil {
 		return symmetry.Shape{}, 0, 0, 0, err
 	}
-	if cs, ok := checkShapeOf(s); !ok || cs != s || parts != checkPartsOf(s, class) {
+	if cs, ok := shapeOf(s); !ok || cs != s || parts != checkPartsOf(s, class) {
 		return symmetry.Shape{}, 0, 0, 0, fmt.Errorf("unit %q: not a check unit of this stage", id)
 	}
 	return s, class, part, parts, nil
@@ -133,7 +139,7 @@ func parseCheckUnit(id string) (s symmetry.Shape, class, part, parts int, err er
 // In a group with transposition a class may hold two of those, so only
 // without it are the sizes equal (checked).
 func checkClassOf(s symmetry.Shape, transpose bool, cs symmetry.Shape, c symmetry.Class) (int, error) {
-	g, err := groupOf(cs, false)
+	g, err := symunits.Group(cs, false)
 	if err != nil {
 		return 0, err
 	}
@@ -159,13 +165,13 @@ func checkClassOf(s symmetry.Shape, transpose bool, cs symmetry.Shape, c symmetr
 // methods find at once) whose projection maxClassHours covers
 // (symmetry.check_max_class_cpu_hours).
 func checkedClasses(cs symmetry.Shape, shapes []symmetry.Shape, transpose func(symmetry.Shape) bool, maxClassHours float64) ([]int, error) {
-	g, err := groupOf(cs, false)
+	g, err := symunits.Group(cs, false)
 	if err != nil {
 		return nil, err
 	}
 	need := map[int]bool{}
 	for _, s := range shapes {
-		gs, err := groupOf(s, transpose(s))
+		gs, err := symunits.Group(s, transpose(s))
 		if err != nil {
 			return nil, err
 		}
@@ -189,11 +195,11 @@ func checkedClasses(cs symmetry.Shape, shapes []symmetry.Shape, transpose func(s
 	return out, nil
 }
 
-// checkIDs lists the check units of cs for shapes (checkedClasses): the classes counted whole in class
+// listIDs lists the check units of cs for shapes (checkedClasses): the classes counted whole in class
 // order, then the split ones by checkWeightOrder5x2. For 5×2 it refuses
-// when the units ChecksBundle lacks need more than maxHours
+// when the units Bundle lacks need more than maxHours
 // (symmetry.max_cpu_hours).
-func checkIDs(p *pipeline.Pass, cs symmetry.Shape, shapes []symmetry.Shape, transpose func(symmetry.Shape) bool, maxClassHours, maxHours float64) ([]string, error) {
+func listIDs(root string, cs symmetry.Shape, shapes []symmetry.Shape, transpose func(symmetry.Shape) bool, maxClassHours, maxHours float64) ([]string, error) {
 	classes, err := checkedClasses(cs, shapes, transpose, maxClassHours)
 	if err != nil {
 		return nil, err
@@ -214,7 +220,7 @@ func checkIDs(p *pipeline.Pass, cs symmetry.Shape, shapes []symmetry.Shape, tran
 	if cs != checkBundleShape {
 		return ids, nil
 	}
-	have, err := pipeline.ReadBundle(p.Root(), ChecksBundle, ids)
+	have, err := pipeline.ReadBundle(root, Bundle, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +235,7 @@ func checkIDs(p *pipeline.Pass, cs symmetry.Shape, shapes []symmetry.Shape, tran
 	if hours > maxHours {
 		return nil, pipeline.Invalid("symmetry.max_cpu_hours", maxHours, fmt.Sprintf(
 			"at least %.2g to recount 2x5 and 5x2 (or lower symmetry.check_max_class_cpu_hours): %s lacks %d of its %d units, which need about %.2g CPU-hours",
-			hours, ChecksBundle.Path(), missing, len(ids), hours))
+			hours, Bundle.Path(), missing, len(ids), hours))
 	}
 	return ids, nil
 }
@@ -237,10 +243,10 @@ func checkIDs(p *pipeline.Pass, cs symmetry.Shape, shapes []symmetry.Shape, tran
 // checkKernel names the code that computes the check units.
 var checkKernel = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedWorkers, FixedPart) v%d", stackjoin.KernelVersion)
 
-// ChecksBundle keeps the second counts of the 5×2 classes (those of 2×5
+// Bundle keeps the second counts of the 5×2 classes (those of 2×5
 // and 5×2), each a function of its id alone: "stackjoin <F>" or, for a part
 // of a split class, "stackjoin-part <sum> …".
-var ChecksBundle = &pipeline.Bundle{
+var Bundle = &pipeline.Bundle{
 	Name: "symmetry-checks",
 	KernelOf: func(id string) string {
 		if checksBundleHolds(id) {
@@ -254,7 +260,7 @@ var ChecksBundle = &pipeline.Bundle{
 		if err != nil {
 			return ""
 		}
-		g, err := groupOf(s, false)
+		g, err := symunits.Group(s, false)
 		if err != nil || i >= len(g.Classes) {
 			return ""
 		}
@@ -273,21 +279,21 @@ func checksBundleHolds(id string) bool {
 	if err != nil || s != checkBundleShape {
 		return false
 	}
-	g, err := groupOf(s, false)
+	g, err := symunits.Group(s, false)
 	return err == nil && i >= 1 && i < len(g.Classes) && len(search.SigmaTypes(s, g.Classes[i].Rep)) > 0
 }
 
-// computeCheck computes a check unit on every core: "stackjoin <F>", or a
+// Compute computes a check unit on every core: "stackjoin <F>", or a
 // part's sums.
-func computeCheck(p *pipeline.Pass, id string) ([]byte, error) {
+func Compute(ctx context.Context, id string) ([]byte, error) {
 	s, i, part, parts, err := parseCheckUnit(id)
 	if err != nil {
 		return nil, err
 	}
 	if parts > 1 {
-		return partOf(p.Context(), s, i, part, parts)
+		return symunits.PartOf(ctx, s, i, part, parts)
 	}
-	g, err := groupOf(s, false)
+	g, err := symunits.Group(s, false)
 	if err != nil {
 		return nil, err
 	}
@@ -295,29 +301,29 @@ func computeCheck(p *pipeline.Pass, id string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := stackjoin.FixedWorkers(p.Context(), s, c.Rep, runtime.GOMAXPROCS(0))
+	f, err := stackjoin.FixedWorkers(ctx, s, c.Rep, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return nil, err
 	}
-	return []byte(methodStackjoin + " " + f.String()), nil
+	return []byte(symunits.MethodStackjoin + " " + f.String()), nil
 }
 
-// A secondCount is a class's second count.
-type secondCount struct {
-	method string
-	fixed  *big.Int
-	cpu    float64 // CPU-seconds the bundle records; 0 for one made in the run
-	// half: the method shares counting code with the first (it counts as
+// A Second is a class's second count.
+type Second struct {
+	Method     string
+	Fixed      *big.Int
+	CPUSeconds float64 // the CPU time the bundle records; 0 for one made in the run
+	// Half: the method shares counting code with the first (it counts as
 	// half in verified_share).
-	half bool
+	Half bool
 }
 
-// checkOfClass returns the second count of class c of shape s (its group
+// classCount returns the second count of class c of shape s (its group
 // with transposition when transpose) from the
 // check units' results, nil when the configuration lists none for it.
 // It returns the units it used.
-func checkOfClass(s symmetry.Shape, transpose bool, c symmetry.Class, resultOf map[string][]byte, cpuOf map[string]float64) (*secondCount, []string, error) {
-	cs, ok := checkShapeOf(s)
+func classCount(s symmetry.Shape, transpose bool, c symmetry.Class, resultOf map[string][]byte, cpuOf map[string]float64) (*Second, []string, error) {
+	cs, ok := shapeOf(s)
 	if !ok || c.Rep.Transpose {
 		return nil, nil, nil
 	}
@@ -329,7 +335,7 @@ func checkOfClass(s symmetry.Shape, transpose bool, c symmetry.Class, resultOf m
 	if _, listed := resultOf[ids[0]]; !listed {
 		return nil, nil, nil
 	}
-	f, method, err := fixedFromUnits(ids, resultOf)
+	f, method, err := symunits.FixedFromUnits(ids, resultOf)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -337,15 +343,15 @@ func checkOfClass(s symmetry.Shape, transpose bool, c symmetry.Class, resultOf m
 	for _, id := range ids {
 		cpu += cpuOf[id]
 	}
-	return &secondCount{method: method, fixed: f, cpu: cpu}, ids, nil
+	return &Second{Method: method, Fixed: f, CPUSeconds: cpu}, ids, nil
 }
 
-// checkCPUSeconds returns the CPU time ChecksBundle records for each of
+// CPUSeconds returns the CPU time Bundle records for each of
 // the listed check units it holds.
-func checkCPUSeconds(p *pipeline.Pass, ids []string) (map[string]float64, error) {
+func CPUSeconds(root string, ids []string) (map[string]float64, error) {
 	var mine []string
 	for _, id := range ids {
-		if ChecksBundle.Holds(id) {
+		if Bundle.Holds(id) {
 			mine = append(mine, id)
 		}
 	}
@@ -353,7 +359,7 @@ func checkCPUSeconds(p *pipeline.Pass, ids []string) (map[string]float64, error)
 	if len(mine) == 0 {
 		return out, nil
 	}
-	rows, err := pipeline.ReadBundle(p.Root(), ChecksBundle, mine)
+	rows, err := pipeline.ReadBundle(root, Bundle, mine)
 	if err != nil {
 		return nil, err
 	}
@@ -363,17 +369,17 @@ func checkCPUSeconds(p *pipeline.Pass, ids []string) (map[string]float64, error)
 	return out, nil
 }
 
-// compareCheck fails when a second count differs from the first.
-func compareCheck(s symmetry.Shape, c symmetry.Class, fixed *big.Int, method string, chk *secondCount) error {
-	if chk != nil && chk.fixed.Cmp(fixed) != 0 {
-		return fmt.Errorf("%v class %d (%s): the second count (%s) gives F = %v, the first (%s) %v", s, c.Index, c.Desc, chk.method, chk.fixed, method, fixed)
+// compare fails when a second count differs from the first.
+func compare(s symmetry.Shape, c symmetry.Class, fixed *big.Int, method string, chk *Second) error {
+	if chk != nil && chk.Fixed.Cmp(fixed) != 0 {
+		return fmt.Errorf("%v class %d (%s): the second count (%s) gives F = %v, the first (%s) %v", s, c.Index, c.Desc, chk.Method, chk.Fixed, method, fixed)
 	}
 	return nil
 }
 
-// verifiedShare returns num/den rounded down to 6 decimals, "" when den is
+// VerifiedShare returns num/den rounded down to 6 decimals, "" when den is
 // 0 (no class but the identity fixes a grid).
-func verifiedShare(num *big.Rat, den *big.Int) string {
+func VerifiedShare(num *big.Rat, den *big.Int) string {
 	if den.Sign() == 0 {
 		return ""
 	}
@@ -384,14 +390,14 @@ func verifiedShare(num *big.Rat, den *big.Int) string {
 	return fmt.Sprintf("%v.%06d", whole, frac.Int64())
 }
 
-// orbitSecondOf returns the orbit-sum recount of class c of 2×6 or 6×2 (by
+// orbitSecond returns the orbit-sum recount of class c of 2×6 or 6×2 (by
 // its transpose's 2×6 class) when it is a second count, nil otherwise.
-func orbitSecondOf(s symmetry.Shape, c symmetry.Class, second map[int]*big.Int) (*secondCount, error) {
-	id, err := unitOf(s, c)
+func orbitSecond(s symmetry.Shape, c symmetry.Class, second map[int]*big.Int) (*Second, error) {
+	id, err := symunits.UnitOf(s, c)
 	if err != nil {
 		return nil, err
 	}
-	_, i, err := parseUnit(id)
+	_, i, err := symunits.ParseUnit(id)
 	if err != nil {
 		return nil, err
 	}
@@ -401,5 +407,71 @@ func orbitSecondOf(s symmetry.Shape, c symmetry.Class, second map[int]*big.Int) 
 	}
 	// Both methods are package stacks': they share its group and relabelling
 	// code, and the orbit sum's exchange terms (NewOrbitExchange) are its own.
-	return &secondCount{method: methodOrbitSum, fixed: f, half: true}, nil
+	return &Second{Method: methodOrbitSum, Fixed: f, Half: true}, nil
+}
+
+// methodOrbitSum names the orbit-sum recount as a second count.
+const methodOrbitSum = "orbit-sum"
+
+// Of returns the second count of class c of shape s (its group with
+// transposition when transpose), after checking that it equals the first,
+// F = fixed by method: from the check units' results (resultOf, with the
+// CPU times cpuOf of those the bundle holds), or for a class of 2×6 or
+// 6×2 without one from orbitSums, the run's recounts of the 2×6 classes
+// by the sum over pattern orbits (symunits.Bundled); nil when
+// the class has none. It returns the check units it used.
+func Of(s symmetry.Shape, transpose bool, c symmetry.Class, fixed *big.Int, method string, resultOf map[string][]byte,
+	cpuOf map[string]float64, orbitSums map[int]*big.Int) (*Second, []string, error) {
+	chk, ids, err := classCount(s, transpose, c, resultOf, cpuOf)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%v class %d: second count: %w", s, c.Index, err)
+	}
+	if chk == nil && orbitSums != nil && symunits.FamilyOf(s) == symunits.FamilyOf(symunits.BundleShape) {
+		if chk, err = orbitSecond(s, c, orbitSums); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := compare(s, c, fixed, method, chk); err != nil {
+		return nil, nil, err
+	}
+	return chk, ids, nil
+}
+
+// Weight is the part of a class's Burnside term that its second count
+// verifies: all of it, or half for a method sharing code with the first.
+func (chk *Second) Weight(term *big.Int) *big.Rat {
+	w := new(big.Rat).SetInt(term)
+	if chk.Half {
+		w.Quo(w, big.NewRat(2, 1))
+	}
+	return w
+}
+
+// IsUnit reports whether id is a check unit's.
+func IsUnit(id string) bool { return strings.HasPrefix(id, symunits.CheckPrefix) }
+
+// ListAll lists the check units of shapes, the configured shapes in
+// order, by check shape in the order of their first shape (listIDs).
+func ListAll(root string, shapes []symmetry.Shape, transpose func(symmetry.Shape) bool, maxClassHours, maxHours float64) ([]string, error) {
+	var checkShapes []symmetry.Shape
+	for _, s := range shapes {
+		if cs, ok := shapeOf(s); ok && !slices.Contains(checkShapes, cs) {
+			checkShapes = append(checkShapes, cs)
+		}
+	}
+	var ids []string
+	for _, cs := range checkShapes {
+		var of []symmetry.Shape
+		for _, s := range shapes {
+			if t, ok := shapeOf(s); ok && t == cs {
+				of = append(of, s)
+			}
+		}
+		checks, err := listIDs(root, cs, of, transpose, maxClassHours, maxHours)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, checks...)
+	}
+	return ids, nil
 }

@@ -1,12 +1,12 @@
-package symmetry
+package symunits
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -14,7 +14,6 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
-	"github.com/sudoku-census/sudoku-census/stages/shapes"
 )
 
 // The 12×12 classes take CPU-hours, so their units are kept in the
@@ -30,27 +29,27 @@ import (
 // bundledSide is the side of the shapes whose units the bundle keeps.
 const bundledSide = 12
 
-// bundleShape is the orientation whose classes are the 2×6 family's units:
-// a 6×2 class takes its count from the 2×6 class of its transpose (unitOf).
-var bundleShape = symmetry.Shape{R: 2, C: 6}
+// BundleShape is the orientation whose classes are the 2×6 family's units:
+// a 6×2 class takes its count from the 2×6 class of its transpose (UnitOf).
+var BundleShape = symmetry.Shape{R: 2, C: 6}
 
 // bundleClasses is the number of conjugacy classes of the 2×6 group
 // (65 row types × 77 column types), checked against the group when the
 // units are listed.
 const bundleClasses = 5005
 
-// maxCPUHours bounds symmetry.max_cpu_hours (a year on one core).
-const maxCPUHours = 8760
+// MaxCPUHours bounds symmetry.max_cpu_hours (a year on one core).
+const MaxCPUHours = 8760
 
 // bundledClasses is the number of 2×6 classes that admit a relabelling
 // type (search.SigmaTypes), the bundle's 2×6 units.
 const bundledClasses = 488
 
-// joinShape is the orientation whose classes are the 3×4 family's units
+// JoinShape is the orientation whose classes are the 3×4 family's units
 // (4×3 takes the class of its transpose), joinClasses the number of its
 // conjugacy classes and joinedClasses those with a relabelling type, the
 // bundle's 3×4 units; both are checked against the group.
-var joinShape = symmetry.Shape{R: 3, C: 4}
+var JoinShape = symmetry.Shape{R: 3, C: 4}
 
 const (
 	joinClasses   = 3315
@@ -69,8 +68,8 @@ const (
 // bundle's rows of those classes foreign (a failed run), so they stay
 // fixed once units are kept.
 //
-// joinHeavyCPUHours is each heavy class's projected CPU time (the package
-// doc, "12×12: 3×4"): from part 0 of its 256, measured on one core
+// joinHeavyCPUHours is each heavy class's projected CPU time (the symmetry
+// stage's package doc, "12×12: 3×4"): from part 0 of its 256, measured on one core
 // (stackjoin.TestPartSurvey, 2026-11-28; the 31 classes then left measured
 // again after the faster symmetry tests, in one process as a run computes
 // them, sharing the plain stack counts) and times 256; part 0 is among
@@ -111,13 +110,14 @@ const (
 // A family is a 12×12 box shape whose classes with a relabelling type are
 // bundled units, and its transpose, whose classes take the units of their
 // transposes.
-type family struct {
+type Family struct {
 	shape   symmetry.Shape
 	classes int // conjugacy classes of its group
 	held    int // classes with a relabelling type: the bundle's units
 	kernel  string
 	// projectedCPUHours is the projected CPU time of the held units (see
-	// the package doc, "Cost"); a class the bundle lacks counts as the mean
+	// the symmetry stage's package doc, "Cost"); a class the bundle lacks
+	// counts as the mean
 	// (2×6; 3×4 per class, classCPUHours).
 	projectedCPUHours float64
 	heldOnce          func() (map[int]bool, error)
@@ -127,12 +127,12 @@ type family struct {
 // twisted classes 3.8 CPU-hours, the other 421 about 8 minutes, the 16
 // involutive exchanges by pattern orbits seconds (their stack counts are
 // the shapes stage's, 3.7 CPU-hours there). The 3×4 projection: see the
-// package doc.
-var families = []*family{
-	{shape: bundleShape, classes: bundleClasses, held: bundledClasses,
+// symmetry stage's package doc.
+var families = []*Family{
+	{shape: BundleShape, classes: bundleClasses, held: bundledClasses,
 		kernel:            fmt.Sprintf("symmetry stack method (stacks.Fixed) v%d", stacks.KernelVersion),
 		projectedCPUHours: 4.0},
-	{shape: joinShape, classes: joinClasses, held: joinedClasses,
+	{shape: JoinShape, classes: joinClasses, held: joinedClasses,
 		kernel:            fmt.Sprintf("symmetry R-stack method (stackjoin.FixedWorkers) v%d", stackjoin.KernelVersion),
 		projectedCPUHours: joinLightCPUHours + joinHeavySum()},
 }
@@ -143,9 +143,12 @@ func init() {
 	}
 }
 
-// familyOf returns the family of s (its shape or the transpose), nil for a
+// Shape is the family's shape, whose classes are the units (2×6 or 3×4).
+func (f *Family) Shape() symmetry.Shape { return f.shape }
+
+// FamilyOf returns the family of s (its shape or the transpose), nil for a
 // shape that is in none.
-func familyOf(s symmetry.Shape) *family {
+func FamilyOf(s symmetry.Shape) *Family {
 	for _, f := range families {
 		if s == f.shape || (s == symmetry.Shape{R: f.shape.C, C: f.shape.R}) {
 			return f
@@ -172,7 +175,7 @@ var Bundle = &pipeline.Bundle{
 		if f == nil {
 			return false
 		}
-		_, i, _, parts, _ := parseUnitPart(id)
+		_, i, _, parts, _ := ParseUnitPart(id)
 		held, err := f.heldClasses()
 		return err == nil && held[i] && parts == f.parts(i)
 	},
@@ -181,8 +184,8 @@ var Bundle = &pipeline.Bundle{
 		if f == nil {
 			return ""
 		}
-		_, i, part, parts, _ := parseUnitPart(id)
-		g, err := groupOf(f.shape, false)
+		_, i, part, parts, _ := ParseUnitPart(id)
+		g, err := Group(f.shape, false)
 		if err != nil || i >= len(g.Classes) {
 			return ""
 		}
@@ -197,8 +200,8 @@ var Bundle = &pipeline.Bundle{
 // bundleFamilyOf returns the family whose unit id (of a class or a part
 // of one) names a class of its shape (not the transpose), in the group's
 // range; nil for any other id.
-func bundleFamilyOf(id string) *family {
-	s, i, _, _, err := parseUnitPart(id)
+func bundleFamilyOf(id string) *Family {
+	s, i, _, _, err := ParseUnitPart(id)
 	if err != nil {
 		return nil
 	}
@@ -211,10 +214,10 @@ func bundleFamilyOf(id string) *family {
 }
 
 // parts is the number of units of class i of the family's shape.
-func (f *family) parts(i int) int {
+func (f *Family) parts(i int) int {
 	held, err := f.heldClasses()
 	switch {
-	case f.shape != joinShape || err != nil || !held[i]:
+	case f.shape != JoinShape || err != nil || !held[i]:
 		return 1
 	case joinHeavyCPUHours[i] > 0:
 		return joinParts
@@ -223,8 +226,8 @@ func (f *family) parts(i int) int {
 }
 
 // classCPUHours is the projected CPU time of class i's units.
-func (f *family) classCPUHours(i int) float64 {
-	if f.shape != joinShape {
+func (f *Family) classCPUHours(i int) float64 {
+	if f.shape != JoinShape {
 		return f.projectedCPUHours / float64(f.held)
 	}
 	if h, ok := joinHeavyCPUHours[i]; ok {
@@ -242,48 +245,23 @@ func joinHeavySum() float64 {
 	return sum
 }
 
-// unitIDs returns the units of class i of the family's shape: the class's
+// UnitIDs returns the units of class i of the family's shape: the class's
 // own, or one per part.
-func (f *family) unitIDs(i int) []string {
+func (f *Family) UnitIDs(i int) []string {
 	n := f.parts(i)
 	if n == 1 {
-		return []string{unitID(f.shape, i)}
+		return []string{UnitID(f.shape, i)}
 	}
 	ids := make([]string, n)
 	for k := range n {
-		ids[k] = partID(f.shape, i, k, n)
+		ids[k] = PartID(f.shape, i, k, n)
 	}
 	return ids
 }
 
-// partID names part k of parts of class i of shape s, k as wide as
-// parts: "3x4.class0104.part007of256".
-func partID(s symmetry.Shape, i, k, parts int) string {
-	return fmt.Sprintf("%s.part%0*dof%d", unitID(s, i), len(strconv.Itoa(parts)), k, parts)
-}
-
-// parseUnitPart returns the shape, class, part and parts of a unit id as
-// unitID (part 0 of 1) or partID writes them.
-func parseUnitPart(id string) (s symmetry.Shape, class, part, parts int, err error) {
-	base, suffix, split := strings.Cut(id, ".part")
-	if s, class, err = parseUnit(base); err != nil {
-		return symmetry.Shape{}, 0, 0, 0, err
-	}
-	if !split {
-		return s, class, 0, 1, nil
-	}
-	k, n, ok := strings.Cut(suffix, "of")
-	part, err1 := strconv.Atoi(k)
-	parts, err2 := strconv.Atoi(n)
-	if !ok || err1 != nil || err2 != nil || parts < 2 || part < 0 || part >= parts || partID(s, class, part, parts) != id {
-		return symmetry.Shape{}, 0, 0, 0, fmt.Errorf("unit %q: want <shape>.class<index>.part<k>of<parts>, as 3x4.class0104.part007of256", id)
-	}
-	return s, class, part, parts, nil
-}
-
 // methodText names how the family's units are counted.
-func (f *family) methodText() string {
-	if f.shape == joinShape {
+func (f *Family) methodText() string {
+	if f.shape == JoinShape {
 		return "the R-stack method"
 	}
 	return "the stack method"
@@ -291,10 +269,10 @@ func (f *family) methodText() string {
 
 // heldClasses returns the classes of the family's shape that the bundle
 // holds: those with a relabelling type (their number checked).
-func (f *family) heldClasses() (map[int]bool, error) { return f.heldOnce() }
+func (f *Family) heldClasses() (map[int]bool, error) { return f.heldOnce() }
 
-func (f *family) computeHeld() (map[int]bool, error) {
-	g, err := groupOf(f.shape, false)
+func (f *Family) computeHeld() (map[int]bool, error) {
+	g, err := Group(f.shape, false)
 	if err != nil {
 		return nil, err
 	}
@@ -310,11 +288,13 @@ func (f *family) computeHeld() (map[int]bool, error) {
 	return held, nil
 }
 
-// bundleIDs returns the units of every non-identity class of the
-// family's shape, after checking that the units the bundle holds
-// and lacks fit maxHours (symmetry.max_cpu_hours).
-func bundleIDs(p *pipeline.Pass, f *family, maxHours float64) ([]string, error) {
-	g, err := groupOf(f.shape, false)
+// IDs returns the units of every non-identity class of the family's
+// shape, after checking that the units the bundle (under root) holds and
+// lacks fit maxHours (symmetry.max_cpu_hours), and for 2×6 that orbits,
+// the shapes stage's orbit stack counts, are there if a class the bundle
+// lacks needs them.
+func (f *Family) IDs(root string, maxHours float64, orbits func() (OrbitTable, error)) ([]string, error) {
+	g, err := Group(f.shape, false)
 	if err != nil {
 		return nil, err
 	}
@@ -329,20 +309,20 @@ func bundleIDs(p *pipeline.Pass, f *family, maxHours float64) ([]string, error) 
 	var split []int
 	for i := 1; i < f.classes; i++ {
 		if f.parts(i) == 1 {
-			ids = append(ids, unitID(f.shape, i))
+			ids = append(ids, UnitID(f.shape, i))
 		} else {
 			split = append(split, i)
 		}
 	}
 	slices.SortStableFunc(split, func(a, b int) int { return cmp.Compare(f.classCPUHours(a), f.classCPUHours(b)) })
 	for _, i := range split {
-		ids = append(ids, f.unitIDs(i)...)
+		ids = append(ids, f.UnitIDs(i)...)
 	}
 	held, err := f.heldClasses()
 	if err != nil {
 		return nil, err
 	}
-	have, err := pipeline.ReadBundle(p.Root(), Bundle, ids)
+	have, err := pipeline.ReadBundle(root, Bundle, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +330,7 @@ func bundleIDs(p *pipeline.Pass, f *family, maxHours float64) ([]string, error) 
 	// its share of it.
 	missing, hours := 0.0, 0.0
 	for i := range held {
-		for _, id := range f.unitIDs(i) {
+		for _, id := range f.UnitIDs(i) {
 			if _, ok := have[id]; !ok {
 				missing += 1 / float64(f.parts(i))
 				hours += f.classCPUHours(i) / float64(f.parts(i))
@@ -363,8 +343,8 @@ func bundleIDs(p *pipeline.Pass, f *family, maxHours float64) ([]string, error) 
 			"at least %.2g to count %v and %v: %s lacks %.1f of its %d classes' units, which need about %.2g CPU-hours",
 			hours, f.shape, t, Bundle.Path(), missing, len(held), hours))
 	}
-	if f.shape == bundleShape {
-		if err := checkOrbitStacks(p, g, have); err != nil {
+	if f.shape == BundleShape {
+		if err := checkOrbitStacks(orbits, g, have); err != nil {
 			return nil, err
 		}
 	}
@@ -374,41 +354,41 @@ func bundleIDs(p *pipeline.Pass, f *family, maxHours float64) ([]string, error) 
 // checkOrbitStacks refuses a run that would count a 2×6 class by the sum
 // over pattern orbits (a class the bundle lacks) without the orbits' stack
 // counts from the shapes stage, before any unit runs.
-func checkOrbitStacks(p *pipeline.Pass, g *symmetry.Group, have map[string]pipeline.BundleRow) error {
+func checkOrbitStacks(orbits func() (OrbitTable, error), g *symmetry.Group, have map[string]pipeline.BundleRow) error {
 	lacking := 0
 	for _, c := range g.Classes[1:] {
-		if _, ok := have[unitID(bundleShape, c.Index)]; !ok && stacks.ByOrbits(bundleShape, c.Rep) {
+		if _, ok := have[UnitID(BundleShape, c.Index)]; !ok && stacks.ByOrbits(BundleShape, c.Rep) {
 			lacking++
 		}
 	}
 	if lacking == 0 {
 		return nil
 	}
-	rows, err := shapes.OrbitStacks.Read(p)
+	table, err := orbits()
 	if err != nil {
 		return err
 	}
-	for _, r := range rows {
-		if int(r.Width) == bundleShape.C {
+	for _, r := range table.Rows {
+		if int(r.Width) == BundleShape.C {
 			return nil
 		}
 	}
 	return fmt.Errorf("symmetry.shapes: 2x6 and 6x2 need shapes.orbit_stacks=true: %s lacks %d classes counted by the sum over pattern orbits, which takes every 2x6 orbit's stack count from %s",
-		Bundle.Path(), lacking, shapes.OrbitStacks.Path)
+		Bundle.Path(), lacking, table.Path)
 }
 
-// bundleCPUSeconds returns the CPU time the bundle records for the
+// CPUSeconds returns the CPU time the bundle (under root) records for the
 // family's units, all of which a run with its shapes has used (checked).
-func bundleCPUSeconds(p *pipeline.Pass, f *family) (float64, error) {
+func (f *Family) CPUSeconds(root string) (float64, error) {
 	held, err := f.heldClasses()
 	if err != nil {
 		return 0, err
 	}
 	var ids []string
 	for i := range held {
-		ids = append(ids, f.unitIDs(i)...)
+		ids = append(ids, f.UnitIDs(i)...)
 	}
-	rows, err := pipeline.ReadBundle(p.Root(), Bundle, ids)
+	rows, err := pipeline.ReadBundle(root, Bundle, ids)
 	if err != nil {
 		return 0, err
 	}
@@ -420,4 +400,55 @@ func bundleCPUSeconds(p *pipeline.Pass, f *family) (float64, error) {
 		cpu += rows[id].CPUSeconds
 	}
 	return cpu, nil
+}
+
+// Bundled returns, for the families of shapes, the CPU time the bundle
+// (under root) records for each family's units (Family.CPUSeconds); for
+// 2×6 it first recounts the classes counted by the sum over pattern orbits
+// from the orbit stack counts (recountOrbitClasses) and returns how many
+// it recounted and the recounts that are second counts.
+func Bundled(ctx context.Context, root string, shapes []symmetry.Shape, orbits func() (OrbitTable, error),
+	resultOf map[string][]byte) (cpu map[*Family]float64, recounts int, second map[int]*big.Int, err error) {
+	cpu = map[*Family]float64{}
+	for _, s := range shapes {
+		f := FamilyOf(s)
+		if f == nil {
+			continue
+		}
+		if _, done := cpu[f]; done {
+			continue
+		}
+		if f.shape == BundleShape {
+			table, err := orbits()
+			if err != nil {
+				return nil, 0, nil, err
+			}
+			if recounts, second, err = recountOrbitClasses(ctx, table, resultOf); err != nil {
+				return nil, 0, nil, err
+			}
+		}
+		if cpu[f], err = f.CPUSeconds(root); err != nil {
+			return nil, 0, nil, err
+		}
+	}
+	return cpu, recounts, second, nil
+}
+
+// ClassFixed returns F of class c of shape s and its method from the
+// results of its units (unitsOf, FixedFromUnits), and the units, after
+// checking that F is at most idFixed, F(identity): the class permutes the
+// grids up to relabelling and fixes at most all of them.
+func ClassFixed(s symmetry.Shape, c symmetry.Class, idFixed *big.Int, resultOf map[string][]byte) (*big.Int, string, []string, error) {
+	ids, err := unitsOf(s, c)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	f, method, err := FixedFromUnits(ids, resultOf)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("%v class %d: %w", s, c.Index, err)
+	}
+	if f.Cmp(idFixed) > 0 {
+		return nil, "", nil, fmt.Errorf("%v class %d: F = %v is more than F(identity) = %v, the number of grids up to relabelling", s, c.Index, f, idFixed)
+	}
+	return f, method, ids, nil
 }

@@ -1,0 +1,133 @@
+package longruns
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/walks"
+	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
+)
+
+// Names are the knuth stage's variants, in the order of its runs.
+var Names = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "lookahead", "bandmrv", "bandse", "bandmrvlast", "bandselast", "stacks", "stackshybrid"}
+
+// maxBudget bounds se_budget: each kept partial grid holds a few KiB of
+// bookkeeping per worker.
+const maxBudget = 10000
+
+// Params are the variants' parameters in the knuth stage's configuration
+// (knuth.hybrid_order, se_order, hybrid_k, se_budget, lookahead_alpha).
+type Params struct {
+	HybridOrder, SEOrder string
+	HybridK, SEBudget    map[string]int // by shape
+	Alpha                float64
+}
+
+// Variant returns the named variant on shape s.
+func (c Params) Variant(name string, s grid.Shape) walks.Variant {
+	cells := s.N() * s.N()
+	if name == "bandmrv" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, FirstBand: true}
+	}
+	if name == "bandse" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], FirstBand: true}
+	}
+	if name == "bandmrvlast" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, FirstBand: true, LastBand: true}
+	}
+	if name == "bandselast" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], FirstBand: true, LastBand: true}
+	}
+	if name == "stacks" {
+		return walks.Variant{Name: name, HybridK: cells, Stacks: true}
+	}
+	if name == "stackshybrid" {
+		return walks.Variant{Name: name, HybridK: cells, Stacks: true, StacksExact: walks.StacksHybridColumns}
+	}
+	if name == "lookahead" {
+		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], Lookahead: true, Alpha: c.Alpha}
+	}
+	if name == "se" {
+		o, _ := walks.ParseOrder(c.SEOrder)
+		return walks.Variant{Name: name, Order: o, HybridK: cells, Budget: c.SEBudget[s.String()]}
+	}
+	if name == "hybrid" {
+		o, _ := walks.ParseOrder(c.HybridOrder)
+		return walks.Variant{Name: name, Order: o, HybridK: c.HybridK[s.String()], Hybrid: true}
+	}
+	o, _ := walks.ParseOrder(name)
+	return walks.Variant{Name: name, Order: o, HybridK: cells}
+}
+
+// Check checks the parameters of runs, those of knuth.samples,
+// knuth.coverage_samples and knuth.long: uses says whether a variant runs,
+// and count names the key and sample count of a run, for an error.
+func (c Params) Check(runs []sampling.Run, uses func(variant string) bool, count func(sampling.Run) (key string, n int64)) error {
+	if uses("lookahead") && !(c.Alpha >= 0 && c.Alpha <= walks.MaxAlpha) {
+		return pipeline.Invalid("knuth.lookahead_alpha", c.Alpha, fmt.Sprintf("a number in [0, %g]", walks.MaxAlpha))
+	}
+	if uses("se") {
+		if o, err := walks.ParseOrder(c.SEOrder); err != nil || (o != walks.MRV && o != walks.Cover) {
+			return pipeline.Invalid("knuth.se_order", c.SEOrder, "mrv or cover")
+		}
+	}
+	for _, r := range runs {
+		s := r.Shape
+		switch r.Variant {
+		case "hybrid":
+			k, ok := c.HybridK[s.String()]
+			if !ok || k < 0 || k > s.N()*s.N() {
+				return pipeline.Invalid("knuth.hybrid_k."+s.String(), k, fmt.Sprintf("an integer in [0, %d] for every shape the hybrid runs on", s.N()*s.N()))
+			}
+		case "se", "lookahead", "bandse", "bandselast":
+			b, ok := c.SEBudget[s.String()]
+			if !ok || b < 1 || b > maxBudget {
+				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se, lookahead, bandse or bandselast runs on", maxBudget))
+			}
+		}
+		if why := unfit(r.Variant, s); why != "" {
+			key, n := count(r)
+			return pipeline.Invalid(key+"."+s.String()+"/"+r.Variant, n, why)
+		}
+	}
+	return nil
+}
+
+// unfit returns, for a variant that does not run on shape s, what a
+// sample count of it on s may be ("0 for …", for a configuration error),
+// and "" for one that runs on s.
+func unfit(variant string, s grid.Shape) string {
+	if isStacks(variant) && !stacksFits(s) {
+		return fmt.Sprintf("0 for "+variant+" on a shape beyond box height %d, box width %d or side %d (a transpose C×R within them has the same count)", walks.MaxStacksHeight, walks.MaxFirstBandHeight, walks.MaxStacksSide)
+	}
+	if h := maxBandHeight(variant); s.R > h {
+		return fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", variant, h)
+	}
+	return ""
+}
+
+// maxBandHeight is the largest box height R a variant runs on: the band
+// variants start from a uniform first band (R ≤ walks.MaxFirstBandHeight)
+// and those ending in "last" count the last band too (R ≤
+// walks.MaxLastBandHeight); the others run on every shape.
+func maxBandHeight(variant string) int {
+	switch {
+	case !strings.HasPrefix(variant, "band"):
+		return math.MaxInt
+	case strings.HasSuffix(variant, "last"):
+		return walks.MaxLastBandHeight
+	}
+	return walks.MaxFirstBandHeight
+}
+
+// isStacks reports whether a variant is the stack estimator (stacks, or
+// stackshybrid with its matchings drawn in part).
+func isStacks(variant string) bool { return strings.HasPrefix(variant, "stacks") }
+
+// stacksFits reports whether the stack estimator runs on shape s.
+func stacksFits(s grid.Shape) bool {
+	return s.R <= walks.MaxStacksHeight && s.C <= walks.MaxFirstBandHeight && s.N() <= walks.MaxStacksSide
+}
