@@ -292,7 +292,7 @@ func TestGenerate(t *testing.T) {
 		t.Fatalf("%d files, the stage declares %d outputs", len(files), len(Stage.Outputs))
 	}
 	for i, f := range files {
-		if f.file.Output != Stage.Outputs[i] || len(f.data) == 0 {
+		if f.file.Output.Path != Stage.Outputs[i].Path || f.file.Output.Name != Stage.Outputs[i].Name || len(f.data) == 0 {
 			t.Errorf("file %d: %s (%d bytes), want %s", i, f.file.Path, len(f.data), Stage.Outputs[i].Path)
 		}
 	}
