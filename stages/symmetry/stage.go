@@ -23,7 +23,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "symmetry",
 	Doc:       "essentially different grids per box shape, by Burnside's lemma over the conjugacy classes of the symmetry group",
-	Version:   6,
+	Version:   7,
 	Requires:  []*pipeline.Stage{shapes.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Outputs:   []pipeline.Output{Classes.Output, Counts.Output},
@@ -270,6 +270,11 @@ func run(p *pipeline.Pass) error {
 	if err != nil {
 		return err
 	}
+	// Stack exchanges of 2×c and c×2, c ≤ 5, recounted (seconds).
+	multisetCounts, err := symchecks.MultisetCounts(p.Context(), cfg.shapesOf())
+	if err != nil {
+		return err
+	}
 	used := map[string]bool{}
 	var classRows []ClassRow
 	var countRows []CountRow
@@ -327,7 +332,7 @@ func run(p *pipeline.Pass) error {
 				Size: c.Size.String(), Order: int32(c.Order), Type: c.Type, Representative: c.Desc, Fixed: f.String(), Method: method}
 			if c.Index > 0 {
 				above.Add(above, term)
-				chk, ids, err := symchecks.Of(s, transpose, c, f, method, resultOf, cpuOf, orbitSecond)
+				chk, ids, err := symchecks.Of(s, transpose, c, f, method, resultOf, cpuOf, orbitSecond, multisetCounts)
 				if err != nil {
 					return err
 				}

@@ -46,7 +46,7 @@ func TestStage(t *testing.T) {
 	if classes[0].Shape != "2x2" || classes[0].Class != 0 || classes[0].Fixed != "12" || classes[0].Representative != "bands id; stacks id" || classes[0].Method != "identity" {
 		t.Errorf("first class row %+v: want the identity of 2x2, fixing 288/4! = 12", classes[0])
 	}
-	checked := 0
+	checked, bothWays := 0, 0
 	for _, c := range classes {
 		want := "search" // the stack method is for side 10
 		if c.Class == 0 {
@@ -59,7 +59,12 @@ func TestStage(t *testing.T) {
 		// R-stack method on 2x2 or 3x2 (for 2x3 on the transpose), equal;
 		// but the 2x2 classes with transposition, which it does not count.
 		// A class without a relabelling type (F = 0) is not recounted.
-		recounted := c.CheckMethod == "stackjoin" && c.CheckFixed == c.Fixed
+		// The classes that exchange the stacks by an involution are also
+		// recounted by package multisets.
+		recounted := (c.CheckMethod == "stackjoin" || c.CheckMethod == "stackjoin+multisets") && c.CheckFixed == c.Fixed
+		if c.CheckMethod == "stackjoin+multisets" && c.Fixed != "0" {
+			bothWays++
+		}
 		wantRecount := c.Class > 0 && !strings.Contains(c.Representative, "transpose")
 		if (recounted != wantRecount && !(c.Fixed == "0" && c.CheckMethod == "")) || (c.CheckMethod == "" && c.CheckFixed != "") || c.CheckCPUSeconds != 0 {
 			t.Errorf("%s class %d (%s): F %s, second count %q %q (%g s)", c.Shape, c.Class, c.Representative, c.Fixed, c.CheckMethod, c.CheckFixed, c.CheckCPUSeconds)
@@ -68,8 +73,8 @@ func TestStage(t *testing.T) {
 			checked++
 		}
 	}
-	if checked == 0 {
-		t.Error("no class fixing a grid recounted")
+	if checked == 0 || bothWays == 0 {
+		t.Errorf("%d classes fixing a grid recounted, %d of them by multisets too", checked, bothWays)
 	}
 	// 2x3 and 3x2: every class recounted; 2x2: the classes with
 	// transposition are not.
@@ -126,6 +131,29 @@ func TestStage2x5(t *testing.T) {
 		// The count of this stage's independent checks (package stacks' tests).
 		if r.EssentiallyDifferent != "4743933427433330" || r.ClassesFixing != 68 || r.Classes != 1260 {
 			t.Errorf("%s: %s essentially different, %d of %d classes fixing; want 4743933427433330, 68 of 1260", r.Shape, r.EssentiallyDifferent, r.ClassesFixing, r.Classes)
+		}
+		// Without the check units, the six stack exchanges that fix a grid,
+		// recounted by package multisets, are the verified share.
+		if r.VerifiedShare != "0.462569" && r.VerifiedShare != "0.462570" {
+			t.Errorf("%s: verified_share %q, want the stack exchanges' 0.46257", r.Shape, r.VerifiedShare)
+		}
+	}
+	classes, err := symmetry.Classes.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, shape := range []string{"2x5", "5x2"} {
+		n := 0
+		for _, c := range classes {
+			if c.Shape == shape && c.CheckMethod == "multisets" && c.Fixed != "0" {
+				if c.CheckFixed != c.Fixed {
+					t.Errorf("%s class %d: multisets %s, stack method %s", shape, c.Class, c.CheckFixed, c.Fixed)
+				}
+				n++
+			}
+		}
+		if n != 6 {
+			t.Errorf("%s: %d classes fixing a grid recounted by multisets, want the 6 stack exchanges", shape, n)
 		}
 	}
 }

@@ -6,7 +6,9 @@
 // taking the c×2 class of its transpose. The 5×2 recounts take CPU-hours:
 // the committed bundle data/bundles/symmetry-checks.parquet keeps them
 // (Bundle), the heavy classes split into parts, and ListAll refuses a run
-// whose missing units exceed symmetry.max_cpu_hours.
+// whose missing units exceed symmetry.max_cpu_hours. The classes of 2×c
+// and c×2 (c ≤ 5) that exchange the stacks by an involution are also
+// recounted in the run by package multisets (MultisetCounts).
 //
 // Of gives a class's second count and fails when it differs from the
 // first; VerifiedShare is the share of the Burnside sum so verified;
@@ -418,10 +420,12 @@ const methodOrbitSum = "orbit-sum"
 // F = fixed by method: from the check units' results (resultOf, with the
 // CPU times cpuOf of those the bundle holds), or for a class of 2×6 or
 // 6×2 without one from orbitSums, the run's recounts of the 2×6 classes
-// by the sum over pattern orbits (symunits.Bundled); nil when
-// the class has none. It returns the check units it used.
+// by the sum over pattern orbits (symunits.Bundled); and for a stack
+// exchange of 2×c or c×2 (c ≤ 5) from multisetCounts (MultisetCounts),
+// alone or beside the first; nil when the class has none. It returns the
+// check units it used.
 func Of(s symmetry.Shape, transpose bool, c symmetry.Class, fixed *big.Int, method string, resultOf map[string][]byte,
-	cpuOf map[string]float64, orbitSums map[int]*big.Int) (*Second, []string, error) {
+	cpuOf map[string]float64, orbitSums map[int]*big.Int, multisetCounts map[int]map[int]*big.Int) (*Second, []string, error) {
 	chk, ids, err := classCount(s, transpose, c, resultOf, cpuOf)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%v class %d: second count: %w", s, c.Index, err)
@@ -433,6 +437,22 @@ func Of(s symmetry.Shape, transpose bool, c symmetry.Class, fixed *big.Int, meth
 	}
 	if err := compare(s, c, fixed, method, chk); err != nil {
 		return nil, nil, err
+	}
+	ms, err := multisetSecond(s, transpose, c, multisetCounts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%v class %d: second count: %w", s, c.Index, err)
+	}
+	if err := compare(s, c, fixed, method, ms); err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case ms == nil:
+	case chk == nil:
+		chk = ms
+	default:
+		// Two second counts, each equal to the first: the table names both;
+		// the class is verified whole when either shares no code with it.
+		chk = &Second{Method: chk.Method + "+" + ms.Method, Fixed: chk.Fixed, CPUSeconds: chk.CPUSeconds, Half: chk.Half && ms.Half}
 	}
 	return chk, ids, nil
 }
