@@ -110,7 +110,7 @@
 //	representative     string  e.g. "bands (2 3); rows in band 1: (1 2); stacks id; transpose"
 //	fixed              string  F(g), decimal
 //	method             string  identity, search, stacks or stackjoin
-//	check_method       string  stackjoin, multisets, stackjoin+multisets, orbit-sum, or 
+//	check_method       string  stackjoin, multisets, stackjoin+multisets, orbit-sum or ""
 //	check_fixed        string  the second count, decimal, or ""
 //	check_cpu_seconds  double  CPU time the checks bundle records for it (0: made in the run)
 //
