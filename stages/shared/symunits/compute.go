@@ -286,6 +286,7 @@ func recountOrbitClasses(ctx context.Context, table OrbitTable, resultOf map[str
 	}
 	n := 0
 	second := map[int]*big.Int{}
+	var differ []orbitMismatch
 	for _, c := range g.Classes[1:] {
 		if !stacks.ByOrbits(BundleShape, c.Rep) {
 			continue
@@ -299,17 +300,44 @@ func recountOrbitClasses(ctx context.Context, table OrbitTable, resultOf map[str
 			return 0, nil, err
 		}
 		if want := MethodStacks + " " + f.String(); string(resultOf[id]) != want {
-			// Either side may be wrong: the unit, or a stack count the
-			// shapes stage took from its bundle's stack-count units.
-			return 0, nil, fmt.Errorf("%v class %d: unit %s has %q, the sum over pattern orbits gives %q: either that unit (in %s) or a stack count of %s (from the units %s* of %s) is wrong; census verify --recompute all --bundle %s, then --bundle %s, names the unit",
-				BundleShape, c.Index, id, resultOf[id], want, Bundle.Path(), table.Path, pairunits.StacksPrefix, pairunits.Bundle.Path(), pairunits.Bundle.Name, Bundle.Name)
+			differ = append(differ, orbitMismatch{class: c.Index, unit: id, has: string(resultOf[id]), sum: want})
 		}
 		if slices.Contains(stackMethodRows, c.Index) {
 			second[c.Index] = f
 		}
 		n++
 	}
+	if len(differ) > 0 {
+		return 0, nil, orbitBlame(differ, n, table.Path)
+	}
 	return n, second, nil
+}
+
+// An orbitMismatch is a 2×6 class whose unit disagrees with its recount by
+// the sum over pattern orbits.
+type orbitMismatch struct {
+	class          int
+	unit, has, sum string
+}
+
+// orbitBlame names the likely wrong side of the recount's mismatches among
+// n classes: every recount reads every orbit's stack count, so a wrong
+// stack count (a unit of the shapes stage's bundle) tends to move several
+// classes, a wrong row of this stage's bundle one. It names the units to
+// recompute either way.
+func orbitBlame(differ []orbitMismatch, n int, orbitPath string) error {
+	d := differ[0]
+	stackUnits := fmt.Sprintf("the stack-count units %s* of %s (read through %s)", pairunits.StacksPrefix, pairunits.Bundle.Path(), orbitPath)
+	if len(differ) == 1 {
+		return fmt.Errorf("%v class %d: unit %s has %q, the sum over pattern orbits gives %q, and the other %d classes so recounted agree: unit %s of %s is the likely wrong one (census verify --recompute all --bundle %s recomputes it), else %s",
+			BundleShape, d.class, d.unit, d.has, d.sum, n-1, d.unit, Bundle.Path(), Bundle.Name, stackUnits)
+	}
+	var units []string
+	for _, m := range differ {
+		units = append(units, m.unit)
+	}
+	return fmt.Errorf("%v: %d of the %d classes recounted by the sum over pattern orbits disagree with their units (%s; class %d: unit %q, sum %q): a stack count they all read is the likely wrong one, from %s (census verify --recompute all --bundle %s names the unit), else those units of %s",
+		BundleShape, len(differ), n, strings.Join(units, ", "), d.class, d.has, d.sum, stackUnits, pairunits.Bundle.Name, Bundle.Path())
 }
 
 // stackMethodRows are the 2×6 classes counted by the sum over pattern
