@@ -63,10 +63,10 @@ func compareLiterature(s symmetry.Shape, orbits *big.Int, lit Published) (string
 
 // a291188Disputed is why a 2×5 count that differs from A291188 is recorded
 // rather than fatal: the sequence gives its 2×5 term without a method or
-// program, and every non-identity class of this stage's sum is checked by a
-// count that shares no code with the stack method (package stacks' tests),
-// while Burnside's lemma holds on every cyclic subgroup (CheckPowers).
-const a291188Disputed = "the sequence gives no method or program for this term; every class here is checked by an independent count and Burnside's lemma holds on every cyclic subgroup"
+// program, while every check of this stage holds (Burnside's lemma on every
+// cyclic subgroup, CheckPowers) and the share of the sum a second count
+// verified is recorded beside it (verified_share), not claimed as all.
+const a291188Disputed = "the sequence gives no method or program for this term; Burnside's lemma holds on every cyclic subgroup, and verified_share is the part of the sum recounted by a second method"
 
 // CheckLiterature compares orbits, the stage's count for s (with
 // transposition in the group when transpose), with the literature
