@@ -441,3 +441,75 @@ func TestPackageDocsAreReferences(t *testing.T) {
 		t.Fatalf("checked %d package docs: the walk missed the tree", checked)
 	}
 }
+
+// maxStageLines bounds a stage package (its non-test files but doc.go, all
+// lines): a stage is its schema, config, units and a Run that calls the
+// maths; machinery shared by stages lives below them.
+const maxStageLines = 400
+
+// maxPackageCodeLines bounds any package's code (non-test files, lines
+// that are neither blank nor comments).
+const maxPackageCodeLines = 1500
+
+// largePackages are the packages still over maxPackageCodeLines, each with
+// its size when listed: it may only shrink.
+var largePackages = map[string]int{"stages/maths/symmetry/stackjoin": 2400}
+
+// TestPackageSizes checks maxStageLines for every stage package and
+// maxPackageCodeLines for every package below stages/ and pipeline/.
+func TestPackageSizes(t *testing.T) {
+	st := &sourceTree{module: modulePath(t), root: "..", parsed: map[string]*sourcePackage{}}
+	for name, dir := range stageDirs(t, st) {
+		lines := 0
+		for file := range st.load(t, dir).files {
+			if file != "doc.go" {
+				lines += countLines(t, filepath.Join(st.root, dir, file), false)
+			}
+		}
+		if lines > maxStageLines {
+			t.Errorf("stage %s (%s): %d lines without doc.go, more than %d: move the machinery below the stage", name, dir, lines, maxStageLines)
+		}
+	}
+	for _, top := range []string{"stages", "pipeline"} {
+		filepath.WalkDir(filepath.Join(st.root, top), func(path string, e fs.DirEntry, err error) error {
+			if err != nil || !e.IsDir() {
+				return err
+			}
+			if e.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			dir, _ := filepath.Rel(st.root, path)
+			dir = filepath.ToSlash(dir)
+			code := 0
+			for file := range st.load(t, dir).files {
+				code += countLines(t, filepath.Join(path, file), true)
+			}
+			limit := maxPackageCodeLines
+			if was, ok := largePackages[dir]; ok {
+				limit = was
+			}
+			if code > limit {
+				t.Errorf("%s: %d code lines, more than %d: split it where its parts have names of their own", dir, code, limit)
+			}
+			return nil
+		})
+	}
+}
+
+// countLines counts the lines of a file, or with codeOnly those that are
+// neither blank nor comment lines.
+func countLines(t *testing.T, path string, codeOnly bool) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		trimmed := strings.TrimSpace(line)
+		if !codeOnly || (trimmed != "" && !strings.HasPrefix(trimmed, "//")) {
+			n++
+		}
+	}
+	return n
+}

@@ -25,9 +25,8 @@ type OrbitStackRow struct {
 }
 
 // writeOrbitStacks writes OrbitStacks: for 2x6 from the stack-count units,
-// each checked against its sum unit (pairunits.UnitStacks); for a smaller
-// width counted here at once, checked against the width's count.
-func writeOrbitStacks(p *pipeline.Pass, found counts) error {
+// for a smaller width counted here and checked against the width's count.
+func writeOrbitStacks(p *pipeline.Pass, found pairunits.Counts) error {
 	cfg := pipeline.ConfigOf[Config](p)
 	var rows []OrbitStackRow
 	if !cfg.OrbitStacks {
@@ -45,21 +44,16 @@ func writeOrbitStacks(p *pipeline.Pass, found counts) error {
 		}
 		var es []uint64
 		if c == pairunits.BundleWidth {
-			sums, stacks := pairunits.BundleIDs(), pairunits.StacksIDs()
-			for u := range stacks {
-				part, err := pairunits.UnitStacks(plan, u, byID[stacks[u]], byID[sums[u]])
-				if err != nil {
-					return err
-				}
-				es = append(es, part...)
+			if es, err = pairunits.BundleStackCounts(plan, byID); err != nil {
+				return err
 			}
 		} else {
 			es, err = plan.StackCounts(p.Context(), 0, len(plan.Orbits), runtime.GOMAXPROCS(0))
 			if err != nil {
 				return err
 			}
-			if got := pairunits.WeightedSquares(plan.Orbits, es); got.Cmp(found.pair[c]) != 0 {
-				return fmt.Errorf("width %d: the orbits' stack counts give Σ W·E² = %v, the units %v", c, got, found.pair[c])
+			if got := pairunits.WeightedSquares(plan.Orbits, es); got.Cmp(found.Pair[c]) != 0 {
+				return fmt.Errorf("width %d: the orbits' stack counts give Σ W·E² = %v, the units %v", c, got, found.Pair[c])
 			}
 		}
 		for i, o := range plan.Orbits {

@@ -86,28 +86,8 @@ const (
 	backtrackMaxSide = 6
 )
 
-// projectedCPUHours is the cost of the pair method per box width c beyond
-// what counts in seconds. For c = 6 it is 63,199 orbits times a mean of
-// 4.50 ± 0.80 CPU-seconds per orbit (95%), measured on a uniform sample of
-// 210 orbits (pair's TestProject2x6 with seeds 1 and 2, 60 and 150 orbits,
-// 2026-11-24, this project's 2-core machine): 79 ± 14 CPU-hours, or
-// 144 CPU-seconds per unit of 32 orbits.
-var projectedCPUHours = map[int]float64{6: 79}
-
 // supported says which shapes the stage counts, for error messages.
 const supported = "2xC or Cx2 with C ≤ 6 (pair method; 2x6/6x2 from the committed bundle, or computed when shapes.max_cpu_hours accepts the cost of the units it lacks) and 3x3 (from the exact stage)"
-
-// pairWidth returns c for a shape with 2-row or 2-column boxes of width c,
-// or 0.
-func pairWidth(s grid.Shape) int {
-	switch {
-	case s.R == 2:
-		return s.C
-	case s.C == 2:
-		return s.R
-	}
-	return 0
-}
 
 // Validate checks every key.
 func (c *Config) Validate() error {
@@ -120,7 +100,7 @@ func (c *Config) Validate() error {
 	seen := map[grid.Shape]bool{}
 	for _, text := range c.Shapes {
 		s, err := grid.ParseShape(text)
-		w := pairWidth(s)
+		w := pairunits.Width(s)
 		if err != nil || (s != grid.Shape{R: 3, C: 3} && (w == 0 || w > pair.MaxC)) {
 			return pipeline.Invalid("shapes.shapes", strconv.Quote(text), "box shapes RxC among "+supported)
 		}
@@ -134,7 +114,7 @@ func (c *Config) Validate() error {
 		if err == nil && !seen[s] {
 			continue // a check of a shape not counted is no check: ignored
 		}
-		if w := pairWidth(s); err != nil || w == 0 || w > pairindep.MaxC {
+		if w := pairunits.Width(s); err != nil || w == 0 || w > pairindep.MaxC {
 			return pipeline.Invalid("shapes.check", strconv.Quote(text), fmt.Sprintf(
 				"shapes of shapes.shapes with 2-row or 2-column boxes of width ≤ %d (the multiset method walks every pattern multiset, 2,284,361,552 for width 6)", pairindep.MaxC))
 		}
@@ -153,13 +133,13 @@ func (c *Config) widths() (counted, checked []int) {
 	for _, text := range c.Shapes {
 		s, _ := grid.ParseShape(text)
 		seen[s] = true
-		if w := pairWidth(s); w > 0 && !slices.Contains(counted, w) {
+		if w := pairunits.Width(s); w > 0 && !slices.Contains(counted, w) {
 			counted = append(counted, w)
 		}
 	}
 	for _, text := range c.Check {
 		s, _ := grid.ParseShape(text)
-		if w := pairWidth(s); seen[s] && !slices.Contains(checked, w) {
+		if w := pairunits.Width(s); seen[s] && !slices.Contains(checked, w) {
 			checked = append(checked, w)
 		}
 	}
@@ -182,50 +162,17 @@ func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 	return pairunits.Compute(p, id, pipeline.ConfigOf[Config](p).OrbitsPerUnit)
 }
 
-// counts holds what the units found, per box width.
-type counts struct {
-	pair, multisets map[int]*big.Int
-}
-
-// mergeUnits adds the batches of each width in unit order (the stack-count
-// units are read by writeOrbitStacks).
-func mergeUnits(p *pipeline.Pass) (counts, error) {
-	out := counts{pair: map[int]*big.Int{}, multisets: map[int]*big.Int{}}
-	results, err := p.UnitResults()
-	if err != nil {
-		return out, err
-	}
-	for i, id := range p.UnitIDs() {
-		c, kind, err := pairunits.Parse(id)
-		if err != nil {
-			return out, err
-		}
-		if kind == pairunits.KindStacks {
-			continue
-		}
-		n, ok := new(big.Int).SetString(string(results[i]), 10)
-		if !ok {
-			return out, fmt.Errorf("unit %s: result %q is not a decimal integer", id, results[i])
-		}
-		if kind == pairunits.KindMultisets {
-			out.multisets[c] = n
-			continue
-		}
-		if out.pair[c] == nil {
-			out.pair[c] = new(big.Int)
-		}
-		out.pair[c].Add(out.pair[c], n)
-	}
-	return out, nil
-}
-
 func run(p *pipeline.Pass) error {
 	cfg := pipeline.ConfigOf[Config](p)
 	nine, err := exactTotal(p)
 	if err != nil {
 		return err
 	}
-	found, err := mergeUnits(p)
+	results, err := p.UnitResults()
+	if err != nil {
+		return err
+	}
+	found, err := pairunits.Merge(p.UnitIDs(), results)
 	if err != nil {
 		return err
 	}
@@ -263,9 +210,9 @@ func run(p *pipeline.Pass) error {
 
 // checkedRow is the row of a pair shape, after every check configured for
 // it has agreed with the pair method.
-func checkedRow(p *pipeline.Pass, s grid.Shape, found counts, multisets bool) (Row, error) {
-	c := pairWidth(s)
-	count := found.pair[c]
+func checkedRow(p *pipeline.Pass, s grid.Shape, found pairunits.Counts, multisets bool) (Row, error) {
+	c := pairunits.Width(s)
+	count := found.Pair[c]
 	if count == nil {
 		return Row{}, fmt.Errorf("no pair-method units for width %d", c)
 	}
@@ -276,7 +223,7 @@ func checkedRow(p *pipeline.Pass, s grid.Shape, found counts, multisets bool) (R
 		agreed = append(agreed, fmt.Sprintf("counted here: %s, %d units of %d orbits (%s)", pairunits.Bundle.Kernel, pairunits.BundleUnits, pairunits.BundleOrbits, pairunits.Bundle.Path()))
 	}
 	if multisets {
-		other := found.multisets[c]
+		other := found.Multisets[c]
 		if other == nil {
 			return Row{}, fmt.Errorf("no multiset-method unit for width %d", c)
 		}

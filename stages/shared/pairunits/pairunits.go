@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/pairindep"
 )
@@ -469,4 +470,67 @@ func recheckUnit(p *pipeline.Pass, id string, result []byte, seed uint64) (strin
 		}
 	}
 	return fmt.Sprintf("orbit %s: E = %d by the kernel and by pairindep", o, other), nil
+}
+
+// Width returns c for a shape with 2-row or 2-column boxes of width c (2xC
+// or Cx2), or 0.
+func Width(s grid.Shape) int {
+	switch {
+	case s.R == 2:
+		return s.C
+	case s.C == 2:
+		return s.R
+	}
+	return 0
+}
+
+// Counts holds what the units found, per box width: the pair method's
+// count and the multiset method's.
+type Counts struct {
+	Pair, Multisets map[int]*big.Int
+}
+
+// Merge adds the batches of each width in unit order, given the units' ids
+// and results in the stage's order (stack-count units are left to
+// BundleStackCounts).
+func Merge(ids []string, results [][]byte) (Counts, error) {
+	out := Counts{Pair: map[int]*big.Int{}, Multisets: map[int]*big.Int{}}
+	for i, id := range ids {
+		c, kind, err := Parse(id)
+		if err != nil {
+			return out, err
+		}
+		if kind == KindStacks {
+			continue
+		}
+		n, ok := new(big.Int).SetString(string(results[i]), 10)
+		if !ok {
+			return out, fmt.Errorf("unit %s: result %q is not a decimal integer", id, results[i])
+		}
+		if kind == KindMultisets {
+			out.Multisets[c] = n
+			continue
+		}
+		if out.Pair[c] == nil {
+			out.Pair[c] = new(big.Int)
+		}
+		out.Pair[c].Add(out.Pair[c], n)
+	}
+	return out, nil
+}
+
+// BundleStackCounts returns every 2×6 orbit's stack count E(O), in plan
+// order, from the stack-count units' results (byID), each checked against
+// its sum unit (UnitStacks).
+func BundleStackCounts(plan *pair.Plan, byID map[string][]byte) ([]uint64, error) {
+	sums, stacks := BundleIDs(), StacksIDs()
+	var es []uint64
+	for u := range stacks {
+		part, err := UnitStacks(plan, u, byID[stacks[u]], byID[sums[u]])
+		if err != nil {
+			return nil, err
+		}
+		es = append(es, part...)
+	}
+	return es, nil
 }
