@@ -40,10 +40,35 @@
 // or control sequence in the logs; and on content beyond the text area (an
 // overfull \vbox, a float too large for its page, a line more than 2 pt too
 // wide: a figure that runs off its page lost its caption once). Generated
-// tables are scaled down to the text width and 0.85 of its height when a
-// configuration's numbers make them larger. Its tests check that every
-// figure drawn from data has its caption in pdftotext's output, that every
-// references.bib entry is cited and that no citation names a local path.
+// tables are set by main.tex's \fittable, scaled down to the text width and
+// 0.8 of its height when a configuration's numbers make them larger.
+//
+// # Layout
+//
+// The body (title page to the Conclusion) holds what the results need; the
+// detail is in appendices after the references. After LaTeX the stage
+// reads main.aux (package auxcheck) and fails, with one line naming the
+// problem and its page or table, when the layout breaks a rule of issue 51:
+//
+//   - The body is over 14 pages (maxBodyPages). Its pages are counted to the
+//     page of \label{census:bodyend}, which ends the Conclusion; the
+//     bibliography starts on the next page (\clearpage).
+//   - A table or figure of the body is printed on a later page than
+//     census:bodyend. main.tex's \FloatBarrier before the Conclusion prints
+//     the floats still waiting. Floats whose labels follow
+//     \label{census:appendix} (after \appendix) in main.aux, on its page or
+//     later, are the appendices' and exempt. A float is a label with a
+//     table. or figure. anchor (hyperref), or named tab: or fig:.
+//   - A table is set below 8 pt (minTableFontPt): \fittable writes
+//     \censustablescale{name}{scale}{font size} for each generated table,
+//     and scale times size must reach 8 pt. A table too wide turns sideways
+//     (sidewaystable) and one longer than a page is a longtable, in an
+//     appendix if the body cannot spare the page.
+//
+// Its tests check these rules on small .aux texts, that every figure
+// drawn from data that main.tex includes has its caption in pdftotext's
+// output, that every references.bib entry is cited and that no citation
+// names a local path.
 //
 // Without latexmk the stage skips itself (pipeline.Skip: one warning line,
 // nothing published, it stays stale, the run succeeds), except under

@@ -7,6 +7,19 @@ import (
 	"strings"
 )
 
+// Limits of issue 51, a paper for a journal such as Experimental
+// Mathematics, checked on main.aux by auxcheck.Check.
+const (
+	// maxBodyPages is how many A4 pages the body (title page to the end of
+	// the Conclusion) may take: the detail goes to the appendices after the
+	// references.
+	maxBodyPages = 14
+	// minTableFontPt is the smallest font, in points, a table may be set in
+	// once \fittable has scaled it: a table that needs less is split,
+	// turned sideways or moved to an appendix instead.
+	minTableFontPt = 8.0
+)
+
 // hboxTolerance is how far, in points, a line may stick out into the
 // margin before the paper stage fails: LaTeX reports lines 0.1 pt too
 // wide, which no reader sees.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/paper/auxcheck"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/report"
 )
 
@@ -27,7 +28,7 @@ var Sources = []string{"paper/main.tex", "paper/references.bib", pipeline.Citati
 var Stage = &pipeline.Stage{
 	Name:     "paper",
 	Doc:      "builds paper/main.pdf with latexmk from the paper's text, the generated TeX and the figures",
-	Version:  4,
+	Version:  5,
 	Requires: []*pipeline.Stage{report.Stage, figures.Stage},
 	Sources:  Sources,
 	Tools:    texVersions,
@@ -146,6 +147,17 @@ func run(p *pipeline.Pass) error {
 				return fmt.Errorf("paper/%s: %s", log, strings.TrimSpace(line))
 			}
 		}
+	}
+	data, err := os.ReadFile(filepath.Join(cmd.Dir, "main.aux"))
+	if err != nil {
+		return err
+	}
+	a, err := auxcheck.Parse(string(data))
+	if err != nil {
+		return err
+	}
+	if err := auxcheck.Check(a, maxBodyPages, minTableFontPt); err != nil {
+		return err
 	}
 	pdf, err := os.ReadFile(filepath.Join(cmd.Dir, "main.pdf"))
 	if err != nil {

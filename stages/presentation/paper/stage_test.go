@@ -162,8 +162,11 @@ func TestPaperWithoutTeX(t *testing.T) {
 	}
 }
 
+// includegraphics finds the figure files main.tex includes.
+var includegraphics = regexp.MustCompile(`\\includegraphics(?:\[[^]]*\])?\{([^}]+)\}`)
+
 // checkText reads the built paper's text with pdftotext: every figure the
-// figures stage drew from data has its caption ("Figure N:"; a figure too
+// figures stage drew from data that main.tex includes has its caption ("Figure N:"; a figure too
 // tall for its page lost its caption once, and the stage now also fails
 // on content beyond the text area), the title page carries the release
 // from CITATION.cff, and no estimate is shown with the interval [0, 0].
@@ -182,14 +185,24 @@ func checkText(t *testing.T, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The paper shows some of the figures (issue 51 left the others to
+	// the repository): those main.tex includes.
+	tex, err := os.ReadFile(filepath.Join(root, "paper/main.tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	included := map[string]bool{}
+	for _, m := range includegraphics.FindAllStringSubmatch(string(tex), -1) {
+		included[m[1]] = true
+	}
 	drawn := 0
 	for _, f := range index {
-		if f.Drawn {
+		if f.Drawn && included[filepath.Base(f.PDF)] {
 			drawn++
 		}
 	}
 	if drawn == 0 {
-		t.Fatal("the smoke run drew no figure")
+		t.Fatal("the smoke run drew no figure the paper includes")
 	}
 	for n := 1; n <= drawn; n++ {
 		if !strings.Contains(text, fmt.Sprintf("Figure %d:", n)) {
@@ -197,7 +210,7 @@ func checkText(t *testing.T, root string) {
 		}
 	}
 	if strings.Contains(text, fmt.Sprintf("Figure %d:", drawn+1)) {
-		t.Errorf("the paper has more than the %d figures drawn", drawn)
+		t.Errorf("the paper has more than the %d figures drawn that it includes", drawn)
 	}
 	rel, err := paper.ReadRelease(root)
 	if err != nil {
