@@ -451,10 +451,6 @@ const maxStageLines = 400
 // that are neither blank nor comments).
 const maxPackageCodeLines = 1500
 
-// largePackages are the packages still over maxPackageCodeLines, each with
-// its size when listed: it may only shrink.
-var largePackages = map[string]int{"stages/maths/symmetry/stackjoin": 2400}
-
 // TestPackageSizes checks maxStageLines for every stage package and
 // maxPackageCodeLines for every package below stages/ and pipeline/.
 func TestPackageSizes(t *testing.T) {
@@ -484,12 +480,8 @@ func TestPackageSizes(t *testing.T) {
 			for file := range st.load(t, dir).files {
 				code += countLines(t, filepath.Join(path, file), true)
 			}
-			limit := maxPackageCodeLines
-			if was, ok := largePackages[dir]; ok {
-				limit = was
-			}
-			if code > limit {
-				t.Errorf("%s: %d code lines, more than %d: split it where its parts have names of their own", dir, code, limit)
+			if code > maxPackageCodeLines {
+				t.Errorf("%s: %d code lines, more than %d: split it where its parts have names of their own", dir, code, maxPackageCodeLines)
 			}
 			return nil
 		})

@@ -2,10 +2,30 @@
 // Sudoku grids by Burnside's lemma, for boxes of any shape R×C: the
 // symmetry group, its conjugacy classes with their sizes, the identity's
 // term, and an independent count by canonical forms for small grids. The
-// grids fixed by a class are counted elsewhere: by a search (package
-// search) or, for boxes of 2 rows or 2 columns, by the stack method
-// (package stacks); package perm holds the permutation arithmetic all three
-// share.
+// grids fixed by a class are counted by the subpackages below.
+//
+// # Subpackages: which method counts which shape, and which checks it
+//
+// The symmetry stage counts each class's F(g) by one method (its first
+// count) and, where it can, again by another (a second count, package
+// stages/shared/symchecks); the canonical forms of this package check the
+// totals for sides ≤ 6.
+//
+//   - search: F(g) by a search over the orbits of ⟨g⟩ on the cells, any
+//     shape and class; the first count for sides ≤ 9.
+//   - stacks: the stack method for boxes of 2 rows or 2 columns, a sum of
+//     products of twisted stack counts; the first count for 2×5, 5×2, 2×6
+//     and 6×2, the 16 2×6 classes that exchange the stacks by an involution
+//     by its sum over pattern orbits (FixedFromOrbits), which is also the
+//     second count (half: the same package) of 2×6 classes 10, 21 and 32.
+//   - stackjoin: the R-stack method for boxes of R rows, joining twisted
+//     stack counts (subpackages rowkeys, stackcount, cyclic); the first
+//     count for 3×4 and 4×3, and the second count, on the R×2 orientation,
+//     of every class of 2×2 to 2×5 and their transposes.
+//   - multisets: F of the classes of 2×c and c×2 (c ≤ 5) that exchange the
+//     stacks by an involution, from package pair's stack counts over
+//     pattern multisets; a second count of those classes, beside stackjoin.
+//   - perm: the permutation arithmetic the others share.
 //
 // # Grids and the group
 //

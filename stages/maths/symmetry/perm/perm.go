@@ -49,6 +49,34 @@ func Inverse(p []int) []int {
 // Conjugate returns x∘p∘x⁻¹.
 func Conjugate(p, x []int) []int { return Compose(Compose(x, p), Inverse(x)) }
 
+// Power returns p^k, k ≥ 0.
+func Power(p []int, k int) []int {
+	out := Identity(len(p))
+	for range k {
+		out = Compose(p, out)
+	}
+	return out
+}
+
+// Cycles returns the cycles of p, each from its least point, in order of
+// those points.
+func Cycles(p []int) [][]int {
+	seen := make([]bool, len(p))
+	var out [][]int
+	for x0 := range p {
+		if seen[x0] {
+			continue
+		}
+		var c []int
+		for x := x0; !seen[x]; x = p[x] {
+			seen[x] = true
+			c = append(c, x)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // All returns every permutation of 0, …, k−1, in lexicographic order.
 func All(k int) [][]int {
 	if k == 0 {

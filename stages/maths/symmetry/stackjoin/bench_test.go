@@ -3,7 +3,6 @@ package stackjoin
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
@@ -29,20 +28,5 @@ func BenchmarkFixedWorkers3x4(b *testing.B) {
 				}
 			})
 		}
-	}
-}
-
-// BenchmarkRelabelKey keys random 3×4 stacks up to relabelling and row
-// permutations, the memo key of every stack count of a stack exchange with
-// an involution (3×4 class 116's pair: 7–8·10⁶ keys a part).
-func BenchmarkRelabelKey(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	stacks := make([][]uint16, 1024)
-	for i := range stacks {
-		stacks[i] = randomStack3x4(rng)
-	}
-	b.ResetTimer()
-	for i := range b.N {
-		relabelKey(stacks[i%len(stacks)], 3, true)
 	}
 }

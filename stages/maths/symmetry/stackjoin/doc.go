@@ -48,7 +48,7 @@
 // each column, C masks of N bits. E is memoised per configuration of the
 // stack.
 //
-// Three reductions make E cheap (twist.count; TestReducedEMatchesPlain
+// Three reductions make E cheap (package stackcount; TestReducedEMatchesPlain
 // compares every E with the plain programme). (1) A column permutation c
 // commuting with κ' maps the completions of a state onto those of its
 // image, so each layer keeps one state per orbit. The placed cells are
@@ -64,20 +64,20 @@
 // E's memo is keyed by an image of the configuration under row
 // permutations y (of S_R wr S_C, row 0 not fixed) commuting with ρ': the
 // stack S'(y(r), j) = S(r, j) is fixed by (ρ', κ') up to τ whenever S is,
-// so E(P∘y⁻¹) = E(P). The image (rowNormal) is the least under the y
+// so E(P∘y⁻¹) = E(P). The image (rowkeys.RowNormal) is the least under the y
 // acting on one ρ'-orbit of bands at a time, then with the bands fixed by
 // ρ' with equal row permutations sorted; it need not be canonical to be
 // exact. On 3×4 it cuts the distinct second-stack counts about fourfold.
 // Where τ is the identity (a stack exchange with σ an involution, a stack
 // 3-cycle with σ of order 3), E is also kept by every relabelling of the
 // symbols, and the key is the stack up to relabelling, canonical when
-// ρ' = id as well (relabelKey): on 3×4 class 12 it cuts the distinct
+// ρ' = id as well (rowkeys.RelabelKey): on 3×4 class 12 it cuts the distinct
 // stack counts of the exchanged pair in a sample from 4,542 to 579. When
 // κ' = id too the count is the plain stack count, one function for every
 // class: a 3×4 stack has about 10^5 configurations up to relabelling and
 // row permutations (34,650^4/(12!·6^4·4!)). Where τ is not the identity,
 // E is kept by the relabellings that commute with τ, and the key is the
-// stack up to those (cycleKey: per τ-cycle its symbols' signatures from
+// stack up to those (rowkeys.CycleKey: per τ-cycle its symbols' signatures from
 // the least rotation, the cycles sorted); on 3×4 class 115 it cut the
 // counts computed for a part from 4.9·10⁶ to 1.5·10⁵. Every count is kept
 // for the whole process by its twist (ρ', κ', τ) and key (stackCounts, two
@@ -144,14 +144,14 @@
 // (ρ³, κ³) up to σ³, its images the other two). The cost differs: see
 // Project and the survey tests.
 //
-// One stack cycle, by columns (cyclic.go). When π cycles all R stacks, g^R
+// One stack cycle, by columns (package cyclic). When π cycles all R stacks, g^R
 // keeps stack 0 cell by cell and ρ keeps every band, a fixed grid is its
 // stack 0, any valid stack whose bands meet a condition on the rows of
 // each σ-orbit of symbols (the grid's rows), and the count is a sum over
 // the column permutations of the symbols σ moves of per-band weights times
 // the ways to place the fixed symbols, C!^(s−1) terms for s symbols moved
-// (cyclicCount; the argument is in cyclic.go). FixedPart counts the σ types
-// with s ≤ maxCyclicSpecial (6) so, whole, in part 0; the others are
+// (package cyclic, which states the argument). FixedPart counts the σ types
+// with s ≤ cyclic.MaxSpecial (6) so, whole, in part 0; the others are
 // enumerated and shared as above. On 3×4 only class 145 (rows cycled in
 // every band, stacks cycled) qualifies, with σ of types 1¹², 3·1⁹ and
 // 3²·1⁶, where the enumeration had not finished in 20 s each (σ = id alone
@@ -191,7 +191,7 @@
 //
 // The work is the enumeration of the first stack cycle's least
 // configurations and, below each, the second cycle's, with the twisted
-// stack counts memoised up to relabelling (cycleKey, relabelKey); classes
+// stack counts memoised up to relabelling (package rowkeys); classes
 // that exchange a pair of stacks spend it in that pair's dynamic programme
 // instead. Project samples a class's units to project its cost
 // (TestPartSurvey: part 0 of 256 of each heavy class). The symmetry stage's

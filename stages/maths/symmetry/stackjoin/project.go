@@ -10,6 +10,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin/cyclic"
 )
 
 // Projection is the projected cost of Fixed for one element, measured by
@@ -19,7 +20,7 @@ type Projection struct {
 	Units      uint64        // canonical first-cycle configurations, over σ types and first rows
 	Sampled    int           // units timed
 	Mean       time.Duration // mean time of a sampled unit
-	Enumerate  time.Duration // time to enumerate the units, and to count the σ types cyclicCount counts whole
+	Enumerate  time.Duration // time to enumerate the units, and to count the σ types package cyclic counts whole
 	Projected  time.Duration // Enumerate + Units·Mean
 	Partial    *big.Int      // the sampled units' weighted sum (for checks), not F
 	SigmaTypes int
@@ -51,10 +52,10 @@ func Project(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget u
 	var kept []unit
 	var total time.Duration
 	for li, lam := range lams {
-		if sigma := perm.WithCycleType(lam); cyclicApplies(p, sigma) {
+		if sigma := perm.WithCycleType(lam); cyclic.Applies(s, e, sigma) {
 			// counted whole (FixedPart's part 0): no units, its time
 			t0 := time.Now()
-			if _, err := cyclicCount(ctx, p, sigma); err != nil {
+			if _, err := cyclic.Count(ctx, s, e, sigma); err != nil {
 				return pr, err
 			}
 			pr.Enumerate += time.Since(t0)

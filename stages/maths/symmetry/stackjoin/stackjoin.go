@@ -12,6 +12,9 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin/cyclic"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin/rowkeys"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin/stackcount"
 )
 
 // KernelVersion names the version of Fixed for results kept across runs
@@ -80,7 +83,7 @@ func FixedWorkers(ctx context.Context, s symmetry.Shape, e symmetry.Element, wor
 // 12's work in one part, its first stack having a single canonical
 // configuration, so KernelVersion 2 runs the depth on through the cycles.)
 // Within a part, the workers goroutines deal its subtrees out in turn the
-// same way; the sums do not depend on workers. A σ type that cyclicCount
+// same way; the sums do not depend on workers. A σ type that package cyclic
 // counts is not shared: part 0's first worker counts it whole, the
 // other parts give 0 for it.
 func FixedPart(ctx context.Context, s symmetry.Shape, e symmetry.Element, part, parts, workers int) ([]*big.Int, error) {
@@ -127,7 +130,7 @@ type options struct {
 	// private: E neither taken from nor kept in stackCounts (Project times
 	// its sampled units as a cold start would)
 	private bool
-	// noCyclic: every σ type by the enumeration, none by cyclicCount (the
+	// noCyclic: every σ type by the enumeration, none by package cyclic (the
 	// tests compare the two)
 	noCyclic bool
 	workers  int // goroutines; 0 or 1: one
@@ -186,17 +189,17 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 	}
 	p := newProblem(s, e)
 	lams := search.SigmaTypes(s, e)
-	// byColumns[i]: σ of type lams[i] is counted whole by cyclicCount
+	// byColumns[i]: σ of type lams[i] is counted whole by package cyclic
 	byColumns := make([]bool, len(lams))
 	for i, lam := range lams {
-		byColumns[i] = !opt.noCyclic && cyclicApplies(p, perm.WithCycleType(lam))
+		byColumns[i] = !opt.noCyclic && cyclic.Applies(s, e, perm.WithCycleType(lam))
 	}
 	workers := max(opt.workers, 1)
 	parts := max(opt.parts, 1)
 	depth := 0
 	if parts > 1 || workers > 1 {
 		var err error
-		// the σ types cyclicCount counts whole are not shared
+		// the σ types package cyclic counts whole are not shared
 		var walked [][]int
 		for i, lam := range lams {
 			if !byColumns[i] {
@@ -229,7 +232,7 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 					sum := new(big.Int)
 					if opt.part == 0 && k == 0 {
 						var err error
-						if sum, err = cyclicCount(wctx, p, perm.WithCycleType(lam)); err != nil {
+						if sum, err = cyclic.Count(wctx, s, e, perm.WithCycleType(lam)); err != nil {
 							errs[k] = err
 							cancel()
 							return
@@ -425,7 +428,7 @@ func newProblem(s symmetry.Shape, e symmetry.Element) *problem {
 					y[b*s.R+j] = bp[b]*s.R + inner[idx[b]][j]
 				}
 			}
-			if y[0] == 0 && equal(perm.Compose(y, p.rho), perm.Compose(p.rho, y)) {
+			if y[0] == 0 && slices.Equal(perm.Compose(y, p.rho), perm.Compose(p.rho, y)) {
 				p.rowSym = append(p.rowSym, y)
 			}
 			i := 0
@@ -485,15 +488,6 @@ func newRowSymWalk(ys [][]int, n int) rowSymWalk {
 	return sw
 }
 
-func equal(a, b []int) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // orbit is one orbit of ⟨(π, ρ)⟩ on the (stack, row) cells.
 type orbit struct {
 	stack, row []int // the cells, the k-th being g^k of the first
@@ -522,9 +516,9 @@ type walker struct {
 	st      *Stats
 	budget  uint64
 	err     error
-	acc     []*big.Int // acc[i]: sum over completions of cycles ≥ i
-	twists  []*twist   // per stack cycle, built on first use
-	norms   []*rowNormal
+	acc     []*big.Int          // acc[i]: sum over completions of cycles ≥ i
+	twists  []*stackcount.Twist // per stack cycle, built on first use
+	norms   []*rowkeys.RowNormal
 	tmp     []*big.Int // complete's scratch, per stack cycle
 	opt     options
 	share   *share // FixedPart: this worker's subtrees; nil: all
@@ -548,9 +542,9 @@ type walker struct {
 	// the second cycle's configurations are taken up to (secondCanonical).
 	stab0 []symmetryPair
 	// tauFree[i]: stack cycle i's τ = σ^ℓ is the identity, so its E is
-	// kept by every relabelling (relabelKey); rhoFree[i]: its ρ^ℓ is too.
+	// kept by every relabelling (rowkeys.RelabelKey); rhoFree[i]: its ρ^ℓ is too.
 	tauFree, rhoFree []bool
-	// tauCycles[i]: the cycles of stack cycle i's τ (cycleKey)
+	// tauCycles[i]: the cycles of stack cycle i's τ (rowkeys.CycleKey)
 	tauCycles [][][]int
 
 	// Projection (project.go): the orbit choices made so far, and, when
@@ -609,14 +603,14 @@ func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *St
 	}
 	w.rowUsed = make([]uint16, n)
 	for ci := range p.cycles {
-		tau := power(w.sigma, p.twistPow[ci])
+		tau := perm.Power(w.sigma, p.twistPow[ci])
 		w.tauFree = append(w.tauFree, perm.IsIdentity(tau))
-		w.tauCycles = append(w.tauCycles, cyclesOf(tau))
+		w.tauCycles = append(w.tauCycles, perm.Cycles(tau))
 		w.rhoFree = append(w.rhoFree, perm.IsIdentity(p.twistRho[ci]))
 		w.twistID = append(w.twistID, stackCounts.twistID(p.s, p.twistRho[ci], p.twistKap[ci], tau))
 	}
-	w.twists = make([]*twist, len(p.cycles))
-	w.norms = make([]*rowNormal, len(p.cycles))
+	w.twists = make([]*stackcount.Twist, len(p.cycles))
+	w.norms = make([]*rowkeys.RowNormal, len(p.cycles))
 	w.tmp = make([]*big.Int, len(p.cycles))
 	for i := range w.tmp {
 		w.tmp[i] = new(big.Int)
@@ -741,7 +735,7 @@ func (w *walker) firstRowSymbols(q []uint16) [][2][256]uint16 {
 			}
 		}
 	}
-	cycles := cyclesOf(w.sigma)
+	cycles := perm.Cycles(w.sigma)
 	var zs [][]int
 	z := make([]int, n)
 	used := make([]bool, len(cycles))
@@ -1073,18 +1067,18 @@ func (w *walker) complete(ci int) {
 		copy(key[:], w.config[t])
 	} else {
 		if w.norms[ci] == nil {
-			w.norms[ci] = newRowNormal(w.n, w.p.r, w.p.twistRho[ci])
+			w.norms[ci] = rowkeys.NewRowNormal(w.n, w.p.r, w.p.twistRho[ci])
 		}
 		switch {
 		case w.tauFree[ci] && w.rhoFree[ci]:
 			// canonical under every row permutation: no normal form first
-			key = relabelKey(w.config[t], w.p.r, true)
+			key = rowkeys.RelabelKey(w.config[t], w.p.r, true)
 		case w.tauFree[ci]:
-			key = w.norms[ci].key(w.config[t])
-			key = relabelKey(key[:w.n], w.p.r, false)
+			key = w.norms[ci].Key(w.config[t])
+			key = rowkeys.RelabelKey(key[:w.n], w.p.r, false)
 		default:
-			key = w.norms[ci].key(w.config[t])
-			key = cycleKey(key[:w.n], w.p.r, w.tauCycles[ci])
+			key = w.norms[ci].Key(w.config[t])
+			key = rowkeys.CycleKey(key[:w.n], w.p.r, w.tauCycles[ci])
 		}
 	}
 	var e uint64
@@ -1109,9 +1103,9 @@ func (w *walker) complete(ci int) {
 		switch {
 		case w.opt.plainE:
 		case w.tauFree[ci]:
-			keyRows = relabelKeyRows(key, w.n, w.p.r)
+			keyRows = rowkeys.RelabelKeyRows(key, w.n, w.p.r)
 		default:
-			keyRows = cycleKeyRows(key, w.n, w.p.r, w.tauCycles[ci])
+			keyRows = rowkeys.CycleKeyRows(key, w.n, w.p.r, w.tauCycles[ci])
 		}
 		if e2, ok2 := w.stackCountPlain(ci, keyRows); ok2 && e2 != e {
 			w.err = fmt.Errorf("stackjoin: stack cycle %d, rows %x: E = %d, its memo key %x has %d", ci, w.config[t], e, key[:w.n], e2)
@@ -1386,28 +1380,37 @@ func (w *walker) secondCanonical(rows []uint16) (uint64, bool) {
 }
 
 // stackCount returns E_{h,τ}(rows) for the representative of stack cycle ci
-// (h = (ρ^ℓ, κ^ℓ), τ = σ^ℓ) by twist.count; false when the work passed the
+// (h = (ρ^ℓ, κ^ℓ), τ = σ^ℓ) by package stackcount; false when the work passed the
 // budget, the context ended or a count overflowed (w.err says which).
 func (w *walker) stackCount(ci int, rows []uint16) (uint64, bool) {
 	if w.opt.plainE {
 		return w.stackCountPlain(ci, rows)
 	}
 	if w.twists[ci] == nil {
-		w.twists[ci] = newTwist(w, ci)
+		p := w.p
+		w.twists[ci] = stackcount.New(w.n, w.c, p.twistRho[ci], p.twistKap[ci], w.tauCycles[ci])
 	}
-	e, ok := w.twists[ci].count(w, rows)
-	if ok && w.opt.checkE {
+	e, err := w.twists[ci].Count(rows, func(states int) error {
+		w.st.DPStates += uint64(states)
+		w.charge(0)
+		return w.err
+	})
+	if err != nil {
+		w.err = err
+		return 0, false
+	}
+	if w.opt.checkE {
 		if e2, ok2 := w.stackCountPlain(ci, rows); ok2 && e2 != e {
 			w.err = fmt.Errorf("stackjoin: stack cycle %d, rows %x: E = %d, the plain programme %d", ci, rows, e, e2)
 			return 0, false
 		}
 	}
-	return e, ok
+	return e, true
 }
 
 // stackCountPlain is stackCount by the dynamic programme of the package
 // documentation without reductions: the states in Go maps, the τ-cycles in
-// symbol order. The tests compare it with twist.count.
+// symbol order. The tests compare it with stackcount.Twist.Count.
 func (w *walker) stackCountPlain(ci int, rows []uint16) (uint64, bool) {
 	n, c := w.n, w.c
 	rho, kap := w.p.twistRho[ci], w.p.twistKap[ci]

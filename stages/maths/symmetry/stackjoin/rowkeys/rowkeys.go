@@ -1,387 +1,33 @@
-package stackjoin
+// Package rowkeys computes the memo keys of the stack counts of package
+// stackjoin: images of a stack's row sets (a C-set of symbols for each of
+// its N rows, N/R bands of R rows) under the symmetries that keep its
+// count E_{h,τ}, so that stacks differing by one share a single count.
+//
+//   - RowNormal maps the row sets to an image P∘y⁻¹ under the row
+//     permutations y (of S_R wr S_C) commuting with ρ'.
+//   - RelabelKey is the key when τ is the identity: the sorted signatures
+//     of the symbols (Σ_b i_b·R^b, i_b the position in band b of the row
+//     holding the symbol), canonical up to every relabelling, and up to
+//     every row permutation too when ρ' is the identity.
+//   - CycleKey is the key when τ is not the identity: per τ-cycle its
+//     symbols' signatures from the least rotation, the cycles sorted, equal
+//     for stacks that differ by a relabelling commuting with τ.
+//
+// Every key is exact: equal keys are stacks with equal counts. A key need
+// not be canonical; where it is not, equal stacks are merely found less
+// often. RelabelKeyRows and CycleKeyRows return a stack with a given key,
+// which the tests of package stackjoin count to check the keys.
+package rowkeys
 
 import (
 	"cmp"
-	"fmt"
 	"math/bits"
 	"slices"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 )
 
-// twist is the part of the stack count E_{h,τ} that depends on the stack
-// cycle only (h = (ρ', κ'), τ = σ^ℓ), built once per walker and cycle.
-type twist struct {
-	n, c      int
-	rho, kap  []int      // ρ' on the rows, κ' on the stack's columns
-	tauCycles [][]int    // the cycles of τ on the symbols
-	bij       [][]int    // the bijections of the C columns
-	kapCycles [][]int    // the cycles of κ', by increasing length
-	kapFree   bool       // κ' is the identity
-	rhoMask   [][]uint16 // rhoMask[k][m] = ρ'^k(m) for a row set m
-	cur, next stateTable
-	cycMask   []uint16            // per τ-cycle, its symbols
-	symRows   [16]uint16          // per symbol, its rows (set by order)
-	ord       []int               // order's result
-	moves     map[uint32][]uint64 // movesOf's memo
-}
-
-func newTwist(w *walker, ci int) *twist {
-	p := w.p
-	tw := &twist{n: w.n, c: w.c, rho: p.twistRho[ci], kap: p.twistKap[ci], bij: perm.All(w.c)}
-	tw.tauCycles = w.tauCycles[ci] // as the walker lists them for its memo keys
-	for _, cyc := range tw.tauCycles {
-		var cm uint16
-		for _, x := range cyc {
-			cm |= 1 << x
-		}
-		tw.cycMask = append(tw.cycMask, cm)
-	}
-	tw.moves = map[uint32][]uint64{}
-	// κ''s cycles, by increasing length; ρ'^k on row sets up to the longest.
-	done := make([]bool, w.c)
-	for l := 1; l <= w.c; l++ {
-		for j0 := range w.c {
-			if done[j0] {
-				continue
-			}
-			cyc := []int{j0}
-			for j := tw.kap[j0]; j != j0; j = tw.kap[j] {
-				cyc = append(cyc, j)
-			}
-			if len(cyc) != l {
-				continue
-			}
-			for _, j := range cyc {
-				done[j] = true
-			}
-			tw.kapCycles = append(tw.kapCycles, cyc)
-		}
-	}
-	tw.kapFree = len(tw.kapCycles) == w.c
-	tw.rhoMask = make([][]uint16, len(tw.kapCycles[len(tw.kapCycles)-1]))
-	for k := range tw.rhoMask {
-		tw.rhoMask[k] = make([]uint16, 1<<w.n)
-		for m := range 1 << w.n {
-			var img uint16
-			for r := range w.n {
-				if m>>r&1 != 0 {
-					y := r
-					for range k {
-						y = tw.rho[y]
-					}
-					img |= 1 << y
-				}
-			}
-			tw.rhoMask[k][m] = img
-		}
-	}
-	return tw
-}
-
-// canon returns a canonical image of the packed state st (column j's rows
-// at bits j·N…) under the column permutations c commuting with κ'. The
-// number of completions of a partial colouring is the same from both:
-// c∘col satisfies col(τ(x), ρ'(r)) = κ'(col(x, r)) whenever col does, as
-// cκ' = κ'c.
-//
-// The placed cells are closed under (ρ', κ') (each placement is a union of
-// their orbits), so along a cycle (j, κ'(j), …) of κ' the columns' row sets
-// are m, ρ'(m), ρ'²(m), …: the state is given by one row set per cycle.
-// The centraliser rotates each cycle and permutes cycles of equal length,
-// so the image that starts every cycle with its least row set, those sets
-// sorted within each length, is canonical.
-func (tw *twist) canon(st uint64) uint64 {
-	n := uint(tw.n)
-	full := uint64(1)<<n - 1
-	if tw.kapFree {
-		// every cycle a column: the canonical image sorts the columns
-		var v [16]uint64
-		for j := range tw.c {
-			x := st >> (uint(j) * n) & full
-			k := j
-			for ; k > 0 && v[k-1] > x; k-- {
-				v[k] = v[k-1]
-			}
-			v[k] = x
-		}
-		var out uint64
-		for j := range tw.c {
-			out |= v[j] << (uint(j) * n)
-		}
-		return out
-	}
-	var v [16]uint64
-	for i, cyc := range tw.kapCycles {
-		best := st >> (uint(cyc[0]) * n) & full
-		for _, j := range cyc[1:] {
-			best = min(best, st>>(uint(j)*n)&full)
-		}
-		v[i] = best
-		// insertion sort within the run of cycles of this length
-		for k := i; k > 0 && len(tw.kapCycles[k-1]) == len(cyc) && v[k-1] > v[k]; k-- {
-			v[k-1], v[k] = v[k], v[k-1]
-		}
-	}
-	var out uint64
-	for i, cyc := range tw.kapCycles {
-		for k, j := range cyc {
-			out |= uint64(tw.rhoMask[k][v[i]]) << (uint(j) * n)
-		}
-	}
-	return out
-}
-
-// count returns E_{h,τ}(rows) by the dynamic programme of the package
-// documentation, the layers' states reduced to canon and the τ-cycles
-// placed in an order that keeps few rows partly filled (a row's columns
-// are all used once its C symbols are placed, so only partly filled rows
-// tell states apart); false when the work passed the budget, the context
-// ended or a count overflowed (w.err says which).
-func (tw *twist) count(w *walker, rows []uint16) (uint64, bool) {
-	order, ok := tw.order(rows)
-	if !ok {
-		return 0, true
-	}
-	cur, next := &tw.cur, &tw.next
-	cur.reset(1)
-	cur.add(0, 1)
-	for oi, ti := range order {
-		moves := tw.movesOf(ti, tw.symRows[tw.tauCycles[ti][0]])
-		w.st.DPStates += uint64(cur.n)
-		if w.charge(0) {
-			return 0, false
-		}
-		if oi == len(order)-1 {
-			// Every cell is placed after the last cycle: one state, the
-			// full one (not stored: with C·N = 64 its key would wrap).
-			var e uint64
-			for i, k1 := range cur.keys {
-				if k1 == 0 {
-					continue
-				}
-				st, cnt := k1-1, cur.vals[i]
-				for _, pm := range moves {
-					if st&pm == 0 {
-						var carry uint64
-						if e, carry = bits.Add64(e, cnt, 0); carry != 0 {
-							w.err = fmt.Errorf("stackjoin: a stack count passed 64 bits")
-							return 0, false
-						}
-					}
-				}
-			}
-			return e, true
-		}
-		next.reset(min(cur.n*len(moves), 4*cur.n)) // a larger table costs its clearing
-		for i, k1 := range cur.keys {
-			if k1 == 0 {
-				continue
-			}
-			st, cnt := k1-1, cur.vals[i]
-			for _, pm := range moves {
-				if st&pm == 0 {
-					next.add(tw.canon(st|pm), cnt)
-				}
-			}
-		}
-		if next.overflow {
-			w.err = fmt.Errorf("stackjoin: a stack count passed 64 bits")
-			return 0, false
-		}
-		cur, next = next, cur
-		if cur.n == 0 {
-			return 0, true
-		}
-	}
-	return 1, true // no symbols
-}
-
-// order returns the τ-cycles in the order count places them: greedily the
-// one leaving the fewest rows partly filled, ties to the first; it also
-// sets symRows. It reports false when a symbol is not in C rows (no
-// stack).
-func (tw *twist) order(rows []uint16) ([]int, bool) {
-	n, c := tw.n, tw.c
-	clear(tw.symRows[:])
-	for r := range n {
-		for m := rows[r]; m != 0; m &= m - 1 {
-			tw.symRows[bits.TrailingZeros16(m)] |= 1 << r
-		}
-	}
-	for x := range n {
-		if bits.OnesCount16(tw.symRows[x]) != c {
-			return nil, false
-		}
-	}
-	k := len(tw.tauCycles)
-	var placed [16]int
-	var done uint32
-	order := tw.ord[:0]
-	for range k {
-		best, bestActive := -1, 0
-		for ti := range k {
-			if done>>ti&1 != 0 {
-				continue
-			}
-			active := 0
-			for r := range n {
-				if p := placed[r] + bits.OnesCount16(rows[r]&tw.cycMask[ti]); p > 0 && p < c {
-					active++
-				}
-			}
-			if best < 0 || active < bestActive {
-				best, bestActive = ti, active
-			}
-		}
-		done |= 1 << best
-		order = append(order, best)
-		for r := range n {
-			placed[r] += bits.OnesCount16(rows[r] & tw.cycMask[best])
-		}
-	}
-	tw.ord = order
-	return order, true
-}
-
-// movesOf returns the placements of τ-cycle ti whose first symbol lies in
-// the rows rx (a mask): for every bijection β from those rows (in order) to
-// the columns that closes (col(x0, ρ'^m(r)) = κ'^m(col(x0, r)), m the
-// cycle's length), the packed cells (ρ'^k(r), κ'^k(β(r))) for k < m, when
-// no two coincide. Memoised by (ti, rx): the configurations repeat them.
-func (tw *twist) movesOf(ti int, rx uint16) []uint64 {
-	key := uint32(ti)<<16 | uint32(rx)
-	if mv, ok := tw.moves[key]; ok {
-		return mv
-	}
-	n, c := tw.n, tw.c
-	m := len(tw.tauCycles[ti])
-	var rs [16]int
-	k := 0
-	for r := range n {
-		if rx>>r&1 != 0 {
-			rs[k] = r
-			k++
-		}
-	}
-	// after[i]: the index of ρ'^m(rs[i]) among rs, -1 when not there (no
-	// placement closes).
-	var after [16]int
-	for i := range c {
-		y := rs[i]
-		for range m {
-			y = tw.rho[y]
-		}
-		after[i] = -1
-		for j := range c {
-			if rs[j] == y {
-				after[i] = j
-			}
-		}
-		if after[i] < 0 {
-			tw.moves[key] = nil
-			return nil
-		}
-	}
-	var mv []uint64
-bij:
-	for _, b := range tw.bij {
-		for i := range c {
-			y := b[i]
-			for range m {
-				y = tw.kap[y]
-			}
-			if b[after[i]] != y {
-				continue bij
-			}
-		}
-		var pm uint64
-		for i := range c {
-			r, col := rs[i], b[i]
-			for range m {
-				bit := uint64(1) << (col*n + r)
-				if pm&bit != 0 {
-					continue bij
-				}
-				pm |= bit
-				r, col = tw.rho[r], tw.kap[col]
-			}
-		}
-		mv = append(mv, pm)
-	}
-	tw.moves[key] = mv
-	return mv
-}
-
-// stateTable is one layer of the dynamic programme: packed states with
-// their numbers of partial colourings, in an open-addressing hash table
-// with linear probing (faster than a Go map here; the pattern of package
-// stacks). A slot's key is the state plus one, 0 marking an empty slot.
-type stateTable struct {
-	keys, vals []uint64
-	n          int  // states held
-	shift      uint // 64 - log2(len(keys))
-	overflow   bool // a count passed 2^64
-}
-
-// reset empties the table, sized for about hint states.
-func (s *stateTable) reset(hint int) {
-	size := 16
-	for size < 2*hint && size < 1<<20 {
-		size *= 2
-	}
-	if cap(s.keys) >= size {
-		// the layers' sizes vary by orders of magnitude: reuse the largest
-		s.keys, s.vals = s.keys[:size], s.vals[:size]
-		clear(s.keys) // a value is written when its empty slot is taken
-
-	} else {
-		s.keys, s.vals = make([]uint64, size), make([]uint64, size)
-	}
-	s.n, s.overflow = 0, false
-	s.shift = uint(64 - bits.TrailingZeros(uint(len(s.keys))))
-}
-
-// add adds v to the count of state k.
-func (s *stateTable) add(k, v uint64) {
-	k1 := k + 1
-	mask := uint64(len(s.keys) - 1)
-	for i := (k1 * 0x9E3779B97F4A7C15) >> s.shift; ; i = (i + 1) & mask {
-		switch s.keys[i] {
-		case k1:
-			sum, carry := bits.Add64(s.vals[i], v, 0)
-			s.vals[i] = sum
-			s.overflow = s.overflow || carry != 0
-			return
-		case 0:
-			s.keys[i], s.vals[i] = k1, v
-			if s.n++; 2*s.n > len(s.keys) {
-				s.grow()
-			}
-			return
-		}
-	}
-}
-
-// grow doubles the table.
-func (s *stateTable) grow() {
-	keys, vals := s.keys, s.vals
-	s.keys, s.vals = make([]uint64, 2*len(keys)), make([]uint64, 2*len(keys))
-	s.shift--
-	mask := uint64(len(s.keys) - 1)
-	for j, k1 := range keys {
-		if k1 == 0 {
-			continue
-		}
-		i := (k1 * 0x9E3779B97F4A7C15) >> s.shift
-		for s.keys[i] != 0 {
-			i = (i + 1) & mask
-		}
-		s.keys[i], s.vals[i] = k1, vals[j]
-	}
-}
-
-// rowNormal maps a stack's row sets to an image P∘y⁻¹ under row
+// RowNormal maps a stack's row sets to an image P∘y⁻¹ under row
 // permutations y (of S_R wr S_C) commuting with ρ', which keep E:
 // S'(y(r), j) = S(r, j) is a stack fixed by (ρ', κ') up to τ whenever S is.
 // The image serves as E's memo key, so that configurations differing by
@@ -389,7 +35,7 @@ func (s *stateTable) grow() {
 // it takes, for each ρ'-orbit of bands, the least image under the y acting
 // on that orbit alone, then sorts the bands that ρ' fixes with equal
 // permutations of their rows.
-type rowNormal struct {
+type RowNormal struct {
 	n, r int
 	// per ρ'-orbit of bands: its rows, ascending, and the row maps y
 	// acting on them (y[i] the image of rows[i])
@@ -404,8 +50,10 @@ type bandOrbit struct {
 	maps [][]int
 }
 
-func newRowNormal(n, r int, rho []int) *rowNormal {
-	rn := &rowNormal{n: n, r: r}
+// NewRowNormal returns the normal form for a stack of n rows in bands of
+// r, under the row permutations commuting with rho (ρ').
+func NewRowNormal(n, r int, rho []int) *RowNormal {
+	rn := &RowNormal{n: n, r: r}
 	bands := n / r
 	seen := make([]bool, bands)
 	inner := map[string][]int{} // fixed bands by their relative permutation
@@ -437,7 +85,7 @@ func newRowNormal(n, r int, rho []int) *rowNormal {
 					x, z = rho[x], rho[z]
 				}
 			}
-			if !equal(perm.Compose(y, rho), perm.Compose(rho, y)) || perm.IsIdentity(y) {
+			if !slices.Equal(perm.Compose(y, rho), perm.Compose(rho, y)) || perm.IsIdentity(y) {
 				continue
 			}
 			m := make([]int, len(rows))
@@ -467,8 +115,8 @@ func newRowNormal(n, r int, rho []int) *rowNormal {
 	return rn
 }
 
-// key returns the normal image of rows.
-func (rn *rowNormal) key(rows []uint16) [16]uint16 {
+// Key returns the normal image of rows.
+func (rn *RowNormal) Key(rows []uint16) [16]uint16 {
 	var k [16]uint16
 	copy(k[:], rows)
 	var img [16]uint16
@@ -504,8 +152,8 @@ func (rn *rowNormal) key(rows []uint16) [16]uint16 {
 	return k
 }
 
-// relabelKey returns a memo key for E_{h,τ} of a stack cycle whose τ is
-// the identity, from the row sets rows (already in rowNormal's order).
+// RelabelKey returns a memo key for E_{h,τ} of a stack cycle whose τ is
+// the identity, from the row sets rows (already in RowNormal's order).
 // Such an E is kept by every relabelling z of the symbols (col'(x, r) =
 // col(z⁻¹(x), r) satisfies the same equations), so the stack matters only
 // up to relabelling: the key is the sorted list of the symbols'
@@ -522,8 +170,8 @@ func (rn *rowNormal) key(rows []uint16) [16]uint16 {
 // order of tied rows or bands tried. Beyond maxRelabelOrders such orders
 // (a stack with many ties) it takes the first: still exact, found equal
 // less often. On 3×4 class 12 the canonical key cut the distinct stack
-// counts of a sample from 4,542 (rowNormal) to 547.
-func relabelKey(rows []uint16, r int, anyRows bool) [16]uint16 {
+// counts of a sample from 4,542 (RowNormal) to 547.
+func RelabelKey(rows []uint16, r int, anyRows bool) [16]uint16 {
 	n := len(rows)
 	bands := n / r
 	if !anyRows {
@@ -659,7 +307,7 @@ func relabelKey(rows []uint16, r int, anyRows bool) [16]uint16 {
 }
 
 // mixSmall[c] is mix64(c+1), the words of the intersection sizes c ≤ 16
-// that relabelKey's profiles add.
+// that RelabelKey's profiles add.
 var mixSmall = func() (t [17]uint64) {
 	for c := range t {
 		t[c] = mix64(uint64(c) + 1)
@@ -667,7 +315,7 @@ var mixSmall = func() (t [17]uint64) {
 	return t
 }()
 
-// maxRelabelOrders bounds the row orders relabelKey tries.
+// maxRelabelOrders bounds the row orders RelabelKey tries.
 const maxRelabelOrders = 1 << 11
 
 // identityOrder is 0, 1, …, 15.
@@ -751,7 +399,7 @@ func tiedOrders(sorted []int, tied func(x, y int) bool) [][]int {
 	return out
 }
 
-// smallPerms[k] is perm.All(k), listed once: relabelKey meets ties of a
+// smallPerms[k] is perm.All(k), listed once: RelabelKey meets ties of a
 // few rows or bands in most stacks of a stack exchange.
 var smallPerms = func() (t [7][][]int) {
 	for k := range t {
@@ -787,10 +435,10 @@ func fnv(words []uint64) uint64 {
 	return h
 }
 
-// relabelKeyRows returns a stack's row sets with relabelKey's key: symbol
+// RelabelKeyRows returns a stack's row sets with RelabelKey's key: symbol
 // i (in key order) in the row of each band that its signature names; its
 // E is the E of every stack with that key.
-func relabelKeyRows(key [16]uint16, n, r int) []uint16 {
+func RelabelKeyRows(key [16]uint16, n, r int) []uint16 {
 	rows := make([]uint16, n)
 	for x := range n {
 		s := int(key[x])
@@ -802,20 +450,20 @@ func relabelKeyRows(key [16]uint16, n, r int) []uint16 {
 	return rows
 }
 
-// cycleKey returns a memo key for E_{h,τ} when τ is not the identity, from
-// the row sets rows (already in rowNormal's order) and τ's cycles. A
+// CycleKey returns a memo key for E_{h,τ} when τ is not the identity, from
+// the row sets rows (already in RowNormal's order) and τ's cycles. A
 // relabelling z that commutes with τ keeps E (col'(x, r) = col(z⁻¹(x), r)
 // satisfies the same equations, as z⁻¹τ = τz⁻¹), and such a z maps each
 // τ-cycle (x, τ(x), …) onto one of the same length, in order up to a
 // rotation. So the key lists, per cycle, the signatures of its symbols
-// (as in relabelKey, row positions as they stand) from the rotation that
+// (as in RelabelKey, row positions as they stand) from the rotation that
 // reads least, the cycles sorted by length and then by that list: equal
 // keys are stacks that differ by such a z, and a key is exact. On 3×4
 // class 115 (σ of type 2⁶ and the like, τ = σ) the stack counts computed
-// for part 255 of 256 fell from 4.9·10⁶ (rowNormal alone) to 1.5·10⁵
+// for part 255 of 256 fell from 4.9·10⁶ (RowNormal alone) to 1.5·10⁵
 // and its time from 100 to 35 s (TestReducedEMatchesPlain checks E at a
-// key's own stack, cycleKeyRows).
-func cycleKey(rows []uint16, r int, tauCycles [][]int) [16]uint16 {
+// key's own stack, CycleKeyRows).
+func CycleKey(rows []uint16, r int, tauCycles [][]int) [16]uint16 {
 	var pos [16]int
 	for i := range rows {
 		pos[i] = i % r
@@ -867,7 +515,7 @@ func cycleKey(rows []uint16, r int, tauCycles [][]int) [16]uint16 {
 	return cycleKeyLists(sig, tauCycles)
 }
 
-// cycleKeyLists is cycleKey's order on lists of signatures sig (per
+// cycleKeyLists is CycleKey's order on lists of signatures sig (per
 // symbol), for any signatures and cycle lengths.
 func cycleKeyLists(sig [16]uint16, tauCycles [][]int) [16]uint16 {
 	type word struct {
@@ -913,11 +561,11 @@ func pow(b, e int) int {
 	return x
 }
 
-// cycleKeyRows returns a stack's row sets with cycleKey's key: the key's
+// CycleKeyRows returns a stack's row sets with CycleKey's key: the key's
 // cycles given, in order, to τ's cycles of the same length in the order
 // of tauCycles, and each symbol in the row of each band that its
 // signature names; its E is the E of every stack with that key.
-func cycleKeyRows(key [16]uint16, n, r int, tauCycles [][]int) []uint16 {
+func CycleKeyRows(key [16]uint16, n, r int, tauCycles [][]int) []uint16 {
 	rows := make([]uint16, n)
 	used := make([]bool, len(tauCycles))
 	k := 0

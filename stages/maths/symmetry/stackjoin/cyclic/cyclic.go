@@ -1,4 +1,15 @@
-package stackjoin
+// Package cyclic counts, for an element g = (ρ, κ) of the symmetry group
+// of a shape R×C (package symmetry) whose stack permutation π is one cycle
+// of all R stacks, with g^R keeping stack 0 cell by cell and ρ keeping
+// every band, the grids X with X∘g = σ∘X for a relabelling σ: a sum over
+// the column permutations of the symbols σ moves of per-band weights times
+// the ways to place the symbols σ fixes, C!^(s−1) terms for s symbols
+// moved. Package stackjoin uses it for the σ that move at most MaxSpecial
+// symbols, where its enumeration of configurations is slow (on 3×4 class
+// 145, the rows of every band and the stacks cycled: the σ types 1¹²,
+// 3·1⁹ and 3²·1⁶). The argument is in the comment at the head of
+// cyclic.go.
+package cyclic
 
 import (
 	"context"
@@ -6,6 +17,7 @@ import (
 	"math/big"
 	"math/bits"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 )
 
@@ -48,57 +60,65 @@ import (
 // recursion over the fixed symbols. A simultaneous relabelling of the
 // columns keeps every factor, so the first special symbol's permutation is
 // fixed (to any one) and the sum multiplied by C!. There are C!^(s−1)
-// terms, so the method is used for s ≤ maxCyclicSpecial (C!^5 ≈ 8·10^6 on
+// terms, so the method is used for s ≤ MaxSpecial (C!^5 ≈ 8·10^6 on
 // 3×4), the enumeration of configurations for the rest; on 3×4 class 145
 // (rows cycled in every band, stacks cycled) it turns the σ types 1¹²,
 // 3·1⁹ and 3²·1⁶, whose configurations are counted in 10^13, into seconds.
 
-// maxCyclicSpecial bounds the symbols σ moves for cyclicCount.
-const maxCyclicSpecial = 6
+// MaxSpecial bounds the symbols σ moves for which Applies holds.
+const MaxSpecial = 6
 
-// cyclicApplies reports whether cyclicCount counts the grids fixed by p's
-// element with σ: cyclicShape, and σ moving at most maxCyclicSpecial
-// symbols.
-func cyclicApplies(p *problem, sigma []int) bool {
-	return cyclicShape(p) && moved(sigma) <= maxCyclicSpecial
+// Applies reports whether Count is used for g = e of shape s and σ: Fits,
+// and σ moving at most MaxSpecial symbols.
+func Applies(s symmetry.Shape, e symmetry.Element, sigma []int) bool {
+	moved := 0
+	for x, y := range sigma {
+		if x != y {
+			moved++
+		}
+	}
+	return Fits(s, e) && moved <= MaxSpecial
 }
 
-// cyclicShape reports whether p's element has one stack cycle, g^R the
-// identity on stack 0 and ρ keeping every band, and Fill's table key,
-// (R+1)^(C²), fits in 64 bits.
-func cyclicShape(p *problem) bool {
-	if len(p.cycles) != 1 || !perm.IsIdentity(p.twistRho[0]) || !perm.IsIdentity(p.twistKap[0]) {
+// Fits reports whether Count takes e: no transposition, π one cycle of
+// the R stacks, g^R the identity on stack 0, ρ keeping every band, and
+// Fill's table key, (R+1)^(C²), within 64 bits.
+func Fits(s symmetry.Shape, e symmetry.Element) bool {
+	if e.Transpose {
 		return false
 	}
-	for r, x := range p.rho {
-		if r/p.r != x/p.r {
+	stacks := 1
+	for t := e.Cols[0] / s.C; t != 0; t = e.Cols[t*s.C] / s.C {
+		stacks++
+	}
+	if stacks != s.R || !perm.IsIdentity(perm.Power(e.Rows, s.R)) {
+		return false
+	}
+	kap := perm.Power(e.Cols, s.R)
+	for j := range s.C {
+		if kap[j] != j {
+			return false
+		}
+	}
+	for r, x := range e.Rows {
+		if r/s.R != x/s.R {
 			return false
 		}
 	}
 	key := 1.0
-	for range p.c * p.c {
-		key *= float64(p.r + 1)
+	for range s.C * s.C {
+		key *= float64(s.R + 1)
 	}
 	return key < 1<<63
 }
 
-// moved returns the number of symbols σ moves.
-func moved(sigma []int) int {
-	k := 0
-	for x, y := range sigma {
-		if x != y {
-			k++
-		}
-	}
-	return k
-}
-
-// cyclicCount returns #{X : X∘g = σ∘X} for p's element and σ by the column
-// sum above; cyclicShape(p) must hold. Its cost is C!^(s−1) terms for s
+// Count returns #{X : X∘g = σ∘X} for g = e of shape s and σ by the column
+// sum above; Fits(s, e) must hold. Its cost is C!^(s−1) terms for s
 // symbols moved by σ.
-func cyclicCount(ctx context.Context, p *problem, sigma []int) (*big.Int, error) {
-	n, R, C := p.n, p.r, p.c
-	if !perm.IsIdentity(power(sigma, R)) {
+func Count(ctx context.Context, sh symmetry.Shape, e symmetry.Element, sigma []int) (*big.Int, error) {
+	n, R, C := sh.N(), sh.R, sh.C
+	rho := e.Rows
+	if !perm.IsIdentity(perm.Power(sigma, R)) {
 		return new(big.Int), nil // the cycle cannot close
 	}
 	var special []int
@@ -110,7 +130,7 @@ func cyclicCount(ctx context.Context, p *problem, sigma []int) (*big.Int, error)
 	s := len(special)
 	// inverse powers of σ and ρ
 	sigInv := perm.Inverse(sigma)
-	rhoInv := perm.Inverse(p.rho)
+	rhoInv := perm.Inverse(rho)
 	sigNeg := [][]int{perm.Identity(n)}
 	rhoNeg := [][]int{perm.Identity(n)}
 	for k := 1; k < R; k++ {
@@ -281,34 +301,6 @@ func cyclicCount(ctx context.Context, p *problem, sigma []int) (*big.Int, error)
 	return total, nil
 }
 
-// cyclesOf returns the cycles of p, each from its least element, in
-// order of those elements.
-func cyclesOf(p []int) [][]int {
-	seen := make([]bool, len(p))
-	var out [][]int
-	for x0 := range p {
-		if seen[x0] {
-			continue
-		}
-		var c []int
-		for x := x0; !seen[x]; x = p[x] {
-			seen[x] = true
-			c = append(c, x)
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// power returns p^k.
-func power(p []int, k int) []int {
-	out := perm.Identity(len(p))
-	for range k {
-		out = perm.Compose(p, out)
-	}
-	return out
-}
-
 // fillTable counts the ways to give each of m distinguishable symbols a
 // permutation of the C columns over the C bands (a bijection b ↦ column)
 // with exactly T[b][j] of them in column j of band b, memoised by T.
@@ -370,7 +362,7 @@ func (f *fillTable) count(T *[16][16]int) (uint64, error) {
 		var carry uint64
 		sum, carry = bits.Add64(sum, v, 0)
 		if carry != 0 {
-			return 0, fmt.Errorf("stackjoin: column fillings past 64 bits")
+			return 0, fmt.Errorf("cyclic: column fillings past 64 bits")
 		}
 	}
 	f.memo[key] = sum
