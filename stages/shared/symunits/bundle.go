@@ -80,7 +80,7 @@ const (
 // passed 30 s there, are from its second run in the same process (its
 // stack counts kept, as in a run of many parts; the first took 74, 89, 96
 // and 131 s); 102, 115 and 116 since the twisted counts are keyed up to
-// relabelling (stackjoin.cycleKey, 2026-11-28) from parts run one after
+// relabelling (rowkeys.CycleKey, 2026-11-28) from parts run one after
 // the other (102 parts 0 and 7 4.8 s each; 115 parts 1 and 2 21.6 s each;
 // 116 part 2 49.7 s, after part 1 cold 109 s), and 77 and 101 from parts
 // 1-3 so (77 parts 2 and 3 10 s each after part 1 cold 73 s; 101 14.3 s
