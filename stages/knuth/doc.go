@@ -146,6 +146,10 @@
 //     run), at most 2²⁴ blocks; band variants need R ≤ 5, last-band R ≤ 3,
 //     stacks C ≤ 5, R ≤ 8, N ≤ 32.
 //   - knuth.hybrid_k: RxC → [0, N²], for every shape the hybrid runs on.
+//   - knuth.stacks_exact ({}): RxC → stackshybrid's exact matching columns
+//     there, 1 to N−1 (unset: 18, so that up to side 18 it is stacks: a
+//     smaller value tests its drawn columns where the count is known); a
+//     long unit's b field holds it.
 //   - knuth.se_order (mrv): mrv or cover.
 //   - knuth.se_budget: RxC → [1, 10000], for every shape of se, lookahead,
 //     bandse or bandselast.

@@ -106,12 +106,12 @@ type Config struct {
 	Variants []string `mapstructure:"variants" json:"variants"`
 	// HybridOrder is the cell order of the hybrid's walk.
 	HybridOrder string `mapstructure:"hybrid_order" json:"hybrid_order"`
-	// Samples maps a shape ("3x3") to its number of samples per variant;
-	// a key "3x3/mrv" overrides it for one variant. The shapes run are the
-	// keys without "/".
+	// Samples maps a shape ("3x3") to its samples per variant; a key
+	// "3x3/mrv" overrides it for one variant.
 	Samples map[string]int64 `mapstructure:"samples" json:"samples"`
-	// HybridK maps a shape to the number of cells the hybrid walk fills.
-	HybridK map[string]int `mapstructure:"hybrid_k" json:"hybrid_k"`
+	// By shape: the cells the hybrid walk fills, stackshybrid's exact columns.
+	HybridK     map[string]int `mapstructure:"hybrid_k" json:"hybrid_k"`
+	StacksExact map[string]int `mapstructure:"stacks_exact" json:"stacks_exact,omitempty"`
 	// SEOrder is the search order of stochastic enumeration (mrv or cover).
 	SEOrder string `mapstructure:"se_order" json:"se_order"`
 	// SEBudget maps a shape to the number of partial grids se and
@@ -241,7 +241,7 @@ func (c *Config) Validate() error {
 
 // params are the variants' parameters.
 func (c *Config) params() longruns.Params {
-	return longruns.Params{HybridOrder: c.HybridOrder, SEOrder: c.SEOrder, HybridK: c.HybridK, SEBudget: c.SEBudget, Alpha: c.LookaheadAlpha}
+	return longruns.Params{HybridOrder: c.HybridOrder, SEOrder: c.SEOrder, HybridK: c.HybridK, SEBudget: c.SEBudget, Alpha: c.LookaheadAlpha, StacksExact: c.StacksExact}
 }
 
 // variant returns the named variant on shape s.

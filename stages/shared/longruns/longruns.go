@@ -99,11 +99,17 @@ func unitBlocks(s grid.Shape) int {
 // idForm is the form of a long unit id, for errors.
 const idForm = "long.<shape>.<variant>.<order>.k<hybrid_k>.b<budget>.a<alpha>.s<seed>.n<block size>.<first block>-<last block>"
 
-// ID returns the unit's id.
+// ID returns the unit's id. The stack estimator keeps no budget, so
+// stackshybrid's b field holds its exact matching columns when they are
+// not walks.StacksHybridColumns (knuth.stacks_exact), else 0.
 func (u Unit) ID() string {
 	v := u.Variant
 	alpha := strings.ReplaceAll(strconv.FormatFloat(v.Alpha, 'g', -1, 64), ".", "p")
-	return fmt.Sprintf("long.%s.%s.%s.k%d.b%d.a%s.s%d.n%d.%d-%d", u.Shape, v.Name, v.Order, v.HybridK, v.Budget,
+	budget := v.Budget
+	if v.Stacks && v.StacksExact > 0 && v.StacksExact != walks.StacksHybridColumns {
+		budget = v.StacksExact
+	}
+	return fmt.Sprintf("long.%s.%s.%s.k%d.b%d.a%s.s%d.n%d.%d-%d", u.Shape, v.Name, v.Order, v.HybridK, budget,
 		alpha, u.Seed, u.BlockSize, u.First, u.Last)
 }
 
@@ -194,6 +200,9 @@ func parse(id string) (Unit, error) {
 	// gives it, so that one unit has one id.
 	set := Params{HybridOrder: f[3], SEOrder: f[3], Alpha: alpha,
 		HybridK: map[string]int{f[1]: int(k)}, SEBudget: map[string]int{f[1]: int(budget)}}
+	if f[2] == "stackshybrid" && budget > 0 {
+		set.StacksExact = map[string]int{f[1]: int(budget)}
+	}
 	u := Unit{Shape: shape, Variant: set.Variant(f[2], shape), Seed: seed, BlockSize: int(bs), First: int(b0), Last: int(b1)}
 	if u.ID() != id {
 		return bad(fmt.Sprintf("not the canonical id of its unit, %s", u.ID()))

@@ -63,6 +63,23 @@ func TestUnitIDs(t *testing.T) {
 	if _, err := parse(good); err != nil {
 		t.Fatal(err)
 	}
+	// stackshybrid: its exact matching columns in the b field, 0 for the
+	// default (walks.StacksHybridColumns), so the 25x25 units keep their ids.
+	hybrid := func(exact map[string]int) string {
+		p := defaults
+		p.StacksExact = exact
+		return Unit{Shape: mustShape(t, "4x3"), Variant: p.Variant("stackshybrid", mustShape(t, "4x3")), Seed: 1, BlockSize: 1000, First: 0, Last: 15}.ID()
+	}
+	if id := hybrid(nil); id != "long.4x3.stackshybrid.rowmajor.k144.b0.a0.s1.n1000.0-15" {
+		t.Errorf("default stackshybrid id %s", id)
+	}
+	six := hybrid(map[string]int{"4x3": 6})
+	if u, err := parse(six); six != "long.4x3.stackshybrid.rowmajor.k144.b6.a0.s1.n1000.0-15" || err != nil || u.Variant.StacksExact != 6 {
+		t.Errorf("stackshybrid with 6 exact columns: id %s, %+v, %v", six, u.Variant, err)
+	}
+	if _, err := parse(strings.Replace(six, ".stackshybrid.", ".stacks.", 1)); err == nil {
+		t.Error("stacks with exact columns in its b field: no error")
+	}
 	for _, id := range []string{
 		"", "long", "3x3.mrv.0-624", good + ".", "." + good, strings.Replace(good, "long", "LONG", 1),
 		strings.Replace(good, "4x4", "04x4", 1), strings.Replace(good, "4x4", "4X4", 1), strings.Replace(good, "4x4", "7x7", 1),

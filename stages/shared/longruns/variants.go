@@ -2,7 +2,9 @@ package longruns
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -19,11 +21,16 @@ var Names = []string{"rowmajor", "random", "mrv", "cover", "hybrid", "se", "look
 const maxBudget = 10000
 
 // Params are the variants' parameters in the knuth stage's configuration
-// (knuth.hybrid_order, se_order, hybrid_k, se_budget, lookahead_alpha).
+// (knuth.hybrid_order, se_order, hybrid_k, se_budget, lookahead_alpha,
+// stacks_exact).
 type Params struct {
 	HybridOrder, SEOrder string
 	HybridK, SEBudget    map[string]int // by shape
 	Alpha                float64
+	// StacksExact maps a shape to stackshybrid's exact matching columns
+	// there, in place of walks.StacksHybridColumns: fewer than the side,
+	// so that on a shape whose count is known the drawn columns are tested.
+	StacksExact map[string]int
 }
 
 // Variant returns the named variant on shape s.
@@ -45,7 +52,11 @@ func (c Params) Variant(name string, s grid.Shape) walks.Variant {
 		return walks.Variant{Name: name, HybridK: cells, Stacks: true}
 	}
 	if name == "stackshybrid" {
-		return walks.Variant{Name: name, HybridK: cells, Stacks: true, StacksExact: walks.StacksHybridColumns}
+		exact := walks.StacksHybridColumns
+		if e, ok := c.StacksExact[s.String()]; ok {
+			exact = e
+		}
+		return walks.Variant{Name: name, HybridK: cells, Stacks: true, StacksExact: exact}
 	}
 	if name == "lookahead" {
 		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], Lookahead: true, Alpha: c.Alpha}
@@ -72,6 +83,16 @@ func (c Params) Check(runs []sampling.Run, uses func(variant string) bool, count
 	if uses("se") {
 		if o, err := walks.ParseOrder(c.SEOrder); err != nil || (o != walks.MRV && o != walks.Cover) {
 			return pipeline.Invalid("knuth.se_order", c.SEOrder, "mrv or cover")
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(c.StacksExact)) {
+		e := c.StacksExact[key]
+		s, err := sampling.ShapeKey("knuth.stacks_exact", key, e)
+		if err != nil {
+			return err
+		}
+		if e < 1 || e >= s.N() || e > walks.MaxStacksSide {
+			return pipeline.Invalid("knuth.stacks_exact."+key, e, fmt.Sprintf("an integer in [1, %d]: fewer exact columns than the side (with as many, stackshybrid is stacks)", s.N()-1))
 		}
 	}
 	for _, r := range runs {
