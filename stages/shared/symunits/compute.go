@@ -320,11 +320,11 @@ type orbitMismatch struct {
 	unit, has, sum string
 }
 
-// orbitBlame names the likely wrong side of the recount's mismatches among
-// n classes: every recount reads every orbit's stack count, so a wrong
-// stack count (a unit of the shapes stage's bundle) tends to move several
-// classes, a wrong row of this stage's bundle one. It names the units to
-// recompute either way.
+// orbitBlame names the units to recompute after the recount's mismatches
+// among n classes. Every recount reads every orbit's stack count, so one
+// class off while the others agree points at that class's unit; several
+// off may be several units or one stack count all of them read, and both
+// are named.
 func orbitBlame(differ []orbitMismatch, n int, orbitPath string) error {
 	d := differ[0]
 	stackUnits := fmt.Sprintf("the stack-count units %s* of %s (read through %s)", pairunits.StacksPrefix, pairunits.Bundle.Path(), orbitPath)
@@ -336,8 +336,8 @@ func orbitBlame(differ []orbitMismatch, n int, orbitPath string) error {
 	for _, m := range differ {
 		units = append(units, m.unit)
 	}
-	return fmt.Errorf("%v: %d of the %d classes recounted by the sum over pattern orbits disagree with their units (%s; class %d: unit %q, sum %q): a stack count they all read is the likely wrong one, from %s (census verify --recompute all --bundle %s names the unit), else those units of %s",
-		BundleShape, len(differ), n, strings.Join(units, ", "), d.class, d.has, d.sum, stackUnits, pairunits.Bundle.Name, Bundle.Path())
+	return fmt.Errorf("%v: %d of the %d classes recounted by the sum over pattern orbits disagree with their units (%s); class %d: unit %s has %q, the sum over pattern orbits gives %q: either those units of %s or a stack count they all read, from %s, is wrong (census verify --recompute all --bundle %s, then --bundle %s, names the unit)",
+		BundleShape, len(differ), n, strings.Join(units, ", "), d.class, d.unit, d.has, d.sum, Bundle.Path(), stackUnits, Bundle.Name, pairunits.Bundle.Name)
 }
 
 // stackMethodRows are the 2×6 classes counted by the sum over pattern
