@@ -301,13 +301,36 @@ func TestOrbitReductionAgrees(t *testing.T) {
 			identity[i] = i
 		}
 		start := time.Now()
-		plain, err := completions(s, [][]int{identity})
+		plain, err := completions(s, [][]int{identity}, true)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("M(%d,%d) = %v without the orbit reduction in %v", s.R, s.C, plain, time.Since(start))
 		if reduced.Cmp(plain) != 0 {
 			t.Errorf("M(%d,%d) = %v with the orbit reduction, %v without", s.R, s.C, reduced, plain)
+		}
+	}
+}
+
+// TestMeetAgreesWithFullProgramme checks the meeting at the middle level
+// against the programme run to the last box, on shapes of 4, 5 and 6 rows
+// (odd R meets two different levels, even R one level with itself).
+func TestMeetAgreesWithFullProgramme(t *testing.T) {
+	shapes := []grid.Shape{{R: 4, C: 1}, {R: 4, C: 3}, {R: 4, C: 6}, {R: 5, C: 1}, {R: 5, C: 3}, {R: 6, C: 1}}
+	if !testing.Short() {
+		shapes = append(shapes, grid.Shape{R: 6, C: 2}, grid.Shape{R: 5, C: 4}, grid.Shape{R: 5, C: 5})
+	}
+	for _, s := range shapes {
+		met, err := completions(s, permutations(s.R), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := completions(s, permutations(s.R), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if met.Cmp(full) != 0 {
+			t.Errorf("M(%d,%d) = %v meeting halfway, %v to the last box", s.R, s.C, met, full)
 		}
 	}
 }
