@@ -21,7 +21,9 @@ import (
 // C(6,3) = 20 counts of at most N ≤ 36, and the weights of one box's
 // transition are at most (R−1)^N ≤ 5^36 < 2^84, kept in a checked 128-bit
 // integer. 5×5 takes a few seconds,
-// 5×4 under one, 6×2 (the stacks of the 2×6 shape) about 2 CPU-seconds.
+// 5×4 under one, 6×2 (the stacks of the 2×6 shape) about 2 CPU-seconds,
+// 5×6 about 20; 6×4, 6×5 and 6×6 are out of reach (see the package
+// documentation).
 const (
 	MaxSide = 6
 	MaxN    = 36
