@@ -91,7 +91,7 @@
 // values: M(2,C) = 1, M(R,1)·R! = L(R) (Latin squares), M(4,4) =
 // 1273431960, M(5,5) = 1165037550432885119709241344, M(5,6) =
 // 3261734691836217181002772823310336 (the bands of 30×30 grids with 5×6
-// boxes), M(6,2) =
+// boxes; walkbands' count of set arrays agrees), M(6,2) =
 // 9480675056071680 (the stacks of 2×6 boxes: b(6,2) =
 // 4876139207527966044188061990912000, and E(2,6) ≈ 3.8205·10^49, 0.24%
 // below Pettersen's count).
