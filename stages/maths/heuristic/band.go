@@ -21,7 +21,9 @@ import (
 // C(6,3) = 20 counts of at most N ≤ 36, and the weights of one box's
 // transition are at most (R−1)^N ≤ 5^36 < 2^84, kept in a checked 128-bit
 // integer. 5×5 takes a few seconds,
-// 5×4 under one, 6×2 (the stacks of the 2×6 shape) about 2 CPU-seconds.
+// 5×4 under one, 6×2 (the stacks of the 2×6 shape) about 2 CPU-seconds,
+// 5×6 about 20; 6×4, 6×5 and 6×6 are out of reach (see the package
+// documentation).
 const (
 	MaxSide = 6
 	MaxN    = 36
@@ -60,14 +62,16 @@ func BandCompletions(s grid.Shape) (*big.Int, error) {
 	if s.R < 1 || s.C < 1 || s.R > MaxSide || s.C > MaxSide || s.N() > MaxN {
 		return nil, fmt.Errorf("band count of %v: box sides must be between 1 and %d, with R·C at most %d", s, MaxSide, MaxN)
 	}
-	return completions(s, permutations(s.R))
+	return completions(s, permutations(s.R), true)
 }
 
 // completions runs the dynamic programme of BandCompletions keeping one
 // state per orbit under the given row relabellings, which must form a
 // group: all of them, or the identity alone (every state kept apart, as
-// the tests do to check the reduction).
-func completions(s grid.Shape, relabellings [][]int) (*big.Int, error) {
+// the tests do to check the reduction). With meetHalfway it stops at the
+// middle level (see meet) from 4 rows on; without, it runs to the last
+// box, as the tests do to check the meeting.
+func completions(s grid.Shape, relabellings [][]int, meetHalfway bool) (*big.Int, error) {
 	r, c := s.R, s.C
 	levels := make([]*subsetLevel, r+1)
 	for j := 0; j <= r; j++ {
@@ -79,11 +83,27 @@ func completions(s grid.Shape, relabellings [][]int) (*big.Int, error) {
 	}
 	states := map[state]*big.Int{start: big.NewInt(1)}
 	binom := binomials(r * c)
-	for j := 1; j < r; j++ {
+	// From 4 rows on, the programme stops at the middle level ⌈R/2⌉ and
+	// meets the states of level ⌊R/2⌋ there (see meet).
+	last := r
+	if meetHalfway && r >= 4 {
+		last = (r + 1) / 2
+	}
+	var half map[state]*big.Int
+	for j := 1; j < last; j++ {
+		if j == r/2 {
+			half = states
+		}
 		var err error
 		if states, err = advance(states, levels[j], levels[j+1], c, binom); err != nil {
 			return nil, err
 		}
+	}
+	if last < r {
+		if r%2 == 0 {
+			half = states
+		}
+		return meet(s, half, states, levels[r/2], levels[last])
 	}
 	if len(states) != 1 {
 		return nil, fmt.Errorf("band count of %v: %d final states, want 1", s, len(states))
@@ -92,6 +112,61 @@ func completions(s grid.Shape, relabellings [][]int) (*big.Int, error) {
 		return m, nil
 	}
 	panic("unreachable")
+}
+
+// meet returns M from the path weights P of the orbits of levels j = ⌊R/2⌋
+// and R−j. The completions of a state n of level j, for one labelling of
+// which symbols hold which set, are the ways to give each symbol an order
+// of the rows outside its set over boxes j+1..R; read backwards, these are
+// paths of R−j boxes ending at the complementary state n̄(V) = n(V̄), with
+// no box fixed: P(n̄)·(N!/(C!)^R) labelled paths in all, spread evenly over
+// the N!/∏n(U)! labellings. So M = Σ_n P(n)·P(n̄)·∏n(U)!/(C!)^R over the
+// states n of level j. A table holds one state per orbit with the weight
+// of the whole orbit, |O|·P(n), and complementing maps orbits to orbits
+// of the same size, hence the division by |O|. Every division must be
+// exact; one that is not is reported, as a fault of the count.
+func meet(s grid.Shape, low, high map[state]*big.Int, lowLevel, highLevel *subsetLevel) (*big.Int, error) {
+	r := s.R
+	sum, term, fact := new(big.Int), new(big.Int), new(big.Int)
+	for n, paths := range low {
+		var complement state
+		term.Set(paths)
+		for k, mask := range lowLevel.masks {
+			cnt := n.count(k)
+			complement = complement.add(highLevel.index[^mask&(1<<r-1)], cnt)
+			term.Mul(term, fact.MulRange(1, int64(cnt)))
+		}
+		back, ok := high[highLevel.canonical(complement)]
+		if !ok {
+			continue // no path reaches the complement: n cannot be completed
+		}
+		term.Mul(term, back)
+		orbit := int64(lowLevel.orbitSize(n))
+		if _, rem := term.QuoRem(term, big.NewInt(orbit), fact); rem.Sign() != 0 {
+			return nil, fmt.Errorf("band count of %v: an orbit's weight is not a multiple of its size %d", s, orbit)
+		}
+		sum.Add(sum, term)
+	}
+	den := new(big.Int).Exp(new(big.Int).MulRange(1, int64(s.C)), big.NewInt(int64(r)), nil)
+	m, rem := new(big.Int).QuoRem(sum, den, new(big.Int))
+	if rem.Sign() != 0 {
+		return nil, fmt.Errorf("band count of %v: the meeting sum is not a multiple of (C!)^R", s)
+	}
+	return m, nil
+}
+
+// orbitSize returns the number of distinct images of v under the level's
+// row relabellings.
+func (l *subsetLevel) orbitSize(v state) int {
+	images := make(map[state]struct{}, len(l.perms))
+	for _, img := range l.perms {
+		var w state
+		for k := range l.masks {
+			w = w.add(img[k], v.count(k))
+		}
+		images[w] = struct{}{}
+	}
+	return len(images)
 }
 
 // advance returns the states of level j+1 and their path weights, given

@@ -62,6 +62,27 @@
 // one state per orbit, carrying the weights of the whole orbit; for 5×5
 // there are then 73 states after two boxes and 73 after three.
 //
+// From R = 4 on, the programme stops halfway. Read backwards, the last R−j
+// boxes of a band are paths from a state of level j to the end, and they
+// are counted by the same programme: the completions of a state n of
+// level j are the paths of R−j boxes, no box fixed, that end at the
+// complementary state n̄(V) = n(complement of V), shared evenly among the
+// ways to say which symbols have which set. This gives
+//
+//	M(R,C) = Σₙ P(n) · P(n̄) · ∏_U n(U)! / (C!)^R
+//
+// over the states n of level j = ⌊R/2⌋, P being the path weights the
+// programme computes, so only levels up to ⌈R/2⌉ are built. The cost is
+// the step from two boxes to three, where every state's transitions are
+// enumerated: for 5×6 there are 140 orbits on both levels (10,580 states
+// before the reduction), and the step takes about 20 CPU-seconds. For six
+// rows the third level is much larger, 2.3·10^7 states (at least 3·10^4
+// orbits) for 6×4, 2.3·10^8 (3·10^5) for 6×5 and 1.6·10^9 (2.3·10^6) for
+// 6×6 (the second level has 582 orbits for 6×4, and at least 1.6·10^3
+// and 6.2·10^3 for 6×5 and 6×6), and the step into it did not finish for
+// 6×4 in ten minutes: the transitions of a single state of its second
+// level ran past 80 CPU-seconds and 3.4 GB.
+//
 // For 3×3, say a of the three type-1 symbols go to row 2 of box 2 and
 // 3−a to row 3; each row of box 2 must receive three symbols, which forces
 // 3−a type-2 symbols into row 1 and a type-3 symbols into row 1, and box 3
@@ -69,7 +90,9 @@
 // 2·1 + 18·3 completions of the 2 pure and 18 mixed top rows of
 // Felgenhauer and Jarvis, and b(3,3) = 9!·6⁶·56 = 948109639680. Further
 // values: M(2,C) = 1, M(R,1)·R! = L(R) (Latin squares), M(4,4) =
-// 1273431960, M(5,5) = 1165037550432885119709241344, M(6,2) =
+// 1273431960, M(5,5) = 1165037550432885119709241344, M(5,6) =
+// 3261734691836217181002772823310336 (the bands of 30×30 grids with 5×6
+// boxes; walkbands' count of set arrays agrees), M(6,2) =
 // 9480675056071680 (the stacks of 2×6 boxes: b(6,2) =
 // 4876139207527966044188061990912000, and E(2,6) ≈ 3.8205·10^49, 0.24%
 // below Pettersen's count).
