@@ -111,7 +111,10 @@
 //	nonzero_fraction  double  share of samples without a dead end
 //	work              int64   deterministic work (cells or memo states visited)
 //	relvar            double  variance / estimate², per sample
-//	relvar_work       double  relvar × work per sample
+//	relvar_work       double  relvar × work per sample (work is undefined for stacks
+//	                          and stackshybrid: compare estimators by efficiency)
+//	relvar_low        double  the 2.5% and 97.5% quantiles of relvar over 1000
+//	relvar_high       double  bootstrap resamples of the run's blocks (NaN: one block)
 //	ess               double  (Σw)²/Σw²
 //	max_weight_share  double  largest sample / Σw
 //	pareto_k          double  k̂ of the largest ⌈min(n/5, 3√n)⌉ samples (NaN if < 5)
@@ -130,9 +133,19 @@
 //
 // data/knuth_long.parquet: one row per long run: shape … unreliable, then
 //
-//	units        int32   bundled units of the run
-//	cpu_seconds  double  their CPU time as the bundle records it
-//	kernel       string  the bundle's kernel
+//	units                   int32   bundled units of the run
+//	cpu_seconds             double  their CPU time as the bundle records it
+//	cpu_seconds_per_sample  double  cpu_seconds / samples
+//	efficiency              double  1/(relvar × cpu_seconds_per_sample), in s⁻¹
+//	efficiency_low          double  1/(relvar_high × cpu_seconds_per_sample)
+//	efficiency_high         double  1/(relvar_low × cpu_seconds_per_sample)
+//	kernel                  string  the bundle's kernel
+//
+// (its shape … unreliable include relvar_low and relvar_high). Its
+// cpu_seconds and the four columns after it are machine-dependent
+// (pipeline.Output.MachineColumns): the bundle's bytes fix them on a fresh
+// clone, but a unit recomputed elsewhere brings its own CPU time, and a
+// lock compares the other columns only.
 //
 // # Configuration
 //
@@ -165,6 +178,22 @@
 //   - knuth.max_cpu_hours (1): [0, 8784], the most CPU-hours of long units
 //     the bundle lacks that a run may compute.
 //   - knuth.long_seed (1): 0 to 2⁶⁴−1, the long runs' seed.
+//
+// # Efficiency
+//
+// An estimator's efficiency is 1/(relvar × CPU seconds per sample), in
+// s⁻¹: the inverse of the CPU seconds that bring its relative error to 1
+// (ε² times as many for ε). Its 95% interval comes from a bootstrap of the
+// relvar over the run's blocks (montecarlo.BootstrapRelVar: 1000
+// resamples, seeded from the run's identity, so relvar_low and relvar_high
+// are the same bytes on every machine); the CPU time per sample is taken
+// as measured, not resampled. For a long run the CPU time is the bundle's
+// (data/knuth_long.parquet's efficiency columns). For the default runs it
+// is measured while the run computes and depends on the machine, so it
+// stays out of data/knuth.parquet (whose bytes every later stage's
+// fingerprint hashes): the run report gives, per shape and variant,
+// cpu_seconds_per_sample, efficiency, efficiency_low and efficiency_high,
+// from the units this process computed.
 //
 // # Cost
 //

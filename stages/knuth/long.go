@@ -13,7 +13,8 @@ import (
 var LongBundle = longruns.Bundle
 
 // LongSummary is data/knuth_long.parquet.
-var LongSummary = pipeline.NewTable[LongRow]("knuth_long", "one row per long run (knuth.long), from the bundled units: estimate, error, diagnostics and CPU time")
+var LongSummary = pipeline.NewTable[LongRow]("knuth_long", "one row per long run (knuth.long), from the bundled units: estimate, error, diagnostics, CPU time and efficiency").
+	WithMachineColumns(append([]string{"cpu_seconds"}, sampling.CPUColumnNames...)...)
 
 // LongRow is one long run: a SummaryRow with the run's cost.
 type LongRow struct {
@@ -24,11 +25,15 @@ type LongRow struct {
 	Budget  int32   `parquet:"budget"`
 	Alpha   float64 `parquet:"alpha"`
 	sampling.Columns
+	sampling.RelVarColumns
 	// Units is the number of bundled units of the run.
 	Units int32 `parquet:"units"`
 	// CPUSeconds is the sum of the units' CPU times as the bundle records
-	// them (each unit computed alone, on every core of its machine).
+	// them (each unit computed alone, on every core of its machine). The
+	// bundle's bytes fix it, and the efficiency with it, but a unit
+	// recomputed elsewhere changes them: machine-dependent columns.
 	CPUSeconds float64 `parquet:"cpu_seconds"`
+	sampling.CPUColumns
 	// Kernel is the bundle's kernel (LongBundle.Kernel).
 	Kernel string `parquet:"kernel"`
 }
@@ -56,13 +61,17 @@ func runLong(p *pipeline.Pass, ids []string, results [][]byte) ([]CoverageRow, e
 	var coverage []CoverageRow
 	for _, c := range runs {
 		v := c.Run.Variant
+		iv := c.RelVarInterval()
 		for i, res := range c.Slices {
 			coverage = append(coverage, CoverageRow{Shape: c.Run.Shape.String(), Variant: v.Name, Run: int32(i), Long: true,
 				Columns: sampling.ColumnsOf(res)})
 		}
 		rows = append(rows, LongRow{Shape: c.Run.Shape.String(), Variant: v.Name, Order: v.Order.String(), HybridK: int32(v.HybridK),
 			Budget: int32(max(1, v.Budget)), Alpha: v.Alpha, Columns: sampling.ColumnsOf(c.Result),
-			Units: int32(len(c.Units)), CPUSeconds: c.CPUSeconds, Kernel: LongBundle.Kernel})
+			RelVarColumns: sampling.RelVarColumnsOf(iv),
+			Units:         int32(len(c.Units)), CPUSeconds: c.CPUSeconds,
+			CPUColumns: sampling.CPUColumnsOf(c.CPUSeconds, c.Result.Total.N, c.Result.Total.Stats().RelVar, iv),
+			Kernel:     LongBundle.Kernel})
 	}
 	return coverage, LongSummary.Write(p, rows)
 }

@@ -217,6 +217,16 @@ type Collected struct {
 	Slices []montecarlo.Result
 }
 
+// RelVarInterval is the 95% bootstrap interval of the run's relative
+// variance per sample, over its blocks, seeded from the identity of its
+// random streams (montecarlo.BootstrapRelVar).
+func (c Collected) RelVarInterval() montecarlo.RelVarInterval {
+	if len(c.Units) == 0 {
+		return montecarlo.BootstrapRelVar(montecarlo.Spec{}, nil, 0)
+	}
+	return montecarlo.BootstrapRelVar(c.Units[0].spec(), montecarlo.BlockMoments(c.Blocks), montecarlo.BootstrapResamples)
+}
+
 // collect merges the run's units from ids and results (those List
 // listed, in its order) from the k-th on, with each unit's CPU time from
 // have, the bundle's rows, which by now hold every unit the run used.
