@@ -264,12 +264,16 @@ func EstimatorsTable(r *Results) typeset.Table {
 }
 
 // IntervalCell prints the interval [lo, hi] with sig significant digits,
-// more (up to 4) when the ends would otherwise print alike, and a dash
-// when an end is not a finite number (a run of one block has no bootstrap
+// more (up to 4) when the ends would otherwise print alike, the one value
+// when they are equal (a zero-variance run's relvar, 0), and a dash when
+// an end is not a finite number (a run of one block has no bootstrap
 // interval).
 func IntervalCell(lo, hi float64, sig int) typeset.Cell {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 		return typeset.DashCell()
+	}
+	if lo == hi {
+		return typeset.MathCell(typeset.Sci(lo, sig))
 	}
 	for lo != hi && sig < 4 && typeset.Sci(lo, sig) == typeset.Sci(hi, sig) {
 		sig++
