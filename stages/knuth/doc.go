@@ -141,11 +141,9 @@
 //	efficiency_high         double  1/(relvar_low × cpu_seconds_per_sample)
 //	kernel                  string  the bundle's kernel
 //
-// (its shape … unreliable include relvar_low and relvar_high). Its
-// cpu_seconds and the four columns after it are machine-dependent
-// (pipeline.Output.MachineColumns): the bundle's bytes fix them on a fresh
-// clone, but a unit recomputed elsewhere brings its own CPU time, and a
-// lock compares the other columns only.
+// (after unreliable: relvar_low, relvar_high). cpu_seconds to
+// efficiency_high are machine-dependent (pipeline.Output.MachineColumns):
+// the bundle fixes them, but a unit recomputed elsewhere brings its own.
 //
 // # Configuration
 //
@@ -181,19 +179,13 @@
 //
 // # Efficiency
 //
-// An estimator's efficiency is 1/(relvar × CPU seconds per sample), in
-// s⁻¹: the inverse of the CPU seconds that bring its relative error to 1
-// (ε² times as many for ε). Its 95% interval comes from a bootstrap of the
-// relvar over the run's blocks (montecarlo.BootstrapRelVar: 1000
-// resamples, seeded from the run's identity, so relvar_low and relvar_high
-// are the same bytes on every machine); the CPU time per sample is taken
-// as measured, not resampled. For a long run the CPU time is the bundle's
-// (data/knuth_long.parquet's efficiency columns). For the default runs it
-// is measured while the run computes and depends on the machine, so it
-// stays out of data/knuth.parquet (whose bytes every later stage's
-// fingerprint hashes): the run report gives, per shape and variant,
-// cpu_seconds_per_sample, efficiency, efficiency_low and efficiency_high,
-// from the units this process computed.
+// Efficiency is 1/(relvar × CPU seconds per sample), in s⁻¹; its 95%
+// interval bootstraps the relvar over the run's blocks
+// (montecarlo.BootstrapRelVar, seeded: the same bytes everywhere), the CPU
+// time taken as measured. A long run's CPU time is the bundle's; the
+// default runs' depends on the machine, so it stays out of
+// data/knuth.parquet (which later stages' fingerprints hash) and goes to
+// the run report (<shape>/<variant>.efficiency, efficiency_low, …).
 //
 // # Cost
 //

@@ -13,8 +13,7 @@ import (
 var LongBundle = longruns.Bundle
 
 // LongSummary is data/knuth_long.parquet.
-var LongSummary = pipeline.NewTable[LongRow]("knuth_long", "one row per long run (knuth.long), from the bundled units: estimate, error, diagnostics, CPU time and efficiency").
-	WithMachineColumns(append([]string{"cpu_seconds"}, sampling.CPUColumnNames...)...)
+var LongSummary = pipeline.NewTable[LongRow]("knuth_long", "one row per long run (knuth.long), from the bundled units: estimate, error, diagnostics, CPU time and efficiency").WithMachineColumns(sampling.CPUColumnNames...)
 
 // LongRow is one long run: a SummaryRow with the run's cost.
 type LongRow struct {
@@ -26,16 +25,9 @@ type LongRow struct {
 	Alpha   float64 `parquet:"alpha"`
 	sampling.Columns
 	sampling.RelVarColumns
-	// Units is the number of bundled units of the run.
-	Units int32 `parquet:"units"`
-	// CPUSeconds is the sum of the units' CPU times as the bundle records
-	// them (each unit computed alone, on every core of its machine). The
-	// bundle's bytes fix it, and the efficiency with it, but a unit
-	// recomputed elsewhere changes them: machine-dependent columns.
-	CPUSeconds float64 `parquet:"cpu_seconds"`
-	sampling.CPUColumns
-	// Kernel is the bundle's kernel (LongBundle.Kernel).
-	Kernel string `parquet:"kernel"`
+	Units               int32  `parquet:"units"` // bundled units of the run
+	sampling.CPUColumns        // their CPU time as the bundle records it (each unit alone, on every core) and the efficiency
+	Kernel              string `parquet:"kernel"` // the bundle's kernel (LongBundle.Kernel)
 }
 
 // longRuns returns the configuration's long runs.
@@ -61,17 +53,14 @@ func runLong(p *pipeline.Pass, ids []string, results [][]byte) ([]CoverageRow, e
 	var coverage []CoverageRow
 	for _, c := range runs {
 		v := c.Run.Variant
-		iv := c.RelVarInterval()
 		for i, res := range c.Slices {
 			coverage = append(coverage, CoverageRow{Shape: c.Run.Shape.String(), Variant: v.Name, Run: int32(i), Long: true,
 				Columns: sampling.ColumnsOf(res)})
 		}
 		rows = append(rows, LongRow{Shape: c.Run.Shape.String(), Variant: v.Name, Order: v.Order.String(), HybridK: int32(v.HybridK),
 			Budget: int32(max(1, v.Budget)), Alpha: v.Alpha, Columns: sampling.ColumnsOf(c.Result),
-			RelVarColumns: sampling.RelVarColumnsOf(iv),
-			Units:         int32(len(c.Units)), CPUSeconds: c.CPUSeconds,
-			CPUColumns: sampling.CPUColumnsOf(c.CPUSeconds, c.Result.Total.N, c.Result.Total.Stats().RelVar, iv),
-			Kernel:     LongBundle.Kernel})
+			Units: int32(len(c.Units)), Kernel: LongBundle.Kernel})
+		rows[len(rows)-1].RelVarColumns, rows[len(rows)-1].CPUColumns = c.Efficiency()
 	}
 	return coverage, LongSummary.Write(p, rows)
 }

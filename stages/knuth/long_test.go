@@ -230,9 +230,8 @@ func TestLongMachineColumns(t *testing.T) {
 	iv := montecarlo.RelVarInterval{Low: 0.5, High: 0.8}
 	row := LongRow{Shape: "4x4", Variant: "stacks", Order: "rowmajor", Units: 160,
 		Columns: sampling.Columns{Samples: 2560000, RelVar: 0.6}, RelVarColumns: sampling.RelVarColumnsOf(iv),
-		CPUSeconds: 7776, CPUColumns: sampling.CPUColumnsOf(7776, 2560000, 0.6, iv), Kernel: "k"}
+		CPUColumns: sampling.CPUColumnsOf(7776, 2560000, 0.6, iv), Kernel: "k"}
 	elsewhere := row
-	elsewhere.CPUSeconds = 9000
 	elsewhere.CPUColumns = sampling.CPUColumnsOf(9000, 2560000, 0.6, iv)
 	other := row
 	other.RelVarHigh = 0.9

@@ -71,6 +71,7 @@ func RelVarColumnsOf(iv montecarlo.RelVarInterval) RelVarColumns {
 // The CPU time depends on the machine, so every one of these columns does:
 // a table declares them machine-dependent (CPUColumnNames).
 type CPUColumns struct {
+	CPUSeconds          float64 `parquet:"cpu_seconds"` // the run's CPU time
 	CPUSecondsPerSample float64 `parquet:"cpu_seconds_per_sample"`
 	Efficiency          float64 `parquet:"efficiency"`      // per CPU second
 	EfficiencyLow       float64 `parquet:"efficiency_low"`  // 1/(relvar_high × CPU s per sample)
@@ -79,7 +80,7 @@ type CPUColumns struct {
 
 // CPUColumnNames are the columns of CPUColumns, for
 // pipeline.Table.WithMachineColumns.
-var CPUColumnNames = []string{"cpu_seconds_per_sample", "efficiency", "efficiency_low", "efficiency_high"}
+var CPUColumnNames = []string{"cpu_seconds", "cpu_seconds_per_sample", "efficiency", "efficiency_low", "efficiency_high"}
 
 // CPUColumnsOf returns the cost columns of a run of samples samples that
 // took cpuSeconds, with relative variance relvar and its interval iv.
@@ -89,7 +90,7 @@ func CPUColumnsOf(cpuSeconds float64, samples int64, relvar float64, iv montecar
 		per = cpuSeconds / float64(samples)
 	}
 	lo, hi := montecarlo.EfficiencyInterval(iv, per)
-	return CPUColumns{CPUSecondsPerSample: per, Efficiency: montecarlo.Efficiency(relvar, per), EfficiencyLow: lo, EfficiencyHigh: hi}
+	return CPUColumns{CPUSeconds: cpuSeconds, CPUSecondsPerSample: per, Efficiency: montecarlo.Efficiency(relvar, per), EfficiencyLow: lo, EfficiencyHigh: hi}
 }
 
 // TraceRow is one point of a convergence trace: the running statistics of
