@@ -54,6 +54,8 @@
 //	                           a dead end (as Knuth's row-major walk)
 //	relvar             double  sample variance / estimate², per sample
 //	relvar_work        double  relvar × work per sample
+//	relvar_low         double  95% bootstrap interval of relvar over the run's blocks
+//	relvar_high        double  (as in data/knuth.parquet; NaN for a run of one block)
 //	ess                double  effective sample size (Σw)²/Σw² of the samples as weights
 //	max_weight_share   double  the largest sample / Σw
 //	pareto_k           double  k̂ of the upper tail (as in data/knuth.parquet; NaN: no
@@ -91,5 +93,11 @@
 //
 // About 4.6·10^5 samples per second per core on 9×9 (the
 // project's 2-core machine); the stage took a few seconds within
-// `make all`.
+// `make all`. The CPU time is machine-dependent and stays out of the
+// artifacts (whose bytes every later stage's fingerprint hashes): the run
+// report gives, per shape, cpu_seconds_per_sample and the efficiency
+// 1/(relvar × CPU seconds per sample) with its interval
+// (efficiency_low, efficiency_high: relvar_high and relvar_low at the
+// measured CPU time; see package sampling), and log10_eff_cpu, Ridder's
+// EFF with CPU seconds per sample as the cost, in s⁻¹.
 package importance

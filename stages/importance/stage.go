@@ -14,7 +14,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "importance",
 	Doc:       "Ridder's importance-sampling estimates of the number of grids per shape",
-	Version:   3,
+	Version:   4,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},
@@ -39,6 +39,7 @@ type SummaryRow struct {
 	Variant         string  `parquet:"variant"`
 	Log10Population float64 `parquet:"log10_population"` // log10 |Ω| = n·log10 n!
 	sampling.Columns
+	sampling.RelVarColumns
 	Log10Probability float64 `parquet:"log10_probability"` // log10 of the estimate of u(A) = |A|/|Ω|
 	RAT              float64 `parquet:"rat"`               // log E[γ²] / log E[γ]; NaN if no sample hit A
 	EFF              float64 `parquet:"eff"`               // 1/(σ²_γ · work per sample); +Inf beyond float64
@@ -85,21 +86,24 @@ var estimator = &sampling.Estimator[SummaryRow]{
 	NewSampler: func(p *pipeline.Pass, shape grid.Shape, _ string) (montecarlo.Sampler, error) {
 		return ridder.NewSampler(shape, pipeline.ConfigOf[Config](p).FillDeadEnds)
 	},
-	Row: func(p *pipeline.Pass, shape grid.Shape, _ string, res montecarlo.Result, tm sampling.Timing) SummaryRow {
+	Row: func(p *pipeline.Pass, shape grid.Shape, _ string, res montecarlo.Result, relvar montecarlo.RelVarInterval, tm sampling.Timing) SummaryRow {
 		ms := ridder.MeasuresOf(res.Total, shape)
 		m := res.Total
 		withCompletion := ridder.WorkWithCompletion(shape, m.N, m.Nonzero, m.Work, pipeline.ConfigOf[Config](p).FillDeadEnds)
 		if tm.Samples > 0 {
-			// EFF with CPU seconds per sample as cost, from the units this
-			// process computed: run report only.
+			// Ridder's EFF with CPU seconds per sample as cost, from the
+			// units this process computed: run report only (package
+			// sampling reports the CPU seconds per sample and the
+			// efficiency 1/(relvar × CPU seconds per sample) beside it).
 			cpuPerSample := tm.CPU.Seconds() / float64(tm.Samples)
 			logEffCPU := ms.Log10EFF + math.Log10(res.Total.Stats().WorkPerSample) - math.Log10(cpuPerSample)
-			p.Report(shape.String()+"/"+variant+".log10_eff_cpu", logEffCPU)
-			p.Report(shape.String()+"/"+variant+".cpu_seconds_per_sample", cpuPerSample)
+			if !math.IsNaN(logEffCPU) && !math.IsInf(logEffCPU, 0) {
+				p.Report(shape.String()+"/"+variant+".log10_eff_cpu", logEffCPU)
+			}
 		}
 		return SummaryRow{
 			Shape: shape.String(), Variant: variant, Log10Population: ms.Log10Population,
-			Columns:          sampling.ColumnsOf(res),
+			Columns: sampling.ColumnsOf(res), RelVarColumns: sampling.RelVarColumnsOf(relvar),
 			Log10Probability: ms.Log10Probability, RAT: ms.RAT,
 			EFF: math.Pow(10, ms.Log10EFF), Log10EFF: ms.Log10EFF,
 			WorkWithCompletion:     withCompletion,

@@ -111,7 +111,10 @@
 //	nonzero_fraction  double  share of samples without a dead end
 //	work              int64   deterministic work (cells or memo states visited)
 //	relvar            double  variance / estimate², per sample
-//	relvar_work       double  relvar × work per sample
+//	relvar_work       double  relvar × work per sample (work is undefined for stacks
+//	                          and stackshybrid: compare estimators by efficiency)
+//	relvar_low        double  the 2.5% and 97.5% quantiles of relvar over 1000
+//	relvar_high       double  bootstrap resamples of the run's blocks (NaN: one block)
 //	ess               double  (Σw)²/Σw²
 //	max_weight_share  double  largest sample / Σw
 //	pareto_k          double  k̂ of the largest ⌈min(n/5, 3√n)⌉ samples (NaN if < 5)
@@ -130,9 +133,17 @@
 //
 // data/knuth_long.parquet: one row per long run: shape … unreliable, then
 //
-//	units        int32   bundled units of the run
-//	cpu_seconds  double  their CPU time as the bundle records it
-//	kernel       string  the bundle's kernel
+//	units                   int32   bundled units of the run
+//	cpu_seconds             double  their CPU time as the bundle records it
+//	cpu_seconds_per_sample  double  cpu_seconds / samples
+//	efficiency              double  1/(relvar × cpu_seconds_per_sample), in s⁻¹
+//	efficiency_low          double  1/(relvar_high × cpu_seconds_per_sample)
+//	efficiency_high         double  1/(relvar_low × cpu_seconds_per_sample)
+//	kernel                  string  the bundle's kernel
+//
+// (after unreliable: relvar_low, relvar_high). cpu_seconds to
+// efficiency_high are machine-dependent (pipeline.Output.MachineColumns):
+// the bundle fixes them, but a unit recomputed elsewhere brings its own.
 //
 // # Configuration
 //
@@ -165,6 +176,16 @@
 //   - knuth.max_cpu_hours (1): [0, 8784], the most CPU-hours of long units
 //     the bundle lacks that a run may compute.
 //   - knuth.long_seed (1): 0 to 2⁶⁴−1, the long runs' seed.
+//
+// # Efficiency
+//
+// Efficiency is 1/(relvar × CPU seconds per sample), in s⁻¹; its 95%
+// interval bootstraps the relvar over the run's blocks
+// (montecarlo.BootstrapRelVar, seeded: the same bytes everywhere), the CPU
+// time taken as measured. A long run's CPU time is the bundle's; the
+// default runs' depends on the machine, so it stays out of
+// data/knuth.parquet (which later stages' fingerprints hash) and goes to
+// the run report (<shape>/<variant>.efficiency, efficiency_low, …).
 //
 // # Cost
 //

@@ -13,7 +13,7 @@ import (
 var LongBundle = longruns.Bundle
 
 // LongSummary is data/knuth_long.parquet.
-var LongSummary = pipeline.NewTable[LongRow]("knuth_long", "one row per long run (knuth.long), from the bundled units: estimate, error, diagnostics and CPU time")
+var LongSummary = pipeline.NewTable[LongRow]("knuth_long", "one row per long run (knuth.long), from the bundled units: estimate, error, diagnostics, CPU time and efficiency").WithMachineColumns(sampling.CPUColumnNames...)
 
 // LongRow is one long run: a SummaryRow with the run's cost.
 type LongRow struct {
@@ -24,13 +24,10 @@ type LongRow struct {
 	Budget  int32   `parquet:"budget"`
 	Alpha   float64 `parquet:"alpha"`
 	sampling.Columns
-	// Units is the number of bundled units of the run.
-	Units int32 `parquet:"units"`
-	// CPUSeconds is the sum of the units' CPU times as the bundle records
-	// them (each unit computed alone, on every core of its machine).
-	CPUSeconds float64 `parquet:"cpu_seconds"`
-	// Kernel is the bundle's kernel (LongBundle.Kernel).
-	Kernel string `parquet:"kernel"`
+	sampling.RelVarColumns
+	Units               int32  `parquet:"units"` // bundled units of the run
+	sampling.CPUColumns        // their CPU time as the bundle records it (each unit alone, on every core) and the efficiency
+	Kernel              string `parquet:"kernel"` // the bundle's kernel (LongBundle.Kernel)
 }
 
 // longRuns returns the configuration's long runs.
@@ -62,7 +59,8 @@ func runLong(p *pipeline.Pass, ids []string, results [][]byte) ([]CoverageRow, e
 		}
 		rows = append(rows, LongRow{Shape: c.Run.Shape.String(), Variant: v.Name, Order: v.Order.String(), HybridK: int32(v.HybridK),
 			Budget: int32(max(1, v.Budget)), Alpha: v.Alpha, Columns: sampling.ColumnsOf(c.Result),
-			Units: int32(len(c.Units)), CPUSeconds: c.CPUSeconds, Kernel: LongBundle.Kernel})
+			Units: int32(len(c.Units)), Kernel: LongBundle.Kernel})
+		rows[len(rows)-1].RelVarColumns, rows[len(rows)-1].CPUColumns = c.Efficiency()
 	}
 	return coverage, LongSummary.Write(p, rows)
 }

@@ -11,10 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/engine"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/pipeline/store"
+	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
 // long is a knuth configuration with two small long runs (2x3 se: two
@@ -45,6 +49,17 @@ func TestLongRun(t *testing.T) {
 	}
 	if r := rows[1]; r.Variant != "se" || r.Samples != 1280 || r.Units != 2 || r.Budget != 5 {
 		t.Errorf("row 1: %+v", r)
+	}
+	// The efficiency per CPU second, from the bundle's CPU time, with the
+	// interval of the relvar's bootstrap over the run's 64 or 128 blocks.
+	for _, r := range rows {
+		per := r.CPUSeconds / float64(r.Samples)
+		if !(r.RelVarLow <= r.RelVar && r.RelVar <= r.RelVarHigh && r.RelVarLow < r.RelVarHigh) ||
+			r.CPUSecondsPerSample != per || r.Efficiency != 1/(r.RelVar*per) ||
+			r.EfficiencyLow != 1/(r.RelVarHigh*per) || r.EfficiencyHigh != 1/(r.RelVarLow*per) {
+			t.Errorf("%s/%s: relvar %g [%g, %g], CPU s a sample %g (want %g), efficiency %g [%g, %g]", r.Shape, r.Variant,
+				r.RelVar, r.RelVarLow, r.RelVarHigh, r.CPUSecondsPerSample, per, r.Efficiency, r.EfficiencyLow, r.EfficiencyHigh)
+		}
 	}
 	// The run report says whether each long run meets its goal (±1%, the
 	// default, out of reach of 640 samples), and the CPU time to it.
@@ -196,4 +211,43 @@ func emptyConfig(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestLongMachineColumns: every CPU-derived column of knuth_long.parquet
+// is declared machine-dependent, by its Parquet name, so that a long unit
+// recomputed on another machine (another cpu_seconds in the bundle)
+// changes none of the lock's hash of the other columns, while a change of
+// the relvar's interval (the same bytes on every machine) does.
+func TestLongMachineColumns(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, r LongRow) string {
+		path := filepath.Join(dir, name)
+		if err := parquet.WriteFile(path, []LongRow{r}); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	iv := montecarlo.RelVarInterval{Low: 0.5, High: 0.8}
+	row := LongRow{Shape: "4x4", Variant: "stacks", Order: "rowmajor", Units: 160,
+		Columns: sampling.Columns{Samples: 2560000, RelVar: 0.6}, RelVarColumns: sampling.RelVarColumnsOf(iv),
+		CPUColumns: sampling.CPUColumnsOf(7776, 2560000, 0.6, iv), Kernel: "k"}
+	elsewhere := row
+	elsewhere.CPUColumns = sampling.CPUColumnsOf(9000, 2560000, 0.6, iv)
+	other := row
+	other.RelVarHigh = 0.9
+	cols := LongSummary.MachineColumns
+	hash := func(path string) string {
+		sum, _, err := pipeline.HashColumnsExcept(path, cols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	committed := hash(write("committed.parquet", row))
+	if committed != hash(write("elsewhere.parquet", elsewhere)) {
+		t.Errorf("machine columns %v: another machine's CPU time changes the hash of the other columns", cols)
+	}
+	if committed == hash(write("other.parquet", other)) {
+		t.Error("the relvar's interval changed and the hash of the other columns did not")
+	}
 }

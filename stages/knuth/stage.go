@@ -18,7 +18,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "knuth",
 	Doc:       "Knuth random-walk estimates of the number of grids per shape and variant",
-	Version:   12,
+	Version:   13,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output, Coverage.Output, LongSummary.Output},
@@ -93,6 +93,7 @@ type SummaryRow struct {
 	Budget  int32   `parquet:"budget"`   // partial grids kept per level (1 for walks: Knuth's is se with budget 1)
 	Alpha   float64 `parquet:"alpha"`    // look-ahead exponent (0 but for lookahead)
 	sampling.Columns
+	sampling.RelVarColumns
 }
 
 // Config is the stage's configuration (keys under "knuth.").
@@ -257,12 +258,12 @@ var estimator = &sampling.Estimator[SummaryRow]{
 	NewSampler: func(p *pipeline.Pass, shape grid.Shape, name string) (montecarlo.Sampler, error) {
 		return walks.NewSampler(p.Context(), shape, pipeline.ConfigOf[Config](p).variant(name, shape))
 	},
-	Row: func(p *pipeline.Pass, shape grid.Shape, name string, res montecarlo.Result, _ sampling.Timing) SummaryRow {
+	Row: func(p *pipeline.Pass, shape grid.Shape, name string, res montecarlo.Result, relvar montecarlo.RelVarInterval, _ sampling.Timing) SummaryRow {
 		v := pipeline.ConfigOf[Config](p).variant(name, shape)
 		return SummaryRow{
 			Shape: shape.String(), Variant: name, Order: v.Order.String(), HybridK: int32(v.HybridK),
 			Budget: int32(max(1, v.Budget)), Alpha: v.Alpha,
-			Columns: sampling.ColumnsOf(res),
+			Columns: sampling.ColumnsOf(res), RelVarColumns: sampling.RelVarColumnsOf(relvar),
 		}
 	},
 	Summary: Summary,

@@ -42,4 +42,12 @@
 // weights (Diagnose): effective sample size, the largest sample's share
 // and the Pareto k̂ of the upper tail, which marks an interval unreliable
 // beyond 0.7.
+//
+// # Efficiency
+//
+// BootstrapRelVar gives a run's relative variance per sample a 95%
+// interval by resampling its blocks (a percentile bootstrap whose draws are
+// seeded from the run's Spec, so the same bytes everywhere), and
+// Efficiency and EfficiencyInterval turn it into 1/(relvar × cost) at a
+// given cost per sample.
 package montecarlo

@@ -25,7 +25,11 @@ type Spec struct {
 const seedDomain = "sudoku-census/montecarlo/v1"
 
 // BlockSeed is the ChaCha8 seed of block b.
-func (s Spec) BlockSeed(b int) [32]byte {
+func (s Spec) BlockSeed(b int) [32]byte { return s.seed(seedDomain, b) }
+
+// seed hashes domain, the run's identity and b as the package
+// documentation says for the block seeds.
+func (s Spec) seed(domain string, b int) [32]byte {
 	h := sha256.New()
 	var u [8]byte
 	put := func(x uint64) {
@@ -36,7 +40,7 @@ func (s Spec) BlockSeed(b int) [32]byte {
 		put(uint64(len(t)))
 		h.Write([]byte(t))
 	}
-	h.Write([]byte(seedDomain))
+	h.Write([]byte(domain))
 	put(s.Seed)
 	str(s.Stage)
 	str(s.Shape)

@@ -13,7 +13,7 @@
 //     run has it;
 //   - the paper's tables (present.Tables: funnel, classes, Monte Carlo
 //     estimators under a heading per box shape with interval, RE, z-score,
-//     relative variance × work, RAT, EFF and diagnostics, "no success" with
+//     relvar and efficiency intervals, RAT and diagnostics, "no success" with
 //     its bound and the † of a zero-variance run as in the paper, box shapes
 //     with exact counts and where they come from, z-scores, Kilfoil's
 //     heuristic and estimates, essentially different grids, fixing classes,

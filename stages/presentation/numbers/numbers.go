@@ -392,9 +392,19 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.num(p+"CIHigh", present.SciFloat(e.CIHigh, 4))
 			m.num(p+"RelErrPercent", typeset.Percent(e.RelativeError, 2))
 			m.num(p+"RelVarWork", typeset.Sci(e.RelVarWork, 3))
+			m.num(p+"RelVar", typeset.Sci(e.RelVar, 3))
+			// The relvar's bootstrap interval ("--" for a run of one block).
+			m.num(p+"RelVarLow", typeset.Sci(e.RelVarLow, 3))
+			m.num(p+"RelVarHigh", typeset.Sci(e.RelVarHigh, 3))
 			if e.Long != nil {
 				m.num(p+"Units", typeset.Int64(int64(e.Long.Units)))
 				m.num(p+"CPUHours", cpuHours(e.Long.CPUSeconds))
+				m.num(p+"CPUSecondsPerSample", typeset.Sci(e.Long.CPUSeconds/float64(e.Samples), 3))
+				if e.EfficiencyKnown() {
+					m.num(p+"Efficiency", typeset.Sci(e.Long.Efficiency, 3))
+					m.num(p+"EfficiencyLow", typeset.Sci(e.Long.EfficiencyLow, 3))
+					m.num(p+"EfficiencyHigh", typeset.Sci(e.Long.EfficiencyHigh, 3))
+				}
 			}
 			if e.HasRatEff {
 				m.num(p+"Rat", typeset.Fixed(e.RAT, 3))
@@ -428,9 +438,26 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			if !ok {
 				continue
 			}
-			// The 9×9 variant with the smallest relative variance × work:
-			// the cheapest for a given accuracy.
+			// The 9×9 variant with the smallest relative variance × work,
+			// named the cheapest for a given accuracy only when its 95%
+			// interval lies below that of every other (HaveKnuthBestRanked);
+			// otherwise the variant whose interval reaches lowest is named
+			// beside it (…BestRunnerUp).
 			p := typeset.MacroName(method, "best")
+			if up, ok := runnerUp(r, method, present.Classic, best); ok {
+				m.flag(typeset.MacroName("have", method, "best", "compared"))
+				lo, hi := relVarWorkInterval(best)
+				m.num(p+"RelVarWorkLow", typeset.Sci(lo, 2))
+				m.num(p+"RelVarWorkHigh", typeset.Sci(hi, 2))
+				uplo, uphi := relVarWorkInterval(up)
+				if hi < uplo {
+					m.flag(typeset.MacroName("have", method, "best", "ranked"))
+				}
+				m.source(up.From)
+				m.text(p+"RunnerUp", typeset.Piece{Kind: typeset.Code, S: up.Variant})
+				m.num(p+"RunnerUpRelVarWorkLow", typeset.Sci(uplo, 2))
+				m.num(p+"RunnerUpRelVarWorkHigh", typeset.Sci(uphi, 2))
+			}
 			m.source(best.From)
 			m.flag(typeset.MacroName("have", method, "best"))
 			m.text(p+"Variant", typeset.Piece{Kind: typeset.Code, S: best.Variant})
@@ -548,6 +575,15 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.flag("HaveLongDisagreements")
 			m.text("LongDisagreements", joinEnglish(d)...)
 		}
+		ranked, tied := efficiencyRanking(long)
+		if len(ranked) > 0 {
+			m.flag("HaveLongEfficiencyRanked")
+			m.text("LongEfficiencyRanked", joinEnglish(ranked)...)
+		}
+		if len(tied) > 0 {
+			m.flag("HaveLongEfficiencyTied")
+			m.text("LongEfficiencyTied", joinEnglish(tied)...)
+		}
 	}
 	if tails := r.TailEstimators(); len(tails) > 0 {
 		m.comment(fmt.Sprintf("Estimates of grids of side %d and more, with their tail diagnostics", present.TailSide), knuth.Stage.Name, importance.Stage.Name)
@@ -643,16 +679,82 @@ func cpuHours(seconds float64) string {
 	return strconv.FormatFloat(h, 'f', 3, 64)
 }
 
+// finite reports whether x is a number other than ±Inf.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// comparesByWork reports whether e is a default run whose work counts
+// cells visited, the only cost the default runs share that is the same
+// bytes on every machine: not a long run (compared by CPU time), not the
+// stack estimators (whose work counts memo states).
+func comparesByWork(e present.Estimator, method string) bool {
+	return e.Method == method && e.Estimate.Sign() > 0 && e.Long == nil && e.Variant != "stacks" && e.Variant != "stackshybrid"
+}
+
+// relVarWorkInterval is the 95% interval of e's relative variance × work
+// per sample: the relvar's bootstrap interval times the work per sample.
+func relVarWorkInterval(e present.Estimator) (lo, hi float64) {
+	w := float64(e.Work) / float64(e.Samples)
+	return e.RelVarLow * w, e.RelVarHigh * w
+}
+
+// runnerUp returns, among the runs bestOn compared best with (those of
+// the same trust), the one whose relvar × work interval reaches lowest:
+// best is ranked first only when its interval lies below that one's.
+func runnerUp(r *present.Results, method string, s grid.Shape, best present.Estimator) (present.Estimator, bool) {
+	var up present.Estimator
+	found := false
+	lowest := math.Inf(1)
+	for _, e := range r.EstimatorsFor(s) {
+		if !comparesByWork(e, method) || e.Variant == best.Variant || r.Trusted(e) != r.Trusted(best) {
+			continue
+		}
+		if lo, hi := relVarWorkInterval(e); finite(lo) && finite(hi) && lo < lowest {
+			up, found, lowest = e, true, lo
+		}
+	}
+	lo, hi := relVarWorkInterval(best)
+	return up, found && finite(lo) && finite(hi)
+}
+
+// efficiencyRanking compares the efficiencies per CPU second of the long
+// runs of each shape, pair by pair: ranked holds the pairs whose 95%
+// intervals are disjoint ("on 16×16 boxes, stacks ([a, b] s⁻¹) over
+// bandse ([c, d] s⁻¹)"), tied those whose intervals meet, which the paper
+// does not rank.
+func efficiencyRanking(long []present.Estimator) (ranked, tied [][]typeset.Piece) {
+	eff := func(e present.Estimator) []typeset.Piece {
+		return []typeset.Piece{{Kind: typeset.Code, S: e.Variant}, words(" ("),
+			{Kind: typeset.Math, S: "[" + typeset.Sci(e.Long.EfficiencyLow, 2) + ", " + typeset.Sci(e.Long.EfficiencyHigh, 2) + `]\,\mathrm{s}^{-1}`}, words(")")}
+	}
+	for i, a := range long {
+		for _, b := range long[i+1:] {
+			if a.Shape != b.Shape || !a.EfficiencyKnown() || !b.EfficiencyKnown() {
+				continue
+			}
+			item := []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, a.Shape.R, a.Shape.C)}, words(" boxes, ")}
+			switch {
+			case present.MoreEfficient(a, b):
+				ranked = append(ranked, append(append(append(item, eff(a)...), words(" over ")), eff(b)...))
+			case present.MoreEfficient(b, a):
+				ranked = append(ranked, append(append(append(item, eff(b)...), words(" over ")), eff(a)...))
+			default:
+				tied = append(tied, append(append(append(item, eff(a)...), words(" and ")), eff(b)...))
+			}
+		}
+	}
+	return ranked, tied
+}
+
 // bestOn returns the default run (not a long run) of method on shape s
-// with the smallest relative variance × work per sample, among those with
-// a nonzero estimate, a trusted one (present.Results.Trusted: interval reliable,
-// coverage not below nominal) if there is any.
+// with the smallest relative variance × work per sample (comparesByWork),
+// among those with a nonzero estimate, a trusted one (present.Results.Trusted:
+// interval reliable, coverage not below nominal) if there is any.
 func bestOn(r *present.Results, method string, s grid.Shape) (present.Estimator, bool) {
 	var best present.Estimator
 	found, trusted := false, false
 	for _, e := range r.EstimatorsFor(s) {
-		if e.Method != method || e.Estimate.Sign() <= 0 || e.Long != nil {
-			continue // the variants compared are the default runs
+		if !comparesByWork(e, method) {
+			continue // the variants compared are the default runs that count cells
 		}
 		t := r.Trusted(e)
 		if !found || (t && !trusted) || (t == trusted && e.RelVarWork < best.RelVarWork) {

@@ -124,3 +124,37 @@ func TestEveryNumberHasItsSource(t *testing.T) {
 		}
 	}
 }
+
+// TestEfficiencyRanking ranks two long runs of one shape only when their
+// efficiency intervals are disjoint, the more efficient first, and leaves
+// runs without an interval (a default run's CPU time is no artifact's)
+// out.
+func TestEfficiencyRanking(t *testing.T) {
+	four, five := grid.Shape{R: 4, C: 4}, grid.Shape{R: 5, C: 5}
+	run := func(variant string, s grid.Shape, lo, hi float64) present.Estimator {
+		return present.Estimator{Method: "knuth", Shape: s, Variant: variant,
+			Long: &present.LongRun{Efficiency: (lo + hi) / 2, EfficiencyLow: lo, EfficiencyHigh: hi}}
+	}
+	text := func(items [][]typeset.Piece) string {
+		var b strings.Builder
+		for _, it := range items {
+			for _, p := range it {
+				b.WriteString(p.S)
+			}
+			b.WriteString("|")
+		}
+		return b.String()
+	}
+	defaultRun := present.Estimator{Method: "knuth", Shape: four, Variant: "mrv"}
+	ranked, tied := efficiencyRanking([]present.Estimator{
+		run("bandse", four, 1, 2), run("stacks", four, 5, 9), run("se", five, 1, 3), run("stackshybrid", five, 2.5, 4), defaultRun})
+	if got := text(ranked); got != `on 4\times4 boxes, stacks ([5.0, 9.0]\,\mathrm{s}^{-1}) over bandse ([1.0, 2.0]\,\mathrm{s}^{-1})|` {
+		t.Errorf("ranked: %s", got)
+	}
+	if got := text(tied); got != `on 5\times5 boxes, se ([1.0, 3.0]\,\mathrm{s}^{-1}) and stackshybrid ([2.5, 4.0]\,\mathrm{s}^{-1})|` {
+		t.Errorf("tied: %s", got)
+	}
+	if present.MoreEfficient(run("a", four, 1, 2), defaultRun) || present.MoreEfficient(run("a", four, 1, 2), run("b", four, 2, 3)) {
+		t.Error("ranked a pair whose intervals meet, or a run without an interval")
+	}
+}

@@ -14,7 +14,7 @@ func readImportance(p *pipeline.Pass, r *Results) error {
 		return err
 	}
 	for _, row := range rows {
-		e, err := estimator(method, importance.Summary.Output, row.Shape, row.Variant, row.Columns)
+		e, err := estimator(method, importance.Summary.Output, row.Shape, row.Variant, row.Columns, row.RelVarColumns)
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,7 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 		return err
 	}
 	for _, row := range rows {
-		e, err := estimator(method, knuth.Summary.Output, row.Shape, row.Variant, row.Columns)
+		e, err := estimator(method, knuth.Summary.Output, row.Shape, row.Variant, row.Columns, row.RelVarColumns)
 		if err != nil {
 			return err
 		}
@@ -32,12 +32,13 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 		return err
 	}
 	for _, row := range long {
-		e, err := estimator(method, knuth.LongSummary.Output, row.Shape, row.Variant, row.Columns)
+		e, err := estimator(method, knuth.LongSummary.Output, row.Shape, row.Variant, row.Columns, row.RelVarColumns)
 		if err != nil {
 			return err
 		}
 		e.Settings = settings(row.Variant, row.Budget, row.Alpha, row.HybridK)
-		e.Long = &LongRun{Units: row.Units, CPUSeconds: row.CPUSeconds, Bundle: knuth.LongBundle.Path()}
+		e.Long = &LongRun{Units: row.Units, CPUSeconds: row.CPUSeconds, Bundle: knuth.LongBundle.Path(),
+			Efficiency: row.Efficiency, EfficiencyLow: row.EfficiencyLow, EfficiencyHigh: row.EfficiencyHigh}
 		r.Estimators = append(r.Estimators, e)
 	}
 	trace, err := knuth.Trace.Read(p)

@@ -23,7 +23,7 @@ func statistics(table, estimate, stdErr, ciLow, ciHigh string) (out [4]*big.Floa
 
 // estimator converts the summary columns the Monte Carlo stages share: a
 // row of the artifact table, written by the stage named method.
-func estimator(method string, table pipeline.Output, shape, variant string, c sampling.Columns) (Estimator, error) {
+func estimator(method string, table pipeline.Output, shape, variant string, c sampling.Columns, rv sampling.RelVarColumns) (Estimator, error) {
 	s, err := grid.ParseShape(shape)
 	if err != nil {
 		return Estimator{}, fmt.Errorf("%s: %w", table.Name, err)
@@ -35,7 +35,7 @@ func estimator(method string, table pipeline.Output, shape, variant string, c sa
 	return Estimator{Method: method, Shape: s, Variant: variant, Samples: c.Samples,
 		Estimate: st[0], StdError: st[1], CILow: st[2], CIHigh: st[3],
 		Log10Estimate: c.Log10Estimate, RelativeError: c.RelativeError, NonzeroFraction: c.NonzeroFraction,
-		Work: c.Work, RelVar: c.RelVar, RelVarWork: c.RelVarWork,
+		Work: c.Work, RelVar: c.RelVar, RelVarWork: c.RelVarWork, RelVarLow: rv.RelVarLow, RelVarHigh: rv.RelVarHigh,
 		ESS: c.ESS, MaxShare: c.MaxShare, ParetoK: c.ParetoK, Unreliable: c.Unreliable,
 		From: typeset.Row(table.Path, "shape", shape, "variant", variant)}, nil
 }

@@ -18,6 +18,7 @@ package present
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 	"strings"
@@ -110,9 +111,12 @@ type Estimator struct {
 	Work            int64   // total work units spent (cells visited)
 	RelVar          float64 // sample variance / estimate², per sample
 	RelVarWork      float64 // RelVar × work per sample: lower is better
-	RAT, EFF        float64 // importance sampling measures (HasRatEff)
-	Log10EFF        float64 // log10 EFF: EFF itself is +Inf when it passes the float64 range
-	HasRatEff       bool
+	// RelVarLow and RelVarHigh are RelVar's 95% bootstrap interval over
+	// the run's blocks (NaN for a run of one block).
+	RelVarLow, RelVarHigh float64
+	RAT, EFF              float64 // importance sampling measures (HasRatEff)
+	Log10EFF              float64 // log10 EFF: EFF itself is +Inf when it passes the float64 range
+	HasRatEff             bool
 	// Importance sampling only: the work with the cells that the uniform
 	// completion of dead ends fills (Ridder's accounting; Work counts the
 	// cells decided, as Knuth's walk does) and log10 EFF with that cost.
@@ -134,6 +138,24 @@ type LongRun struct {
 	Units      int32
 	CPUSeconds float64
 	Bundle     string // the bundle's path, data/bundles/knuth-long.parquet
+	// Efficiency is 1/(relvar × CPU seconds per sample), in s⁻¹, with
+	// the 95% interval the relvar's bootstrap interval gives at the
+	// bundle's CPU time per sample.
+	Efficiency, EfficiencyLow, EfficiencyHigh float64
+}
+
+// EfficiencyKnown reports whether the estimator has an efficiency per CPU
+// second with an interval: a long run, whose CPU time is the bundle's
+// (the default runs' is the machine's, in the run report only).
+func (e Estimator) EfficiencyKnown() bool {
+	return e.Long != nil && e.Long.EfficiencyLow > 0 && !math.IsInf(e.Long.EfficiencyHigh, 0) && !math.IsNaN(e.Long.EfficiencyHigh)
+}
+
+// MoreEfficient reports whether a is more efficient than b beyond doubt:
+// both have efficiency intervals and a's lies wholly above b's. Only
+// then does the paper rank two estimators.
+func MoreEfficient(a, b Estimator) bool {
+	return a.EfficiencyKnown() && b.EfficiencyKnown() && a.Long.EfficiencyLow > b.Long.EfficiencyHigh
 }
 
 // Label names the estimator for legends and tables: "knuth/random", and

@@ -39,17 +39,17 @@ func TestParse(t *testing.T) {
 
 func TestEstimatorFromColumns(t *testing.T) {
 	e, err := estimator(knuth.Stage.Name, knuth.Summary.Output, "3x3", "mrv", sampling.Columns{Samples: 10, Estimate: "6.6e+21",
-		StdError: "1e+20", CILow: "6.404e+21", CIHigh: "6.796e+21", RelativeError: 0.015, Work: 810})
+		StdError: "1e+20", CILow: "6.404e+21", CIHigh: "6.796e+21", RelativeError: 0.015, Work: 810}, sampling.RelVarColumns{RelVarLow: 0.5, RelVarHigh: 0.7})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Shape != (grid.Shape{R: 3, C: 3}) || e.Label() != "knuth/mrv" || Float64(e.CIHigh) != 6.796e21 {
+	if e.Shape != (grid.Shape{R: 3, C: 3}) || e.Label() != "knuth/mrv" || Float64(e.CIHigh) != 6.796e21 || e.RelVarLow != 0.5 || e.RelVarHigh != 0.7 {
 		t.Errorf("estimator = %+v", e)
 	}
 	if want := (typeset.Source{Artifact: "data/knuth.parquet", Where: "shape=3x3 variant=mrv"}); e.From != want {
 		t.Errorf("estimator's source = %+v, want %+v", e.From, want)
 	}
-	if _, err := estimator(knuth.Stage.Name, knuth.Summary.Output, "3x3", "mrv", sampling.Columns{Estimate: "x"}); err == nil {
+	if _, err := estimator(knuth.Stage.Name, knuth.Summary.Output, "3x3", "mrv", sampling.Columns{Estimate: "x"}, sampling.RelVarColumns{}); err == nil {
 		t.Error("bad estimate accepted")
 	}
 }

@@ -42,7 +42,7 @@ var Tables = []NamedTable{
 		[]string{classes.Stage.Name}, FunnelTable},
 	{"classes", "The classes of first bands: members, first bands, compatible second bands and completions of each band.",
 		[]string{classes.Stage.Name, exact.Stage.Name}, ClassesTable},
-	{"estimators", "The Monte Carlo estimators, under a heading per box shape with its exact count where known: estimate, 95% interval, relative error (RE), z-score against the count, relative variance × work per sample, and for importance sampling RAT and EFF (per cell visited); a run with no successful sample shows the 95% upper bound on its chance of success instead of an interval, and a run whose samples were all equal is marked †.",
+	{"estimators", "The Monte Carlo estimators, under a heading per box shape with its exact count where known: estimate, 95% interval, relative error (RE), z-score against the count, the 95% bootstrap interval of the relative variance per sample, for a long run the 95% interval of its efficiency 1/(relvar × CPU seconds per sample) in s⁻¹, and for importance sampling Ridder's RAT; a run with no successful sample shows the 95% upper bound on its chance of success instead of an interval, and a run whose samples were all equal is marked †.",
 		[]string{knuth.Stage.Name, importance.Stage.Name}, EstimatorsTable},
 	{"shapes", "Box shapes: the exact count (in full up to 22 digits, with the published source it agrees with), Kilfoil's heuristic, their ratio, and the most precise Monte Carlo estimate with its 95% half-width, its z-score against the count and whether its interval holds the count.",
 		[]string{shapes.Stage.Name, exact.Stage.Name, kilfoil.Stage.Name, knuth.Stage.Name, importance.Stage.Name}, ShapesTable},
@@ -195,11 +195,14 @@ func ClassesTable(r *Results) typeset.Table {
 // Each shape opens with a heading naming its boxes and grid (two shapes
 // share a side: 2×6 and 3×4) and its exact count where one is known; each
 // estimator has its estimate with its 95% interval, relative error, the
-// z-score against the count, relative variance × work per sample, and for
-// importance sampling RAT and EFF (per cell visited). A run with no
-// successful sample gets, instead of the estimate 0 and the interval
-// [0, 0], the upper bound on its chance of success; a run whose samples
-// were all equal is marked † and explained in a last row.
+// z-score against the count, the 95% bootstrap interval of its relative
+// variance per sample, for a long run the 95% interval of its efficiency
+// 1/(relvar × CPU seconds per sample) in s⁻¹ (the default runs' CPU time
+// is the machine's, not an artifact's: a dash), and for importance
+// sampling Ridder's RAT. A run with no successful sample gets, instead of
+// the estimate 0 and the interval [0, 0], the upper bound on its chance
+// of success; a run whose samples were all equal is marked † and
+// explained in a last row.
 func EstimatorsTable(r *Results) typeset.Table {
 	const cols = 9
 	var rows [][]typeset.Cell
@@ -227,13 +230,16 @@ func EstimatorsTable(r *Results) typeset.Table {
 		}
 		rat, eff := typeset.DashCell(), typeset.DashCell()
 		if e.HasRatEff && !e.NoSuccess() {
-			rat, eff = typeset.MathCell(typeset.Fixed(e.RAT, 3)), typeset.MathCell(EFFString(e, 2))
+			rat = typeset.MathCell(typeset.Fixed(e.RAT, 3))
+		}
+		if e.EfficiencyKnown() {
+			eff = IntervalCell(e.Long.EfficiencyLow, e.Long.EfficiencyHigh, 2)
 		}
 		samples := typeset.MathCell(typeset.Int64(e.Samples))
 		if e.NoSuccess() {
 			rows = append(rows, sourced([]typeset.Cell{label, samples,
 				span(4, typeset.Piece{Kind: typeset.Text, S: "no success; "}, typeset.Piece{Kind: typeset.Math, S: "p<" + typeset.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2)}),
-				typeset.DashCell(), rat, eff}, e.From))
+				typeset.DashCell(), eff, rat}, e.From))
 			continue
 		}
 		z := typeset.DashCell()
@@ -244,17 +250,35 @@ func EstimatorsTable(r *Results) typeset.Table {
 		}
 		rows = append(rows, sourced([]typeset.Cell{label, samples, typeset.MathCell(SciFloat(e.Estimate, 4)),
 			typeset.MathCell("[" + SciFloat(e.CILow, 3) + ", " + SciFloat(e.CIHigh, 3) + "]" + unreliableMark(e)),
-			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), z, typeset.MathCell(typeset.Sci(e.RelVarWork, 2)), rat, eff}, e.From))
+			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), z, IntervalCell(e.RelVarLow, e.RelVarHigh, 2), eff, rat}, e.From))
 	}
 	if zeroVariance {
 		rows = append(rows, nil, []typeset.Cell{span(cols, typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`},
 			typeset.Piece{Kind: typeset.Text, S: "Every sample was the same number, so the interval has zero width: the row checks the arithmetic, not the Monte Carlo method."})})
 	}
 	rows = appendUnreliableNote(rows, r.Estimators, cols)
-	head := texts("estimator", "samples", "estimate", "95% interval", "RE (%)", "", "relvar×work", "RAT", "")
+	head := texts("estimator", "samples", "estimate", "95% interval", "RE (%)", "", "relvar, 95%", "", "RAT")
 	head[5] = typeset.MathCell("z")
-	head[8] = typeset.Cells(typeset.Piece{Kind: typeset.Text, S: "EFF (cell"}, typeset.Piece{Kind: typeset.Math, S: "^{-1}"}, typeset.Piece{Kind: typeset.Text, S: ")"})
+	head[7] = typeset.Cells(typeset.Piece{Kind: typeset.Text, S: "efficiency (s"}, typeset.Piece{Kind: typeset.Math, S: "^{-1}"}, typeset.Piece{Kind: typeset.Text, S: "), 95%"})
 	return typeset.Table{Spec: "lrrrrrrrr", Head: head, Rows: rows}
+}
+
+// IntervalCell prints the interval [lo, hi] with sig significant digits,
+// more (up to 4) when the ends would otherwise print alike, the one value
+// when they are equal (a zero-variance run's relvar, 0), and a dash when
+// an end is not a finite number (a run of one block has no bootstrap
+// interval).
+func IntervalCell(lo, hi float64, sig int) typeset.Cell {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return typeset.DashCell()
+	}
+	if lo == hi {
+		return typeset.MathCell(typeset.Sci(lo, sig))
+	}
+	for lo != hi && sig < 4 && typeset.Sci(lo, sig) == typeset.Sci(hi, sig) {
+		sig++
+	}
+	return typeset.MathCell("[" + typeset.Sci(lo, sig) + ", " + typeset.Sci(hi, sig) + "]")
 }
 
 // span makes a cell of pieces spanning n columns, aligned left.

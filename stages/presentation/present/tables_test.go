@@ -1,6 +1,11 @@
 package present
 
-import "testing"
+import (
+	"math"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
+)
 
 // TestTablesAlign checks that every table's column spec has as many
 // columns as its head.
@@ -8,6 +13,34 @@ func TestTablesAlign(t *testing.T) {
 	for _, tab := range Tables {
 		if got, head := len(tab.Make(&Results{}).Aligns()), len(tab.Make(&Results{}).Head); got != head {
 			t.Errorf("table %s: %d columns in its spec, %d in its head", tab.Name, got, head)
+		}
+	}
+}
+
+// TestIntervalCell prints an interval with enough digits to tell its ends
+// apart, and a dash for an interval that is not one.
+func TestIntervalCell(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{0.51, 0.74, `[5.1\times 10^{-1}, 7.4\times 10^{-1}]`},
+		{0.1102, 0.1149, `[1.10\times 10^{-1}, 1.15\times 10^{-1}]`},
+		{2, 2, `2.0`},
+		{0, 0, `0`},
+		{math.NaN(), 1, "dash"},
+		{1, math.Inf(1), "dash"},
+	} {
+		cell := IntervalCell(c.lo, c.hi, 2)
+		var got string
+		for _, p := range cell.Pieces {
+			if p.Kind == typeset.Dash {
+				got += "dash"
+			}
+			got += p.S
+		}
+		if got != c.want {
+			t.Errorf("IntervalCell(%g, %g) = %s, want %s", c.lo, c.hi, got, c.want)
 		}
 	}
 }

@@ -30,8 +30,14 @@
 //	    one macro per quoted number (\GridsExact, \ReducedCount,
 //	    \KilfoilEstimate, \KilfoilGapPercent, \FunnelZero…\FunnelSix,
 //	    \Grids<R>X<C>, \<Method><R>X<C><Variant>Estimate, CILow, CIHigh,
-//	    RelErrPercent…, for a long run \<Method><R>X<C><Variant>Long…
-//	    with its Units and CPUHours, \<Method>Best…), and \ifHave… flags for each part that
+//	    RelErrPercent, RelVar, RelVarLow, RelVarHigh…, for a long run
+//	    \<Method><R>X<C><Variant>Long… with its Units, CPUHours,
+//	    CPUSecondsPerSample, Efficiency, EfficiencyLow and EfficiencyHigh;
+//	    \<Method>Best…, the 9×9 walk with the lowest relvar × cells per
+//	    sample, with its interval and the runner-up's, \ifHaveKnuthBestRanked
+//	    when the two are disjoint; \LongEfficiencyRanked and
+//	    \LongEfficiencyTied, the pairs of long runs of one shape whose
+//	    efficiency intervals are disjoint or meet), and \ifHave… flags for each part that
 //	    ran: \ifHaveTable<Name> for each table written, \ifHaveFig<Name> for
 //	    each figure that data/figures.parquet marks as drawn from data
 //	paper/generated/funnel.tex
@@ -42,8 +48,11 @@
 //	paper/generated/estimators.tex
 //	    the estimators compared, under a heading per box shape (R×C boxes,
 //	    N×N grid, the exact count and its source where known): estimate, 95%
-//	    interval, RE, z-score against the count, relative variance × work,
-//	    RAT, EFF (per cell visited); a run with no successful sample shows
+//	    interval, RE, z-score against the count, the 95% bootstrap
+//	    interval of the relative variance per sample, for a long run the
+//	    95% interval of its efficiency 1/(relvar × CPU s per sample) in
+//	    s⁻¹ (a dash for the default runs, whose CPU time is the machine's
+//	    and no artifact's), RAT; a run with no successful sample shows
 //	    "no success" and the exact 95% upper bound on its chance of success
 //	    (1 − 0.025^(1/n)) instead of the interval [0, 0]; a run whose samples
 //	    were all equal is marked † and explained in a last row; an unreliable

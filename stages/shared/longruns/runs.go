@@ -217,6 +217,18 @@ type Collected struct {
 	Slices []montecarlo.Result
 }
 
+// Efficiency returns the 95% bootstrap interval of the run's relative
+// variance per sample, over its blocks, seeded from the identity of its
+// random streams (montecarlo.BootstrapRelVar), and its efficiency per CPU
+// second with the bundle's CPU time (sampling.CPUColumnsOf).
+func (c Collected) Efficiency() (sampling.RelVarColumns, sampling.CPUColumns) {
+	iv := montecarlo.BootstrapRelVar(montecarlo.Spec{}, nil, 0)
+	if len(c.Units) > 0 {
+		iv = montecarlo.BootstrapRelVar(c.Units[0].spec(), montecarlo.BlockMoments(c.Blocks), montecarlo.BootstrapResamples)
+	}
+	return sampling.RelVarColumnsOf(iv), sampling.CPUColumnsOf(c.CPUSeconds, c.Result.Total.N, c.Result.Total.Stats().RelVar, iv)
+}
+
 // collect merges the run's units from ids and results (those List
 // listed, in its order) from the k-th on, with each unit's CPU time from
 // have, the bundle's rows, which by now hold every unit the run used.

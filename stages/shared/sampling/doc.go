@@ -15,5 +15,15 @@
 //     montecarlo.Run would, reports the timings (Timing) and writes the
 //     summary and trace tables.
 //   - Columns and TraceRow: the summary columns every Monte Carlo summary
-//     row embeds, and the rows of the convergence traces.
+//     row embeds, and the rows of the convergence traces; RelVarColumns,
+//     the relvar's 95% bootstrap interval over the run's blocks, which Run
+//     computes (montecarlo.BootstrapRelVar) and hands to the stage's Row;
+//     CPUColumns, the CPU seconds per sample and the efficiency 1/(relvar ×
+//     CPU seconds per sample) with its interval (the relvar resampled, the
+//     CPU time as measured), machine-dependent columns (CPUColumnNames)
+//     for a table whose CPU time is fixed bytes (the knuth stage's long
+//     runs, from their bundle). The default runs' CPU time is measured as
+//     they compute, so Run puts their CPUColumns in the run report only
+//     ("<shape>/<variant>.efficiency", …): in an artifact it would change
+//     the fingerprint of every stage that reads it from run to run.
 package sampling

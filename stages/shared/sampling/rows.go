@@ -2,6 +2,7 @@ package sampling
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -47,6 +48,49 @@ func ColumnsOf(res montecarlo.Result) Columns {
 		Work: m.Work, RelVar: s.RelVar, RelVarWork: s.RelVarWork,
 		ESS: d.ESS, MaxShare: d.MaxShare, ParetoK: d.ParetoK, Unreliable: d.Unreliable,
 	}
+}
+
+// RelVarColumns are the 95% bootstrap interval of a run's relative
+// variance per sample (montecarlo.BootstrapRelVar over its blocks, seeded
+// from the run's identity, so the same bytes on every machine; NaN for a
+// run of one block). Summary rows embed them after Columns.
+type RelVarColumns struct {
+	RelVarLow  float64 `parquet:"relvar_low"`
+	RelVarHigh float64 `parquet:"relvar_high"`
+}
+
+// RelVarColumnsOf returns the columns of interval iv.
+func RelVarColumnsOf(iv montecarlo.RelVarInterval) RelVarColumns {
+	return RelVarColumns{RelVarLow: iv.Low, RelVarHigh: iv.High}
+}
+
+// CPUColumns are a run's cost in CPU seconds and its efficiency, 1/(relvar
+// × CPU seconds per sample) (montecarlo.Efficiency), with the 95% interval
+// that the relvar's bootstrap interval gives at the measured CPU time per
+// sample: only the relvar is resampled, the CPU time is taken as measured.
+// The CPU time depends on the machine, so every one of these columns does:
+// a table declares them machine-dependent (CPUColumnNames).
+type CPUColumns struct {
+	CPUSeconds          float64 `parquet:"cpu_seconds"` // the run's CPU time
+	CPUSecondsPerSample float64 `parquet:"cpu_seconds_per_sample"`
+	Efficiency          float64 `parquet:"efficiency"`      // per CPU second
+	EfficiencyLow       float64 `parquet:"efficiency_low"`  // 1/(relvar_high × CPU s per sample)
+	EfficiencyHigh      float64 `parquet:"efficiency_high"` // 1/(relvar_low × CPU s per sample)
+}
+
+// CPUColumnNames are the columns of CPUColumns, for
+// pipeline.Table.WithMachineColumns.
+var CPUColumnNames = []string{"cpu_seconds", "cpu_seconds_per_sample", "efficiency", "efficiency_low", "efficiency_high"}
+
+// CPUColumnsOf returns the cost columns of a run of samples samples that
+// took cpuSeconds, with relative variance relvar and its interval iv.
+func CPUColumnsOf(cpuSeconds float64, samples int64, relvar float64, iv montecarlo.RelVarInterval) CPUColumns {
+	per := math.NaN()
+	if samples > 0 && cpuSeconds > 0 {
+		per = cpuSeconds / float64(samples)
+	}
+	lo, hi := montecarlo.EfficiencyInterval(iv, per)
+	return CPUColumns{CPUSeconds: cpuSeconds, CPUSecondsPerSample: per, Efficiency: montecarlo.Efficiency(relvar, per), EfficiencyLow: lo, EfficiencyHigh: hi}
 }
 
 // TraceRow is one point of a convergence trace: the running statistics of

@@ -76,8 +76,10 @@ type Estimator[R any] struct {
 	// its own.
 	NewSampler func(p *pipeline.Pass, s grid.Shape, variant string) (montecarlo.Sampler, error)
 	// Row returns the summary row of one shape and variant from the merged
-	// result and the timing of its units computed by this process.
-	Row func(p *pipeline.Pass, s grid.Shape, variant string, res montecarlo.Result, tm Timing) R
+	// result, the bootstrap interval of its relative variance
+	// (montecarlo.BootstrapRelVar over its blocks) and the timing of its
+	// units computed by this process.
+	Row func(p *pipeline.Pass, s grid.Shape, variant string, res montecarlo.Result, relvar montecarlo.RelVarInterval, tm Timing) R
 	// Summary and Trace are the stage's two tables.
 	Summary pipeline.Table[R]
 	Trace   pipeline.Table[TraceRow]
@@ -142,9 +144,10 @@ func (e *Estimator[R]) RunUnits(p *pipeline.Pass, ids []string, results [][]byte
 			blocks = append(blocks, bs...)
 		}
 		res := montecarlo.MergeBlocks(blocks)
+		iv := montecarlo.BootstrapRelVar(spec, montecarlo.BlockMoments(blocks), montecarlo.BootstrapResamples)
 		tm := timings[runKey(spec)]
-		report(p, spec, res, tm, plan.goal(shape))
-		rows = append(rows, e.Row(p, shape, variant, res, tm))
+		report(p, spec, res, iv, tm, plan.goal(shape))
+		rows = append(rows, e.Row(p, shape, variant, res, iv, tm))
 		points = append(points, TraceRows(spec.Shape, variant, res.Trace)...)
 	}
 	if err := e.Summary.Write(p, rows); err != nil {
@@ -155,9 +158,10 @@ func (e *Estimator[R]) RunUnits(p *pipeline.Pass, ids []string, results [][]byte
 
 // report puts the timing of one shape and variant in the run report under
 // "<shape>/<variant>.", when this process computed any of its units, with
-// the projected time to the goal half-width (Projection), and logs the
-// run.
-func report(p *pipeline.Pass, spec montecarlo.Spec, res montecarlo.Result, tm Timing, goal float64) {
+// the projected time to the goal half-width (Projection) and the
+// efficiency per CPU second with its interval (CPUColumnsOf, from the
+// timed units' CPU time per sample), and logs the run.
+func report(p *pipeline.Pass, spec montecarlo.Spec, res montecarlo.Result, iv montecarlo.RelVarInterval, tm Timing, goal float64) {
 	st := res.Total.Stats()
 	if tm.Samples == 0 {
 		p.Log.Info("monte carlo run", "shape", spec.Shape, "variant", spec.Variant, "samples", res.Total.N,
@@ -171,6 +175,19 @@ func report(p *pipeline.Pass, spec montecarlo.Spec, res montecarlo.Result, tm Ti
 	p.Report(key+"walks_per_second_per_core", tm.PerCoreRate())
 	if tm.Samples != res.Total.N {
 		p.Report(key+"timed_samples", tm.Samples)
+	}
+	// The run log is JSON, which has no NaN or infinity (a run of one
+	// block has no interval, a zero-variance run an infinite efficiency):
+	// those are left out.
+	cpu := CPUColumnsOf(tm.CPU.Seconds(), tm.Samples, st.RelVar, iv)
+	for _, m := range []struct {
+		name  string
+		value float64
+	}{{"cpu_seconds_per_sample", cpu.CPUSecondsPerSample}, {"efficiency", cpu.Efficiency},
+		{"efficiency_low", cpu.EfficiencyLow}, {"efficiency_high", cpu.EfficiencyHigh}} {
+		if !math.IsNaN(m.value) && !math.IsInf(m.value, 0) {
+			p.Report(key+m.name, m.value)
+		}
 	}
 	halfWidth := montecarlo.Z95 * st.RelativeError
 	p.Report(key+"goal_half_width_95", goal)

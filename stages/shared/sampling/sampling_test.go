@@ -153,6 +153,7 @@ type testRow struct {
 	Shape   string `parquet:"shape"`
 	Variant string `parquet:"variant"`
 	Columns
+	RelVarColumns
 }
 
 var (
@@ -175,8 +176,8 @@ func testStageBlocks(samples map[string]int64, blockSize int, variants ...string
 		NewSampler: func(_ *pipeline.Pass, _ grid.Shape, v string) (montecarlo.Sampler, error) {
 			return newTestSampler(v), nil
 		},
-		Row: func(_ *pipeline.Pass, s grid.Shape, v string, res montecarlo.Result, _ Timing) testRow {
-			return testRow{Shape: s.String(), Variant: v, Columns: ColumnsOf(res)}
+		Row: func(_ *pipeline.Pass, s grid.Shape, v string, res montecarlo.Result, relvar montecarlo.RelVarInterval, _ Timing) testRow {
+			return testRow{Shape: s.String(), Variant: v, Columns: ColumnsOf(res), RelVarColumns: RelVarColumnsOf(relvar)}
 		},
 		Summary: testSummary, Trace: testTrace,
 	}
@@ -341,11 +342,16 @@ func TestUnitsMergeAsRun(t *testing.T) {
 	var wantTrace []TraceRow
 	for _, shape := range Shapes(samples) {
 		spec := montecarlo.Spec{Seed: 1, Stage: "samplingtest", Shape: shape.String(), Variant: "spread", BlockSize: 10, TailSize: montecarlo.ParetoTailSize(samples[shape.String()])}
-		res, err := montecarlo.Run(context.Background(), spec, samples[shape.String()], 3, func() (montecarlo.Sampler, error) { return spread{}, nil }, nil)
+		blocks, err := montecarlo.RunBlocks(context.Background(), spec, samples[shape.String()], 3, func() (montecarlo.Sampler, error) { return spread{}, nil }, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantRows = append(wantRows, testRow{Shape: shape.String(), Variant: "spread", Columns: ColumnsOf(res)})
+		res := montecarlo.MergeBlocks(blocks)
+		iv := montecarlo.BootstrapRelVar(spec, montecarlo.BlockMoments(blocks), montecarlo.BootstrapResamples)
+		if rv := res.Total.Stats().RelVar; !(iv.Low <= rv && rv <= iv.High) {
+			t.Errorf("%s: relvar %g outside its bootstrap interval %+v", shape, rv, iv)
+		}
+		wantRows = append(wantRows, testRow{Shape: shape.String(), Variant: "spread", Columns: ColumnsOf(res), RelVarColumns: RelVarColumnsOf(iv)})
 		wantTrace = append(wantTrace, TraceRows(shape.String(), "spread", res.Trace)...)
 	}
 	if !reflect.DeepEqual(rows, wantRows) {
