@@ -22,6 +22,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/plots"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
@@ -157,6 +158,8 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	for _, name := range figureNames {
 		m.flag("HaveFig" + typeset.MacroName(name))
 	}
+	// The heuristic figure's scale, which its caption states.
+	m.num("HeuristicFigureLinearPercent", strconv.FormatFloat(plots.HeuristicLinearWithin, 'f', -1, 64))
 
 	grids, haveExact := r.ExactGrids(present.Classic)
 	if r.Total != nil {
