@@ -29,10 +29,13 @@
 //	    decade of work, the legend beside the plot, with a 1/√n reference
 //	    slope
 //	figures/heuristic.pdf, figures/heuristic.png
-//	    per box shape: exact count / Kilfoil heuristic, and the most precise
-//	    Monte Carlo estimate / heuristic with its 95% interval (a long run's,
-//	    data/knuth_long.parquet, where the shape has one; see
-//	    present.Results.MostPrecise)
+//	    per box shape: exact count / Kilfoil heuristic − 1, in per cent, and
+//	    the same for the most precise Monte Carlo estimate with its 95%
+//	    interval (a long run's, data/knuth_long.parquet, where the shape has
+//	    one; see present.Results.MostPrecise), on a scale linear within
+//	    ±plots.HeuristicLinearWithin per cent and logarithmic beyond (4×4's
+//	    12.5% beside the tenths of a per cent of the larger grids), the
+//	    legend in a row above the plot
 //	figures/classes.pdf, figures/classes.png
 //	    the 44 classes: class size against completions per band
 //	figures/funnel.pdf, figures/funnel.png

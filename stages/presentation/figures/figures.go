@@ -54,7 +54,14 @@ var figures = []*figure{
 			}
 			return plots.Width, plots.Height, plots.LegendBeside(p, 1.45*vg.Inch), nil
 		}),
-	newFigure("heuristic", "exact counts and Monte Carlo estimates divided by Kilfoil's heuristic, per box shape", single(plots.Heuristic)),
+	newFigure("heuristic", "exact counts and Monte Carlo estimates over Kilfoil's heuristic (count/heuristic − 1, %, symmetric log scale), per box shape",
+		func(r *present.Results) (vg.Length, vg.Length, func(draw.Canvas), error) {
+			p, legend, err := plots.Heuristic(r)
+			if err != nil {
+				return 0, 0, nil, err
+			}
+			return plots.Width, plots.Height, plots.LegendAbove(p, legend), nil
+		}),
 	newFigure("classes", "completions per band against class size for the equivalence classes of first bands", single(plots.Classes)),
 	newFigure("funnel", "first-band classes left after each reduction step, log scale", single(plots.Funnel)),
 	newFigure("unit_times", "CPU time of each committed 2×6 work unit against its place in the plan, log scale", single(plots.UnitTimes)),
@@ -77,7 +84,7 @@ var Index = pipeline.NewTable[Row]("figures", "one row per figure: its PDF and P
 var Stage = &pipeline.Stage{
 	Name:     "figures",
 	Doc:      "draws the paper's figures (PDF and PNG) from the counts and estimates, and lists them",
-	Version:  16,
+	Version:  17,
 	Requires: present.Requires(),
 	Outputs: func() []pipeline.Output {
 		var outs []pipeline.Output

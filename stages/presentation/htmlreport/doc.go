@@ -33,7 +33,8 @@
 //     heuristic, whether an interval holds the count) names each, its link
 //     the first. A count quoted from the literature links to
 //     stages/shared/literature/literature.go, by its cite key. Only the
-//     code's constants (UnreliableK, TailSide, OmegaSizeSci) have none.
+//     code's constants (UnreliableK, TailSide, OmegaSizeSci,
+//     HeuristicFigureLinearPercent) have none.
 //     The rows are set once, where package present reads each artifact row
 //     into a value (its From), and carried to the cells (typeset.Cell.From)
 //     and macros (numbers.Macro.From) printed from it; the TeX of the paper

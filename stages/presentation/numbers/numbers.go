@@ -22,6 +22,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/figures"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/plots"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"github.com/sudoku-census/sudoku-census/stages/shapes"
@@ -157,6 +158,8 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 	for _, name := range figureNames {
 		m.flag("HaveFig" + typeset.MacroName(name))
 	}
+	// The heuristic figure's scale, which its caption states.
+	m.num("HeuristicFigureLinearPercent", strconv.FormatFloat(plots.HeuristicLinearWithin, 'f', -1, 64))
 
 	grids, haveExact := r.ExactGrids(present.Classic)
 	if r.Total != nil {
@@ -388,8 +391,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.flag("Have" + p)
 			m.num(p+"Samples", typeset.Int64(e.Samples))
 			m.num(p+"Estimate", present.SciFloat(e.Estimate, 4))
-			m.num(p+"CILow", present.SciFloat(e.CILow, 4))
-			m.num(p+"CIHigh", present.SciFloat(e.CIHigh, 4))
+			ciDigits := present.IntervalDigits(e.CILow, e.CIHigh, 4)
+			m.num(p+"CILow", present.SciFloat(e.CILow, ciDigits))
+			m.num(p+"CIHigh", present.SciFloat(e.CIHigh, ciDigits))
 			m.num(p+"RelErrPercent", typeset.Percent(e.RelativeError, 2))
 			m.num(p+"RelVarWork", typeset.Sci(e.RelVarWork, 3))
 			m.num(p+"RelVar", typeset.Sci(e.RelVar, 3))
@@ -463,8 +467,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.text(p+"Variant", typeset.Piece{Kind: typeset.Code, S: best.Variant})
 			m.num(p+"Samples", typeset.Int64(best.Samples))
 			m.num(p+"Estimate", present.SciFloat(best.Estimate, 4))
-			m.num(p+"CILow", present.SciFloat(best.CILow, 4))
-			m.num(p+"CIHigh", present.SciFloat(best.CIHigh, 4))
+			ciDigits := present.IntervalDigits(best.CILow, best.CIHigh, 4)
+			m.num(p+"CILow", present.SciFloat(best.CILow, ciDigits))
+			m.num(p+"CIHigh", present.SciFloat(best.CIHigh, ciDigits))
 			m.num(p+"RelErrPercent", typeset.Percent(best.RelativeError, 2))
 			if haveExact {
 				m.source(best.From, r.KnownFrom(present.Classic))
@@ -493,8 +498,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.text(p+"Estimator", typeset.Piece{Kind: typeset.Code, S: best.Label()})
 		m.num(p+"Samples", typeset.Int64(best.Samples))
 		m.num(p+"Estimate", present.SciFloat(best.Estimate, 4))
-		m.num(p+"CILow", present.SciFloat(best.CILow, 4))
-		m.num(p+"CIHigh", present.SciFloat(best.CIHigh, 4))
+		ciDigits := present.IntervalDigits(best.CILow, best.CIHigh, 4)
+		m.num(p+"CILow", present.SciFloat(best.CILow, ciDigits))
+		m.num(p+"CIHigh", present.SciFloat(best.CIHigh, ciDigits))
 		m.num(p+"RelErrPercent", typeset.Percent(best.RelativeError, 2))
 		m.num(p+"HalfWidthPercent", typeset.Percent(montecarlo.Z95*best.RelativeError, 2))
 		m.num(p+"RelVar", typeset.Sci(best.RelVar, 2))
@@ -771,7 +777,7 @@ func longDisagreements(long []present.Estimator) [][]typeset.Piece {
 	var out [][]typeset.Piece
 	interval := func(e present.Estimator) []typeset.Piece {
 		ps := []typeset.Piece{{Kind: typeset.Code, S: e.Variant}, words("'s "),
-			{Kind: typeset.Math, S: "[" + present.SciFloat(e.CILow, 3) + ", " + present.SciFloat(e.CIHigh, 3) + "]"}}
+			{Kind: typeset.Math, S: present.IntervalTeX(e.CILow, e.CIHigh, 3)}}
 		if !math.IsNaN(e.ParetoK) {
 			ps = append(ps, words(" ("), typeset.Piece{Kind: typeset.Math, S: `\hat k = ` + typeset.Fixed(e.ParetoK, 2)}, words(")"))
 		}

@@ -6,11 +6,13 @@
 package plots
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"image/color"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -511,6 +513,45 @@ func decadePoints(xys plotter.XYs) plotter.XYs {
 	return out
 }
 
+// LegendEntry is one entry of a legend that LegendAbove draws: its text
+// and the plotters whose thumbnails mark it.
+type LegendEntry struct {
+	Label  string
+	Thumbs []plot.Thumbnailer
+}
+
+// LegendAbove draws p below a row of legend entries, side by side and
+// centred, where a title would go: a legend over no data that takes no
+// width from the plot.
+func LegendAbove(p *plot.Plot, entries []LegendEntry) func(draw.Canvas) {
+	const gap = vg.Length(14) // between entries
+	thumb := vg.Points(12)
+	style := p.Legend.TextStyle
+	rowH := 2 * style.Font.Size
+	return func(dc draw.Canvas) {
+		p.Draw(draw.Crop(dc, 0, 0, 0, -rowH))
+		widths := make([]vg.Length, len(entries))
+		var total vg.Length
+		for i, e := range entries {
+			widths[i] = thumb + style.Width(e.Label) + vg.Points(6)
+			total += widths[i]
+		}
+		total += gap * vg.Length(max(len(entries)-1, 0))
+		x := (dc.Max.X - dc.Min.X - total) / 2
+		for i, e := range entries {
+			leg := plot.NewLegend()
+			leg.TextStyle = style
+			leg.Top, leg.Left = true, true
+			leg.ThumbnailWidth = thumb
+			leg.Add(e.Label, e.Thumbs...)
+			// Crop to the entry's slot in the row along the top edge.
+			right := dc.Max.X - dc.Min.X - x - widths[i]
+			leg.Draw(draw.Crop(dc, x, -right, dc.Max.Y-dc.Min.Y-rowH, 0))
+			x += widths[i] + gap
+		}
+	}
+}
+
 // LegendBeside draws p with its legend to the right of the plot, in a
 // column legendW wide, instead of over the data.
 func LegendBeside(p *plot.Plot, legendW vg.Length) func(draw.Canvas) {
@@ -525,12 +566,18 @@ func LegendBeside(p *plot.Plot, legendW vg.Length) func(draw.Canvas) {
 	}
 }
 
-// Heuristic draws, for every box shape, the ratio of a count to
-// Kilfoil's heuristic: the exact count where one is known, this pipeline's
-// or the literature's (a filled circle), and the most precise Monte Carlo
-// estimate with its 95% interval (an open square with error bars, beside
-// the circle). A ratio of 1 is the heuristic itself.
-func Heuristic(r *present.Results) (*plot.Plot, error) {
+// Heuristic draws, for every box shape, how far a count lies from
+// Kilfoil's heuristic, as count/heuristic − 1 in per cent: the exact count
+// where one is known, this pipeline's or the literature's (a filled
+// circle), and the most precise Monte Carlo estimate with its 95% interval
+// (an open square with error bars, beside the circle). The excess runs
+// from 12.5% (4×4) to about 0.1% on the vertical scale of
+// HeuristicLinearWithin, linear near 0 and logarithmic beyond, so that the
+// largest does not flatten the differences of a few tenths of a per cent
+// and intervals reaching below the heuristic still show. The legend's
+// entries are returned for LegendAbove, which draws them in a row above
+// the plot, over no data.
+func Heuristic(r *present.Results) (*plot.Plot, []LegendEntry, error) {
 	type column struct {
 		shape grid.Shape
 		h     *big.Float
@@ -543,26 +590,28 @@ func Heuristic(r *present.Results) (*plot.Plot, error) {
 		}
 	}
 	if len(cols) == 0 {
-		return nil, fmt.Errorf("heuristic: %w: no shape with both a heuristic and a count", ErrNoData)
+		return nil, nil, fmt.Errorf("heuristic: %w: no shape with both a heuristic and a count", ErrNoData)
 	}
-	p := newPlot("Counts relative to Kilfoil's heuristic", "boxes, grid", "count / heuristic")
+	// No title: the legend takes its place, and the caption says it.
+	p := newPlot("", "boxes, grid", "count / heuristic - 1 (%)")
+	var legend []LegendEntry
 	names := make([]string, len(cols))
 	var exactPts plotter.XYs
 	var mcPts, mcErr errPoints
-	ymin, ymax := 1.0, 1.0 // the heuristic line is always shown
+	ymin, ymax := 0.0, 0.0 // the heuristic line is always shown
 	for i, c := range cols {
 		names[i] = shapeLabel(c.shape)
 		if n, _, ok := r.KnownGrids(c.shape); ok {
 			q := new(big.Rat).Quo(new(big.Rat).SetInt(n), heuristicRat(r, c.shape))
-			y := ratFloat(q)
+			y := 100 * (ratFloat(q) - 1)
 			exactPts = append(exactPts, plotter.XY{X: float64(i) - 0.15, Y: y})
 			ymin, ymax = math.Min(ymin, y), math.Max(ymax, y)
 		}
 		if e, ok := r.MostPrecise(c.shape); ok {
 			// Ratios to the heuristic are near 1 even where the counts
 			// pass the float64 range.
-			ratio := func(x *big.Float) float64 { return present.Float64(new(big.Float).Quo(x, c.h)) }
-			y, lo, hi := ratio(e.Estimate), ratio(e.CILow), ratio(e.CIHigh)
+			excess := func(x *big.Float) float64 { return 100 * (present.Float64(new(big.Float).Quo(x, c.h)) - 1) }
+			y, lo, hi := excess(e.Estimate), excess(e.CILow), excess(e.CIHigh)
 			x := float64(i) + 0.15
 			mcPts = append(mcPts, [4]float64{x, y, 0, 0})
 			mcErr = append(mcErr, [4]float64{x, y, y - lo, hi - y})
@@ -572,37 +621,107 @@ func Heuristic(r *present.Results) (*plot.Plot, error) {
 	if len(mcPts) > 0 {
 		s, err := plotter.NewScatter(mcPts)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: colour(1), Radius: 2.5, Shape: draw.BoxGlyph{}}
 		bars, err := plotter.NewYErrorBars(mcErr)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		bars.LineStyle.Color = colour(1)
 		p.Add(bars, s)
-		p.Legend.Add("Monte Carlo, most precise (95% CI)", s)
+		legend = append(legend, LegendEntry{"Monte Carlo, most precise, with its 95% interval", []plot.Thumbnailer{s}})
 	}
 	if len(exactPts) > 0 {
 		s, err := plotter.NewScatter(exactPts)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: colour(0), Radius: 3, Shape: draw.CircleGlyph{}}
 		p.Add(s)
-		p.Legend.Add("exact count (ours or published)", s)
+		legend = append([]LegendEntry{{"exact count (ours or published)", []plot.Thumbnailer{s}}}, legend...)
 	}
-	if err := line(p, plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(cols)) - 0.5, Y: 1}}, grey, 0.8, []vg.Length{3, 2}, "heuristic"); err != nil {
-		return nil, err
+	h, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 0}, {X: float64(len(cols)) - 0.5, Y: 0}})
+	if err != nil {
+		return nil, nil, err
 	}
+	h.Color, h.Width, h.Dashes = grey, 0.8, []vg.Length{3, 2}
+	p.Add(h)
+	legend = append(legend, LegendEntry{"heuristic", []plot.Thumbnailer{h}})
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.5, float64(len(cols))-0.5
-	pad(&p.Y, ymin, ymax, 0.08)
-	p.Y.Max += 0.25 * (p.Y.Max - p.Y.Min) // headroom for the legend
-	p.Y.Tick.Marker = niceTicks{}
+	scale := symlogScale{Linear: HeuristicLinearWithin}
+	p.Y.Scale = scale
+	p.Y.Tick.Marker = symlogTicks{Linear: HeuristicLinearWithin}
+	// Pad by 5% of the drawn height at each end, in the scale's own units.
+	lo, hi := scale.f(ymin), scale.f(ymax)
+	d := 0.05 * (hi - lo)
+	p.Y.Min, p.Y.Max = scale.inverse(lo-d), scale.inverse(hi+d)
 	p.Add(plotter.NewGrid())
-	p.Legend.Top = true
-	return p, nil
+	return p, legend, nil
+}
+
+// HeuristicLinearWithin is the excess over the heuristic, in per cent,
+// within which the heuristic figure's vertical scale is linear; beyond it
+// the scale is logarithmic (symlogScale).
+const HeuristicLinearWithin = 0.1
+
+// symlogScale is a symmetric logarithmic scale: y maps to
+// sign(y)·log₁₀(1 + |y|/Linear), nearly linear within ±Linear and
+// logarithmic beyond, defined for negative values too.
+type symlogScale struct{ Linear float64 }
+
+func (s symlogScale) f(y float64) float64 {
+	return math.Copysign(math.Log10(1+math.Abs(y)/s.Linear), y)
+}
+
+func (s symlogScale) inverse(v float64) float64 {
+	return math.Copysign(s.Linear*(math.Pow(10, math.Abs(v))-1), v)
+}
+
+// Normalize implements plot.Normalizer.
+func (s symlogScale) Normalize(min, max, y float64) float64 {
+	lo, hi := s.f(min), s.f(max)
+	return (s.f(y) - lo) / (hi - lo)
+}
+
+// symlogTicks marks a symlogScale: 0, and ±1, 2, 5 × 10^k from Linear
+// up, labelled while the labels keep apart (at least a decade of the
+// scale between them beyond the linear part).
+type symlogTicks struct{ Linear float64 }
+
+func (t symlogTicks) Ticks(min, max float64) []plot.Tick {
+	var mags []float64
+	start := math.Floor(math.Log10(t.Linear))
+	for k := start; ; k++ {
+		done := false
+		for _, m := range []float64{1, 2, 5} {
+			v := m * math.Pow(10, k)
+			if v < t.Linear*(1-1e-9) {
+				continue
+			}
+			if v > math.Max(-min, max) {
+				done = true
+				break
+			}
+			mags = append(mags, v)
+		}
+		if done {
+			break
+		}
+	}
+	label := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	ticks := []plot.Tick{{Value: 0, Label: "0"}}
+	for _, v := range mags {
+		for _, y := range []float64{-v, v} {
+			if y < min || y > max {
+				continue
+			}
+			ticks = append(ticks, plot.Tick{Value: y, Label: label(y)})
+		}
+	}
+	slices.SortFunc(ticks, func(a, b plot.Tick) int { return cmp.Compare(a.Value, b.Value) })
+	return ticks
 }
 
 func heuristicRat(r *present.Results, s grid.Shape) *big.Rat {

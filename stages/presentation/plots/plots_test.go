@@ -139,3 +139,37 @@ func TestDecadePoints(t *testing.T) {
 		}
 	}
 }
+
+// The heuristic figure's scale keeps 12.5% and the tenths of a per cent
+// apart: the symmetric log scale is monotone, odd, inverted by inverse,
+// and gives 0.1% a sizeable share of a range up to 12.5%; its ticks are
+// 0 and ±1, 2, 5·10^k from the linear threshold up, within the range.
+func TestSymlog(t *testing.T) {
+	s := symlogScale{Linear: 0.1}
+	prev := math.Inf(-1)
+	for _, y := range []float64{-1, -0.2, -0.1, 0, 0.1, 0.2, 0.4, 2, 12.5} {
+		v := s.f(y)
+		if v <= prev {
+			t.Errorf("f(%g) = %g, not above the value before it", y, v)
+		}
+		prev = v
+		if got := s.inverse(v); math.Abs(got-y) > 1e-12 {
+			t.Errorf("inverse(f(%g)) = %g", y, got)
+		}
+		if s.f(-y) != -v {
+			t.Errorf("f(-%g) = %g, want %g", y, s.f(-y), -v)
+		}
+	}
+	// On a linear axis from -1 to 12.5, 0.1 to 0.4 would take 2% of the
+	// height; here it takes more than 10%.
+	if share := s.Normalize(-1, 12.5, 0.4) - s.Normalize(-1, 12.5, 0.1); share < 0.1 {
+		t.Errorf("0.1 to 0.4 takes %.3f of the height", share)
+	}
+	var labels []string
+	for _, tk := range (symlogTicks{Linear: 0.1}).Ticks(-0.6, 13) {
+		labels = append(labels, tk.Label)
+	}
+	if got, want := strings.Join(labels, " "), "-0.5 -0.2 -0.1 0 0.1 0.2 0.5 1 2 5 10"; got != want {
+		t.Errorf("ticks %q, want %q", got, want)
+	}
+}

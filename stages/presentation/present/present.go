@@ -82,7 +82,7 @@ type ShapeCount struct {
 }
 
 // Heuristic is Kilfoil's estimate for one box shape: an exact rational,
-// b(R,C)^C·b(C,R)^R/(N!)^N from the band count b(R,C) and stack count
+// b(R,C)^C·b(C,R)^R/((RC)!)^(RC) from the band count b(R,C) and stack count
 // b(C,R).
 type Heuristic struct {
 	Shape                 grid.Shape

@@ -243,3 +243,36 @@ func TestCoverageStatsAndTrusted(t *testing.T) {
 		t.Errorf("most precise: %s, want the trusted good", best.Variant)
 	}
 }
+
+// The ends of a printed interval differ, with the width in about two
+// digits, also for a narrow interval, past the float64 range and for
+// negative ends; a zero-width interval keeps the least digits.
+func TestIntervalTeX(t *testing.T) {
+	f := func(s string) *big.Float {
+		x, _, err := big.ParseFloat(s, 10, 200, big.ToNearestEven)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	for _, c := range []struct {
+		lo, hi string
+		least  int
+		want   string
+	}{
+		// The 9×9 long run, ±0.045%: three significant digits print both ends as 6.67e21.
+		{"6.66899e21", "6.67499e21", 3, `[6.6690\times 10^{21}, 6.6750\times 10^{21}]`},
+		{"6.627e21", "6.682e21", 3, `[6.627\times 10^{21}, 6.682\times 10^{21}]`},
+		{"6.403e21", "6.958e21", 3, `[6.40\times 10^{21}, 6.96\times 10^{21}]`},
+		// 25×25, past float64: ±1%.
+		{"4.3245e308", "4.4091e308", 3, `[4.325\times 10^{308}, 4.409\times 10^{308}]`},
+		{"-1.5e3", "4.5e3", 3, `[-1.50\times 10^{3}, 4.50\times 10^{3}]`},
+		{"288", "288", 3, `[2.88\times 10^{2}, 2.88\times 10^{2}]`},
+		// A width below float64's precision: capped at 16 digits.
+		{"1", "1.0000000000000000001", 3, `[1.000000000000000, 1.000000000000000]`},
+	} {
+		if got := IntervalTeX(f(c.lo), f(c.hi), c.least); got != c.want {
+			t.Errorf("IntervalTeX(%s, %s, %d) = %s, want %s", c.lo, c.hi, c.least, got, c.want)
+		}
+	}
+}

@@ -111,6 +111,40 @@ func SciFloat(x *big.Float, sig int) string {
 	return typeset.SciRat(q, sig)
 }
 
+// IntervalDigits is the number of significant digits, at least least,
+// that prints the interval [lo, hi] with ends that differ: the last digit
+// printed is one place below the leading digit of the width hi − lo, so
+// the width shows in about two digits ([6.6690, 6.6750]·10²¹ rather than
+// [6.67, 6.67]·10²¹), up to the 16 digits a statistic computed in float64
+// carries. An interval of zero or no finite width gets least.
+func IntervalDigits(lo, hi *big.Float, least int) int {
+	if lo.IsInf() || hi.IsInf() || hi.Cmp(lo) <= 0 {
+		return least
+	}
+	end := new(big.Float).Abs(hi)
+	if a := new(big.Float).Abs(lo); a.Cmp(end) > 0 {
+		end = a
+	}
+	width := new(big.Float).Sub(hi, lo)
+	d := int(math.Floor(log10Abs(end))-math.Floor(log10Abs(width))) + 2
+	return min(max(d, least), 16)
+}
+
+// log10Abs is log₁₀|x| for a finite nonzero x, also past the float64 range.
+func log10Abs(x *big.Float) float64 {
+	var mant big.Float
+	exp := x.MantExp(&mant)
+	m, _ := mant.Float64()
+	return math.Log10(math.Abs(m)) + float64(exp)*math.Log10(2)
+}
+
+// IntervalTeX prints the interval [lo, hi] (TeX math, without $) with
+// IntervalDigits(lo, hi, least) significant digits at each end.
+func IntervalTeX(lo, hi *big.Float, least int) string {
+	d := IntervalDigits(lo, hi, least)
+	return "[" + SciFloat(lo, d) + ", " + SciFloat(hi, d) + "]"
+}
+
 // EFFString prints Ridder's EFF, from its logarithm when it passes the
 // float64 range.
 func EFFString(e Estimator, sig int) string {
@@ -248,8 +282,9 @@ func EstimatorsTable(r *Results) typeset.Table {
 				z = withFrom(typeset.MathCell(typeset.Fixed(v, 2)), e.From, r.KnownFrom(e.Shape))
 			}
 		}
-		rows = append(rows, sourced([]typeset.Cell{label, samples, typeset.MathCell(SciFloat(e.Estimate, 4)),
-			typeset.MathCell("[" + SciFloat(e.CILow, 3) + ", " + SciFloat(e.CIHigh, 3) + "]" + unreliableMark(e)),
+		// The estimate gets at least the digits that tell its interval's ends apart.
+		rows = append(rows, sourced([]typeset.Cell{label, samples, typeset.MathCell(SciFloat(e.Estimate, IntervalDigits(e.CILow, e.CIHigh, 4))),
+			typeset.MathCell(IntervalTeX(e.CILow, e.CIHigh, 3) + unreliableMark(e)),
 			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), z, IntervalCell(e.RelVarLow, e.RelVarHigh, 2), eff, rat}, e.From))
 	}
 	if zeroVariance {
