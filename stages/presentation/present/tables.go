@@ -298,11 +298,11 @@ func EstimatorsTable(r *Results) typeset.Table {
 	return typeset.Table{Spec: "lrrrrrrrr", Head: head, Rows: rows}
 }
 
-// IntervalCell prints the interval [lo, hi] with sig significant digits,
-// more (up to 4) when the ends would otherwise print alike, the one value
-// when they are equal (a zero-variance run's relvar, 0), and a dash when
-// an end is not a finite number (a run of one block has no bootstrap
-// interval).
+// IntervalCell prints the interval [lo, hi] of float64 ends as IntervalTeX
+// does (at least sig significant digits, enough to tell the ends apart),
+// the one value when they are equal (a zero-variance run's relvar, 0), and
+// a dash when an end is not a finite number (a run of one block has no
+// bootstrap interval).
 func IntervalCell(lo, hi float64, sig int) typeset.Cell {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 		return typeset.DashCell()
@@ -310,10 +310,8 @@ func IntervalCell(lo, hi float64, sig int) typeset.Cell {
 	if lo == hi {
 		return typeset.MathCell(typeset.Sci(lo, sig))
 	}
-	for lo != hi && sig < 4 && typeset.Sci(lo, sig) == typeset.Sci(hi, sig) {
-		sig++
-	}
-	return typeset.MathCell("[" + typeset.Sci(lo, sig) + ", " + typeset.Sci(hi, sig) + "]")
+	d := IntervalDigits(big.NewFloat(lo), big.NewFloat(hi), sig)
+	return typeset.MathCell("[" + typeset.Sci(lo, d) + ", " + typeset.Sci(hi, d) + "]")
 }
 
 // span makes a cell of pieces spanning n columns, aligned left.

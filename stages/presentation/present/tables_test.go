@@ -25,7 +25,7 @@ func TestIntervalCell(t *testing.T) {
 		want   string
 	}{
 		{0.51, 0.74, `[5.1\times 10^{-1}, 7.4\times 10^{-1}]`},
-		{0.1102, 0.1149, `[1.10\times 10^{-1}, 1.15\times 10^{-1}]`},
+		{0.1102, 0.1149, `[1.102\times 10^{-1}, 1.149\times 10^{-1}]`}, // one digit below the width's leading digit (IntervalDigits)
 		{2, 2, `2.0`},
 		{0, 0, `0`},
 		{math.NaN(), 1, "dash"},
