@@ -730,7 +730,7 @@ func runnerUp(r *present.Results, method string, s grid.Shape, best present.Esti
 func efficiencyRanking(long []present.Estimator) (ranked, tied [][]typeset.Piece) {
 	eff := func(e present.Estimator) []typeset.Piece {
 		return []typeset.Piece{{Kind: typeset.Code, S: e.Variant}, words(" ("),
-			{Kind: typeset.Math, S: "[" + typeset.Sci(e.Long.EfficiencyLow, 2) + ", " + typeset.Sci(e.Long.EfficiencyHigh, 2) + `]\,\mathrm{s}^{-1}`}, words(")")}
+			{Kind: typeset.Math, S: present.FloatIntervalTeX(e.Long.EfficiencyLow, e.Long.EfficiencyHigh, 2) + `\,\mathrm{s}^{-1}`}, words(")")}
 	}
 	for i, a := range long {
 		for _, b := range long[i+1:] {

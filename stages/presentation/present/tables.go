@@ -310,8 +310,13 @@ func IntervalCell(lo, hi float64, sig int) typeset.Cell {
 	if lo == hi {
 		return typeset.MathCell(typeset.Sci(lo, sig))
 	}
-	d := IntervalDigits(big.NewFloat(lo), big.NewFloat(hi), sig)
-	return typeset.MathCell("[" + typeset.Sci(lo, d) + ", " + typeset.Sci(hi, d) + "]")
+	return typeset.MathCell(FloatIntervalTeX(lo, hi, sig))
+}
+
+// FloatIntervalTeX is IntervalTeX for float64 ends.
+func FloatIntervalTeX(lo, hi float64, least int) string {
+	d := IntervalDigits(big.NewFloat(lo), big.NewFloat(hi), least)
+	return "[" + typeset.Sci(lo, d) + ", " + typeset.Sci(hi, d) + "]"
 }
 
 // span makes a cell of pieces spanning n columns, aligned left.

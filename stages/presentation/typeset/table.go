@@ -248,6 +248,8 @@ func MathHTML(tex string) (string, error) {
 					b.WriteString("%")
 				case ' ':
 					b.WriteString(" ")
+				case ',': // a thin space, as before a unit
+					b.WriteString("\u2009")
 				default:
 					return "", fmt.Errorf("math %q: \\%c has no HTML form", tex, name[0])
 				}
@@ -259,6 +261,15 @@ func MathHTML(tex string) (string, error) {
 				binary("×")
 			case "pm":
 				binary("±")
+			case "mathrm": // \mathrm{s}: upright letters, a unit's
+				rest := name[n:]
+				end := strings.IndexByte(rest, '}')
+				if !strings.HasPrefix(rest, "{") || end < 0 {
+					return "", fmt.Errorf("math %q: \\mathrm needs {letters}", tex)
+				}
+				b.WriteString(html.EscapeString(rest[1:end]))
+				s = rest[end+1:]
+				continue
 			case "hat": // \hat k: the letter with a combining circumflex
 				rest := strings.TrimLeft(name[n:], " ")
 				if rest == "" || !(rest[0] >= 'a' && rest[0] <= 'z' || rest[0] >= 'A' && rest[0] <= 'Z') {

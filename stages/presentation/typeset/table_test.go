@@ -24,6 +24,7 @@ func TestMathHTML(t *testing.T) {
 		{`[6.5\times 10^{21}, 6.8\times 10^{21}]`, "[6.5 × 10<sup>21</sup>, 6.8 × 10<sup>21</sup>]"},
 		{`\hat k`, "k\u0302"},
 		{`^{\S}`, "<sup>§</sup>"},
+		{`[5.0\times 10^{4}, 5.2\times 10^{4}]\,\mathrm{s}^{-1}`, "[5.0 × 10<sup>4</sup>, 5.2 × 10<sup>4</sup>]\u2009s<sup>−1</sup>"},
 	} {
 		got, err := MathHTML(c.tex)
 		if err != nil || got != c.want {
@@ -31,7 +32,7 @@ func TestMathHTML(t *testing.T) {
 		}
 	}
 	// What it does not know is an error, not a wrong print.
-	for _, tex := range []string{`\frac{1}{2}`, `\hat 1`, `x_1`, `{a}`, `10^{2`, `a\`, `\,`, `$1$`} {
+	for _, tex := range []string{`\frac{1}{2}`, `\hat 1`, `x_1`, `{a}`, `10^{2`, `a\`, `\;`, `\mathrm s`, `\mathrm{s`, `$1$`} {
 		if got, err := MathHTML(tex); err == nil {
 			t.Errorf("MathHTML(%q) = %q, want an error", tex, got)
 		}
