@@ -15,9 +15,10 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "kilfoil",
 	Doc:       "Kilfoil's heuristic estimate b(R,C)^C·b(C,R)^R/(N!)^N from exact band counts, as an exact fraction",
-	Version:   2,
-	NewConfig: func() pipeline.Config { return &Config{Shapes: DefaultShapes, Digits: 40} },
-	Outputs:   []pipeline.Output{Estimates.Output},
+	Version:   3,
+	NewConfig: func() pipeline.Config { return &Config{Shapes: DefaultShapes, Digits: 40, Sampled: map[string]int64{}} },
+	Globals:   []string{"seed"},
+	Outputs:   []pipeline.Output{Estimates.Output, SampledEstimates.Output},
 	Headlines: headlines,
 	Run:       run,
 }
@@ -60,6 +61,10 @@ type Config struct {
 	// Digits is the number of significant digits of an estimate whose
 	// decimal expansion does not terminate.
 	Digits int `mapstructure:"digits" json:"digits"`
+	// Sampled maps the shapes "RxC" whose band or stack completions the
+	// programme cannot count (heuristic.Countable) to the samples of
+	// their estimate (kilfoil_sampled.parquet).
+	Sampled map[string]int64 `mapstructure:"sampled" json:"sampled"`
 }
 
 // MaxDigits bounds kilfoil.digits.
@@ -76,15 +81,17 @@ func (c *Config) Validate() error {
 	if c.Digits < 1 || c.Digits > MaxDigits {
 		return pipeline.Invalid("kilfoil.digits", c.Digits, fmt.Sprintf("an integer from 1 to %d", MaxDigits))
 	}
-	return nil
+	_, err := parseSampled(c.Sampled)
+	return err
 }
 
-// MaxSide is the largest grid side R·C the stage estimates. The band
-// counter goes to 36, but a shape needs the bands of both R×C and C×R, and
-// beyond 25 one of them has 6 rows: M(6,5) ran past 5 CPU-minutes and 3 GB
-// without finishing, and meeting halfway (package heuristic) still needs
-// every state of its third level, 2.3·10^8 of them, while M(5,6) takes 19
-// CPU-seconds; so 30×30 and 36×36 wait for a cheaper count of 6-row bands.
+// MaxSide is the largest grid side R·C of kilfoil.shapes, whose band
+// counts are exact. The band counter goes to 36, but a shape needs the
+// bands of both R×C and C×R, and beyond 25 one of them has 6 rows: M(6,5)
+// ran past 5 CPU-minutes and 3 GB without finishing, and meeting halfway
+// (package heuristic) still needs every state of its third level, 2.3·10^8
+// of them, while M(5,6) takes 19 CPU-seconds; so 30×30 and 36×36 are in
+// kilfoil.sampled, their six-row bands' M estimated.
 const MaxSide = 25
 
 // parseShapes reads the configured shapes, each of sides 1..heuristic.MaxSide
@@ -146,7 +153,14 @@ func run(p *pipeline.Pass) error {
 		prog.Add(1)
 	}
 	prog.Done()
-	return Estimates.Write(p, rows)
+	if err := Estimates.Write(p, rows); err != nil {
+		return err
+	}
+	sampled, err := parseSampled(cfg.Sampled)
+	if err != nil {
+		return err
+	}
+	return runSampled(p, sampled, completionsOf)
 }
 
 // rowOf returns the artifact row of the estimate, with digits significant

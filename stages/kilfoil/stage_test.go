@@ -3,12 +3,15 @@ package kilfoil_test
 import (
 	"errors"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/kilfoil"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/heuristic"
 )
 
 // fourShapes runs kilfoil on a config of its own: four shapes, 4×4 among
@@ -60,6 +63,63 @@ func TestBadConfig(t *testing.T) {
 		{"kilfoil.shapes=3x3,3by3", "kilfoil.shapes", "3by3"},
 		{"kilfoil.shapes=2x3,2x3", "kilfoil.shapes", "2x3"},
 		{"kilfoil.digits=0", "kilfoil.digits", "0"},
+	} {
+		err := pipelinetest.Rejects(t, fourShapes, tc.set, tc.key)
+		var ce *pipeline.ConfigError
+		if !errors.As(err, &ce) || ce.Key != tc.key || !strings.Contains(err.Error(), tc.value) {
+			t.Errorf("--set %s: error %v, want a config error on %s naming %s", tc.set, err, tc.key, tc.value)
+		}
+	}
+}
+
+// sampledShapes adds two shapes of kilfoil.sampled: 4×6, whose stacks
+// (bands of 6×4) are sampled and whose bands are counted, and 6×6.
+var sampledShapes = pipelinetest.Options{Stages: []*pipeline.Stage{kilfoil.Stage},
+	Set: []string{"kilfoil.shapes=2x2", "kilfoil.sampled={6x6: 20000, 4x6: 20000}"}}
+
+func TestSampledArtifact(t *testing.T) {
+	root := pipelinetest.Run(t, sampledShapes)
+	rows, err := kilfoil.SampledEstimates.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(rows))
+	}
+	want, err := heuristic.BandCompletions(grid.Shape{R: 4, C: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rows {
+		if !(r.Log10Low < r.Log10Estimate && r.Log10Estimate < r.Log10High) || r.Samples != 20000 || r.SampledRows != 6 ||
+			r.RelVar <= 0 || r.RelVar > 1 {
+			t.Errorf("row %d: %+v", i, r)
+		}
+	}
+	if r := rows[0]; r.Rows != 4 || r.Cols != 6 || r.SampledCols != 4 || r.CountedCompletions != want.String() {
+		t.Errorf("4×6 row %+v, want the counted M(4,6) = %s", r, want)
+	}
+	// E(6,6) ∝ M(6,6)^12: the estimate's interval is M's, twelve times as
+	// wide in log10.
+	six := rows[1]
+	if six.Rows != 6 || six.Cols != 6 || six.CountedCompletions != "" {
+		t.Errorf("6×6 row %+v", six)
+	}
+	mLow, _ := new(big.Float).SetString(six.CompletionsLow)
+	mHigh, _ := new(big.Float).SetString(six.CompletionsHigh)
+	lo, _ := mLow.Float64()
+	hi, _ := mHigh.Float64()
+	if got, wantWidth := six.Log10High-six.Log10Low, 12*(math.Log10(hi)-math.Log10(lo)); math.Abs(got-wantWidth) > 1e-4 {
+		t.Errorf("6×6 log10 interval width %g, want 12 × M's = %g", got, wantWidth)
+	}
+	pipelinetest.SameOutputs(t, root, pipelinetest.Run(t, pipelinetest.Options{Stages: sampledShapes.Stages, Set: sampledShapes.Set, Procs: 1}), kilfoil.Stage)
+}
+
+func TestBadSampledConfig(t *testing.T) {
+	for _, tc := range []struct{ set, key, value string }{
+		{"kilfoil.sampled={5x5: 20000}", "kilfoil.sampled", "5x5"},
+		{"kilfoil.sampled={7x6: 20000}", "kilfoil.sampled", "7x6"},
+		{"kilfoil.sampled={6x6: 10}", "kilfoil.sampled.6x6", "10"},
 	} {
 		err := pipelinetest.Rejects(t, fourShapes, tc.set, tc.key)
 		var ce *pipeline.ConfigError

@@ -28,12 +28,18 @@ func (s Shape) String() string { return fmt.Sprintf("%dx%d", s.R, s.C) }
 // key in a config; R and C are at least 1 and N at most MaxTextN (symbols
 // 1-9 then A-Z).
 func ParseShape(text string) (Shape, error) {
+	return ParseShapeUpTo(text, MaxTextN)
+}
+
+// ParseShapeUpTo is ParseShape with N at most maxN, for what never writes
+// a grid as text (the band counts of 6×6 boxes, N = 36).
+func ParseShapeUpTo(text string, maxN int) (Shape, error) {
 	rs, cs, ok := strings.Cut(text, "x")
 	r, err1 := strconv.Atoi(rs)
 	c, err2 := strconv.Atoi(cs)
 	s := Shape{R: r, C: c}
-	if !ok || err1 != nil || err2 != nil || r < 1 || c < 1 || r*c > MaxTextN || s.String() != text {
-		return Shape{}, fmt.Errorf("box shape %q: want RxC written as 3x3, with R, C ≥ 1 and R·C ≤ %d", text, MaxTextN)
+	if !ok || err1 != nil || err2 != nil || r < 1 || c < 1 || r > maxN || c > maxN || r*c > maxN || s.String() != text {
+		return Shape{}, fmt.Errorf("box shape %q: want RxC written as 3x3, with R, C ≥ 1 and R·C ≤ %d", text, maxN)
 	}
 	return s, nil
 }

@@ -29,6 +29,14 @@ const (
 	MaxN    = 36
 )
 
+// Countable reports whether BandCompletions counts M(R,C) of shape s in
+// reasonable time: every shape within the limits but six rows with four or
+// more columns (see the package documentation); CompletionsSampler
+// estimates the others.
+func Countable(s grid.Shape) bool {
+	return s.R >= 1 && s.C >= 1 && s.R <= MaxSide && s.C <= MaxSide && s.N() <= MaxN && (s.R < 6 || s.C < 4)
+}
+
 // BandCount returns b(R,C), the number of bands of shape s: arrays of R rows
 // and N = RC columns, each row a permutation of 1..N, split into R boxes of
 // R×C cells, each box holding 1..N. It is

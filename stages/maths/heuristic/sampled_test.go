@@ -2,7 +2,6 @@ package heuristic
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/big"
 	"syscall"
@@ -25,9 +24,8 @@ func cpuNow() time.Duration {
 // runCompletions runs the sampler of M for shape text, n samples, seed 1.
 func runCompletions(t testing.TB, text string, n int64) montecarlo.Stats {
 	t.Helper()
-	var s grid.Shape
-	// Not grid.ParseShape: 6x6 has more symbols than grids written as text.
-	if _, err := fmt.Sscanf(text, "%dx%d", &s.R, &s.C); err != nil {
+	s, err := grid.ParseShapeUpTo(text, MaxN)
+	if err != nil {
 		t.Fatal(err)
 	}
 	spec := montecarlo.Spec{Seed: 1, Stage: "test", Shape: text, Variant: "bands", BlockSize: 1000}
