@@ -237,6 +237,21 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		}
 	}
 
+	for _, h := range r.Heuristics {
+		if !h.Sampled {
+			continue
+		}
+		// \HeuristicSixXFive: the estimate; …HalfWidth: its 95% half-width
+		// in per cent; …Low, …High: the interval's ends.
+		m.comment(fmt.Sprintf("Kilfoil's heuristic for %s, six-row bands sampled (stage %s)", h.Shape, kilfoil.Stage.Name), kilfoil.Stage.Name)
+		m.flag(typeset.MacroName("have", "heuristic", h.Shape.String()))
+		m.source(h.From)
+		m.num(typeset.MacroName("heuristic", h.Shape.String()), typeset.SciRat(h.Estimate, 4))
+		m.num(typeset.MacroName("heuristic", h.Shape.String(), "half", "width"), typeset.Percent(h.RelHalfWidth, 2))
+		m.num(typeset.MacroName("heuristic", h.Shape.String(), "low"), typeset.SciRat(h.Low, 4))
+		m.num(typeset.MacroName("heuristic", h.Shape.String(), "high"), typeset.SciRat(h.High, 4))
+	}
+
 	if len(r.Shapes) > 0 {
 		m.comment(fmt.Sprintf("Exact counts of other box shapes (stage %s)", shapes.Stage.Name), shapes.Stage.Name)
 		m.flag("HaveShapes")

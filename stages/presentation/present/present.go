@@ -86,10 +86,17 @@ type ShapeCount struct {
 // b(C,R).
 type Heuristic struct {
 	Shape                 grid.Shape
-	BandCount, StackCount *big.Int
+	BandCount, StackCount *big.Int // nil where sampled
 	Estimate              *big.Rat
 	Log10                 float64
-	From                  typeset.Source // its row of data/kilfoil.parquet
+	// Sampled heuristics (data/kilfoil_sampled.parquet: 6-row bands, whose
+	// M is estimated) have Estimate at M's estimate, the interval
+	// [Low, High] that M's 95% interval maps to, and RelHalfWidth, half
+	// its width over Estimate; exact ones have RelHalfWidth 0.
+	Sampled      bool
+	Low, High    *big.Rat
+	RelHalfWidth float64
+	From         typeset.Source // its row of data/kilfoil.parquet or data/kilfoil_sampled.parquet
 }
 
 // Estimator is the summary of one Monte Carlo run: one estimator variant on

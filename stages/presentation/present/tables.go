@@ -419,7 +419,8 @@ func CoverageTable(r *Results) typeset.Table {
 // ShapesTable lists every box shape with a count, a heuristic or an
 // estimate: the exact count (in full up to fullDigits digits), where it
 // comes from (counted here, agreeing with the published source, or quoted
-// from it), Kilfoil's estimate, their ratio (where no count is known, the
+// from it), Kilfoil's estimate (marked *, with its 95% half-width in a
+// note, where its six-row bands are sampled), their ratio (where no count is known, the
 // estimate's, ± its 95% half-width, marked § when the interval excludes
 // the heuristic, with a note giving its tail diagnostics), the most
 // precise Monte Carlo estimate with the half-width of its 95% interval,
@@ -428,6 +429,7 @@ func ShapesTable(r *Results) typeset.Table {
 	const cols = 9
 	var rows [][]typeset.Cell
 	var shown, excluding []Estimator
+	var sampled []Heuristic
 	for _, s := range r.AllShapes() {
 		exactCell, sourceCell, heurCell, ratioCell, mcCell, zCell, coverCell := typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell(), typeset.DashCell()
 		n, _, known := r.KnownGrids(s)
@@ -445,6 +447,12 @@ func ShapesTable(r *Results) typeset.Table {
 		best, haveMC := r.MostPrecise(s)
 		if h, ok := r.HeuristicFor(s); ok {
 			heurCell = withFrom(typeset.MathCell(typeset.SciRat(h.Estimate, 4)), h.From)
+			if h.Sampled {
+				// The half-width goes to a note: in the cell it would
+				// widen the whole column.
+				heurCell.Pieces = append(heurCell.Pieces, typeset.Piece{Kind: typeset.Math, S: `^{*}`})
+				sampled = append(sampled, h)
+			}
 			switch {
 			case known:
 				ratioCell = withFrom(typeset.MathCell(typeset.Decimal(new(big.Rat).Quo(new(big.Rat).SetInt(n), h.Estimate), 4)), knownFrom, h.From)
@@ -457,7 +465,10 @@ func ShapesTable(r *Results) typeset.Table {
 					mark = `^{\S}`
 					excluding = append(excluding, best)
 				}
-				ratioCell = withFrom(typeset.MathCell(typeset.Fixed(ratio, 3)+`\pm`+typeset.Fixed(ratio*best.RelativeError*montecarlo.Z95, 3)+mark), best.From, h.From)
+				// A sampled heuristic's own half-width adds in quadrature
+				// (the two estimates are independent).
+				half := ratio * math.Hypot(best.RelativeError*montecarlo.Z95, h.RelHalfWidth)
+				ratioCell = withFrom(typeset.MathCell(typeset.Fixed(ratio, 3)+`\pm`+typeset.Fixed(half, 3)+mark), best.From, h.From)
 			}
 		}
 		if haveMC {
@@ -474,6 +485,19 @@ func ShapesTable(r *Results) typeset.Table {
 			exactCell, sourceCell, heurCell, ratioCell, mcCell, zCell, coverCell})
 	}
 	rows = appendUnreliableNote(rows, shown, cols)
+	if len(sampled) > 0 {
+		note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{*}`}, typeset.Piece{Kind: typeset.Text, S: " six-row bands sampled, 95% half-width "})
+		for i, h := range sampled {
+			note.From = append(note.From, h.From)
+			if i > 0 {
+				note.Pieces = append(note.Pieces, typeset.Piece{Kind: typeset.Text, S: ", "})
+			}
+			note.Pieces = append(note.Pieces, typeset.Piece{Kind: typeset.Math, S: `\pm ` + typeset.Percent(h.RelHalfWidth, 2) + `\%`},
+				typeset.Piece{Kind: typeset.Text, S: fmt.Sprintf(" (%d×%d)", h.Shape.R, h.Shape.C)})
+		}
+		note.Span, note.Align = cols, "l"
+		rows = append(rows, nil, []typeset.Cell{note})
+	}
 	if len(excluding) > 0 {
 		// The claim "the count differs from the heuristic" needs its
 		// qualification beside it: the tail diagnostics of the samples.

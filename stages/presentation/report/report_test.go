@@ -247,6 +247,12 @@ func TestTables(t *testing.T) {
 	if !strings.Contains(shapes, `$6{,}670{,}903{,}752{,}021{,}072{,}936{,}960$`) || !strings.Contains(shapes, `$1.1303$`) {
 		t.Errorf("shapes table:\n%s", shapes) // 288/(3981312/15625) = 1.13028…
 	}
+	// A sampled heuristic shows its half-width: (2.4 − 2.3)/(2 × 2.35) = 2.13%.
+	r.Heuristics = append(r.Heuristics, present.Heuristic{Shape: grid.Shape{R: 6, C: 5}, Sampled: true,
+		Estimate: big.NewRat(235, 100), Low: big.NewRat(23, 10), High: big.NewRat(24, 10), RelHalfWidth: 0.1 / 4.7})
+	if shapes := string(ShapesTable(r)); !strings.Contains(shapes, `^{*}$`) || !strings.Contains(shapes, `$\pm 2.13\%$ (6×5)`) && !strings.Contains(shapes, `$\pm 2.13\%$ (6$\times$5)`) {
+		t.Errorf("shapes table, sampled heuristic without its half-width:\n%s", shapes)
+	}
 	classes := string(ClassesTable(r))
 	if !strings.Contains(classes, `\sum = 14{,}096{,}351{,}232`) { // 144 × 97891328
 		t.Errorf("classes table:\n%s", classes)
