@@ -4,22 +4,12 @@ import (
 	"context"
 	"math"
 	"math/big"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
-
-// cpuNow is the process's CPU time: the machine may be shared.
-func cpuNow() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // runCompletions runs the sampler of M for shape text, n samples, seed 1.
 func runCompletions(t testing.TB, text string, n int64) montecarlo.Stats {
@@ -81,10 +71,10 @@ func BenchmarkCompletionsRelvarSeconds(b *testing.B) {
 	for _, text := range []string{"5x6", "6x4", "6x5", "6x6"} {
 		b.Run(text, func(b *testing.B) {
 			for b.Loop() {
-				start := cpuNow()
+				start := pipeline.ProcessCPU()
 				const n = 100000
 				st := runCompletions(b, text, n)
-				perSample := (cpuNow() - start).Seconds() / n
+				perSample := (pipeline.ProcessCPU() - start).Seconds() / n
 				b.ReportMetric(st.RelVar, "relvar")
 				b.ReportMetric(perSample*1e6, "µs/sample")
 				b.ReportMetric(st.RelVar*perSample*1e6, "relvar·µs")

@@ -19,17 +19,7 @@ func TestLongDisagreements(t *testing.T) {
 	run := func(variant string, s grid.Shape, lo, hi, k float64) present.Estimator {
 		return present.Estimator{Method: "knuth", Shape: s, Variant: variant, CILow: big.NewFloat(lo), CIHigh: big.NewFloat(hi), ParetoK: k}
 	}
-	text := func(items [][]typeset.Piece) string {
-		var b strings.Builder
-		for _, it := range items {
-			for _, p := range it {
-				b.WriteString(p.S)
-			}
-			b.WriteString("|")
-		}
-		return b.String()
-	}
-	got := text(longDisagreements([]present.Estimator{
+	got := itemsText(longDisagreements([]present.Estimator{
 		run("stackshybrid", five, 4.32, 4.41, 0.33),
 		run("se", five, 2.92, 3.82, 0.74),
 		run("bandse", five, 0.1, 9.0, math.NaN()), // meets both
@@ -135,26 +125,28 @@ func TestEfficiencyRanking(t *testing.T) {
 		return present.Estimator{Method: "knuth", Shape: s, Variant: variant,
 			Long: &present.LongRun{Efficiency: (lo + hi) / 2, EfficiencyLow: lo, EfficiencyHigh: hi}}
 	}
-	text := func(items [][]typeset.Piece) string {
-		var b strings.Builder
-		for _, it := range items {
-			for _, p := range it {
-				b.WriteString(p.S)
-			}
-			b.WriteString("|")
-		}
-		return b.String()
-	}
 	defaultRun := present.Estimator{Method: "knuth", Shape: four, Variant: "mrv"}
 	ranked, tied := efficiencyRanking([]present.Estimator{
 		run("bandse", four, 1, 2), run("stacks", four, 5, 9), run("se", five, 1, 3), run("stackshybrid", five, 2.5, 4), defaultRun})
-	if got := text(ranked); got != `on 4\times4 boxes, stacks ([5.0, 9.0]\,\mathrm{s}^{-1}) over bandse ([1.0, 2.0]\,\mathrm{s}^{-1})|` {
+	if got := itemsText(ranked); got != `on 4\times4 boxes, stacks ([5.0, 9.0]\,\mathrm{s}^{-1}) over bandse ([1.0, 2.0]\,\mathrm{s}^{-1})|` {
 		t.Errorf("ranked: %s", got)
 	}
-	if got := text(tied); got != `on 5\times5 boxes, se ([1.0, 3.0]\,\mathrm{s}^{-1}) and stackshybrid ([2.5, 4.0]\,\mathrm{s}^{-1})|` {
+	if got := itemsText(tied); got != `on 5\times5 boxes, se ([1.0, 3.0]\,\mathrm{s}^{-1}) and stackshybrid ([2.5, 4.0]\,\mathrm{s}^{-1})|` {
 		t.Errorf("tied: %s", got)
 	}
 	if present.MoreEfficient(run("a", four, 1, 2), defaultRun) || present.MoreEfficient(run("a", four, 1, 2), run("b", four, 2, 3)) {
 		t.Error("ranked a pair whose intervals meet, or a run without an interval")
 	}
+}
+
+// itemsText joins the items' pieces, each item ended by "|".
+func itemsText(items [][]typeset.Piece) string {
+	var b strings.Builder
+	for _, it := range items {
+		for _, p := range it {
+			b.WriteString(p.S)
+		}
+		b.WriteString("|")
+	}
+	return b.String()
 }
