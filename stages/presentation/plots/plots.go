@@ -570,7 +570,8 @@ func LegendBeside(p *plot.Plot, legendW vg.Length) func(draw.Canvas) {
 // Kilfoil's heuristic, as count/heuristic − 1 in per cent: the exact count
 // where one is known, this pipeline's or the literature's (a filled
 // circle), and the most precise Monte Carlo estimate with its 95% interval
-// (an open square with error bars, beside the circle). The excess runs
+// (an open square with error bars, beside the circle; where the heuristic's
+// six-row bands are sampled, its own half-width added in quadrature). The excess runs
 // from 12.5% (4×4) to about 0.1% on the vertical scale of
 // HeuristicLinearWithin, linear near 0 and logarithmic beyond, so that the
 // largest does not flatten the differences of a few tenths of a per cent
@@ -581,12 +582,13 @@ func Heuristic(r *present.Results) (*plot.Plot, []LegendEntry, error) {
 	type column struct {
 		shape grid.Shape
 		h     *big.Float
+		hRel  float64 // the heuristic's own 95% relative half-width (sampled bands)
 	}
 	var cols []column
 	for _, h := range r.Heuristics {
 		_, _, known := r.KnownGrids(h.Shape)
 		if _, ok := r.MostPrecise(h.Shape); known || ok {
-			cols = append(cols, column{h.Shape, new(big.Float).SetRat(h.Estimate)})
+			cols = append(cols, column{h.Shape, new(big.Float).SetRat(h.Estimate), h.RelHalfWidth})
 		}
 	}
 	if len(cols) == 0 {
@@ -612,6 +614,12 @@ func Heuristic(r *present.Results) (*plot.Plot, []LegendEntry, error) {
 			// pass the float64 range.
 			excess := func(x *big.Float) float64 { return 100 * (present.Float64(new(big.Float).Quo(x, c.h)) - 1) }
 			y, lo, hi := excess(e.Estimate), excess(e.CILow), excess(e.CIHigh)
+			if c.hRel > 0 {
+				// A sampled heuristic's half-width adds in quadrature
+				// (independent estimates; the ratio's relative error).
+				own := (100 + y) * c.hRel
+				lo, hi = y-math.Hypot(y-lo, own), y+math.Hypot(hi-y, own)
+			}
 			x := float64(i) + 0.15
 			mcPts = append(mcPts, [4]float64{x, y, 0, 0})
 			mcErr = append(mcErr, [4]float64{x, y, y - lo, hi - y})
