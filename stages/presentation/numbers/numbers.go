@@ -417,7 +417,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.num(p+"RelVarHigh", typeset.Sci(e.RelVarHigh, 3))
 			if e.Long != nil {
 				m.num(p+"Units", typeset.Int64(int64(e.Long.Units)))
-				m.num(p+"CPUHours", cpuHours(e.Long.CPUSeconds))
+				m.num(p+"CPUHours", present.CPUHours(e.Long.CPUSeconds))
 				m.num(p+"CPUSecondsPerSample", typeset.Sci(e.Long.CPUSeconds/float64(e.Samples), 3))
 				if e.EfficiencyKnown() {
 					m.num(p+"Efficiency", typeset.Sci(e.Long.Efficiency, 3))
@@ -533,7 +533,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			// The headline interval is a long run's: what it cost.
 			m.flag(typeset.MacroName("have", "mc", s.String(), "long"))
 			m.num(p+"LongUnits", typeset.Int64(int64(best.Long.Units)))
-			m.num(p+"LongCPUHours", cpuHours(best.Long.CPUSeconds))
+			m.num(p+"LongCPUHours", present.CPUHours(best.Long.CPUSeconds))
 		}
 		if n, cite, known := r.KnownGrids(s); known {
 			m.flag(typeset.MacroName("have", "mc", s.String(), "known"))
@@ -567,7 +567,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			}
 		}
 	}
-	if long := longRuns(r); len(long) > 0 {
+	if long := r.LongRuns(); len(long) > 0 {
 		// The long runs (knuth.long), whichever of them the headline
 		// figures above took: samples, units and CPU time.
 		m.comment("Long runs (data/knuth_long.parquet, units in the committed bundle)", knuth.Stage.Name)
@@ -584,12 +584,12 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, e.Shape.R, e.Shape.C)}, words(" boxes ("),
 				{Kind: typeset.Math, S: typeset.Int64(e.Samples)}, words(" samples, "),
 				{Kind: typeset.Math, S: typeset.Int64(int64(e.Long.Units))}, words(map[bool]string{true: " unit, ", false: " units, "}[e.Long.Units == 1]),
-				{Kind: typeset.Math, S: cpuHours(e.Long.CPUSeconds)}, words(" CPU-hours)")})
+				{Kind: typeset.Math, S: present.CPUHours(e.Long.CPUSeconds)}, words(" CPU-hours)")})
 		}
 		m.source(from...)
 		m.num("LongRunCount", strconv.Itoa(len(long)))
 		m.num("LongUnits", typeset.Int64(units))
-		m.num("LongCPUHours", cpuHours(cpu))
+		m.num("LongCPUHours", present.CPUHours(cpu))
 		m.text("LongBundle", typeset.Piece{Kind: typeset.Code, S: long[0].Long.Bundle})
 		m.text("LongRunList", joinEnglish(items)...)
 		if d := longDisagreements(long); len(d) > 0 {
@@ -676,28 +676,6 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		return nil, m.err
 	}
 	return m.list, nil
-}
-
-// longRuns returns the long runs (knuth.long) among r's estimators, in
-// their order.
-func longRuns(r *present.Results) []present.Estimator {
-	var out []present.Estimator
-	for _, e := range r.Estimators {
-		if e.Long != nil {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// cpuHours prints a CPU time in seconds as hours, to 2 decimals from 1
-// hour up and to 3 below (a smoke run's seconds).
-func cpuHours(seconds float64) string {
-	h := seconds / 3600
-	if h >= 1 {
-		return strconv.FormatFloat(h, 'f', 2, 64)
-	}
-	return strconv.FormatFloat(h, 'f', 3, 64)
 }
 
 // finite reports whether x is a number other than ±Inf.

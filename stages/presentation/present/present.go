@@ -21,6 +21,7 @@ import (
 	"math"
 	"math/big"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -552,4 +553,26 @@ func ParseFloat(column, text string) (*big.Float, error) {
 		return nil, fmt.Errorf("column %s: %q is not a decimal number", column, text)
 	}
 	return x, nil
+}
+
+// LongRuns returns the long runs (knuth.long) among r's estimators, in
+// their order.
+func (r *Results) LongRuns() []Estimator {
+	var out []Estimator
+	for _, e := range r.Estimators {
+		if e.Long != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// CPUHours prints a CPU time in seconds as hours, to 2 decimals from 1
+// hour up and to 3 below (a smoke run's seconds).
+func CPUHours(seconds float64) string {
+	h := seconds / 3600
+	if h >= 1 {
+		return strconv.FormatFloat(h, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(h, 'f', 3, 64)
 }

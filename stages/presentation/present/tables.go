@@ -54,6 +54,32 @@ var Tables = []NamedTable{
 		[]string{knuth.Stage.Name, shapes.Stage.Name, exact.Stage.Name}, CoverageTable},
 	{"tails", "Tail diagnostics of the estimates for grids of side 15 and more: effective sample size, the largest sample's share of the sum, and the Pareto tail index k̂ (above 0.7 the interval is not to be trusted).",
 		[]string{knuth.Stage.Name, importance.Stage.Name}, TailsTable},
+	{"longruns", "Every long run (knuth.long, units in the committed bundle): samples, units, CPU-hours, the estimate with its 95% half-width, and the Pareto tail index k̂.",
+		[]string{knuth.Stage.Name}, LongRunsTable},
+}
+
+// LongRunsTable lists every long run, in the order of r.Estimators: box
+// shape, estimator, samples, units, CPU-hours, the estimate with its 95%
+// half-width and k̂, marked as in TailsTable.
+func LongRunsTable(r *Results) typeset.Table {
+	var rows [][]typeset.Cell
+	for _, e := range r.LongRuns() {
+		k := typeset.DashCell()
+		if !math.IsNaN(e.ParetoK) {
+			mark := unreliableMark(e)
+			if mark == "" && e.ParetoK >= montecarlo.HeadlineK {
+				mark = `^{\dagger}`
+			}
+			k = typeset.MathCell(typeset.Fixed(e.ParetoK, 2) + mark)
+		}
+		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.N(), e.Shape.N())),
+			typeset.Cells(typeset.Piece{Kind: typeset.Code, S: e.Variant}), typeset.MathCell(typeset.Int64(e.Samples)),
+			typeset.MathCell(typeset.Int64(int64(e.Long.Units))), typeset.MathCell(CPUHours(e.Long.CPUSeconds)),
+			typeset.MathCell(SciFloat(e.Estimate, 4) + `\ (\pm ` + typeset.Percent(e.RelativeError*montecarlo.Z95, 2) + `\%)`), k}, e.From))
+	}
+	head := texts("boxes", "grid", "estimator", "samples", "units", "CPU-hours", "estimate (95%)", "")
+	head[7] = typeset.MathCell(`\hat k`)
+	return typeset.Table{Spec: "lllrrrrr", Head: head, Rows: rows}
 }
 
 // TailSide is the smallest grid side whose estimates the tails table
@@ -77,10 +103,13 @@ func (r *Results) TailEstimators() []Estimator {
 // the diagnostics of its samples as weights: the effective sample size
 // (Σw)²/Σw², as a count and as a share of the samples, the largest
 // sample's share of the sum, and the Pareto tail index k̂ (marked ‡ above
-// montecarlo.UnreliableAbove(samples)), beside the relative error they qualify.
+// montecarlo.UnreliableAbove(samples), otherwise † from montecarlo.HeadlineK
+// on, where the headline rule takes no figure), beside the relative error
+// they qualify.
 func TailsTable(r *Results) typeset.Table {
 	var rows [][]typeset.Cell
 	var last grid.Shape
+	noHeadline := false
 	es := r.TailEstimators()
 	for i, e := range es {
 		if i > 0 && e.Shape != last {
@@ -89,7 +118,12 @@ func TailsTable(r *Results) typeset.Table {
 		last = e.Shape
 		k := typeset.DashCell() // no tail to fit
 		if !math.IsNaN(e.ParetoK) {
-			k = typeset.MathCell(typeset.Fixed(e.ParetoK, 2) + unreliableMark(e))
+			mark := unreliableMark(e)
+			if mark == "" && e.ParetoK >= montecarlo.HeadlineK {
+				mark = `^{\dagger}`
+				noHeadline = true
+			}
+			k = typeset.MathCell(typeset.Fixed(e.ParetoK, 2) + mark)
 		}
 		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.N(), e.Shape.N())),
 			typeset.Cells(typeset.Piece{Kind: typeset.Code, S: e.Label()}), typeset.MathCell(typeset.Int64(e.Samples)),
@@ -97,6 +131,11 @@ func TailsTable(r *Results) typeset.Table {
 			typeset.MathCell(typeset.Percent(e.ESS/float64(e.Samples), 2)), typeset.MathCell(typeset.Percent(e.MaxShare, 2)), k}, e.From))
 	}
 	rows = appendUnreliableNote(rows, es, 9)
+	if noHeadline {
+		note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`}, typeset.Piece{Kind: typeset.Text, S: fmt.Sprintf(" k-hat at least %g: an infinite-variance tail, so no headline figure (the headline rule)", montecarlo.HeadlineK)})
+		note.Span, note.Align = 9, "l"
+		rows = append(rows, nil, []typeset.Cell{note})
+	}
 	head := texts("boxes", "grid", "estimator", "samples", "RE (%)", "ESS", "ESS/n (%)", "largest share (%)", "")
 	head[8] = typeset.MathCell(`\hat k`)
 	return typeset.Table{Spec: "lllrrrrrr", Head: head, Rows: rows}

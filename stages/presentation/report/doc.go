@@ -85,7 +85,12 @@
 //	    after the default run of their variant, with
 //	    its relative error and the diagnostics of its samples as weights:
 //	    ESS, ESS/n, the largest sample's share of the sum and the Pareto k̂
-//	    (‡ above 0.7)
+//	    (‡ unreliable: above min(1 − 1/log10 n, 0.7); otherwise † from 1/2,
+//	    where the headline rule takes no figure)
+//	paper/generated/longruns.tex
+//	    every long run (present.LongRuns): box shape, estimator, samples,
+//	    units, CPU-hours, the estimate with its 95% half-width and k̂ (‡
+//	    unreliable, † k̂ ≥ 1/2)
 //	paper/generated/artifacts.tex
 //	    every artifact the paper's numbers come from, with stage, size, rows,
 //	    SHA-256, and each stage's fingerprint

@@ -465,6 +465,15 @@ func TestTailsTable(t *testing.T) {
 	if !strings.Contains(tails, `4$\times$4 & 16$\times$16`) || strings.Contains(tails, `9$\times$9`) || !strings.Contains(tails, `$\hat k$`) {
 		t.Errorf("tails table:\n%s", tails)
 	}
+	// k̂ from 1/2 on, though not unreliable: marked †, with its note.
+	for i, e := range r.Estimators {
+		if e.Shape == (grid.Shape{R: 4, C: 4}) {
+			r.Estimators[i].ParetoK, r.Estimators[i].Unreliable = 0.6, false
+		}
+	}
+	if tails := string(TailsTable(r)); !strings.Contains(tails, `0.60^{\dagger}`) || !strings.Contains(tails, "no headline figure") {
+		t.Errorf("tails table without the k-hat ≥ 1/2 mark:\n%s", tails)
+	}
 }
 
 // A long run (data/knuth_long.parquet) carries the headline interval of
@@ -527,6 +536,11 @@ func TestLongRunHeadline(t *testing.T) {
 	}
 	if tails := string(TailsTable(withLong)); !strings.Contains(tails, "knuth/cover long") || !strings.Contains(tails, "321.5") {
 		t.Errorf("tails table lacks the long run:\n%s", tails)
+	}
+	// The long-run table has both long runs, and no default run.
+	if long := string(LongRunsTable(withLong)); !strings.Contains(long, `$48{,}000$ & $3$ & $2.50$`) || !strings.Contains(long, `$64{,}000$ & $1$ & $0.012$`) ||
+		strings.Count(long, `\\`) != 3 {
+		t.Errorf("long-run table:\n%s", long)
 	}
 
 	tex, err = numbers.TeX(without, nil, nil)

@@ -16,3 +16,4 @@ func SymmetryTable(r *present.Results) []byte   { return present.SymmetryTable(r
 func FixingTable(r *present.Results) []byte     { return present.FixingTable(r).TeX() }
 func CoverageTable(r *present.Results) []byte   { return present.CoverageTable(r).TeX() }
 func TailsTable(r *present.Results) []byte      { return present.TailsTable(r).TeX() }
+func LongRunsTable(r *present.Results) []byte   { return present.LongRunsTable(r).TeX() }
