@@ -24,7 +24,8 @@
 //	    says so with its bound on the chance of success
 //	figures/error_work.pdf, figures/error_work.png
 //	    relative standard error against cumulative work (cells visited),
-//	    log-log, every 9×9 estimator in a colour of its own (at most 12
+//	    log-log, every 9×9 estimator that walks cells (not the stack
+//	    estimators, whose work counts memo states) in a colour of its own (at most 12
 //	    lines, or the figure fails) with a dash pattern and a marker at each
 //	    decade of work, the legend beside the plot, with a 1/√n reference
 //	    slope
@@ -32,7 +33,9 @@
 //	    per box shape: exact count / Kilfoil heuristic − 1, in per cent, and
 //	    the same for the most precise Monte Carlo estimate with its 95%
 //	    interval (a long run's, data/knuth_long.parquet, where the shape has
-//	    one; see present.Results.MostPrecise), on a scale linear within
+//	    one; see present.Results.MostPrecise; where the heuristic's
+//	    six-row bands are sampled, its own half-width joins the bar in
+//	    quadrature), on a scale linear within
 //	    ±plots.HeuristicLinearWithin per cent and logarithmic beyond (4×4's
 //	    12.5% beside the tenths of a per cent of the larger grids), the
 //	    legend in a row above the plot

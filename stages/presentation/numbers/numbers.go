@@ -686,7 +686,7 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // bytes on every machine: not a long run (compared by CPU time), not the
 // stack estimators (whose work counts memo states).
 func comparesByWork(e present.Estimator, method string) bool {
-	return e.Method == method && e.Estimate.Sign() > 0 && e.Long == nil && e.Variant != "stacks" && e.Variant != "stackshybrid"
+	return e.Method == method && e.Estimate.Sign() > 0 && e.Long == nil && e.WalksCells()
 }
 
 // relVarWorkInterval is the 95% interval of e's relative variance × work

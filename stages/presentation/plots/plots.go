@@ -431,9 +431,16 @@ func (unpadded) GlyphBoxes(*plot.Plot) []plot.GlyphBox { return nil }
 // ErrorWork draws the relative error of each 9×9 run (standard error over
 // estimate) against the work spent so far, on log-log axes, with a line
 // of slope −1/2: the 1/√n decay every unbiased average shares.
-// Estimators with a lower line need less work for the same accuracy.
+// Estimators with a lower line need less work for the same accuracy. The
+// stack estimators walk no cell (their work counts memo states), so they
+// are left out.
 func ErrorWork(r *present.Results) (*plot.Plot, error) {
-	runs := runsFor(r, present.Classic)
+	var runs []mcRun
+	for _, rn := range runsFor(r, present.Classic) {
+		if rn.est.WalksCells() {
+			runs = append(runs, rn)
+		}
+	}
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("error/work: %w: no 9×9 traces", ErrNoData)
 	}
