@@ -114,7 +114,7 @@ func BenchmarkRelvarSeconds(b *testing.B) {
 			c.v.HybridK = s.N() * s.N()
 			for b.Loop() {
 				start := cpuTime()
-				spec := montecarlo.Spec{Seed: 1, Stage: "bench", Shape: c.shape, Variant: c.v.Name, BlockSize: 1000}
+				spec := montecarlo.Spec{Seed: 1, Stage: "bench", Shape: c.shape, Variant: c.v.Name, BlockSize: 1000, TailSize: montecarlo.ParetoTailSize(c.samples)}
 				res, err := montecarlo.Run(context.Background(), spec, c.samples, 1, func() (montecarlo.Sampler, error) { return NewSampler(context.Background(), s, c.v) }, nil)
 				if err != nil {
 					b.Fatal(err)
