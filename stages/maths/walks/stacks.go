@@ -113,7 +113,8 @@ func NewStacks(ctx context.Context, s grid.Shape) (*Stacks, error) {
 // about 2.5 (2,000 samples; BenchmarkRelvarSeconds). On 36×36 a sample
 // takes about 1.4 s, nearly all of it the exact counts of degree 3, and
 // the drawn columns make the tail heavy: with 18 exact columns relvar 6.4
-// over 60 samples, 74 over 150 (±5% in about 44 CPU-hours); with 20,
+// over 60 samples, 74 over 150 (±5% in about 44 CPU-hours), and 17 with
+// k̂ 1.1 over 150 others (BenchmarkRelvarSeconds); with 20,
 // 16 over 150 at 1.5 s (11 hours); with 22, 7.4 over 100 at 2.4 s
 // (8 hours). Few samples: these are rough.
 func NewStacksHybrid(ctx context.Context, s grid.Shape, exactColumns int) (*Stacks, error) {
