@@ -28,11 +28,13 @@
 //   - bandmrvlast, bandselast: the same, the last band's completions counted
 //     exactly (R ≤ 3; walkbands.LastBand).
 //   - stacks: no walk. Each stack's structure (which column of the stack
-//     holds each symbol in each band) is drawn uniformly among S(R,C); given
+//     holds each symbol in each band) is drawn uniformly among S(R,C) (for
+//     C = 6 by sequential importance sampling, weighed by 1/P); given
 //     them, grids = Σ Π_bands EC_R(H_b), the proper R-edge-colourings of the
 //     band's column–symbol graph, counted exactly for R ≤ 3 and for R ≥ 4 as
 //     pm(H)·EC(H − M) with M a uniform perfect matching. Light-tailed (k̂
-//     0.2 on 16×16 and 20×20). C ≤ 5, R ≤ 8, N ≤ 32.
+//     0.2 on 16×16 and 20×20). C ≤ 6, R ≤ 8, N ≤ 35 (the shape keys'
+//     limit; package walks goes to 36).
 //   - stackshybrid: stacks, each matching drawn in part where the memo
 //     leaves the cache: walks.StacksHybridColumns columns counted exactly,
 //     the others drawn ∝ 1/r_y (Knuth's estimator over those columns; the
@@ -155,7 +157,7 @@
 //   - knuth.hybrid_order (cover): rowmajor, random, mrv or cover.
 //   - knuth.samples: RxC (R·C ≤ 36) or RxC/variant → samples ≥ 1 (0: not
 //     run), at most 2²⁴ blocks; band variants need R ≤ 5, last-band R ≤ 3,
-//     stacks C ≤ 5, R ≤ 8, N ≤ 32.
+//     stacks C ≤ 6, R ≤ 8, N ≤ 35.
 //   - knuth.hybrid_k: RxC → [0, N²], for every shape the hybrid runs on.
 //   - knuth.stacks_exact ({}): RxC → stackshybrid's exact matching columns
 //     there, 1 to N−1 (unset: 18, so that up to side 18 it is stacks: a

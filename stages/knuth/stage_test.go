@@ -123,8 +123,8 @@ func TestConfigErrors(t *testing.T) {
 		"knuth.long={2x3/dfs: 64000}":                                               "knuth.long.2x3/dfs",
 		"knuth.long={4x4/bandselast: 16000}":                                        "knuth.long.4x4/bandselast",
 		"knuth.long={6x2/bandmrv: 16000}":                                           "knuth.long.6x2/bandmrv",
-		"knuth.long={2x6/stacks: 16000}":                                            "knuth.long.2x6/stacks",
-		"knuth.long={2x6/stackshybrid: 16000}":                                      "knuth.long.2x6/stackshybrid",
+		"knuth.long={1x7/stacks: 16000}":                                            "knuth.long.1x7/stacks",
+		"knuth.long={5x7/stackshybrid: 16000}":                                      "knuth.long.5x7/stackshybrid",
 		"knuth.samples={2x2: 5, 6x6/stackshybrid: 5}":                               "knuth.samples.6x6/stackshybrid",
 		"knuth.long={5x5/se: 4000}":                                                 "knuth.se_budget.5x5",
 		"knuth.long={2x3/se: 64000, 3x5/hybrid: 16000}":                             "knuth.hybrid_k.3x5",
@@ -152,5 +152,5 @@ func TestConfigErrors(t *testing.T) {
 	// is checked.
 	withStacks := smoke
 	withStacks.Set = append(slices.Clip(smoke.Set), "knuth.variants=[mrv, stacks]")
-	pipelinetest.Rejects(t, withStacks, "knuth.samples={2x2: 5, 2x6/stacks: 5}", "knuth.samples.2x6/stacks")
+	pipelinetest.Rejects(t, withStacks, "knuth.samples={2x2: 5, 1x7/stacks: 5}", "knuth.samples.1x7/stacks")
 }

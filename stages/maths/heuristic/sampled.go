@@ -52,6 +52,7 @@ type CompletionsSampler struct {
 	free    [MaxSide][MaxSide]uint64
 	weight  [MaxSide][MaxSide]uint64
 	perm    [1 << MaxSide]uint64
+	boxes   []uint8 // Sample's array, N·R
 }
 
 // NewCompletionsSampler returns the sampler of M(R,C) for shape s, with
@@ -67,10 +68,26 @@ func NewCompletionsSampler(s grid.Shape) (*CompletionsSampler, error) {
 		scale: montecarlo.ValueOfInt(num).Div(montecarlo.ValueOfInt(den))}, nil
 }
 
-// Sample returns one estimate of M(R,C); its work is the permanent table's
-// multiplications. It never fails.
+// Sample returns one estimate of M(R,C): Draw's 1/P times (C!)^R/N!; its
+// work is the permanent table's multiplications. It never fails.
 func (e *CompletionsSampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64, error) {
+	if e.boxes == nil {
+		e.boxes = make([]uint8, e.n*e.r)
+	}
+	inv, work := e.Draw(src, e.boxes)
+	return inv.Mul(e.scale), work, nil
+}
+
+// Draw draws a labelled set array σ₁, …, σ_N (see CompletionsSampler)
+// into boxes, boxes[x·R + i] = σ_x(i) for symbol x (in the order dealt)
+// and row i, and returns 1/P, P the probability of the array drawn (an
+// unbiased estimate of L(R,C): its mean is Σ P·(1/P) over the arrays), and
+// the permanent table's multiplications. Every array has P > 0, so a sum
+// over arrays of P·(1/P)·f is the sum of f: a caller may weigh any
+// function of the array by 1/P. boxes needs N·R entries.
+func (e *CompletionsSampler) Draw(src *rand.ChaCha8, boxes []uint8) (montecarlo.Value, int64) {
 	r := e.r
+	boxes = boxes[:e.n*r]
 	for i := range r {
 		for j := range r {
 			e.free[i][j] = uint64(e.c)
@@ -84,6 +101,7 @@ func (e *CompletionsSampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64,
 		x = x.MulInt(e.perm[full])
 		// Row i (i = 0…R−1) takes column j with probability
 		// w(i,j)·f(S∖j)/f(S), S the columns rows i… still need.
+		sigma := boxes[(e.n-left)*r:]
 		cols := full
 		for i := range r {
 			u := montecarlo.Uniform(src, e.perm[cols])
@@ -94,13 +112,14 @@ func (e *CompletionsSampler) Sample(src *rand.ChaCha8) (montecarlo.Value, int64,
 					taken = taken.MulInt(e.weight[i][j])
 					e.free[i][j]--
 					cols &^= 1 << j
+					sigma[i] = uint8(j)
 					break
 				}
 				u -= w
 			}
 		}
 	}
-	return x.Div(taken).Mul(e.scale), work, nil
+	return x.Div(taken), work
 }
 
 // permanents sets the weights of the free places for k symbols left, fills

@@ -82,3 +82,40 @@ func BenchmarkCompletionsRelvarSeconds(b *testing.B) {
 		})
 	}
 }
+
+// Draw writes what it draws: every symbol's σ is a permutation of the
+// boxes, every row gives every box exactly C symbols, and Sample is Draw's
+// 1/P times (C!)^R/N! on the same random stream.
+func TestCompletionsSamplerDrawsSetArrays(t *testing.T) {
+	for _, s := range []grid.Shape{{R: 3, C: 2}, {R: 6, C: 6}, {R: 5, C: 6}} {
+		e, err := NewCompletionsSampler(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		boxes := make([]uint8, s.N()*s.R)
+		src, again := montecarlo.Spec{Seed: 2}.Source(0), montecarlo.Spec{Seed: 2}.Source(0)
+		for range 20 {
+			inv, _ := e.Draw(src, boxes)
+			load := make([]int, s.R*s.R)
+			for x := range s.N() {
+				var seen uint
+				for i, j := range boxes[x*s.R : (x+1)*s.R] {
+					if int(j) >= s.R || seen>>j&1 != 0 {
+						t.Fatalf("%s: symbol %d takes boxes %v, not a permutation", s, x, boxes[x*s.R:(x+1)*s.R])
+					}
+					seen |= 1 << j
+					load[i*s.R+int(j)]++
+				}
+			}
+			for k, l := range load {
+				if l != s.C {
+					t.Fatalf("%s: row %d gives box %d %d symbols, want %d", s, k/s.R, k%s.R, l, s.C)
+				}
+			}
+			x, _, _ := e.Sample(again)
+			if want := inv.Mul(e.scale); x != want || inv.IsZero() {
+				t.Fatalf("%s: Sample %v, Draw's 1/P·scale %v", s, x, want)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
 
@@ -71,7 +72,8 @@ func cpuTime() time.Duration {
 // BenchmarkRelvarSeconds measures, per estimator, relvar × CPU seconds per
 // sample on one core (the time a run needs per unit of relative variance of
 // its mean: RE² = relvar·s / seconds), over a fixed number of samples per
-// op, for the last-band variants beside those they refine. Run with
+// op, for the last-band variants beside those they refine, and for the
+// stack estimator up to 36×36 (6×6: about 1.4 s a sample). Run with
 // -benchtime 1x; the samples are few, so relvar is known to about
 // ±10–30% (more for the heavy-tailed walks).
 func BenchmarkRelvarSeconds(b *testing.B) {
@@ -99,13 +101,20 @@ func BenchmarkRelvarSeconds(b *testing.B) {
 		{"4x5", 1000, Variant{Name: "stacks", Stacks: true}},
 		{"4x5", 1000, Variant{Name: "stackshybrid", Stacks: true, StacksExact: StacksHybridColumns}},
 		{"5x5", 2000, Variant{Name: "stackshybrid", Stacks: true, StacksExact: StacksHybridColumns}},
+		// Box width 6: structures by sequential importance sampling.
+		{"6x5", 300, Variant{Name: "stackshybrid", Stacks: true, StacksExact: StacksHybridColumns}},
+		{"5x6", 300, Variant{Name: "stackshybrid", Stacks: true, StacksExact: StacksHybridColumns}},
+		{"6x6", 150, Variant{Name: "stackshybrid", Stacks: true, StacksExact: StacksHybridColumns}},
 	} {
 		b.Run(c.shape+"/"+c.v.Name, func(b *testing.B) {
-			s := mustShape(b, c.shape)
+			s, err := grid.ParseShapeUpTo(c.shape, MaxStacksSide)
+			if err != nil {
+				b.Fatal(err)
+			}
 			c.v.HybridK = s.N() * s.N()
 			for b.Loop() {
 				start := cpuTime()
-				spec := montecarlo.Spec{Seed: 1, Stage: "bench", Shape: c.shape, Variant: c.v.Name, BlockSize: 1000}
+				spec := montecarlo.Spec{Seed: 1, Stage: "bench", Shape: c.shape, Variant: c.v.Name, BlockSize: 1000, TailSize: montecarlo.ParetoTailSize(c.samples)}
 				res, err := montecarlo.Run(context.Background(), spec, c.samples, 1, func() (montecarlo.Sampler, error) { return NewSampler(context.Background(), s, c.v) }, nil)
 				if err != nil {
 					b.Fatal(err)
@@ -115,6 +124,7 @@ func BenchmarkRelvarSeconds(b *testing.B) {
 				b.ReportMetric(st.RelVar, "relvar")
 				b.ReportMetric(perSample*1e6, "µs/sample")
 				b.ReportMetric(st.RelVar*perSample*1e6, "relvar·µs")
+				b.ReportMetric(res.Diagnostics().ParetoK, "k̂")
 			}
 		})
 	}

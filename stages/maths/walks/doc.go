@@ -17,7 +17,9 @@
 // grids down the tree at once. The band variants start from a uniformly
 // random first band or count the last band exactly, with package walkbands.
 // The stack estimator (see Stacks) walks no cell: it draws the stacks'
-// structures uniformly and counts or estimates each band's edge
+// structures (uniformly for box widths up to 5; by package heuristic's
+// sequential importance sampling, weighed by 1/P, for width 6, as on
+// 36×36) and counts or estimates each band's edge
 // colourings, with a light tail where the walks' is heavy; its hybrid
 // (NewStacksHybrid) draws part of each perfect matching and counts the
 // rest, where the whole count's memo would leave the cache (25×25: 40 ms a
@@ -25,5 +27,5 @@
 // package montecarlo's Run.
 //
 // The package imports the standard library and the maths packages grid,
-// montecarlo and walkbands only.
+// heuristic, montecarlo and walkbands only.
 package walks

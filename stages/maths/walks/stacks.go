@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/maths/heuristic"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/maths/walkbands"
 )
@@ -33,7 +34,14 @@ import (
 // with EC_R the number of ordered R-edge-colourings (verified by the tests
 // against 288 and 28,200,960). A sample draws the R structures uniformly
 // (from uniform bands of the transposed shape) and returns S^R·Π_b Ê_b with
-// Ê_b an unbiased estimate of EC_R(H_b): exact for R ≤ 3 (Σ over the perfect
+// Ê_b an unbiased estimate of EC_R(H_b). For C = 6 the uniform draw is out
+// of reach (walkbands.FirstBand needs the count M(C,R), known for C ≤
+// MaxFirstBandHeight = 5 only), so each structure is drawn by
+// heuristic.CompletionsSampler's sequential importance sampling instead, a
+// structure being exactly its labelled set array, and weighed by 1/P, P
+// the probability of the structure drawn, in place of S: still unbiased,
+// E = Σ_structures P·(1/P)·Π_b EC(H_b) summed over the stacks (the tests
+// check it on shapes of known count). Ê_b is: exact for R ≤ 3 (Σ over the perfect
 // matchings M of 2^cycles(H − M)); for R ≥ 4 Ê_b = pm(H)·Ê(H − M) for a
 // uniform perfect matching M, recursively down to degree 3, counted exactly
 // (E[pm(H)·EC(H − M)] = Σ_M EC(H − M) = EC(H)). Every factor is positive
@@ -45,43 +53,49 @@ import (
 // Not safe for concurrent use.
 type Stacks struct {
 	r, c, n int
-	first   *walkbands.FirstBand // uniform bands of the transposed shape C×R
-	factor  montecarlo.Value     // S(R,C)^R
+	first   *walkbands.FirstBand // uniform bands of the transposed shape C×R, or nil
+	factor  montecarlo.Value     // S(R,C)^R, with first
+	// sampled draws the structures when first is nil (C = 6), into array:
+	// array[x·C + i] is the box (band) that row i of the transposed band
+	// (a column of the stack) gives symbol x.
+	sampled *heuristic.CompletionsSampler
+	array   []uint8
 	// graph[b][j] is the symbol set of column j in band b; rest its copy
 	// while matchings are removed.
-	graph, rest [][]uint32
-	match       []uint32
+	graph, rest [][]uint64
+	match       []uint64
 	pm          matchings
 	// exactColumns is how many columns of each matching the memo counts,
 	// those left once the others are drawn (0: all counted).
 	exactColumns int
 	// tail and tailMatch are the memo's columns and matching, on the
 	// symbols the drawn columns left, renumbered 0…len(tail)−1.
-	tail, tailMatch []uint32
+	tail, tailMatch []uint64
 	// colourings counts a band's colourings once its degree is at most 3;
 	// sets is its input.
 	colourings *walkbands.LastBand
-	sets       []uint64
 	work       int64
 	err        error
 }
 
-// The limits of Stacks: a symbol set is a uint32 (N ≤ 32), and with R ≤ 8
-// a band's perfect matchings, at most (R!)^(N/R) ≤ 2^62 by Brègman's bound,
-// fit 64 bits.
+// The limits of Stacks: a symbol set is a uint64, and with R ≤ 8 and N ≤
+// 36 a band's perfect matchings, at most (R!)^(N/R) ≤ 2^62 by Brègman's
+// bound, fit 64 bits. Box widths up to MaxFirstBandHeight draw their
+// structures uniformly, MaxStacksWidth (6, heuristic.MaxSide) by
+// sequential importance sampling.
 const (
-	MaxStacksSide   = 32
+	MaxStacksSide   = 36
 	MaxStacksHeight = 8
+	MaxStacksWidth  = heuristic.MaxSide
 )
 
-// NewStacks returns the sampler of shape s: C ≤ MaxFirstBandHeight (the
-// transposed shape's uniform bands), R ≤ MaxStacksHeight and N ≤
-// MaxStacksSide. ctx stops the set-array count a box width of 5 needs
-// (once per process), and a sample: one takes seconds on 25×25, so the
-// matchings' count checks ctx as it goes and Sample then fails with its
-// error.
+// NewStacks returns the sampler of shape s: C ≤ MaxStacksWidth, R ≤
+// MaxStacksHeight and N ≤ MaxStacksSide. ctx stops the set-array count a
+// box width of 5 needs (once per process), and a sample: one takes seconds
+// on 25×25, so the matchings' count checks ctx as it goes and Sample then
+// fails with its error.
 func NewStacks(ctx context.Context, s grid.Shape) (*Stacks, error) {
-	return newStacks(ctx, s, 0)
+	return newStacks(ctx, s, 0, false)
 }
 
 // NewStacksHybrid is NewStacks with each perfect matching M drawn in part,
@@ -96,12 +110,18 @@ func NewStacks(ctx context.Context, s grid.Shape) (*Stacks, error) {
 // drawn columns with leaf scores counted exactly, so still unbiased. With
 // N ≤ exactColumns it is NewStacks. On 25×25 with StacksHybridColumns
 // (2^18 states, 3 MB) a sample takes 40 ms instead of 12 s, with relvar
-// about 2.5 (2,000 samples; BenchmarkRelvarSeconds).
+// about 2.5 (2,000 samples; BenchmarkRelvarSeconds). On 36×36 a sample
+// takes about 1.4 s, nearly all of it the exact counts of degree 3, and
+// the drawn columns make the tail heavy: with 18 exact columns relvar 6.4
+// over 60 samples, 74 over 150 (±5% in about 44 CPU-hours), and 17 with
+// k̂ 1.1 over 150 others (BenchmarkRelvarSeconds); with 20,
+// 16 over 150 at 1.5 s (11 hours); with 22, 7.4 over 100 at 2.4 s
+// (8 hours). Few samples: these are rough.
 func NewStacksHybrid(ctx context.Context, s grid.Shape, exactColumns int) (*Stacks, error) {
 	if exactColumns < 1 || exactColumns > MaxStacksSide {
 		return nil, fmt.Errorf("walks: the stack estimator's exact columns must be in [1, %d], not %d", MaxStacksSide, exactColumns)
 	}
-	return newStacks(ctx, s, exactColumns)
+	return newStacks(ctx, s, exactColumns, false)
 }
 
 // StacksHybridColumns is the exact columns of the stack estimator's hybrid
@@ -110,46 +130,58 @@ func NewStacksHybrid(ctx context.Context, s grid.Shape, exactColumns int) (*Stac
 // samples depend on it: a change bumps KernelVersion.
 const StacksHybridColumns = 18
 
-func newStacks(ctx context.Context, s grid.Shape, exactColumns int) (*Stacks, error) {
-	if s.R < 1 || s.R > MaxStacksHeight || s.C < 1 || s.C > MaxFirstBandHeight || s.N() > MaxStacksSide {
-		return nil, fmt.Errorf("walks: the stack estimator needs box height 1 ≤ R ≤ %d, width 1 ≤ C ≤ %d and side N ≤ %d, not %s", MaxStacksHeight, MaxFirstBandHeight, MaxStacksSide, s)
-	}
-	first, err := walkbands.NewFirstBand(ctx, grid.Shape{R: s.C, C: s.R})
-	if err != nil {
-		return nil, err
+// newStacks is NewStacksHybrid (NewStacks with exactColumns 0); sampled
+// draws the structures by sequential importance sampling even where the
+// uniform draw exists (box width C ≤ MaxFirstBandHeight), for the tests.
+func newStacks(ctx context.Context, s grid.Shape, exactColumns int, sampled bool) (*Stacks, error) {
+	if s.R < 1 || s.R > MaxStacksHeight || s.C < 1 || s.C > MaxStacksWidth || s.N() > MaxStacksSide {
+		return nil, fmt.Errorf("walks: the stack estimator needs box height 1 ≤ R ≤ %d, width 1 ≤ C ≤ %d and side N ≤ %d, not %s", MaxStacksHeight, MaxStacksWidth, MaxStacksSide, s)
 	}
 	colourings, err := walkbands.NewBandColourings(s.N(), min(s.R, 3), s.C)
 	if err != nil {
 		return nil, err
 	}
-	e := &Stacks{r: s.R, c: s.C, n: s.N(), first: first, match: make([]uint32, s.N()), colourings: colourings, sets: make([]uint64, s.N()),
-		exactColumns: exactColumns, tail: make([]uint32, s.N()), tailMatch: make([]uint32, s.N())}
+	e := &Stacks{r: s.R, c: s.C, n: s.N(), match: make([]uint64, s.N()), colourings: colourings,
+		exactColumns: exactColumns, tail: make([]uint64, s.N()), tailMatch: make([]uint64, s.N())}
 	e.pm.ctx = ctx
+	e.graph = make([][]uint64, s.C)
+	e.rest = make([][]uint64, s.C)
+	for b := range e.graph {
+		e.graph[b] = make([]uint64, e.n)
+		e.rest[b] = make([]uint64, e.n)
+	}
+	if sampled || s.C > MaxFirstBandHeight {
+		// A stack's structure is a labelled set array of the transposed
+		// shape: rows its C columns, boxes the C bands.
+		if e.sampled, err = heuristic.NewCompletionsSampler(grid.Shape{R: s.C, C: s.R}); err != nil {
+			return nil, err
+		}
+		e.array = make([]uint8, s.N()*s.C)
+		return e, nil
+	}
+	if e.first, err = walkbands.NewFirstBand(ctx, grid.Shape{R: s.C, C: s.R}); err != nil {
+		return nil, err
+	}
 	// S = b(C,R)/(R!)^(C²): a band of C×R is a labelled set array with
 	// its C² row segments (R cells each) in any order.
 	rFact := new(big.Int).MulRange(1, int64(s.R))
 	orders := montecarlo.ValueOfInt(new(big.Int).Exp(rFact, big.NewInt(int64(s.C*s.C)), nil))
-	perStack := first.Count().Div(orders)
+	perStack := e.first.Count().Div(orders)
 	e.factor = montecarlo.One
 	for range s.R {
 		e.factor = e.factor.Mul(perStack)
-	}
-	e.graph = make([][]uint32, s.C)
-	e.rest = make([][]uint32, s.C)
-	for b := range e.graph {
-		e.graph[b] = make([]uint32, e.n)
-		e.rest[b] = make([]uint32, e.n)
 	}
 	return e, nil
 }
 
 // Sample draws one sample and its work: the matching states counted plus
-// the work of the exact counts (walkbands.LastBand's).
+// the work of the exact counts (walkbands.LastBand's), plus, for structures
+// drawn by sequential importance sampling, its permanent table's
+// multiplications.
 func (e *Stacks) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
-	e.drawGraphs(src)
-	r := e.r
 	e.work = 0
-	x := e.factor
+	x := e.drawGraphs(src)
+	r := e.r
 	for b, g := range e.graph {
 		rest := e.rest[b]
 		copy(rest, g)
@@ -176,13 +208,28 @@ func (e *Stacks) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 	return x, e.work
 }
 
-// drawGraphs draws the R stacks' structures uniformly and puts each band's
-// graph H_b in e.graph[b].
-func (e *Stacks) drawGraphs(src *rand.ChaCha8) {
+// drawGraphs draws the R stacks' structures, puts each band's graph H_b
+// in e.graph[b] and returns their weight: S^R for uniform structures, the
+// product of their 1/P for sampled ones.
+func (e *Stacks) drawGraphs(src *rand.ChaCha8) montecarlo.Value {
 	for _, g := range e.graph {
 		clear(g)
 	}
-	n, r := e.n, e.r
+	n, r, c := e.n, e.r, e.c
+	if e.first == nil {
+		weight := montecarlo.One
+		for s := range r {
+			inv, work := e.sampled.Draw(src, e.array)
+			e.work += work
+			weight = weight.Mul(inv)
+			for x := range n {
+				for i, b := range e.array[x*c : (x+1)*c] {
+					e.graph[b][s*c+i] |= 1 << x
+				}
+			}
+		}
+		return weight
+	}
 	for s := range r {
 		// Row i of the transposed band is column s·C+i of the grid; its
 		// box j (columns jR…jR+R−1) is band j.
@@ -193,18 +240,19 @@ func (e *Stacks) drawGraphs(src *rand.ChaCha8) {
 			}
 		}
 	}
+	return e.factor
 }
 
 // drawMatching draws a perfect matching M of cols into e.match (see
 // NewStacksHybrid) and returns x times its weight: pm(cols) for a uniform
 // M, or P·pm(rest), and 0 at a dead end.
-func (e *Stacks) drawMatching(src *rand.ChaCha8, cols []uint32, x montecarlo.Value) montecarlo.Value {
+func (e *Stacks) drawMatching(src *rand.ChaCha8, cols []uint64, x montecarlo.Value) montecarlo.Value {
 	n := len(cols)
 	drawn := 0
 	if e.exactColumns > 0 {
 		drawn = max(0, n-e.exactColumns)
 	}
-	var used, done uint32
+	var used, done uint64
 	for range drawn {
 		j := fewestFree(cols, used, done)
 		done |= 1 << j
@@ -220,10 +268,10 @@ func (e *Stacks) drawMatching(src *rand.ChaCha8, cols []uint32, x montecarlo.Val
 	// Renumber the symbols left 0, 1, … so that the memo spans 2^len(tail)
 	// sets (the identity when nothing was drawn).
 	var number [MaxStacksSide]uint8
-	var symbol [MaxStacksSide]uint32
+	var symbol [MaxStacksSide]uint64
 	left := 0
-	for free := (uint32(1)<<n - 1) &^ used; free != 0; free &= free - 1 {
-		number[bits.TrailingZeros32(free)] = uint8(left)
+	for free := (uint64(1)<<n - 1) &^ used; free != 0; free &= free - 1 {
+		number[bits.TrailingZeros64(free)] = uint8(left)
 		symbol[left] = free & -free
 		left++
 	}
@@ -231,9 +279,9 @@ func (e *Stacks) drawMatching(src *rand.ChaCha8, cols []uint32, x montecarlo.Val
 	var column [MaxStacksSide]int // tail[i] is column column[i]
 	for c := range n {
 		if done>>c&1 == 0 {
-			var set uint32
+			var set uint64
 			for s := cols[c] &^ used; s != 0; s &= s - 1 {
-				set |= 1 << number[bits.TrailingZeros32(s)]
+				set |= 1 << number[bits.TrailingZeros64(s)]
 			}
 			column[len(tail)] = c
 			tail = append(tail, set)
@@ -246,7 +294,7 @@ func (e *Stacks) drawMatching(src *rand.ChaCha8, cols []uint32, x montecarlo.Val
 		return montecarlo.Value{}
 	}
 	for i := range tail {
-		e.match[column[i]] = symbol[bits.TrailingZeros32(e.tailMatch[i])]
+		e.match[column[i]] = symbol[bits.TrailingZeros64(e.tailMatch[i])]
 	}
 	return x.MulInt(count)
 }
@@ -254,11 +302,11 @@ func (e *Stacks) drawMatching(src *rand.ChaCha8, cols []uint32, x montecarlo.Val
 // fewestFree returns the column outside done with the fewest symbols
 // outside used (the first of them): drawing the most constrained column
 // first makes dead ends rarer.
-func fewestFree(cols []uint32, used, done uint32) int {
+func fewestFree(cols []uint64, used, done uint64) int {
 	best, fewest := -1, MaxStacksSide+1
 	for c, set := range cols {
 		if done>>c&1 == 0 {
-			if k := bits.OnesCount32(set &^ used); k < fewest {
+			if k := bits.OnesCount64(set &^ used); k < fewest {
 				best, fewest = c, k
 			}
 		}
@@ -273,10 +321,10 @@ func fewestFree(cols []uint32, used, done uint32) int {
 // integers): a symbol few columns can still take is taken more often. A
 // symbol no other column holds must be taken now (probability 1); two
 // such symbols are a dead end.
-func drawSymbol(src *rand.ChaCha8, cols []uint32, free, done uint32) (uint32, montecarlo.Value) {
+func drawSymbol(src *rand.ChaCha8, cols []uint64, free, done uint64) (uint64, montecarlo.Value) {
 	var weight [MaxStacksSide]uint64
 	var total uint64
-	var forced uint32
+	var forced uint64
 	for f := free; f != 0; f &= f - 1 {
 		y := f & -f
 		holders := 0
@@ -292,7 +340,7 @@ func drawSymbol(src *rand.ChaCha8, cols []uint32, free, done uint32) (uint32, mo
 			forced = y
 			continue
 		}
-		weight[bits.TrailingZeros32(y)] = 840 / uint64(holders)
+		weight[bits.TrailingZeros64(y)] = 840 / uint64(holders)
 		total += 840 / uint64(holders)
 	}
 	if forced != 0 {
@@ -304,7 +352,7 @@ func drawSymbol(src *rand.ChaCha8, cols []uint32, free, done uint32) (uint32, mo
 	u := montecarlo.Uniform(src, total)
 	for f := free; ; f &= f - 1 {
 		y := f & -f
-		w := weight[bits.TrailingZeros32(y)]
+		w := weight[bits.TrailingZeros64(y)]
 		if u < w {
 			return y, montecarlo.One.MulInt(total).Div(montecarlo.One.MulInt(w))
 		}
@@ -315,12 +363,9 @@ func drawSymbol(src *rand.ChaCha8, cols []uint32, free, done uint32) (uint32, mo
 // exact returns the number of ordered proper edge-colourings of the
 // graph cols, regular of degree min(R, 3) (the last band's count of package
 // walkbands: each stack's sets are disjoint), and false on overflow.
-func (e *Stacks) exact(cols []uint32) (uint64, bool) {
-	for j, set := range cols {
-		e.sets[j] = uint64(set)
-	}
+func (e *Stacks) exact(cols []uint64) (uint64, bool) {
 	e.colourings.Work = 0
-	k, ok := e.colourings.Count(e.sets)
+	k, ok := e.colourings.Count(cols)
 	e.work += e.colourings.Work
 	return k, ok
 }
@@ -329,13 +374,13 @@ func (e *Stacks) exact(cols []uint32) (uint64, bool) {
 // the symbols of cols[j]) by a memo over the sets of symbols used by
 // columns 0…k−1, and draws one uniformly.
 type matchings struct {
-	cols []uint32
+	cols []uint64
 	// The memo: dense (indexed by the set, valid where stamp = gen) up to
 	// denseSide columns, a map beyond.
 	dense  []uint64
 	stamp  []uint32
 	gen    uint32
-	sparse map[uint32]uint64
+	sparse map[uint64]uint64
 	states int64
 	// ctx stops a count: checked every checkEvery states, after which
 	// every count is 0 (the caller reads ctx.Err()).
@@ -350,11 +395,11 @@ const checkEvery = 1 << 16
 // 12 MB for N = 20, 384 MB for N = 25), a map beyond.
 const denseSide = 25
 
-func (m *matchings) reset(cols []uint32) {
+func (m *matchings) reset(cols []uint64) {
 	m.cols, m.states, m.stopped = cols, 0, false
 	n := len(cols)
 	if n > denseSide {
-		m.sparse = map[uint32]uint64{}
+		m.sparse = map[uint64]uint64{}
 		return
 	}
 	if len(m.dense) != 1<<n {
@@ -369,11 +414,11 @@ func (m *matchings) reset(cols []uint32) {
 
 // count returns the number of perfect matchings of the columns from
 // popcount(used) on into the symbols outside used.
-func (m *matchings) count(used uint32) uint64 {
+func (m *matchings) count(used uint64) uint64 {
 	if m.stopped {
 		return 0
 	}
-	k := bits.OnesCount32(used)
+	k := bits.OnesCount64(used)
 	if k == len(m.cols) {
 		return 1
 	}
@@ -405,12 +450,12 @@ func (m *matchings) count(used uint32) uint64 {
 // column j's symbol) and returns the number of perfect matchings (≥ 1 on a
 // regular graph; within 64 bits by the limits of NewStacks), or 0 and
 // leaves match alone if there is none.
-func (m *matchings) draw(src *rand.ChaCha8, match []uint32) uint64 {
+func (m *matchings) draw(src *rand.ChaCha8, match []uint64) uint64 {
 	total := m.count(0)
 	if m.stopped || total == 0 {
 		return 0
 	}
-	var used uint32
+	var used uint64
 	for k := range m.cols {
 		u := montecarlo.Uniform(src, m.count(used))
 		for free := m.cols[k] &^ used; free != 0; free &= free - 1 {

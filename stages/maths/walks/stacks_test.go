@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 )
@@ -180,9 +181,9 @@ func TestDrawMatchingUnbiased(t *testing.T) {
 		if x.IsZero() {
 			continue
 		}
-		var used uint32
+		var used uint64
 		for j, set := range cols {
-			if e.match[j]&set == 0 || bits.OnesCount32(e.match[j]) != 1 || used&e.match[j] != 0 {
+			if e.match[j]&set == 0 || bits.OnesCount64(e.match[j]) != 1 || used&e.match[j] != 0 {
 				t.Fatalf("column %d matched to %b (its symbols %b, used %b)", j, e.match[j], set, used)
 			}
 			used |= e.match[j]
@@ -207,6 +208,81 @@ func TestStacksExactRefused(t *testing.T) {
 	for _, v := range []Variant{{Name: "stackshybrid", Stacks: true, StacksExact: -1}, {Name: "mrv", Order: MRV, HybridK: 16, StacksExact: 18}} {
 		if _, err := NewSampler(context.Background(), mustShape(t, "2x2"), v); err == nil {
 			t.Errorf("%+v: no error", v)
+		}
+	}
+}
+
+// simulateSampled is simulate with the stack structures drawn by
+// sequential importance sampling (heuristic.CompletionsSampler) even where
+// the uniform draw exists.
+func simulateSampled(t testing.TB, shape grid.Shape, v Variant, seed uint64, samples int64) montecarlo.Moments {
+	spec := montecarlo.Spec{Seed: seed, Stage: "knuth", Shape: shape.String(), Variant: v.Name, BlockSize: 500}
+	res, err := montecarlo.Run(context.Background(), spec, samples, 2, func() (montecarlo.Sampler, error) {
+		e, err := newStacks(context.Background(), shape, v.StacksExact, true)
+		return &Sampler{stacks: e, variant: v}, err
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Total
+}
+
+// Structures drawn by sequential importance sampling and weighed by 1/P
+// keep the estimator unbiased: within 4 standard errors of the known count
+// on shapes whose structures the uniform draw also reaches (box widths 2 to
+// 5; all colourings exact, or matchings drawn whole or in part), and on 2×6,
+// whose width 6 takes this path in NewStacks itself. The weights differ
+// from the uniform S^R, so the samples do too.
+func TestStacksSampledStructuresUnbiased(t *testing.T) {
+	for _, c := range []struct {
+		shape, known string
+		exact        int
+		samples      int64
+	}{{"2x3", "2x3", 0, 20000}, {"3x2", "2x3", 0, 20000}, {"3x3", "3x3", 0, 20000}, {"4x2", "4x2", 0, 20000}, {"2x5", "5x2", 0, 5000},
+		{"3x4", "4x3", 0, 2000}, {"4x3", "4x3", 0, 2000}, {"4x3", "4x3", 8, 2000}} {
+		v := Variant{Name: "stacks", Stacks: true, StacksExact: c.exact}
+		m := simulateSampled(t, mustShape(t, c.shape), v, 5, c.samples)
+		st := m.Stats()
+		z := zscore(t, m, c.known)
+		t.Logf("%s, %d exact columns: %s, relvar %.3g, z = %.2f", c.shape, c.exact, montecarlo.Decimal(st.Estimate), st.RelVar, z)
+		if math.Abs(z) > 4 {
+			t.Errorf("%s, %d exact columns: estimate %s is %.1f standard errors from the exact count", c.shape, c.exact, montecarlo.Decimal(st.Estimate), z)
+		}
+	}
+	sampled := simulateSampled(t, mustShape(t, "3x3"), Variant{Name: "stacks", Stacks: true}, 5, 100)
+	uniform := simulate(t, mustShape(t, "3x3"), Variant{Name: "stacks", Stacks: true}, 5, 100)
+	if sampled == uniform {
+		t.Error("3×3: sampled structures give the uniform draw's moments; the sampled path was not taken")
+	}
+	m := simulate(t, mustShape(t, "2x6"), Variant{Name: "stacks", Stacks: true}, 5, 20000)
+	z := zscore(t, m, "2x6")
+	t.Logf("2x6: %s, relvar %.3g, z = %.2f", montecarlo.Decimal(m.Stats().Estimate), m.Stats().RelVar, z)
+	if math.Abs(z) > 4 {
+		t.Errorf("2×6: estimate %s is %.1f standard errors from the exact count", montecarlo.Decimal(m.Stats().Estimate), z)
+	}
+}
+
+// Box width 6 goes to sequential importance sampling, beyond is refused,
+// and 36×36 draws a positive sample.
+func TestStacksWidthSix(t *testing.T) {
+	e, err := NewStacksHybrid(context.Background(), grid.Shape{R: 6, C: 6}, StacksHybridColumns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.first != nil || e.sampled == nil {
+		t.Fatal("6×6: structures not drawn by sequential importance sampling")
+	}
+	src := montecarlo.Spec{Seed: 1}.Source(0)
+	for range 1 { // seconds a sample
+		x, work := e.Sample(src)
+		if e.err != nil || x.IsZero() || work <= 0 {
+			t.Errorf("6×6: sample %v, work %d, error %v", x, work, e.err)
+		}
+		t.Logf("6×6: log10 sample %.3f, work %d", x.Log10(), work)
+	}
+	for _, bad := range []grid.Shape{{R: 1, C: 7}, {R: 6, C: 7}, {R: 7, C: 6}} {
+		if _, err := NewStacks(context.Background(), bad); err == nil {
+			t.Errorf("%s: no error", bad)
 		}
 	}
 }

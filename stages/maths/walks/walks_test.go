@@ -26,6 +26,8 @@ var exact = map[string]string{
 	"5x1": "161280", // Latin squares of order 5
 	// 2×5 transposed (Pettersen 2005)
 	"5x2": "1903816047972624930994913280000",
+	// 12×12 with boxes 2×6 (Pettersen 2006; known-values.md)
+	"2x6": "38296278920738107863746324732012492486187417600000",
 }
 
 func exactFloat(t *testing.T, shape string) *big.Float {

@@ -226,7 +226,7 @@ func checkVariant(s grid.Shape, v walks.Variant, order walks.Order) error {
 	case v.LastBand && s.R > walks.MaxLastBandHeight:
 		return fmt.Errorf("box height above %d for a variant that counts the last band", walks.MaxLastBandHeight)
 	case v.Stacks && !stacksFits(s):
-		return fmt.Errorf("a shape beyond box height %d, box width %d or side %d for %s", walks.MaxStacksHeight, walks.MaxFirstBandHeight, walks.MaxStacksSide, v.Name)
+		return fmt.Errorf("a shape beyond box height %d, box width %d or side %d for %s", walks.MaxStacksHeight, walks.MaxStacksWidth, walks.MaxStacksSide, v.Name)
 	}
 	return nil
 }

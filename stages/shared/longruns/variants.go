@@ -122,7 +122,7 @@ func (c Params) Check(runs []sampling.Run, uses func(variant string) bool, count
 // and "" for one that runs on s.
 func unfit(variant string, s grid.Shape) string {
 	if isStacks(variant) && !stacksFits(s) {
-		return fmt.Sprintf("0 for "+variant+" on a shape beyond box height %d, box width %d or side %d (a transpose C×R within them has the same count)", walks.MaxStacksHeight, walks.MaxFirstBandHeight, walks.MaxStacksSide)
+		return fmt.Sprintf("0 for "+variant+" on a shape beyond box height %d, box width %d or side %d (a transpose C×R within them has the same count)", walks.MaxStacksHeight, walks.MaxStacksWidth, walks.MaxStacksSide)
 	}
 	if h := maxBandHeight(variant); s.R > h {
 		return fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", variant, h)
@@ -150,5 +150,5 @@ func isStacks(variant string) bool { return strings.HasPrefix(variant, "stacks")
 
 // stacksFits reports whether the stack estimator runs on shape s.
 func stacksFits(s grid.Shape) bool {
-	return s.R <= walks.MaxStacksHeight && s.C <= walks.MaxFirstBandHeight && s.N() <= walks.MaxStacksSide
+	return s.R <= walks.MaxStacksHeight && s.C <= walks.MaxStacksWidth && s.N() <= walks.MaxStacksSide
 }
