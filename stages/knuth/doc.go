@@ -33,8 +33,7 @@
 //     them, grids = Σ Π_bands EC_R(H_b), the proper R-edge-colourings of the
 //     band's column–symbol graph, counted exactly for R ≤ 3 and for R ≥ 4 as
 //     pm(H)·EC(H − M) with M a uniform perfect matching. Light-tailed (k̂
-//     0.2 on 16×16 and 20×20). C ≤ 6, R ≤ 8, N ≤ 35 (the shape keys'
-//     limit; package walks goes to 36).
+//     0.2 on 16×16 and 20×20). C ≤ 6, R ≤ 8, N ≤ 35 (walks: 36).
 //   - stackshybrid: stacks, each matching drawn in part where the memo
 //     leaves the cache: walks.StacksHybridColumns columns counted exactly,
 //     the others drawn ∝ 1/r_y (Knuth's estimator over those columns; the
@@ -155,7 +154,7 @@
 //   - knuth.variants (all thirteen): distinct names among the variants;
 //     entries of other keys naming an unlisted variant are left unused.
 //   - knuth.hybrid_order (cover): rowmajor, random, mrv or cover.
-//   - knuth.samples: RxC (R·C ≤ 36) or RxC/variant → samples ≥ 1 (0: not
+//   - knuth.samples: RxC (R·C ≤ 35) or RxC/variant → samples ≥ 1 (0: not
 //     run), at most 2²⁴ blocks; band variants need R ≤ 5, last-band R ≤ 3,
 //     stacks C ≤ 6, R ≤ 8, N ≤ 35.
 //   - knuth.hybrid_k: RxC → [0, N²], for every shape the hybrid runs on.
