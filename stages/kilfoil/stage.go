@@ -1,6 +1,7 @@
 package kilfoil
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/decimal"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/heuristic"
+	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 )
 
 // Stage computes Kilfoil's estimate for every configured box shape.
@@ -124,9 +126,29 @@ func run(p *pipeline.Pass) error {
 			return m, nil
 		}
 		start := time.Now()
-		m, err := heuristic.BandCompletions(s)
-		if err != nil {
-			return nil, err
+		// The programme takes no context and M(5,6) takes 12–20 s: count
+		// aside, so that Ctrl-C stops the stage at once (the process then
+		// exits, the count with it).
+		type result struct {
+			m   *big.Int
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			var r result
+			defer func() { done <- r }()
+			defer parallel.Recover(&r.err) // a panic becomes the stage's error
+			r.m, r.err = heuristic.BandCompletions(s)
+		}()
+		var m *big.Int
+		select {
+		case <-p.Context().Done():
+			return nil, context.Cause(p.Context())
+		case r := <-done:
+			if r.err != nil {
+				return nil, r.err
+			}
+			m = r.m
 		}
 		p.Report("band_seconds_"+s.String(), time.Since(start).Seconds())
 		completions[s] = m

@@ -66,6 +66,11 @@ func TestBadConfig(t *testing.T) {
 		{"kilfoil.sampled={5x5: 20000}", "kilfoil.sampled", "5x5"},
 		{"kilfoil.sampled={7x6: 20000}", "kilfoil.sampled", "7x6"},
 		{"kilfoil.sampled={6x6: 10}", "kilfoil.sampled.6x6", "10"},
+		{"kilfoil.sampled={6x6: 2000.5}", "kilfoil.sampled.6x6", "2000.5"},
+		{"kilfoil.sampled={6x6: 1e30}", "kilfoil.sampled.6x6", "1e30"},
+		{"kilfoil.sampled={6x6: .nan}", "kilfoil.sampled.6x6", ".nan"},
+		{"kilfoil.sampled={6x6: abc}", "kilfoil.sampled.6x6", "abc"},
+		{"kilfoil.sampled=[6x6]", "kilfoil.sampled", "[6x6]"},
 	} {
 		err := pipelinetest.Rejects(t, fourShapes, tc.set, tc.key)
 		var ce *pipeline.ConfigError
