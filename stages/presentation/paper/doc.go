@@ -59,6 +59,9 @@
 //     \label{census:appendix} (after \appendix) in main.aux, on its page or
 //     later, are the appendices' and exempt. A float is a label with a
 //     table. or figure. anchor (hyperref), or named tab: or fig:.
+//   - A table or figure is never referred to in the text, or is printed on
+//     an earlier page than its first reference. main.tex's \ref, outside
+//     floats, writes \censusref{label}{page} when its page ships out.
 //   - A table is set below 8 pt (minTableFontPt): \fittable writes
 //     \censustablescale{name}{scale}{font size} for each generated table,
 //     and scale times size must reach 8 pt. A table too wide turns sideways

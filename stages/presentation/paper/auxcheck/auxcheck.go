@@ -34,13 +34,16 @@ type tableScale struct {
 type Aux struct {
 	labels []auxLabel
 	scales []tableScale
+	// firstRef is the first page on which the text (not a float) refers
+	// to each label: main.tex's \ref writes \censusref{label}{page}.
+	firstRef map[string]int
 }
 
 // Parse reads the labels and table scales of the .aux text data.
 // Other lines, and labels not of LaTeX's {{number}{page}...} form, are
 // ignored.
 func Parse(data string) (Aux, error) {
-	var a Aux
+	a := Aux{firstRef: map[string]int{}}
 	for n, line := range strings.Split(data, "\n") {
 		line = strings.TrimSpace(line)
 		bad := func(why string) error {
@@ -76,6 +79,18 @@ func Parse(data string) (Aux, error) {
 				l.float = "Figure"
 			}
 			a.labels = append(a.labels, l)
+		case strings.HasPrefix(line, `\censusref{`):
+			args := groups(strings.TrimPrefix(line, `\censusref`))
+			if len(args) != 2 {
+				return Aux{}, bad("want \\censusref{label}{page}")
+			}
+			page, err := strconv.Atoi(args[1])
+			if err != nil || page < 1 {
+				return Aux{}, bad(fmt.Sprintf("page %q is not a page number", args[1]))
+			}
+			if first, ok := a.firstRef[args[0]]; !ok || page < first {
+				a.firstRef[args[0]] = page
+			}
 		case strings.HasPrefix(line, `\censustablescale{`):
 			args := groups(strings.TrimPrefix(line, `\censustablescale`))
 			if len(args) != 3 {
@@ -129,6 +144,9 @@ func groups(s string) []string {
 //   - no table or figure of the body is printed on a later page than that
 //     (the floats whose labels come after census:appendix, on its page or
 //     later, are the appendices');
+//   - every table and figure is referred to in the text, and printed on
+//     or after the page of its first reference (a reader meets the
+//     reference, then the float);
 //   - no table that \fittable set is smaller than minTableFontPt once
 //     scaled.
 func Check(a Aux, maxBodyPages int, minTableFontPt float64) error {
@@ -154,6 +172,18 @@ func Check(a Aux, maxBodyPages int, minTableFontPt float64) error {
 		}
 		if l.page > bodyEnd.page {
 			return fmt.Errorf("paper: %s %s (%s) is printed on page %d, after the Conclusion ends on page %d: the body's floats go before it (issue 51)", l.float, l.number, l.name, l.page, bodyEnd.page)
+		}
+	}
+	for _, l := range a.labels {
+		if l.float == "" {
+			continue
+		}
+		first, ok := a.firstRef[l.name]
+		switch {
+		case !ok:
+			return fmt.Errorf("paper: %s %s (%s) is never referred to in the text: every float is cited before it is printed (issue 51)", l.float, l.number, l.name)
+		case l.page < first:
+			return fmt.Errorf("paper: %s %s (%s) is printed on page %d, before its first reference on page %d: place it after (issue 51)", l.float, l.number, l.name, l.page, first)
 		}
 	}
 	for _, t := range a.scales {

@@ -12,6 +12,11 @@ const goodAux = `\relax
 \global\let\oldnewlabel\newlabel
 \gdef\newlabel#1#2{\newlabelxx{#1}#2}
 \newlabel{RF1}{7}
+\censusref{tab:funnel}{3}
+\censusref{fig:errorwork}{11}
+\censusref{tab:fixing}{6}
+\censusref{tab:fixing}{4}
+\censusref{sec:mc}{12}
 \censustablescale{funnel}{1}{10}
 \newlabel{tab:funnel}{{1}{3}{The reduction of {first} bands, F\&J'' and \{}{table.1}{}}
 \newlabel{sec:mc}{{7}{10}{Monte Carlo estimation}{section.7}{}}
@@ -52,6 +57,10 @@ func TestParseAux(t *testing.T) {
 			t.Errorf("label %d: %+v, want %+v", i, a.labels[i], want[i])
 		}
 	}
+	// The first reference is the least page, whatever the order written.
+	if a.firstRef["tab:fixing"] != 4 || a.firstRef["fig:errorwork"] != 11 || len(a.firstRef) != 4 {
+		t.Errorf("first references %v, want tab:fixing on 4, fig:errorwork on 11 and 4 labels", a.firstRef)
+	}
 	wantScales := []tableScale{{"funnel", 1, 10}, {"shapes", 0.90196, 9}, {"fixing", 1, 8}}
 	if len(a.scales) != len(wantScales) {
 		t.Fatalf("scales %+v, want %+v", a.scales, wantScales)
@@ -75,6 +84,8 @@ func TestParseAux(t *testing.T) {
 		`\censustablescale{x}{0.5}`,
 		`\censustablescale{x}{half}{9}`,
 		`\censustablescale{x}{0}{9}`,
+		`\censusref{tab:x}{0}`,
+		`\censusref{tab:x}`,
 	} {
 		if _, err := Parse(bad + "\n"); err == nil || !strings.Contains(err.Error(), "main.aux:1") {
 			t.Errorf("Parse(%q): %v, want an error naming the line", bad, err)
@@ -109,6 +120,8 @@ func TestAuxErrorChecksTheLayout(t *testing.T) {
 		// the marker, but on an earlier page.
 		{"a body table before the appendix's page", "\\newlabel{tab:fixing}{{5}{19}", "\\newlabel{tab:fixing}{{5}{16}", "Table 5 (tab:fixing) is printed on page 16"},
 		{"a table below 8pt", `\censustablescale{shapes}{0.90196}{9}`, `\censustablescale{shapes}{0.65}{9}`, "generated/shapes.tex is set at 5.85pt"},
+		{"a figure before its first reference", `\censusref{fig:errorwork}{11}`, `\censusref{fig:errorwork}{14}`, "Figure 4 (fig:errorwork) is printed on page 13, before its first reference on page 14"},
+		{"a table never referred to", `\censusref{tab:funnel}{3}`, `\censusref{tab:other}{3}`, "Table 1 (tab:funnel) is never referred to"},
 		{"an 8pt table shrunk", `\censustablescale{fixing}{1}{8}`, `\censustablescale{fixing}{0.99}{8}`, "generated/fixing.tex is set at 7.92pt"},
 	}
 	for _, c := range cases {
