@@ -296,6 +296,13 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				// Rounded down: 99.9996% is not 100.00%.
 				m.num(typeset.MacroName("verified", "share", e.Shape.String()), strconv.FormatFloat(math.Floor(10000*share)/100, 'f', 2, 64))
 			}
+			// The share the pair method's multisets recount (the classes
+			// that exchange the stacks by an involution): \MultisetsShareTwoXFive.
+			if share, n, ok := present.CheckedShare(r.SymmetryClasses, e.Shape, "multisets"); ok && n > 0 {
+				pct, _ := new(big.Rat).Mul(share, big.NewRat(100, 1)).Float64()
+				m.num(typeset.MacroName("multisets", "share", e.Shape.String()), strconv.FormatFloat(pct, 'f', 0, 64))
+				m.num(typeset.MacroName("multisets", "classes", e.Shape.String()), typeset.Int64(int64(n)))
+			}
 			if e.Shape == present.Classic {
 				m.flag("HaveSymmetryNine")
 				m.num("SymmetryNineGroupOrder", typeset.Int(e.GroupOrder))

@@ -276,3 +276,30 @@ func TestIntervalTeX(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckedShare: the share is Σ|class|·F of the classes whose second
+// count names the method over that of every class but the identity, of
+// the one shape asked.
+func TestCheckedShare(t *testing.T) {
+	s25, s33 := grid.Shape{R: 2, C: 5}, grid.Shape{R: 3, C: 3}
+	class := func(s grid.Shape, order int, size, fixed int64, method string) SymmetryClass {
+		return SymmetryClass{Shape: s, Order: order, Size: big.NewInt(size), Fixed: big.NewInt(fixed), CheckMethod: method}
+	}
+	classes := []SymmetryClass{
+		class(s25, 1, 1, 1000, "multisets"), // the identity: not in the sum
+		class(s25, 2, 3, 10, "stackjoin+multisets"),
+		class(s25, 2, 5, 4, "stackjoin"),
+		class(s25, 4, 2, 15, ""),
+		class(s33, 2, 7, 10, "multisets"), // another shape
+	}
+	share, n, ok := CheckedShare(classes, s25, "multisets")
+	if !ok || n != 1 || share.Cmp(big.NewRat(30, 80)) != 0 {
+		t.Errorf("multisets on 2x5: %v of %d classes (%v), want 3/8 of 1", share, n, ok)
+	}
+	if share, n, _ := CheckedShare(classes, s25, "stackjoin"); n != 2 || share.Cmp(big.NewRat(50, 80)) != 0 {
+		t.Errorf("stackjoin on 2x5: %v of %d classes, want 5/8 of 2", share, n)
+	}
+	if _, _, ok := CheckedShare(classes[:1], s25, "multisets"); ok {
+		t.Error("a shape with the identity alone has no share")
+	}
+}

@@ -2,6 +2,7 @@ package present
 
 import (
 	"math/big"
+	"strings"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
@@ -53,7 +54,32 @@ type SymmetryClass struct {
 	Order          int
 	Representative string
 	Fixed          *big.Int
-	From           typeset.Source // its row of data/symmetry_classes.parquet
+	// CheckMethod names the second count of Fixed ("" when none).
+	CheckMethod string
+	From        typeset.Source // its row of data/symmetry_classes.parquet
+}
+
+// CheckedShare returns the share of shape s's non-identity Burnside sum
+// Σ|class|·F carried by the classes whose second count's method name
+// contains method, how many such classes there are, and whether s has a
+// class that is not the identity.
+func CheckedShare(classes []SymmetryClass, s grid.Shape, method string) (share *big.Rat, checked int, ok bool) {
+	total, part := new(big.Int), new(big.Int)
+	for _, c := range classes {
+		if c.Shape != s || c.Order == 1 {
+			continue
+		}
+		term := new(big.Int).Mul(c.Size, c.Fixed)
+		total.Add(total, term)
+		if strings.Contains(c.CheckMethod, method) {
+			part.Add(part, term)
+			checked++
+		}
+	}
+	if total.Sign() == 0 {
+		return nil, 0, false
+	}
+	return new(big.Rat).SetFrac(part, total), checked, true
 }
 
 // readSymmetry reads the symmetry stage's two tables, keeping only the
@@ -109,7 +135,7 @@ func readSymmetry(p *pipeline.Pass, r *Results) error {
 			return err
 		}
 		r.SymmetryClasses = append(r.SymmetryClasses, SymmetryClass{Shape: s, Class: int(row.Class), Size: size,
-			Order: int(row.Order), Representative: row.Representative, Fixed: fixed,
+			Order: int(row.Order), Representative: row.Representative, Fixed: fixed, CheckMethod: row.CheckMethod,
 			From: typeset.Row(symmetry.Classes.Path, "shape", row.Shape, "class", row.Class)})
 	}
 	return nil
