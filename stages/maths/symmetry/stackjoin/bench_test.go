@@ -3,8 +3,11 @@ package stackjoin
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 )
 
@@ -28,5 +31,46 @@ func BenchmarkFixedWorkers3x4(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkCheckPart5x2 counts one part of 64 of a heavy 5×2 class, as a
+// check unit of the symmetry stage does (check.5x2.class022.part03of64),
+// on one worker, from a cold process (the stack counts are kept for the
+// process: run one sub-benchmark, -benchtime 1x, to profile it). It logs
+// the part's sums, which must not change with a change of speed, and
+// reports the process's CPU time (cpu-s/op). Pairs: class 22 (stacks
+// (4 5), σ² = id for the pair's stack counts: the cost is their keys) and
+// the STACKJOIN_BENCH_PARTS list ("class.part,…", e.g. "83.3,47.40").
+func BenchmarkCheckPart5x2(b *testing.B) {
+	s := symmetry.Shape{R: 5, C: 2}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pairs := [][2]int{{22, 3}}
+	if v := os.Getenv("STACKJOIN_BENCH_PARTS"); v != "" {
+		pairs = nil
+		for _, f := range strings.Split(v, ",") {
+			var class, part int
+			if _, err := fmt.Sscanf(f, "%d.%d", &class, &part); err != nil || class < 0 || class >= len(g.Classes) || part < 0 || part >= 64 {
+				b.Fatalf("STACKJOIN_BENCH_PARTS: %q is not class.part (a 5×2 class, a part below 64)", f)
+			}
+			pairs = append(pairs, [2]int{class, part})
+		}
+	}
+	for _, cp := range pairs {
+		b.Run(fmt.Sprintf("class%d/part%d", cp[0], cp[1]), func(b *testing.B) {
+			for range b.N {
+				cpu0 := pipeline.ProcessCPU()
+				sums, err := FixedPart(context.Background(), s, g.Classes[cp[0]].Rep, cp[1], 64, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cpu := pipeline.ProcessCPU() - cpu0
+				b.ReportMetric(cpu.Seconds(), "cpu-s/op")
+				b.Logf("class %d part %d of 64: sums %v, %.2f CPU-s", cp[0], cp[1], sums, cpu.Seconds())
+			}
+		})
 	}
 }

@@ -174,6 +174,11 @@ func (rn *RowNormal) Key(rows []uint16) [16]uint16 {
 func RelabelKey(rows []uint16, r int, anyRows bool) [16]uint16 {
 	n := len(rows)
 	bands := n / r
+	if anyRows && bands == 2 {
+		if k, ok := twoBandKey(rows, r); ok {
+			return k
+		}
+	}
 	if !anyRows {
 		var pos [16]int
 		for i := range n {
@@ -304,6 +309,81 @@ func RelabelKey(rows []uint16, r int, anyRows bool) [16]uint16 {
 		try(0, bo)
 	}
 	return best
+}
+
+// twoBandKey is RelabelKey's canonical key for a stack of two columns
+// (two bands, every row a 2-set), where the general search of tied row
+// orders is both costly and, past maxRelabelOrders, not canonical. Each
+// symbol joins its row in band 0 to its row in band 1, each row lies on
+// two symbols, so the rows and symbols form disjoint cycles, k rows of
+// each band on a cycle of 2k symbols (k = 1: two symbols sharing both
+// rows). A relabelling and a permutation of the rows within bands and of
+// the bands carry a stack onto any other with the same multiset of k:
+// the key is the sorted signatures of one fixed stack of that multiset,
+// the cycles by decreasing k on consecutive rows of both bands (so
+// RelabelKeyRows gives a stack of the key). ok is false when a row is not
+// a 2-set or a band not a partition of the symbols (the general path).
+// On 5×2 (every class's exchanged pair with σ² = id) it replaced the
+// general key's 94% of a part's time.
+func twoBandKey(rows []uint16, r int) (key [16]uint16, ok bool) {
+	n := len(rows)
+	// rowOf[b][x]: the position in band b of the row holding symbol x
+	var rowOf [2][16]uint8
+	for b := range 2 {
+		var all uint16
+		for j := range r {
+			m := rows[b*r+j]
+			if bits.OnesCount16(m) != 2 || all&m != 0 {
+				return key, false
+			}
+			all |= m
+			for ; m != 0; m &= m - 1 {
+				rowOf[b][bits.TrailingZeros16(m)] = uint8(j)
+			}
+		}
+		if all != uint16(1<<n-1) {
+			return key, false
+		}
+	}
+	// The cycle sizes k, walking from each band-0 row not yet met: out by
+	// one of its symbols to band 1, back by that row's other symbol.
+	var sizes [16]int
+	cycles := 0
+	var seen uint16 // band-0 rows met
+	for start := range r {
+		if seen>>start&1 != 0 {
+			continue
+		}
+		k := 0
+		out := bits.TrailingZeros16(rows[start])
+		for row := start; seen>>row&1 == 0; {
+			seen |= 1 << row
+			k++
+			back := bits.TrailingZeros16(rows[r+int(rowOf[1][out])] &^ (1 << out))
+			row = int(rowOf[0][back])
+			out = bits.TrailingZeros16(rows[row] &^ (1 << back))
+		}
+		j := cycles
+		for ; j > 0 && sizes[j-1] < k; j-- {
+			sizes[j] = sizes[j-1]
+		}
+		sizes[j] = k
+		cycles++
+	}
+	// The fixed stack: a cycle of k on rows a…a+k-1 of both bands, its
+	// symbols joining row a+i of band 0 to rows a+i and a+(i+1) mod k of
+	// band 1 (signature: band 0's position + R·band 1's).
+	x, a := 0, 0
+	for _, k := range sizes[:cycles] {
+		for i := range k {
+			key[x] = uint16(a + i + r*(a+i))
+			key[x+1] = uint16(a + i + r*(a+(i+1)%k))
+			x += 2
+		}
+		a += k
+	}
+	sortSmall(key[:n])
+	return key, true
 }
 
 // mixSmall[c] is mix64(c+1), the words of the intersection sizes c ≤ 16
