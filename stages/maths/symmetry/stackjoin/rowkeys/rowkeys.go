@@ -48,6 +48,10 @@ type RowNormal struct {
 type bandOrbit struct {
 	rows []int
 	maps [][]int
+	// lines, when ρ'^L (L the orbit's length) keeps every row of its first
+	// band a, so that every permutation of a's rows extends to a y:
+	// lines[j][i] = ρ'^j(a·R+i), the rows that y moves together.
+	lines [][]int
 }
 
 // NewRowNormal returns the normal form for a stack of n rows in bands of
@@ -94,6 +98,19 @@ func NewRowNormal(n, r int, rho []int) *RowNormal {
 			}
 			bo.maps = append(bo.maps, m)
 		}
+		free := true
+		lines := make([][]int, len(orb))
+		for i := range r {
+			x := a*r + i
+			for j := range orb {
+				lines[j] = append(lines[j], x)
+				x = rho[x]
+			}
+			free = free && x == a*r+i
+		}
+		if free {
+			bo.lines = lines
+		}
 		rn.orbits = append(rn.orbits, bo)
 		if len(orb) == 1 {
 			rel := make([]byte, r)
@@ -121,6 +138,9 @@ func (rn *RowNormal) Key(rows []uint16) [16]uint16 {
 	copy(k[:], rows)
 	var img [16]uint16
 	for _, bo := range rn.orbits {
+		if bo.lines != nil && sortLines(&k, bo.lines) {
+			continue
+		}
 		for _, m := range bo.maps {
 			for i, x := range bo.rows {
 				img[m[i]] = k[x]
@@ -150,6 +170,43 @@ func (rn *RowNormal) Key(rows []uint16) [16]uint16 {
 		}
 	}
 	return k
+}
+
+// sortLines takes k to the least image of its rows on one orbit of bands
+// whose y are every permutation of the first band's rows (bandOrbit.lines;
+// its first band a is the orbit's lowest, read first): y sorts a's sets,
+// carrying each line of rows along, and no other y reads as low on a's
+// rows when those are distinct. It reports false, changing nothing, when
+// two of a's sets are equal (then Key tries the maps one by one). On 5×2
+// with the bands exchanged (119 maps) it cut a check part's time (class
+// 81 part 3 of 64) from 56 to 20 CPU-s.
+func sortLines(k *[16]uint16, lines [][]int) bool {
+	first := lines[0]
+	r := len(first)
+	// rank[i]: the place of row a·R+i's set among a's sets
+	var rank [16]int
+	for i := range r {
+		for j := range i {
+			switch a, b := k[first[j]], k[first[i]]; {
+			case a == b:
+				return false
+			case a < b:
+				rank[i]++
+			default:
+				rank[j]++
+			}
+		}
+	}
+	for _, line := range lines {
+		var moved [16]uint16
+		for i, x := range line {
+			moved[rank[i]] = k[x]
+		}
+		for i, x := range line {
+			k[x] = moved[i]
+		}
+	}
+	return true
 }
 
 // RelabelKey returns a memo key for E_{h,τ} of a stack cycle whose τ is

@@ -256,3 +256,110 @@ func BenchmarkRelabelKey(b *testing.B) {
 		RelabelKey(stacks[i%len(stacks)], 3, true)
 	}
 }
+
+// TestRowNormalImage checks RowNormal.Key on random stacks of 5×2 and 3×4
+// under row maps ρ' of every kind its orbits take: the key is an image
+// P∘y⁻¹ under a row permutation y that keeps every band's rows together
+// and commutes with ρ' (found by trying every such y), and where every
+// orbit of bands lets every permutation of its first band's rows extend
+// (sortLines) the key is the same for every such image of the stack that
+// keeps each band in place (the least image, canonical).
+func TestRowNormalImage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	cases := []struct {
+		name string
+		n, r int
+		rho  []int
+		free bool // every orbit's y are every permutation of its first band
+	}{
+		{"5x2 id", 10, 5, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, true},
+		{"5x2 bands exchanged", 10, 5, []int{5, 6, 7, 8, 9, 0, 1, 2, 3, 4}, true},
+		{"5x2 bands exchanged, rows (0 1) on the way back", 10, 5, []int{5, 6, 7, 8, 9, 1, 0, 2, 3, 4}, false},
+		{"5x2 rows (1 2) in band 1", 10, 5, []int{0, 1, 2, 3, 4, 5, 7, 6, 8, 9}, false},
+		{"3x4 bands (0 1 2)", 12, 3, []int{3, 4, 5, 6, 7, 8, 0, 1, 2, 9, 10, 11}, true},
+		{"3x4 bands (0 1), rows (1 2) in band 3", 12, 3, []int{3, 4, 5, 0, 1, 2, 6, 7, 8, 9, 11, 10}, false},
+	}
+	for _, tc := range cases {
+		n, r := tc.n, tc.r
+		c := n / r
+		rn := NewRowNormal(n, r, tc.rho)
+		// every y of S_R wr S_C commuting with ρ', and those keeping each band
+		var ys, inBand [][]int
+		for _, bp := range perm.All(c) {
+			for _, y := range wreathWith(bp, r) {
+				if slices.Equal(perm.Compose(y, tc.rho), perm.Compose(tc.rho, y)) {
+					ys = append(ys, y)
+					if perm.IsIdentity(bp) {
+						inBand = append(inBand, y)
+					}
+				}
+			}
+		}
+		image := func(rows []uint16, y []int) []uint16 {
+			img := make([]uint16, n)
+			for x := range n {
+				img[y[x]] = rows[x]
+			}
+			return img
+		}
+		for range 30 {
+			rows := randomStack(rng, n, r)
+			k := rn.Key(rows)
+			found := false
+			for _, y := range ys {
+				if slices.Equal(image(rows, y), k[:n]) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				t.Fatalf("%s: rows %x: key %x is no image under a y commuting with ρ'", tc.name, rows, k[:n])
+			}
+			if tc.free {
+				for range 10 {
+					y := inBand[rng.IntN(len(inBand))]
+					if got := rn.Key(image(rows, y)); got != k {
+						t.Fatalf("%s: rows %x: key %x, an image's %x", tc.name, rows, k[:n], got[:n])
+					}
+				}
+			}
+		}
+	}
+}
+
+// wreathWith returns the row permutations of S_R wr S_C that move band b
+// to band bp[b], every permutation of the rows within each band.
+func wreathWith(bp []int, r int) [][]int {
+	c := len(bp)
+	out := [][]int{make([]int, c*r)}
+	for b := range c {
+		var next [][]int
+		for _, y := range out {
+			for _, in := range perm.All(r) {
+				y2 := slices.Clone(y)
+				for i := range r {
+					y2[b*r+i] = bp[b]*r + in[i]
+				}
+				next = append(next, y2)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// randomStack returns the row sets of a random stack of n rows in bands of
+// r: each band's rows a random partition of the n symbols into sets of n/r.
+func randomStack(rng *rand.Rand, n, r int) []uint16 {
+	c := n / r
+	rows := make([]uint16, n)
+	for b := range c {
+		p := rng.Perm(n)
+		for j := range r {
+			for _, x := range p[j*c : j*c+c] {
+				rows[b*r+j] |= 1 << x
+			}
+		}
+	}
+	return rows
+}
