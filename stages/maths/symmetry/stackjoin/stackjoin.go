@@ -129,7 +129,10 @@ type options struct {
 	// noCyclic: every σ type by the enumeration, none by package cyclic (the
 	// tests compare the two)
 	noCyclic bool
-	workers  int // goroutines; 0 or 1: one
+	// noMemo: the sums over the later stack cycles computed every time,
+	// none taken from walker.later (the tests compare the two)
+	noMemo  bool
+	workers int // goroutines; 0 or 1: one
 	// part of parts (FixedPart); parts 0 or 1: the whole
 	part, parts int
 }
