@@ -265,6 +265,7 @@ func (w *walker) laterSum(ci int) {
 	k := laterKey{cycle: ci}
 	copy(k.rows[:], w.rowUsed)
 	if v, ok := w.later[k]; ok {
+		w.st.Memoised++
 		w.acc[ci+1].Set(v)
 		return
 	}
