@@ -3,8 +3,12 @@ package stackjoin
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 )
 
@@ -28,5 +32,49 @@ func BenchmarkFixedWorkers3x4(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkCheckPart5x2 counts one part of 64 of a heavy 5×2 class, as a
+// check unit of the symmetry stage does (check.5x2.class081.part03of64),
+// on one worker, from a cold process (the stack counts are kept for the
+// process: run one part, -benchtime 1x, to profile it). It logs the part's
+// sums, which no change of speed may change, and reports the process's
+// CPU time (cpu-s/op). The part: class 81 part 3 (every stack kept, the
+// bands exchanged; 88 CPU-s before the memo of the later cycles and
+// RowNormal's sorted bands, 8.8 after), or the list STACKJOIN_BENCH_PARTS
+// ("class.part,…", e.g. "83.3,47.40"), run in one process.
+func BenchmarkCheckPart5x2(b *testing.B) {
+	s := symmetry.Shape{R: 5, C: 2}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pairs := [][2]int{{81, 3}}
+	if v := os.Getenv("STACKJOIN_BENCH_PARTS"); v != "" {
+		pairs = nil
+		for _, f := range strings.Split(v, ",") {
+			cs, ps, _ := strings.Cut(f, ".")
+			class, err1 := strconv.Atoi(cs)
+			part, err2 := strconv.Atoi(ps)
+			if err1 != nil || err2 != nil || class < 0 || class >= len(g.Classes) || part < 0 || part >= 64 {
+				b.Fatalf("STACKJOIN_BENCH_PARTS: %q is not class.part (a 5×2 class, a part below 64)", f)
+			}
+			pairs = append(pairs, [2]int{class, part})
+		}
+	}
+	for _, cp := range pairs {
+		b.Run(fmt.Sprintf("class%d/part%d", cp[0], cp[1]), func(b *testing.B) {
+			for range b.N {
+				cpu0 := pipeline.ProcessCPU()
+				sums, err := FixedPart(context.Background(), s, g.Classes[cp[0]].Rep, cp[1], 64, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cpu := pipeline.ProcessCPU() - cpu0
+				b.ReportMetric(cpu.Seconds(), "cpu-s/op")
+				b.Logf("class %d part %d of 64: sums %v, %.2f CPU-s", cp[0], cp[1], sums, cpu.Seconds())
+			}
+		})
 	}
 }

@@ -59,28 +59,26 @@
 // the order that leaves the fewest such rows. (3) A τ-cycle's placements
 // depend only on the rows of its first symbol and are memoised by them.
 // On 3×4 the layers then hold a few states and a unit of the heavy classes
-// costs 6-35 times less (class 120, a stack 3-cycle, about 10⁴ times).
+// costs 6-35 times less (class 120 about 10⁴ times).
 //
 // E's memo is keyed by an image of the configuration under row
 // permutations y (of S_R wr S_C, row 0 not fixed) commuting with ρ': the
 // stack S'(y(r), j) = S(r, j) is fixed by (ρ', κ') up to τ whenever S is,
-// so E(P∘y⁻¹) = E(P). The image (rowkeys.RowNormal) is the least under the y
-// acting on one ρ'-orbit of bands at a time, then with the bands fixed by
-// ρ' with equal row permutations sorted; it need not be canonical to be
+// so E(P∘y⁻¹) = E(P). The image (rowkeys.RowNormal) is the least under the
+// y acting on one ρ'-orbit of bands at a time, then with the bands fixed
+// by ρ' with equal row permutations sorted; it need not be canonical to be
 // exact. On 3×4 it cuts the distinct second-stack counts about fourfold.
 // Where τ is the identity (a stack exchange with σ an involution, a stack
 // 3-cycle with σ of order 3), E is also kept by every relabelling of the
 // symbols, and the key is the stack up to relabelling, canonical when
-// ρ' = id as well (rowkeys.RelabelKey): on 3×4 class 12 it cuts the distinct
-// stack counts of the exchanged pair in a sample from 4,542 to 579. When
-// κ' = id too the count is the plain stack count, one function for every
-// class: a 3×4 stack has about 10^5 configurations up to relabelling and
-// row permutations (34,650^4/(12!·6^4·4!)). Where τ is not the identity,
-// E is kept by the relabellings that commute with τ, and the key is the
-// stack up to those (rowkeys.CycleKey: per τ-cycle its symbols' signatures from
-// the least rotation, the cycles sorted); on 3×4 class 115 it cut the
-// counts computed for a part from 4.9·10⁶ to 1.5·10⁵. Every count is kept
-// for the whole process by its twist (ρ', κ', τ) and key (stackCounts, two
+// ρ' = id as well (rowkeys.RelabelKey; for stacks of two columns, the
+// cycle sizes of the rows joined by the symbols). When κ' = id too the
+// count is the plain stack count, one function for every class. Where τ
+// is not the identity, E is kept by the relabellings that commute with τ,
+// and the key is the stack up to those (rowkeys.CycleKey: per τ-cycle its
+// symbols' signatures from the least rotation, the cycles sorted). The
+// package rowkeys states what each key saves. Every count is kept for the
+// whole process by its twist (ρ', κ', τ) and key (stackCounts, two
 // generations of 2^24), so the parts of a class computed one after
 // another, and the classes sharing a twist, compute each count once.
 //
@@ -90,7 +88,10 @@
 // The stack cycles are filled one after another; when one is complete its
 // E is computed (a zero prunes), and the sum is the nested
 // Σ_{P_1} E_1 · Σ_{P_2} E_2 · …, as the three-stack method nests its first
-// stack and its splits.
+// stack and its splits. Below the first cycle, the later cycles' sum
+// depends only on the symbols each row has used: where two stacks or more
+// follow, it is memoised by them below each first row, under the sharing
+// depth (walker.later, TestLaterMemoMatches; never on 3×4).
 //
 // Relabellings. F(g) = Σ_λ #{X : X∘g = σ_λ∘X}/|Z(σ_λ)| (see package
 // search). Z(σ_λ) acts on the configurations, keeping E and the constraints,
@@ -119,50 +120,43 @@
 // and below each such P the second cycle's configurations are taken the
 // same way up to Stab_H(P), the symmetries left (its weight
 // |Stab_H(P)|/|Stab_H(P, P')|). For ρ = id on 3×4, |Y| = 2·6³·3! = 2,592;
-// Z_Q, listed by mapping σ's cycles onto cycles of the same length,
-// rotated, each symbol kept in its stack, has up to 512 elements for σ of
-// type 2⁶ (it is dropped when |Y|·|Z_Q| > 2^22). The least configurations
-// of the first cycle are the units of work that Project counts and
-// samples. Below the sharing depth (FixedPart) a partial configuration of
-// the first cycle is dropped as soon as a symmetry maps the rows it has
-// set below themselves (prefixLeast: every completion would be rejected),
-// with at most 2^16 symmetries per node; kept above that depth, the
-// subtrees dealt out to parts, and so every part's sums, are those
-// without it (TestFixedWorkersMatchesFixed). Z_Q, the second cycle's
-// reduction and this pruning came in KernelVersion 2; none changes a
-// count. Both tests read an image row by
-// row, and the row permutations are walked sorted by their inverses
-// (rowSymWalk), so that every y whose inverse agrees with one already
-// read up to the deciding row is skipped with it: a test costs a few
-// rows of a few runs of y rather than |Y| images.
+// Z_Q has up to 512 elements for σ of type 2⁶ (dropped when |Y|·|Z_Q|
+// passes 2^22). The least configurations of the first cycle are the units of work
+// that Project counts and samples. Below the sharing depth (FixedPart) a
+// partial configuration of the first cycle is dropped as soon as a symmetry
+// maps the rows it has set below themselves (prefixLeast: every completion
+// would be rejected), with at most 2^16 symmetries per node; kept above
+// that depth, the subtrees dealt out to parts, and so every part's sums,
+// are those without it (TestFixedWorkersMatchesFixed). Z_Q, the second
+// cycle's reduction and this pruning came in KernelVersion 2; none changes
+// a count. Both tests read an image row by row, and the row permutations
+// are walked sorted by their inverses (rowSymWalk), so that every y whose
+// inverse agrees with one already read up to the deciding row is skipped
+// with it: a test costs a few rows of a few runs of y rather than |Y|
+// images.
 //
 // Families. Every element without transposition is handled the same way:
 // π = id (every stack kept, the per-stack twists joined over the row
 // partitions: the three-stack method with twisted stack counts), π a
 // transposition (one stack the image of another, fixed by (ρ², κ²) up to σ²,
 // joined with the third) and π a 3-cycle (one free stack, fixed by
-// (ρ³, κ³) up to σ³, its images the other two). The cost differs: see
-// Project and the survey tests.
+// (ρ³, κ³) up to σ³, its images the other two).
 //
-// One stack cycle, by columns (package cyclic). When π cycles all R stacks, g^R
-// keeps stack 0 cell by cell and ρ keeps every band, a fixed grid is its
-// stack 0, any valid stack whose bands meet a condition on the rows of
+// One stack cycle, by columns (package cyclic). When π cycles all R stacks,
+// g^R keeps stack 0 cell by cell and ρ keeps every band, a fixed grid is
+// its stack 0, any valid stack whose bands meet a condition on the rows of
 // each σ-orbit of symbols (the grid's rows), and the count is a sum over
 // the column permutations of the symbols σ moves of per-band weights times
 // the ways to place the fixed symbols, C!^(s−1) terms for s symbols moved
-// (package cyclic, which states the argument). FixedPart counts the σ types
-// with s ≤ cyclic.MaxSpecial (6) so, whole, in part 0; the others are
-// enumerated and shared as above. On 3×4 only class 145 (rows cycled in
-// every band, stacks cycled) qualifies, with σ of types 1¹², 3·1⁹ and
-// 3²·1⁶, where the enumeration had not finished in 20 s each (σ = id alone
-// has 34,650³ configurations below each first row, and the pruning cannot
-// use its 13,824 relabellings); by columns they take 0.09, 0.04 and 1.9 s,
-// the other two types (3³·1³, 3⁴) by enumeration 10.3 and 0.5 s; the whole
-// class, F = 8,486,325,694,010,880, 16 s on one core. The
-// σ = id count is the number of 12×4 stacks, b(4,3) = 2,273,614,462,643,
-// 364,849,254,400, as package walkbands counts the bands of 4×3 boxes
-// (TestCyclicIdentityIsStacks), and on 2×2, 2×3, 3×2, 2×4 and 3×3 every
-// σ type of every such class agrees with the enumeration
+// (package cyclic states the argument). FixedPart counts the σ types with
+// s ≤ cyclic.MaxSpecial (6) so, whole, in part 0; the others are enumerated
+// and shared as above. On 3×4 only class 145 (rows cycled in every band,
+// stacks cycled) qualifies, with σ of types 1¹², 3·1⁹ and 3²·1⁶, by columns
+// in 0.09, 0.04 and 1.9 s; the whole class, F = 8,486,325,694,010,880, 16 s
+// on one core. The σ = id count is the number of 12×4 stacks, b(4,3) =
+// 2,273,614,462,643,364,849,254,400, as package walkbands counts the bands
+// of 4×3 boxes (TestCyclicIdentityIsStacks), and on 2×2, 2×3, 3×2, 2×4 and
+// 3×3 every σ type of every such class agrees with the enumeration
 // (TestCyclicMatchesEnumeration: 28 types, 25 of them fixing grids).
 //
 // Parallel and split work. The enumeration (the first stack cycle's
@@ -187,15 +181,21 @@
 // weight or first-row orbit size fails these tests. Transposition (9×9's
 // other classes) is the search's.
 //
-// # Cost on 3×4
+// # Cost
 //
-// The work is the enumeration of the first stack cycle's least
+// On 3×4 the work is the enumeration of the first stack cycle's least
 // configurations and, below each, the second cycle's, with the twisted
-// stack counts memoised up to relabelling (package rowkeys); classes
-// that exchange a pair of stacks spend it in that pair's dynamic programme
-// instead. Project samples a class's units to project its cost
-// (TestPartSurvey: part 0 of 256 of each heavy class). The symmetry stage's
-// bundle records each 3×4 unit's CPU time: the 266 light classes about 41
-// CPU-seconds in all, the 50 heavy ones 10.2 CPU-hours (class 116, the
-// costliest, 2.5).
+// stack counts memoised up to relabelling (package rowkeys); classes that
+// exchange a pair of stacks spend it in that pair's dynamic programme
+// instead; Project and TestPartSurvey project a class's cost. The
+// symmetry stage's bundle records each 3×4 unit's CPU time: the 266 light
+// classes about 41 CPU-seconds in all, the 50 heavy ones 10.2 CPU-hours
+// (class 116, the costliest, 2.5).
+//
+// On 5×2 (the symmetry stage's check units, 21 heavy classes in 64
+// parts) the key of two columns, RowNormal's sorted bands and the later
+// cycles' memo cut a part (part 3; BenchmarkCheckPart5x2, one core, the
+// sums the same) of class 22 from 18.2 to 0.42 CPU-s, 47 from 350 to 0.51,
+// 81 from 88 to 8.8, 83 from over 780 to 9.2; parts 0, 3 and 40 of each
+// class (0.01 to 27 s) project the 21 classes at 1.6 CPU-hours, not 75.
 package stackjoin

@@ -3,6 +3,7 @@ package stackjoin
 import (
 	"context"
 	"errors"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -171,4 +172,51 @@ func TestCanonicalWalkMatchesEveryImage(t *testing.T) {
 		t.Fatal("no least configuration met")
 	}
 	t.Logf("%d least configurations compared", kept)
+}
+
+// TestLaterMemoMatches compares the sums with the memo of the later stack
+// cycles' sums (walker.later) and without it, on the classes of 4×2 and
+// 5×2 (where at least two stacks follow a cycle after the first) that
+// finish within a budget, whole and in 5 parts on 2 workers (the memo is
+// used only below the sharing depth), and checks that the memo was used.
+func TestLaterMemoMatches(t *testing.T) {
+	compared, memoised := 0, uint64(0)
+	for _, s := range []symmetry.Shape{{R: 4, C: 2}, {R: 5, C: 2}} {
+		g, err := symmetry.NewGroup(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range g.Classes {
+			if c.Rep.Transpose || len(search.SigmaTypes(s, c.Rep)) == 0 || (s.R == 5 && c.Index%8 != 1) {
+				continue
+			}
+			for _, opt := range []options{{}, {part: 2, parts: 5, workers: 2}} {
+				got, st, err := partSums(context.Background(), s, c.Rep, 2e5, opt)
+				if errors.Is(err, ErrBudget) {
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%v class %d: %v", s, c.Index, err)
+				}
+				ref := opt
+				ref.noMemo = true
+				want, _, err := partSums(context.Background(), s, c.Rep, 2e7, ref)
+				if errors.Is(err, ErrBudget) {
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%v class %d, without the memo: %v", s, c.Index, err)
+				}
+				if !slices.EqualFunc(got, want, func(a, b *big.Int) bool { return a.Cmp(b) == 0 }) {
+					t.Errorf("%v class %d (%s), part %d of %d: sums %v, without the memo %v", s, c.Index, c.Desc, opt.part, opt.parts, got, want)
+				}
+				compared++
+				memoised += st.Memoised
+			}
+		}
+	}
+	t.Logf("%d counts compared, %d later sums taken from the memo", compared, memoised)
+	if compared < 20 || memoised == 0 {
+		t.Errorf("%d counts compared, %d later sums from the memo: want at least 20 and some", compared, memoised)
+	}
 }

@@ -30,6 +30,7 @@ type Stats struct {
 	Stacks     []uint64 // configurations completed, per stack cycle (E computed or looked up)
 	Nonzero    []uint64 // of those, with E ≠ 0
 	Distinct   []int    // configurations whose E was computed (not found in stackCounts), per stack cycle
+	Memoised   uint64   // sums over the later stack cycles taken from the walker's memo (walker.later)
 	FirstRows  int      // first-row orbit representatives run, summed over σ types
 	SigmaTypes int      // σ types allowed
 }
@@ -129,7 +130,10 @@ type options struct {
 	// noCyclic: every σ type by the enumeration, none by package cyclic (the
 	// tests compare the two)
 	noCyclic bool
-	workers  int // goroutines; 0 or 1: one
+	// noMemo: the sums over the later stack cycles computed every time,
+	// none taken from walker.later (the tests compare the two)
+	noMemo  bool
+	workers int // goroutines; 0 or 1: one
 	// part of parts (FixedPart); parts 0 or 1: the whole
 	part, parts int
 }
@@ -303,6 +307,7 @@ func mergeStats(stats []Stats, cycles int) Stats {
 	for k, ws := range stats {
 		st.Nodes += ws.Nodes
 		st.DPStates += ws.DPStates
+		st.Memoised += ws.Memoised
 		for i := range cycles {
 			st.Stacks[i] += ws.Stacks[i]
 			st.Nonzero[i] += ws.Nonzero[i]

@@ -65,6 +65,17 @@ type walker struct {
 	// tauCycles[i]: the cycles of stack cycle i's τ (rowkeys.CycleKey)
 	tauCycles [][][]int
 
+	// later memoises, below the first row (setFirstRow clears it), the sum
+	// over the configurations of the stack cycles after ci given those up
+	// to ci (acc[ci+1] after fill(last[ci])), by ci and the symbols used in
+	// each row: the later stacks' cells are free but for the first row's
+	// orbits, so that sum depends on nothing else (the canonical weights
+	// are those of cycles 0 and 1 alone). memoFrom[ci]: the cycles after ci
+	// hold at least two stacks (with one, the rows leave it a single
+	// configuration, and 3×4 never meets the memo).
+	later    map[laterKey]*big.Int
+	memoFrom []bool
+
 	// Projection (project.go): the orbit choices made so far, and, when
 	// collect is set, a hook that takes the first cycle's canonical
 	// configurations instead of counting below them.
@@ -126,6 +137,11 @@ func newWalker(ctx context.Context, p *problem, lam []int, budget uint64, st *St
 		w.tauCycles = append(w.tauCycles, perm.Cycles(tau))
 		w.rhoFree = append(w.rhoFree, perm.IsIdentity(p.twistRho[ci]))
 		w.twistID = append(w.twistID, stackCounts.twistID(p.s, p.twistRho[ci], p.twistKap[ci], tau))
+	}
+	stacksAfter := p.r
+	for _, cyc := range p.cycles {
+		stacksAfter -= len(cyc)
+		w.memoFrom = append(w.memoFrom, stacksAfter >= 2)
 	}
 	w.twists = make([]*stackcount.Twist, len(p.cycles))
 	w.norms = make([]*rowkeys.RowNormal, len(p.cycles))
@@ -219,7 +235,48 @@ func (w *walker) setFirstRow(q []uint16) bool {
 		w.firstDone = append(w.firstDone, t)
 	}
 	w.firstQ, w.symQ, w.symQReady = q, nil, false
+	clear(w.later)
 	return true
+}
+
+// laterKey is walker.later's key: a stack cycle and the symbols used in
+// each row.
+type laterKey struct {
+	cycle int
+	rows  [16]uint16
+}
+
+// maxLater bounds walker.later (about 150 bytes an entry with its value):
+// when full it is emptied.
+const maxLater = 1 << 21
+
+// laterSum sets acc[ci+1] to the sum over the configurations of the stack
+// cycles after ci (ci ≥ 1) given those up to ci: fill(last[ci]), or its
+// value memoised in later when the same rows' symbols were met below this
+// first row. The memo is used only where no node below is dealt out to a
+// part or worker (below the sharing depth), so that every part meets the
+// same subtrees as without it.
+func (w *walker) laterSum(ci int) {
+	w.acc[ci+1].SetInt64(0)
+	if !w.memoFrom[ci] || w.opt.noMemo || w.probe != nil || (w.share != nil && len(w.path) < w.share.depth) {
+		w.fill(w.last[ci])
+		return
+	}
+	k := laterKey{cycle: ci}
+	copy(k.rows[:], w.rowUsed)
+	if v, ok := w.later[k]; ok {
+		w.st.Memoised++
+		w.acc[ci+1].Set(v)
+		return
+	}
+	w.fill(w.last[ci])
+	if w.err != nil {
+		return
+	}
+	if w.later == nil || len(w.later) >= maxLater {
+		w.later = make(map[laterKey]*big.Int)
+	}
+	w.later[k] = new(big.Int).Set(w.acc[ci+1])
 }
 
 // relabellings returns symQ, listing it on first use below the first row.
@@ -644,8 +701,12 @@ func (w *walker) complete(ci int) {
 		w.acc[ci].Add(w.acc[ci], we)
 		return
 	}
-	w.acc[ci+1].SetInt64(0)
-	w.fill(w.last[ci])
+	if ci == 0 {
+		w.acc[1].SetInt64(0)
+		w.fill(w.last[0])
+	} else {
+		w.laterSum(ci)
+	}
 	if w.acc[ci+1].Sign() != 0 {
 		w.acc[ci].Add(w.acc[ci], we.Mul(we, w.acc[ci+1]))
 	}
