@@ -35,6 +35,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 	"github.com/sudoku-census/sudoku-census/stages/maths/walks"
+	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
 // streamStage names the long runs' random streams (montecarlo.Spec.Stage):
@@ -145,7 +146,7 @@ func parse(id string) (Unit, error) {
 	if len(f) != 10 || f[0] != "long" {
 		return bad("not 10 dot-separated fields starting with long")
 	}
-	shape, err := grid.ParseShape(f[1])
+	shape, err := sampling.ParseShapeKey(f[1])
 	if err != nil || shape.String() != f[1] {
 		return bad("bad shape")
 	}
@@ -217,6 +218,8 @@ func parse(id string) (Unit, error) {
 func checkVariant(s grid.Shape, v walks.Variant, order walks.Order) error {
 	se := v.Name == "se" || v.Name == "lookahead" || v.Name == "bandse" || v.Name == "bandselast"
 	switch {
+	case beyondText(v.Name, s) != "":
+		return errors.New(beyondText(v.Name, s))
 	case se && v.Budget < 1:
 		return errors.New("budget 0 for a stochastic enumeration")
 	case v.Name == "se" && order != walks.MRV && order != walks.Cover:
