@@ -248,8 +248,10 @@ func checkVariant(s grid.Shape, v walks.Variant, order walks.Order) error {
 // colourings, 28 ms · 1.48^(N−30) a band (the count of 30 columns took
 // 85% of a 6×5 stackshybrid sample's profile). Measured: stacks on 3×3
 // 32 µs, 3×4 0.17 ms, 4×4 2.7 ms, 3×5 5.2 ms, 4×5 73 ms, 5×5 12 s;
-// stackshybrid on 4×5 28 ms, 5×5 40 ms, 6×5 0.17 s; within a factor of
-// 2.3 of each.
+// stackshybrid on 4×5 28 ms, 5×5 40 ms, 6×5 0.17 s, 6×6 1.3 s (18 exact
+// columns), 1.5 s (20), 2.2 s (22), 6.5 s (24); within a factor of 2.3 of
+// each. Beyond 2^24 states it falls short: 6×6 with 26 exact columns
+// (a 1.5 GB memo) took more than 300 s a sample, not the projected 37 s.
 func sampleCPUSeconds(s grid.Shape, v walks.Variant) float64 {
 	if v.Stacks {
 		m := s.N()
