@@ -87,7 +87,8 @@
 //     other random streams; work_with_completion is then the work).
 //   - importance.samples (configs/default.yaml {2x2: 100000, 2x3: 100000,
 //     3x3: 2000000}; smoke {2x2: 2000, 2x3: 2000, 3x3: 5000}): a map from
-//     shape RxC to samples ≥ 1, at most 2²⁴ blocks of importance.block_size.
+//     shape RxC (R·C ≤ 35) to samples ≥ 1, at most 2²⁴ blocks of
+//     importance.block_size.
 //
 // # Cost
 //

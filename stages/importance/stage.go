@@ -1,6 +1,7 @@
 package importance
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -73,7 +74,18 @@ func (c *Config) Validate() error {
 	if err := sampling.CheckBlocks("importance", c.BlockSize, c.Samples); err != nil {
 		return err
 	}
-	return sampling.CheckSamples("importance.samples", c.Samples, nil)
+	if err := sampling.CheckSamples("importance.samples", c.Samples, nil); err != nil {
+		return err
+	}
+	// Shape keys go to sampling.MaxSide for the knuth stage's stack
+	// estimators; Ridder's sampler is not for sides beyond the text form.
+	for _, s := range sampling.Shapes(c.Samples) {
+		if s.N() > grid.MaxTextN {
+			return pipeline.Invalid("importance.samples."+s.String(), c.Samples[s.String()], fmt.Sprintf(
+				"shapes with R·C ≤ %d: box %d×%d (N = %d) runs only with the knuth stage's stack estimators", grid.MaxTextN, s.R, s.C, s.N()))
+		}
+	}
+	return nil
 }
 
 // estimator is the stage's Units and Run: package sampling's, with the

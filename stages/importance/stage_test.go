@@ -41,10 +41,12 @@ func TestStage(t *testing.T) {
 
 func TestConfigErrors(t *testing.T) {
 	for set, key := range map[string]string{
-		"importance.block_size=-1":          "importance.block_size",
-		"importance.samples={4x4x: 10}":     "importance.samples.4x4x",
-		"importance.samples={3x3: 0}":       "importance.samples.3x3",
-		"importance.fill_dead_ends=perhaps": "importance.fill_dead_ends",
+		"importance.block_size=-1":              "importance.block_size",
+		"importance.samples={4x4x: 10}":         "importance.samples.4x4x",
+		"importance.samples={3x3: 0}":           "importance.samples.3x3",
+		"importance.samples={3x3: 10, 6x6: 10}": "importance.samples.6x6",
+		"importance.samples={3x3: 10, 6x7: 10}": "importance.samples.6x7",
+		"importance.fill_dead_ends=perhaps":     "importance.fill_dead_ends",
 		// Shape keys are canonical: 03x3 beside 3x3 would run 3×3 twice.
 		"importance.samples={3x3: 10, 03x3: 10}":       "importance.samples.03x3",
 		"importance.samples={3x3: 10, 3x3/ridder: 10}": "importance.samples.3x3/ridder",

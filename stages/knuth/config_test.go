@@ -11,6 +11,8 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/config"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/shared/longruns"
 	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
@@ -108,5 +110,60 @@ func TestSeedKeepsLongUnits(t *testing.T) {
 				t.Fatalf("knuth.long_seed=2 lists %s", u.ID())
 			}
 		}
+	}
+}
+
+// Box 6×6 (N = 36, one beyond the grids' text form) takes the stack
+// estimators only: stackshybrid in knuth.samples and knuth.long, with its
+// exact columns in knuth.stacks_exact and in the long unit's id, which the
+// bundle takes; every other variant is refused in one line naming the key,
+// its value and the rule, and so is its long unit id.
+func TestSixBySixOnlyStacks(t *testing.T) {
+	cfg, err := defaultConfig(t, "knuth.samples.6x6/stackshybrid=2", "knuth.samples.6x6/stacks=1",
+		"knuth.long.6x6/stackshybrid=4000", "knuth.stacks_exact.6x6=22", "knuth.goals.6x6=0.05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := sampling.Runs(cfg.Samples, cfg.Variants)
+	if !slices.Contains(runs, sampling.Run{Shape: grid.Shape{R: 6, C: 6}, Variant: "stackshybrid"}) ||
+		!slices.Contains(runs, sampling.Run{Shape: grid.Shape{R: 6, C: 6}, Variant: "stacks"}) {
+		t.Errorf("knuth.samples with 6x6/stackshybrid and 6x6/stacks runs %v", runs)
+	}
+	var ids []string
+	for _, r := range cfg.longRuns() {
+		if r.Shape.String() == "6x6" {
+			for _, u := range r.Units(cfg.LongSeed, cfg.BlockSize) {
+				ids = append(ids, u.ID())
+			}
+		}
+	}
+	if want := "long.6x6.stackshybrid.rowmajor.k1296.b22.a0.s1.n1000.0-3"; len(ids) != 1 || ids[0] != want || !LongBundle.Holds(want) {
+		t.Errorf("the 6x6 long run's units %v, want [%s], which the bundle holds", ids, want)
+	}
+	const rule = ": box 6×6 (N = 36) runs only with the stack estimators stacks, stackshybrid"
+	for _, v := range longruns.Names {
+		if strings.HasPrefix(v, "stacks") {
+			continue
+		}
+		for _, set := range []string{"knuth.samples.6x6/" + v + "=2", "knuth.long.6x6/" + v + "=4000"} {
+			key, value, _ := strings.Cut(set, "=")
+			_, err := defaultConfig(t, set, "knuth.se_budget.6x6=10", "knuth.hybrid_k.6x6=100")
+			if err == nil || !strings.Contains(err.Error(), "config key "+key+": value "+value+" ") ||
+				!strings.Contains(err.Error(), "0 for "+v+rule) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("--set %s: %v, want one line naming the key, the value and the rule", set, err)
+			}
+		}
+		id := "long.6x6." + v + ".mrv.k1296.b10.a0.s1.n1000.0-3"
+		if LongBundle.Holds(id) {
+			t.Errorf("the bundle takes the unit %s", id)
+		}
+	}
+	// A key 6x6 for every variant: refused for the first one listed.
+	if _, err := defaultConfig(t, "knuth.samples.6x6=2"); err == nil || !strings.Contains(err.Error(), "knuth.samples.6x6/rowmajor") {
+		t.Errorf("--set knuth.samples.6x6=2: %v", err)
+	}
+	// Beyond side 36: no shape key at all.
+	if _, err := defaultConfig(t, "knuth.samples.6x7/stackshybrid=2"); err == nil || !strings.Contains(err.Error(), "R·C ≤ 36") {
+		t.Errorf("--set knuth.samples.6x7/stackshybrid=2: %v", err)
 	}
 }

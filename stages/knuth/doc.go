@@ -33,7 +33,7 @@
 //     them, grids = Σ Π_bands EC_R(H_b), the proper R-edge-colourings of the
 //     band's column–symbol graph, counted exactly for R ≤ 3 and for R ≥ 4 as
 //     pm(H)·EC(H − M) with M a uniform perfect matching. Light-tailed (k̂
-//     0.2 on 16×16 and 20×20). C ≤ 6, R ≤ 8, N ≤ 35 (walks: 36).
+//     0.2 on 16×16 and 20×20). C ≤ 6, R ≤ 8, N ≤ 36.
 //   - stackshybrid: stacks, each matching drawn in part where the memo
 //     leaves the cache: walks.StacksHybridColumns columns counted exactly,
 //     the others drawn ∝ 1/r_y (Knuth's estimator over those columns; the
@@ -154,9 +154,9 @@
 //   - knuth.variants (all thirteen): distinct names among the variants;
 //     entries of other keys naming an unlisted variant are left unused.
 //   - knuth.hybrid_order (cover): rowmajor, random, mrv or cover.
-//   - knuth.samples: RxC (R·C ≤ 35) or RxC/variant → samples ≥ 1 (0: not
+//   - knuth.samples: RxC (R·C ≤ 36) or RxC/variant → samples ≥ 1 (0: not
 //     run), at most 2²⁴ blocks; band variants need R ≤ 5, last-band R ≤ 3,
-//     stacks C ≤ 6, R ≤ 8, N ≤ 35.
+//     stacks C ≤ 6, R ≤ 8; N = 36 (6×6) runs the stack estimators only.
 //   - knuth.hybrid_k: RxC → [0, N²], for every shape the hybrid runs on.
 //   - knuth.stacks_exact ({}): RxC → stackshybrid's exact matching columns
 //     there, 1 to N−1 (unset: 18, so that up to side 18 it is stacks: a
@@ -191,11 +191,11 @@
 // # Cost
 //
 // The stage takes about 95 CPU-seconds (48 s on the project's two cores,
-// the long runs' units taken from the bundle). CPU time per sample, one core:
-// stacks 32 µs (9×9), 0.17 ms (12×12), 2.7 ms (16×16), 73 ms (20×20), 12 s
-// (25×25); stackshybrid 42 ms (25×25), 0.17 s (30×30); se 5 ms (16×16, B =
-// 100), 37 ms (20×20, B = 300). The long runs' CPU time is the cpu_seconds
-// column of data/knuth_long.parquet. The run report gives each run's
-// seconds_to_goal and each long run's cpu_seconds_to_goal (the CPU time to
-// knuth.goals, projected as cpu_seconds × (half-width / goal)²).
+// the long runs' units taken from the bundle). CPU time per sample, one
+// core: stacks 32 µs (9×9), 0.17 ms (12×12), 2.7 ms (16×16), 73 ms
+// (20×20), 12 s (25×25); stackshybrid 42 ms (25×25), 0.17 s (30×30), 2.2 s
+// (36×36, 22 exact columns); se 5 ms (16×16, B = 100), 37 ms (20×20, B =
+// 300). Long runs: the cpu_seconds of data/knuth_long.parquet; the run
+// report gives each run's seconds_to_goal and each long run's
+// cpu_seconds_to_goal (to knuth.goals: cpu_seconds × (half-width / goal)²).
 package knuth

@@ -125,7 +125,7 @@ func TestConfigErrors(t *testing.T) {
 		"knuth.long={6x2/bandmrv: 16000}":                                           "knuth.long.6x2/bandmrv",
 		"knuth.long={1x7/stacks: 16000}":                                            "knuth.long.1x7/stacks",
 		"knuth.long={5x7/stackshybrid: 16000}":                                      "knuth.long.5x7/stackshybrid",
-		"knuth.samples={2x2: 5, 6x6/stackshybrid: 5}":                               "knuth.samples.6x6/stackshybrid",
+		"knuth.samples={2x2: 5, 6x7/stackshybrid: 5}":                               "knuth.samples.6x7/stackshybrid",
 		"knuth.long={5x5/se: 4000}":                                                 "knuth.se_budget.5x5",
 		"knuth.long={2x3/se: 64000, 3x5/hybrid: 16000}":                             "knuth.hybrid_k.3x5",
 		"knuth.max_cpu_hours=-1":                                                    "knuth.max_cpu_hours",
@@ -153,4 +153,38 @@ func TestConfigErrors(t *testing.T) {
 	withStacks := smoke
 	withStacks.Set = append(slices.Clip(smoke.Set), "knuth.variants=[mrv, stacks]")
 	pipelinetest.Rejects(t, withStacks, "knuth.samples={2x2: 5, 1x7/stacks: 5}", "knuth.samples.1x7/stacks")
+}
+
+// TestSixBySixSamples draws 6×6 (36×36) samples through the stage's units:
+// a default-run unit of one stackshybrid sample and a long unit of four
+// blocks of one sample, about 1.5 CPU-seconds a sample with the default
+// exact columns. Their rows hold a count of the order of the heuristic's
+// 1.4·10^768 (a sample may be ten times off: relvar about 20).
+func TestSixBySixSamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("6×6 samples take about 1.5 CPU-seconds each")
+	}
+	root := pipelinetest.Run(t, pipelinetest.Options{
+		Stages: pipelinetest.Closure(knuth.Stage),
+		Set: []string{"knuth.block_size=1", "knuth.variants=[stackshybrid]", "knuth.samples={6x6/stackshybrid: 1}",
+			"knuth.coverage_runs=0", "knuth.long={6x6/stackshybrid: 4}"},
+	})
+	rows, err := knuth.Summary.Load(root)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("%d summary rows, %v", len(rows), err)
+	}
+	long, err := knuth.LongSummary.Load(root)
+	if err != nil || len(long) != 1 {
+		t.Fatalf("%d long rows, %v", len(long), err)
+	}
+	check := func(table, shape, variant string, samples, want int64, log10 float64) {
+		if shape != "6x6" || variant != "stackshybrid" || samples != want || !(log10 > 765 && log10 < 770) {
+			t.Errorf("%s: %s/%s, %d samples (want 6x6/stackshybrid, %d), log10 estimate %g (want about 768)", table, shape, variant, samples, want, log10)
+		}
+	}
+	check("knuth", rows[0].Shape, rows[0].Variant, rows[0].Samples, 1, rows[0].Log10Estimate)
+	check("knuth_long", long[0].Shape, long[0].Variant, long[0].Samples, 4, long[0].Log10Estimate)
+	if long[0].Units != 1 || !(long[0].CPUSeconds > 0) {
+		t.Errorf("long row: %d units, %g CPU-seconds", long[0].Units, long[0].CPUSeconds)
+	}
 }

@@ -55,7 +55,13 @@ func fixture(t testing.TB) *present.Results {
 		{Shape: grid.Shape{R: 4, C: 2}, Estimate: kil("2.9e16")},
 		{Shape: present.Classic, Estimate: kil("6657084616885512582463.488")},
 		{Shape: grid.Shape{R: 4, C: 4}, Estimate: kil("5.96e98")},
+		// Box 6×6 (N = 36): a sampled heuristic and a long run, far beyond float64.
+		{Shape: grid.Shape{R: 6, C: 6}, Estimate: kil("2.8e767"), Low: kil("2.79e767"), High: kil("2.81e767"), Sampled: true, RelHalfWidth: 0.0036},
 	}
+	big767 := func(s string) *big.Float { f, _, _ := big.ParseFloat(s, 10, 64, big.ToNearestEven); return f }
+	r.Estimators = append(r.Estimators, present.Estimator{Method: knuth.Stage.Name, Shape: grid.Shape{R: 6, C: 6}, Variant: "stackshybrid",
+		Samples: 12000, Estimate: big767("2.83e767"), StdError: big767("7e765"), CILow: big767("2.816e767"), CIHigh: big767("2.844e767"),
+		RelativeError: 0.0025, ParetoK: 0.3, Long: &present.LongRun{Units: 3, CPUSeconds: 36000}})
 	ex, _ := new(big.Float).SetInt(exact).Float64()
 	for v, variant := range []string{"sequential", "random-order", "hybrid"} {
 		sd := ex * float64(3+5*v)

@@ -5,9 +5,9 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
-	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
+	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
 // readKnuth reads the knuth stage's summaries (the default runs', then the
@@ -55,7 +55,7 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 		return err
 	}
 	for _, row := range cov {
-		s, err := grid.ParseShape(row.Shape)
+		s, err := sampling.ParseShapeKey(row.Shape)
 		if err != nil {
 			return fmt.Errorf("%s: %w", knuth.Coverage.Name, err)
 		}

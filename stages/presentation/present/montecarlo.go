@@ -5,7 +5,6 @@ import (
 	"math/big"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
-	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/presentation/typeset"
 	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
@@ -24,7 +23,7 @@ func statistics(table, estimate, stdErr, ciLow, ciHigh string) (out [4]*big.Floa
 // estimator converts the summary columns the Monte Carlo stages share: a
 // row of the artifact table, written by the stage named method.
 func estimator(method string, table pipeline.Output, shape, variant string, c sampling.Columns, rv sampling.RelVarColumns) (Estimator, error) {
-	s, err := grid.ParseShape(shape)
+	s, err := sampling.ParseShapeKey(shape)
 	if err != nil {
 		return Estimator{}, fmt.Errorf("%s: %w", table.Name, err)
 	}
@@ -45,7 +44,7 @@ func estimator(method string, table pipeline.Output, shape, variant string, c sa
 func traces(method, table string, rows []sampling.TraceRow) ([]TracePoint, error) {
 	pts := make([]TracePoint, 0, len(rows))
 	for _, row := range rows {
-		s, err := grid.ParseShape(row.Shape)
+		s, err := sampling.ParseShapeKey(row.Shape)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", table, err)
 		}

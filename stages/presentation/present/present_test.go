@@ -3,6 +3,7 @@ package present
 import (
 	"math"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -301,5 +302,33 @@ func TestCheckedShare(t *testing.T) {
 	}
 	if _, _, ok := CheckedShare(classes[:1], s25, "multisets"); ok {
 		t.Error("a shape with the identity alone has no share")
+	}
+}
+
+// A 6×6 long run (36×36 grids, one beyond the text form's side, from the
+// stack estimators) reads like any other and reaches the long-run, tails
+// and shapes tables beside the sampled heuristic, with a count of 10^767
+// far beyond float64.
+func TestSixBySixLongRun(t *testing.T) {
+	cols := sampling.Columns{Samples: 12000, Estimate: "2.81e+767", StdError: "7e+765", CILow: "2.79628e+767", CIHigh: "2.82372e+767",
+		RelativeError: 0.0025, ParetoK: 0.3}
+	e, err := estimator(knuth.Stage.Name, knuth.LongSummary.Output, "6x6", "stackshybrid", cols, sampling.RelVarColumns{RelVarLow: 6, RelVarHigh: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Shape != (grid.Shape{R: 6, C: 6}) || e.Shape.N() != 36 {
+		t.Fatalf("estimator = %+v", e)
+	}
+	e.Long = &LongRun{Units: 3, CPUSeconds: 36000}
+	h, _ := new(big.Rat).SetString("2.8e767")
+	r := &Results{Estimators: []Estimator{e}, Heuristics: []Heuristic{{Shape: e.Shape, Estimate: h, Low: h, High: h, Sampled: true, RelHalfWidth: 0.002}}}
+	for i, tab := range []typeset.Table{LongRunsTable(r), ShapesTable(r), TailsTable(r)} {
+		tex := string(tab.TeX())
+		if !strings.Contains(tex, `6$\times$6 & 36$\times$36 &`) || i < 2 && !strings.Contains(tex, `2.810\times 10^{767}`) && !strings.Contains(tex, `2.81\times 10^{767}`) {
+			t.Errorf("a table without the 6×6 long run:\n%s", tex)
+		}
+	}
+	if _, err := estimator(knuth.Stage.Name, knuth.LongSummary.Output, "6x7", "stackshybrid", cols, sampling.RelVarColumns{}); err == nil {
+		t.Error("a 6x7 row accepted")
 	}
 }

@@ -35,6 +35,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/maths/parallel"
 	"github.com/sudoku-census/sudoku-census/stages/maths/walks"
+	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
 // streamStage names the long runs' random streams (montecarlo.Spec.Stage):
@@ -145,7 +146,7 @@ func parse(id string) (Unit, error) {
 	if len(f) != 10 || f[0] != "long" {
 		return bad("not 10 dot-separated fields starting with long")
 	}
-	shape, err := grid.ParseShape(f[1])
+	shape, err := sampling.ParseShapeKey(f[1])
 	if err != nil || shape.String() != f[1] {
 		return bad("bad shape")
 	}
@@ -217,6 +218,8 @@ func parse(id string) (Unit, error) {
 func checkVariant(s grid.Shape, v walks.Variant, order walks.Order) error {
 	se := v.Name == "se" || v.Name == "lookahead" || v.Name == "bandse" || v.Name == "bandselast"
 	switch {
+	case beyondText(v.Name, s) != "":
+		return errors.New(beyondText(v.Name, s))
 	case se && v.Budget < 1:
 		return errors.New("budget 0 for a stochastic enumeration")
 	case v.Name == "se" && order != walks.MRV && order != walks.Cover:
@@ -245,8 +248,10 @@ func checkVariant(s grid.Shape, v walks.Variant, order walks.Order) error {
 // colourings, 28 ms · 1.48^(N−30) a band (the count of 30 columns took
 // 85% of a 6×5 stackshybrid sample's profile). Measured: stacks on 3×3
 // 32 µs, 3×4 0.17 ms, 4×4 2.7 ms, 3×5 5.2 ms, 4×5 73 ms, 5×5 12 s;
-// stackshybrid on 4×5 28 ms, 5×5 40 ms, 6×5 0.17 s; within a factor of
-// 2.3 of each.
+// stackshybrid on 4×5 28 ms, 5×5 40 ms, 6×5 0.17 s, 6×6 1.3 s (18 exact
+// columns), 1.5 s (20), 2.2 s (22), 6.5 s (24); within a factor of 2.3 of
+// each. Beyond 2^24 states it falls short: 6×6 with 26 exact columns
+// (a 1.5 GB memo) took more than 300 s a sample, not the projected 37 s.
 func sampleCPUSeconds(s grid.Shape, v walks.Variant) float64 {
 	if v.Stacks {
 		m := s.N()

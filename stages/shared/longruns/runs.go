@@ -87,7 +87,7 @@ func checkLong(long map[string]int64, blockSize int) ([]sampling.Run, error) {
 			return nil, err
 		}
 		shapeKey, variant, _ := strings.Cut(key, "/")
-		s, _ := grid.ParseShape(shapeKey)
+		s, _ := sampling.ParseShapeKey(shapeKey)
 		if long[key] > 0 {
 			runs = append(runs, sampling.Run{Shape: s, Variant: variant})
 		}
@@ -99,7 +99,7 @@ func checkLong(long map[string]int64, blockSize int) ([]sampling.Run, error) {
 func checkLongKey(long map[string]int64, blockSize int, key string) error {
 	n := long[key]
 	shapeKey, variant, per := strings.Cut(key, "/")
-	s, err := grid.ParseShape(shapeKey)
+	s, err := sampling.ParseShapeKey(shapeKey)
 	if !per || err != nil || s.String() != shapeKey {
 		return pipeline.Invalid("knuth.long."+key, n, "keys are RxC/variant, as 4x4/se (a long run names its variant)")
 	}
@@ -126,7 +126,7 @@ func checkCoverage(coverage, long map[string]int64, blockSize int) error {
 			return pipeline.Invalid("knuth.long_coverage."+key, n, "keys are long runs RxC/variant of knuth.long with samples")
 		}
 		shapeKey, _, _ := strings.Cut(key, "/")
-		s, _ := grid.ParseShape(shapeKey)
+		s, _ := sampling.ParseShapeKey(shapeKey)
 		unit := int64(unitBlocks(s)) * int64(blockSize)
 		if n < unit || n%unit != 0 || n > total {
 			return pipeline.Invalid("knuth.long_coverage."+key, n, fmt.Sprintf(

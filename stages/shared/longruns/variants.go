@@ -97,6 +97,10 @@ func (c Params) Check(runs []sampling.Run, uses func(variant string) bool, count
 	}
 	for _, r := range runs {
 		s := r.Shape
+		if why := unfit(r.Variant, s); why != "" {
+			key, n := count(r)
+			return pipeline.Invalid(key+"."+s.String()+"/"+r.Variant, n, why)
+		}
 		switch r.Variant {
 		case "hybrid":
 			k, ok := c.HybridK[s.String()]
@@ -109,10 +113,6 @@ func (c Params) Check(runs []sampling.Run, uses func(variant string) bool, count
 				return pipeline.Invalid("knuth.se_budget."+s.String(), b, fmt.Sprintf("an integer in [1, %d] for every shape se, lookahead, bandse or bandselast runs on", maxBudget))
 			}
 		}
-		if why := unfit(r.Variant, s); why != "" {
-			key, n := count(r)
-			return pipeline.Invalid(key+"."+s.String()+"/"+r.Variant, n, why)
-		}
 	}
 	return nil
 }
@@ -121,6 +121,9 @@ func (c Params) Check(runs []sampling.Run, uses func(variant string) bool, count
 // sample count of it on s may be ("0 for …", for a configuration error),
 // and "" for one that runs on s.
 func unfit(variant string, s grid.Shape) string {
+	if why := beyondText(variant, s); why != "" {
+		return "0 for " + variant + ": " + why
+	}
 	if isStacks(variant) && !stacksFits(s) {
 		return fmt.Sprintf("0 for "+variant+" on a shape beyond box height %d, box width %d or side %d (a transpose C×R within them has the same count)", walks.MaxStacksHeight, walks.MaxStacksWidth, walks.MaxStacksSide)
 	}
@@ -128,6 +131,19 @@ func unfit(variant string, s grid.Shape) string {
 		return fmt.Sprintf("0 for %s on a shape with box height R > %d (its C×R transpose has the same count)", variant, h)
 	}
 	return ""
+}
+
+// beyondText is the rule of the sides beyond the grids' text form
+// (grid.MaxTextN, 35) up to sampling.MaxSide (36, box 6×6): only the stack
+// estimators run there (the walks are of no use long before, and are
+// neither tested nor measured there). It returns why variant does not run
+// on s, or "" when it may.
+func beyondText(variant string, s grid.Shape) string {
+	if s.N() <= grid.MaxTextN || isStacks(variant) {
+		return ""
+	}
+	stacks := slices.DeleteFunc(slices.Clone(Names), func(name string) bool { return !isStacks(name) })
+	return fmt.Sprintf("box %d×%d (N = %d) runs only with the stack estimators %s", s.R, s.C, s.N(), strings.Join(stacks, ", "))
 }
 
 // maxBandHeight is the largest box height R a variant runs on: the band

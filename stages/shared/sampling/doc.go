@@ -4,7 +4,10 @@
 // and ridder and the blocks of package montecarlo.
 //
 //   - Shape keys: a samples map's keys are box shapes in the canonical form
-//     grid.Shape.String prints ("3x3"), optionally followed by "/variant";
+//     grid.Shape.String prints ("3x3"), optionally followed by "/variant",
+//     with a side N = R·C up to MaxSide (36: box 6×6, one beyond the grids'
+//     text form, for the knuth stage's stack estimators; which estimators
+//     run beyond 35 is each stage's rule); ParseShapeKey reads one, and
 //     CheckSamples and CheckShapeKeys reject anything else in one line, and
 //     Shapes lists the shapes in the order of CompareShapes (smallest grid
 //     first, then lowest box), the order of every table of the project.

@@ -74,6 +74,8 @@ func TestCheckSamplesCanonicalKeys(t *testing.T) {
 		{map[string]int64{"3x3": 5, "3x3/mrv": 0}, ""}, // every variant but mrv
 		{map[string]int64{"3y3": 10}, "knuth.samples.3y3"},
 		{map[string]int64{"6x7": 10}, "knuth.samples.6x7"},
+		{map[string]int64{"6x6": 10, "6x6/se": 0, "1x36/mrv": 1}, ""}, // up to MaxSide: which variants run there is the stage's rule
+		{map[string]int64{"1x37/mrv": 10}, "knuth.samples.1x37/mrv"},
 		{map[string]int64{"2x2": 0}, "knuth.samples.2x2"},
 		{map[string]int64{}, "knuth.samples"},
 	} {
@@ -106,8 +108,8 @@ func TestCheckSamplesCanonicalKeys(t *testing.T) {
 }
 
 func TestShapesAndCount(t *testing.T) {
-	samples := map[string]int64{"3x3": 7, "2x3": 5, "3x3/mrv": 9, "2x2": 3}
-	if got, want := Shapes(samples), shapes(t, "2x2", "2x3", "3x3"); !reflect.DeepEqual(got, want) {
+	samples := map[string]int64{"3x3": 7, "2x3": 5, "3x3/mrv": 9, "2x2": 3, "6x6/se": 1}
+	if got, want := Shapes(samples), append(shapes(t, "2x2", "2x3", "3x3"), grid.Shape{R: 6, C: 6}); !reflect.DeepEqual(got, want) {
 		t.Errorf("Shapes = %v, want %v", got, want)
 	}
 	s := shapes(t, "3x3")[0]

@@ -8,7 +8,19 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
+	"github.com/sudoku-census/sudoku-census/stages/maths/walks"
 )
+
+// MaxSide is the largest grid side N = R·C of a shape key: the stack
+// estimator's (walks.MaxStacksSide, box 6×6), one beyond the grids' text
+// form (grid.MaxTextN). Which estimators run on a side beyond the text
+// form is the stage's rule: in the knuth stage the stack estimators only,
+// in the importance stage none.
+const MaxSide = walks.MaxStacksSide
+
+// ParseShapeKey reads a shape key (or the shape of a unit id) written as
+// grid.Shape.String writes it, with N ≤ MaxSide.
+func ParseShapeKey(key string) (grid.Shape, error) { return grid.ParseShapeUpTo(key, MaxSide) }
 
 // CompareShapes orders box shapes by grid side N = R·C, then by box height
 // R (2x2, 2x3, 3x2, 2x4, 4x2, 3x3, …): the order of every table of the
@@ -31,7 +43,7 @@ func ShapeLess(a, b grid.Shape) bool { return CompareShapes(a, b) < 0 }
 // ("knuth.hybrid_k") and value the key's value, for the error, a
 // *pipeline.ConfigError in one line naming both and the allowed form.
 func ShapeKey(mapKey, key string, value any) (grid.Shape, error) {
-	s, err := grid.ParseShape(key)
+	s, err := ParseShapeKey(key)
 	if err != nil || s.String() != key {
 		return grid.Shape{}, pipeline.Invalid(mapKey+"."+key, value, shapeForm)
 	}
@@ -39,7 +51,7 @@ func ShapeKey(mapKey, key string, value any) (grid.Shape, error) {
 }
 
 // shapeForm is the allowed form of a shape key.
-const shapeForm = "keys are box shapes written RxC as in 3x3 (R, C ≥ 1 in decimal without sign or leading zeros, lower-case x, R·C ≤ 36)"
+var shapeForm = fmt.Sprintf("keys are box shapes written RxC as in 3x3 (R, C ≥ 1 in decimal without sign or leading zeros, lower-case x, R·C ≤ %d)", MaxSide)
 
 // CheckShapeKeys checks that every key of m, the map under the dotted
 // config key mapKey, is a shape in canonical form (see ShapeKey). Keys are
@@ -118,7 +130,7 @@ func Shapes(samples map[string]int64) []grid.Shape {
 	var out []grid.Shape
 	for key := range samples {
 		shape, _, _ := strings.Cut(key, "/")
-		s, _ := grid.ParseShape(shape)
+		s, _ := ParseShapeKey(shape)
 		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}

@@ -107,7 +107,7 @@ func (plan Plan) unitOf(id string) (unit, error) {
 	parts := strings.Split(id, ".")
 	if len(parts) == 3 {
 		if slices.Contains(plan.Variants, parts[1]) {
-			shape, err := grid.ParseShape(parts[0])
+			shape, err := ParseShapeKey(parts[0])
 			if err == nil && shape.String() == parts[0] && Count(plan.Samples, shape, parts[1]) > 0 {
 				for _, u := range plan.runUnits(shape, parts[1]) {
 					if u.id() == id {
