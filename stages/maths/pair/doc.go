@@ -103,7 +103,8 @@
 // 9.5·10⁷] CPU-hours (the brackets from c = 6's sample interval only), so
 // 350 to 2,500 years on this 2-core machine and 0.7 to 5 years on 1,000
 // cores with the orbits as units. The largest table, extrapolated the
-// same way from 83, 12,053 and 7.2·10⁶ states, would hold 4·10⁹ to 2·10¹⁰
+// same way from 83, 12,053 and 7.2·10⁶ states (c = 6's the sample's
+// largest), would hold 4·10⁹ to 2·10¹⁰
 // states of 24 bytes (six 14-bit row sets): 0.1 to 0.4 TB in one process
 // before its build's hash layers, against 13.8 GB at 2×6. The figures
 // past c = 6 are extrapolations, not measurements. To reproduce (about 3
