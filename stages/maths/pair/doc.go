@@ -84,4 +84,31 @@
 // number of workers. KernelVersion names the plan's split and order: a work
 // unit is a range of the plan, so a unit computed under another version is
 // another unit.
+//
+// # Beyond 2×6: the 2×7 projection
+//
+// Nobody has counted 2×7 (14×14). By this method it has 155,473,418
+// orbits (c = 7, exact: Burnside's lemma over the 95,810,590,463,936
+// pattern multisets and B_7 of order 645,120, 40 CPU-s; the counter
+// reproduces 26, 355 and 63,199 for c = 4, 5, 6), 2,460 times 2×6's.
+// The kernel stops at c = 6 (a state in 60 bits), so no c = 7 stack count
+// is timed: TestProject2x7 measures the half tables instead. Their mean
+// size grows 11, 95 and 676 times from c = 3 to 6 (1.75, 19.8 and 1,876
+// states, every class; 1.27·10⁶ ± 0.61·10⁶ for c = 6 over 40 classes drawn
+// with seed 1), and 2×6 took 0.208 CPU-s an orbit (the bundle's 13,141 s),
+// 164 ns per state of a mean table. Keeping that rate, and extrapolating
+// the mean table log-linearly from the last step (8.6·10⁸ states) or
+// log-quadratically through c = 4, 5, 6 (6.1·10⁹), 2×7 would take 141 or
+// 1,000 CPU-s an orbit: 6.1·10⁶ [3.2·10⁶, 9.0·10⁶] or 4.3·10⁷ [1.2·10⁷,
+// 9.5·10⁷] CPU-hours (the brackets from c = 6's sample interval only), so
+// 350 to 2,500 years on this 2-core machine and 0.7 to 5 years on 1,000
+// cores with the orbits as units. The largest table, extrapolated the
+// same way from 83, 12,053 and 7.2·10⁶ states (c = 6's the sample's
+// largest), would hold 4·10⁹ to 2·10¹⁰
+// states of 24 bytes (six 14-bit row sets): 0.1 to 0.4 TB in one process
+// before its build's hash layers, against 13.8 GB at 2×6. The figures
+// past c = 6 are extrapolations, not measurements. To reproduce (about 3
+// minutes, 1.2 GB):
+//
+//	SURVEY_2X7=1 GOMAXPROCS=1 go test -run TestProject2x7 -v -timeout 1h ./stages/maths/pair
 package pair
