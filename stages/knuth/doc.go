@@ -156,7 +156,7 @@
 //   - knuth.hybrid_order (cover): rowmajor, random, mrv or cover.
 //   - knuth.samples: RxC (R·C ≤ 36) or RxC/variant → samples ≥ 1 (0: not
 //     run), at most 2²⁴ blocks; band variants need R ≤ 5, last-band R ≤ 3,
-//     stacks C ≤ 6, R ≤ 8; N = 36 (6×6) runs the stack estimators only.
+//     stacks C ≤ 6, R ≤ 8; N = 36 (6×6) runs stackshybrid only.
 //   - knuth.hybrid_k: RxC → [0, N²], for every shape the hybrid runs on.
 //   - knuth.stacks_exact ({}): RxC → stackshybrid's exact matching columns
 //     there, 1 to N−1 (unset: 18, so that up to side 18 it is stacks: a

@@ -6,7 +6,7 @@
 //   - Shape keys: a samples map's keys are box shapes in the canonical form
 //     grid.Shape.String prints ("3x3"), optionally followed by "/variant",
 //     with a side N = R·C up to MaxSide (36: box 6×6, one beyond the grids'
-//     text form, for the knuth stage's stack estimators; which estimators
+//     text form, for the knuth stage's stackshybrid; which estimators
 //     run beyond 35 is each stage's rule); ParseShapeKey reads one, and
 //     CheckSamples and CheckShapeKeys reject anything else in one line, and
 //     Shapes lists the shapes in the order of CompareShapes (smallest grid

@@ -14,7 +14,7 @@ import (
 // MaxSide is the largest grid side N = R·C of a shape key: the stack
 // estimator's (walks.MaxStacksSide, box 6×6), one beyond the grids' text
 // form (grid.MaxTextN). Which estimators run on a side beyond the text
-// form is the stage's rule: in the knuth stage the stack estimators only,
+// form is the stage's rule: in the knuth stage stackshybrid only,
 // in the importance stage none.
 const MaxSide = walks.MaxStacksSide
 
