@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/multisets"
 	"github.com/sudoku-census/sudoku-census/stages/shared/symunits"
 )
 
@@ -52,10 +53,25 @@ func TestChecksBundleHolds(t *testing.T) {
 	if n != 85 || len(checkHeavyCPUHours) != 21 || len(checkWeightOrder5x2) != 21 {
 		t.Errorf("%d classes held, %d heavy, %d in weight order; want 85, 21, 21", n, len(checkHeavyCPUHours), len(checkWeightOrder5x2))
 	}
+	g25, err := symunits.Group(symmetry.Shape{R: 2, C: 5}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recounted := false // a class the multisets recount has come
 	for _, i := range checkWeightOrder5x2 {
 		if _, ok := checkHeavyCPUHours[i]; !ok {
 			t.Errorf("class %d in the weight order is not heavy", i)
 		}
+		// The classes no other method recounts come first.
+		j, err := checkClassOf(checkBundleShape, false, symmetry.Shape{R: 2, C: 5}, g.Classes[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		applies := multisets.Applies(5, g25.Classes[j].Rep)
+		if recounted && !applies {
+			t.Errorf("class %d, which only the R-stack method recounts, comes after one the multisets recount", i)
+		}
+		recounted = recounted || applies
 	}
 }
 
