@@ -150,3 +150,23 @@ func itemsText(items [][]typeset.Piece) string {
 	}
 	return b.String()
 }
+
+// TestDifferenceVerifiedOnlyWhenWhole: the paper calls a count that differs
+// from the literature a correction (\ifHaveSymmetryDifferenceVerified) only
+// when a second count equals its whole non-identity Burnside sum.
+func TestDifferenceVerifiedOnlyWhenWhole(t *testing.T) {
+	twoFive := grid.Shape{R: 2, C: 5}
+	for share, want := range map[string]bool{present.FullShare: true, "0.999999": false, "": false} {
+		r := &present.Results{Symmetry: []present.EssentiallyDifferent{{Shape: twoFive, GroupOrder: big.NewInt(8), IdentityFixed: big.NewInt(80),
+			BurnsideSum: big.NewInt(80), Count: big.NewInt(10), Literature: big.NewInt(11), LiteratureSource: "OEIS", VerifiedShare: share,
+			From: typeset.Row("data/essentially_different.parquet", "shape", twoFive)}}}
+		list, err := Macros(r, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.ContainsFunc(list, func(m Macro) bool { return m.Kind == Flag && m.Name == "HaveSymmetryDifferenceVerified" })
+		if got != want {
+			t.Errorf("verified share %q: flag %v, want %v", share, got, want)
+		}
+	}
+}

@@ -35,6 +35,11 @@ type EssentiallyDifferent struct {
 	From          typeset.Source // its row of data/essentially_different.parquet
 }
 
+// FullShare is the verified_share of a shape whose whole non-identity
+// Burnside sum a second count equals (the stage writes 6 decimals, rounded
+// down, so only an exact 1 prints so).
+const FullShare = "1.000000"
+
 // New reports whether no count of the shape's essentially different grids
 // has been published: the count is a new result of this project.
 func (e EssentiallyDifferent) New() bool { return e.Literature == nil }
