@@ -34,6 +34,11 @@ type walker struct {
 	st      *Stats
 	budget  uint64
 	err     error
+	// charges counts the calls of charge, which looks at ctx every 4096
+	// of them: Nodes alone, advanced by varying steps, could skip every
+	// multiple of 4096 for minutes (6×2 parts ran minutes past their
+	// deadline).
+	charges uint32
 	acc     []*big.Int          // acc[i]: sum over completions of cycles ≥ i
 	twists  []*stackcount.Twist // per stack cycle, built on first use
 	norms   []*rowkeys.RowNormal
@@ -519,7 +524,8 @@ func (w *walker) charge(k uint64) bool {
 	if w.budget > 0 && w.st.Nodes+w.st.DPStates > w.budget {
 		w.err = ErrBudget
 	}
-	if w.st.Nodes&0xfff == 0 && w.err == nil {
+	w.charges++
+	if w.charges&0xfff == 0 && w.err == nil {
 		w.err = w.ctx.Err()
 	}
 	return w.err != nil
