@@ -142,7 +142,9 @@
 //     CPU-hours of units the bundles lack that a run may compute.
 //   - symmetry.check_max_class_cpu_hours (default 0.25): [0, 8760], the
 //     most projected CPU-hours of one class's second count that a run
-//     lists (the 21 heavy 5×2 classes project 0.4 to 4.3 each).
+//     lists (the 13 heavy 5×2 classes no other method recounts took
+//     0.01 to 0.34 each; the 8 others project 0.42 to 4.3 by the kernel
+//     before its speed-up).
 //   - symmetry.transpose (default true): transposition in the group of
 //     square boxes (4×4: 2 essentially different grids with it, 3 without).
 //
@@ -152,7 +154,10 @@
 // units, 13,554 from the bundles) takes about 110 s wall, 175 CPU-seconds;
 // 9×9 alone about 20 s. The bundles record their units' CPU time
 // (bundle_cpu_seconds): 2×6 6.5 CPU-hours, 3×4 10.2, the 5×2 checks
-// check_cpu_seconds; the 21 heavy 5×2 recounts project about 75 CPU-hours
-// (`census run --set symmetry.check_max_class_cpu_hours=10 --set
-// symmetry.max_cpu_hours=100`).
+// check_cpu_seconds. The 13 heavy 5×2 recounts that no other method makes
+// took 0.62 CPU-hours in all (2026-12-06, projected 45 before the R-stack
+// kernel's speed-up of that day); the other 8, a third count of classes
+// the multisets recount, remain (about 1 CPU-hour by parts timed with the
+// new kernel; `census run --set symmetry.check_max_class_cpu_hours=5 --set
+// symmetry.max_cpu_hours=80`).
 package symmetry

@@ -54,19 +54,21 @@ var checkBundleShape = symmetry.Shape{R: 5, C: 2}
 const checkParts = 64
 
 // checkHeavyCPUHours is the projected CPU time of the 5×2 classes whose
-// R-stack count is split into checkParts parts: the 18 not recounted before
-// 2026-12-06 (from parts 0 and 1 of 256 on one core, stackjoin's
-// TestPartSurvey, 2026-11-29: 0.5 to 2.5 CPU-hours for 11, 46, 72, 73 and
-// 81, past 4.3 for the others, which take 4.3 here as a lower bound; 11 and
-// 46 measured again 2026-12-06, see the symmetry stage's package doc) and 22, 34 and 74,
-// counted in full on one core in 40, 70 and 25 minutes (2026-11-29). The
-// list and checkParts name the units: changing them leaves the bundle's
+// R-stack count is split into checkParts parts. The 13 that no other method
+// recounts carry their measured cost: the sum of their 64 units' CPU time
+// in the bundle, rounded up to 0.01 (run of 2026-12-06, after the kernel's
+// speed-up of that day; the largest 69, 0.34 h). The other 8 keep the
+// projections of the kernel before it (from parts 0 and 1 of 256 on one
+// core, stackjoin's TestPartSurvey, 2026-11-29: 2.5 for 72, 73 and 81, 4.3
+// as a lower bound for the others; 74 counted in full in 25 minutes), which
+// the speed-up made 10 to 700 times too high (stackjoin's doc, # Cost). The
+// keys and checkParts name the units: changing them leaves the bundle's
 // rows of those classes foreign, so they stay fixed once units are kept.
 var checkHeavyCPUHours = map[int]float64{
-	11: 2.5, 46: 2.5, 72: 2.5, 73: 2.5, 81: 2.5,
-	23: 4.3, 35: 4.3, 47: 4.3, 58: 4.3, 59: 4.3, 68: 4.3, 69: 4.3, 70: 4.3,
-	71: 4.3, 75: 4.3, 80: 4.3, 82: 4.3, 83: 4.3,
-	22: 0.67, 34: 1.17, 74: 0.42,
+	11: 0.01, 22: 0.01, 23: 0.02, 34: 0.01, 35: 0.02, 46: 0.01, 47: 0.01,
+	58: 0.02, 59: 0.02, 68: 0.03, 69: 0.34, 70: 0.14, 71: 0.05,
+	72: 2.5, 73: 2.5, 81: 2.5, 74: 0.42,
+	75: 4.3, 80: 4.3, 82: 4.3, 83: 4.3,
 }
 
 // checkLightCPUHours is the projection of any other 5×2 class's recount
