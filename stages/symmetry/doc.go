@@ -155,8 +155,8 @@
 // 9×9 alone about 20 s. The bundles record their units' CPU time
 // (bundle_cpu_seconds): 2×6 6.5 CPU-hours, 3×4 10.2, the 5×2 checks
 // check_cpu_seconds. The 13 heavy 5×2 recounts that no other method makes
-// took 0.62 CPU-hours in all (2026-12-06, projected 45 before the R-stack
-// kernel's speed-up of that day); the other 8, a third count of classes
+// took 0.62 CPU-hours in all (projected 45 before the R-stack kernel's
+// speed-up, stackjoin's doc); the other 8, a third count of classes
 // the multisets recount, remain (about 1 CPU-hour by parts timed with the
 // new kernel; `census run --set symmetry.check_max_class_cpu_hours=5 --set
 // symmetry.max_cpu_hours=80`).

@@ -192,21 +192,10 @@
 // classes about 41 CPU-seconds in all, the 50 heavy ones 10.2 CPU-hours
 // (class 116, the costliest, 2.5).
 //
-// On 5×2 (the symmetry stage's check units, 21 heavy classes in 64
-// parts) the key of two columns, RowNormal's sorted bands and the later
-// cycles' memo cut a part (part 3; BenchmarkCheckPart5x2, one core, the
-// sums the same) of class 22 from 18.2 to 0.42 CPU-s, 47 from 350 to 0.51,
-// 81 from 88 to 8.8, 83 from over 780 to 9.2; parts 0, 3 and 40 of each
-// class (0.01 to 27 s) project the 21 classes at 1.6 CPU-hours, not 75.
-//
-// On 6×2 (the 2×6 classes transposed, 357 non-identity classes fixing a
-// grid; TestSurvey6x2, STACKJOIN_6X2_SURVEY=1, 2026-12-06) the first rows are
-// 7,484,400 ordered partitions, whose orbits (partitionRank) cost a light
-// class a few seconds; classes 2320, 3856, 3895 and 1048 take 0.6 to 9 s
-// whole and equal the stage's F, but part 0 of 64 of each of the heaviest
-// (172, 173, 159, 94, 145: 72% of the non-identity sum) passes 60 s, so
-// each needs over an hour and 6×2 has no check units yet. A third of those
-// parts' time was the first rows' orbits (7 σ types, in every part's
-// shareDepth, with no look at ctx), the rest the enumeration (fill,
-// complete, laterSum).
+// On 5×2 (the check units: 21 heavy classes in 64 parts) the key of two
+// columns, the sorted bands and the later cycles' memo cut part 3 of class
+// 22 from 18.2 to 0.42 CPU-s, 47 from 350 to 0.51, 81 from 88 to 8.8
+// (BenchmarkCheckPart5x2). On 6×2 (TestSurvey6x2) light classes equal the
+// stage's F, but part 0 of 64 of the five heaviest (72% of the sum) passes
+// 60 s: 6×2 has no check units yet.
 package stackjoin
