@@ -131,6 +131,14 @@
 //	bundle_cpu_seconds     double  CPU time the bundle records for the shape's units
 //	verified_share         string  as above, e.g. "0.035503"; "" when the sum is 0
 //
+// data/symmetry_corrections.csv: for each shape whose count differs from
+// its literature value (2x5, 5x2 against OEIS A291188), one row per class
+// that fixes a grid, for the sequence's editors. Each row repeats its
+// shape's group_order, burnside_sum, essentially_different, literature
+// and literature_source, then gives class, size, order, representative,
+// fixed, method, check_fixed, check_method and term = size·fixed; the terms
+// of a shape sum to burnside_sum. Only the header when no count differs.
+//
 // # Configuration
 //
 //   - symmetry.shapes (default [2x2, 2x3, 3x2, 2x4, 4x2, 3x3, 2x5, 5x2];

@@ -18,15 +18,15 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/shared/symunits"
 )
 
-// Stage writes data/symmetry_classes.parquet and
-// data/essentially_different.parquet.
+// Stage writes data/symmetry_classes.parquet,
+// data/essentially_different.parquet and data/symmetry_corrections.csv.
 var Stage = &pipeline.Stage{
 	Name:      "symmetry",
 	Doc:       "essentially different grids per box shape, by Burnside's lemma over the conjugacy classes of the symmetry group",
-	Version:   7,
+	Version:   8,
 	Requires:  []*pipeline.Stage{shapes.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
-	Outputs:   []pipeline.Output{Classes.Output, Counts.Output},
+	Outputs:   []pipeline.Output{Classes.Output, Counts.Output, Corrections.Output},
 	Headlines: headlines,
 	Run:       run,
 	// Units: the grids fixed by one conjugacy class of one shape. Each unit
@@ -382,10 +382,17 @@ func run(p *pipeline.Pass) error {
 	if len(used) != len(resultOf) {
 		return fmt.Errorf("%d unit results, %d used", len(resultOf), len(used))
 	}
+	corrections, err := correctionsCSV(countRows, classRows)
+	if err != nil {
+		return err
+	}
 	if err := Classes.Write(p, classRows); err != nil {
 		return err
 	}
-	return Counts.Write(p, countRows)
+	if err := Counts.Write(p, countRows); err != nil {
+		return err
+	}
+	return Corrections.Write(p, corrections)
 }
 
 // headlines are each shape's count of essentially different grids, for

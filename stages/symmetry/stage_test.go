@@ -1,6 +1,10 @@
 package symmetry_test
 
 import (
+	"encoding/csv"
+	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,6 +36,10 @@ func TestStage(t *testing.T) {
 		if r.EssentiallyDifferent != want[r.Shape] || !strings.Contains(r.CheckedBy, "canonical forms") {
 			t.Errorf("%s: %s essentially different, checked by %q; want %s by canonical forms", r.Shape, r.EssentiallyDifferent, r.CheckedBy, want[r.Shape])
 		}
+	}
+	// Every count equals the literature: the corrections file is its header.
+	if recs := corrections(t, root); len(recs) != 1 {
+		t.Errorf("symmetry_corrections.csv has %d records, want the header alone", len(recs))
 	}
 	if !strings.Contains(rows[1].CheckedBy, "equal to the literature: OEIS A291188") {
 		t.Errorf("2x3 checked by %q: want the literature", rows[1].CheckedBy)
@@ -138,6 +146,34 @@ func TestStage2x5(t *testing.T) {
 			t.Errorf("%s: verified_share %q, want the stack exchanges' 0.46257", r.Shape, r.VerifiedShare)
 		}
 	}
+	// The corrections file: the 68 classes fixing a grid of each shape,
+	// whose terms sum to the Burnside sum, its quotient the count.
+	recs := corrections(t, root)
+	sums := map[string]*big.Int{}
+	for _, rec := range recs[1:] {
+		shape, groupOrder, burnside, count, term := rec[0], rec[1], rec[2], rec[3], rec[14]
+		if sums[shape] == nil {
+			sums[shape] = new(big.Int)
+		}
+		tm, ok := new(big.Int).SetString(term, 10)
+		if !ok {
+			t.Fatalf("term %q", term)
+		}
+		sums[shape].Add(sums[shape], tm)
+		g, _ := new(big.Int).SetString(groupOrder, 10)
+		b, _ := new(big.Int).SetString(burnside, 10)
+		if q := new(big.Int).Quo(b, g); q.String() != count || rec[4] != "4743933602050718" {
+			t.Errorf("%s: %v/%v = %v, count %s, literature %s", shape, b, g, q, count, rec[4])
+		}
+	}
+	if len(recs) != 1+2*68 || len(sums) != 2 {
+		t.Fatalf("%d records over %d shapes, want a header and 68 classes of 2x5 and of 5x2", len(recs), len(sums))
+	}
+	for _, r := range rows {
+		if sums[r.Shape].String() != r.BurnsideSum {
+			t.Errorf("%s: the terms sum to %v, the Burnside sum is %s", r.Shape, sums[r.Shape], r.BurnsideSum)
+		}
+	}
 	classes, err := symmetry.Classes.Load(root)
 	if err != nil {
 		t.Fatal(err)
@@ -156,4 +192,22 @@ func TestStage2x5(t *testing.T) {
 			t.Errorf("%s: %d classes fixing a grid recounted by multisets, want the 6 stack exchanges", shape, n)
 		}
 	}
+}
+
+// corrections reads data/symmetry_corrections.csv under root, header first.
+func corrections(t *testing.T, root string) [][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(root, symmetry.Corrections.Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) == 0 || recs[0][0] != "shape" || recs[0][14] != "term" {
+		t.Fatalf("header %v", recs)
+	}
+	return recs
 }

@@ -332,6 +332,10 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			}
 			if verified {
 				m.flag("HaveSymmetryDifferenceVerified")
+				// The shape whose classes the appendix's table lists.
+				if e, ok := r.Correction(); ok {
+					m.num("CorrectionBoxes", fmt.Sprintf(`%d\times%d`, e.Shape.R, e.Shape.C))
+				}
 			}
 			m.text("SymmetryDifferences", d...)
 		}

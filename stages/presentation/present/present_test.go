@@ -332,3 +332,37 @@ func TestSixBySixLongRun(t *testing.T) {
 		t.Error("a 6x7 row accepted")
 	}
 }
+
+// TestCorrectionTable: the appendix's table lists the classes of the shape
+// whose count differs from the literature only when a second count equals
+// the whole non-identity sum, each class with both counts and the identity
+// with a dash, then the sum, |G|, the count, the literature and the
+// difference.
+func TestCorrectionTable(t *testing.T) {
+	s25, s52 := grid.Shape{R: 2, C: 5}, grid.Shape{R: 5, C: 2}
+	ed := func(s grid.Shape, share string) EssentiallyDifferent {
+		return EssentiallyDifferent{Shape: s, GroupOrder: big.NewInt(4), BurnsideSum: big.NewInt(40), Count: big.NewInt(10),
+			Literature: big.NewInt(12), LiteratureSource: "OEIS A291188", VerifiedShare: share}
+	}
+	classes := []SymmetryClass{
+		{Shape: s25, Class: 0, Order: 1, Size: big.NewInt(1), Fixed: big.NewInt(30), Method: "identity"},
+		{Shape: s25, Class: 6, Order: 2, Size: big.NewInt(2), Fixed: big.NewInt(5), Method: "stacks", CheckMethod: "stackjoin+multisets", CheckFixed: big.NewInt(5)},
+		{Shape: s52, Class: 6, Order: 2, Size: big.NewInt(2), Fixed: big.NewInt(5), Method: "stacks", CheckMethod: "stackjoin", CheckFixed: big.NewInt(5)},
+	}
+	r := &Results{Symmetry: []EssentiallyDifferent{ed(s25, FullShare), ed(s52, FullShare)}, SymmetryClasses: classes}
+	tab := CorrectionTable(r)
+	if len(tab.Rows) != 2+1+5 || tab.Rows[2] != nil {
+		t.Fatalf("%d rows, want 2 classes of 2x5, a rule and 5 totals", len(tab.Rows))
+	}
+	tex := string(tab.TeX())
+	for _, want := range []string{`$0$ & $1$ & $1$ & $30$ & \texttt{identity} & -- & --`,
+		`$6$ & $2$ & $2$ & $5$ & \texttt{stacks} & $5$ & \texttt{stackjoin}, \texttt{multisets}`, `OEIS A291188} & $12$`, `{difference} & $-2$`} {
+		if !strings.Contains(tex, want) {
+			t.Errorf("table lacks %q:\n%s", want, tex)
+		}
+	}
+	r.Symmetry = []EssentiallyDifferent{ed(s25, "0.999999"), ed(s52, "0.999999")}
+	if rows := CorrectionTable(r).Rows; len(rows) != 0 {
+		t.Errorf("share 0.999999: %d rows, want none", len(rows))
+	}
+}

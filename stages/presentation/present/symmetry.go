@@ -59,9 +59,27 @@ type SymmetryClass struct {
 	Order          int
 	Representative string
 	Fixed          *big.Int
-	// CheckMethod names the second count of Fixed ("" when none).
+	// Method names how Fixed was counted (identity, search, stacks, ...).
+	Method string
+	// CheckMethod names the second count of Fixed ("" when none) and
+	// CheckFixed is that count (nil when none; the stage fails unless it
+	// equals Fixed).
 	CheckMethod string
+	CheckFixed  *big.Int
 	From        typeset.Source // its row of data/symmetry_classes.parquet
+}
+
+// Correction returns the first shape (in the stage's order) whose count
+// differs from the published one and whose whole non-identity Burnside sum
+// a second count equals: the count the paper states as a correction, with
+// its table of classes (CorrectionTable).
+func (r *Results) Correction() (EssentiallyDifferent, bool) {
+	for _, e := range r.Symmetry {
+		if e.DiffersFromLiterature() && e.VerifiedShare == FullShare {
+			return e, true
+		}
+	}
+	return EssentiallyDifferent{}, false
 }
 
 // CheckedShare returns the share of shape s's non-identity Burnside sum
@@ -139,8 +157,15 @@ func readSymmetry(p *pipeline.Pass, r *Results) error {
 		if err != nil {
 			return err
 		}
+		var checkFixed *big.Int
+		if row.CheckFixed != "" {
+			if checkFixed, err = ParseInt(symmetry.Classes.Name+".check_fixed", row.CheckFixed); err != nil {
+				return err
+			}
+		}
 		r.SymmetryClasses = append(r.SymmetryClasses, SymmetryClass{Shape: s, Class: int(row.Class), Size: size,
-			Order: int(row.Order), Representative: row.Representative, Fixed: fixed, CheckMethod: row.CheckMethod,
+			Order: int(row.Order), Representative: row.Representative, Fixed: fixed, Method: row.Method,
+			CheckMethod: row.CheckMethod, CheckFixed: checkFixed,
 			From: typeset.Row(symmetry.Classes.Path, "shape", row.Shape, "class", row.Class)})
 	}
 	return nil

@@ -50,6 +50,8 @@ var Tables = []NamedTable{
 		[]string{symmetry.Stage.Name}, SymmetryTable},
 	{"fixing", "The conjugacy classes of the 9×9 symmetry group that fix a grid up to relabelling.",
 		[]string{symmetry.Stage.Name}, FixingTable},
+	{"correction", "The conjugacy classes that fix a grid, of the shape whose count corrects the published one: size, order, F by the first method and by the second, and the Burnside sum.",
+		[]string{symmetry.Stage.Name}, CorrectionTable},
 	{"coverage", "Empirical coverage of the nominal 95% intervals: independent short runs per box shape and variant, the intervals that hold the known count and those wholly below it, with a Wilson 95% interval for the coverage.",
 		[]string{knuth.Stage.Name, shapes.Stage.Name, exact.Stage.Name}, CoverageTable},
 	{"tails", "Tail diagnostics of the estimates for grids of side 15 and more: effective sample size, the largest sample's share of the sum, and the Pareto tail index k̂ (above 0.7 the interval is not to be trusted).",
@@ -618,6 +620,59 @@ func literatureMark(e EssentiallyDifferent) string {
 		return `^{\dagger}`
 	}
 	return ""
+}
+
+// CorrectionTable lists every class that fixes a grid of the shape of
+// r.Correction (empty when there is none): class, size, order, F by the
+// first method and its name, F by the second count and its name (a dash
+// for the identity, whose F is the grid count over N!); then the Burnside
+// sum, |G|, their quotient and the published count with the difference.
+func CorrectionTable(r *Results) typeset.Table {
+	head := texts("class", "size", "order", "", "method", "", "second method")
+	head[3] = typeset.MathCell("F(g)")
+	head[5] = typeset.Cells(typeset.Piece{Kind: typeset.Math, S: "F(g)"}, typeset.Piece{Kind: typeset.Text, S: ", second count"})
+	t := typeset.Table{Spec: "rrrrlrl", Head: head}
+	e, ok := r.Correction()
+	if !ok {
+		return t
+	}
+	for _, c := range r.SymmetryClasses {
+		if c.Shape != e.Shape {
+			continue
+		}
+		second, secondMethod := typeset.DashCell(), typeset.DashCell()
+		if c.CheckFixed != nil {
+			second, secondMethod = typeset.MathCell(typeset.Int(c.CheckFixed)), methodsCell(c.CheckMethod)
+		}
+		t.Rows = append(t.Rows, sourced([]typeset.Cell{typeset.MathCell(strconv.Itoa(c.Class)), typeset.MathCell(typeset.Int(c.Size)),
+			typeset.MathCell(strconv.Itoa(c.Order)), typeset.MathCell(typeset.Int(c.Fixed)), methodsCell(c.Method), second, secondMethod}, c.From))
+	}
+	total := func(label []typeset.Piece, value *big.Int) []typeset.Cell {
+		l := typeset.Cells(label...)
+		l.Span, l.Align = 3, "l"
+		return sourced([]typeset.Cell{l, typeset.MathCell(typeset.Int(value)), typeset.Cells(), typeset.Cells(), typeset.Cells()}, e.From)
+	}
+	diff := new(big.Int).Sub(e.Count, e.Literature)
+	t.Rows = append(t.Rows, nil,
+		total([]typeset.Piece{{Kind: typeset.Text, S: "Burnside sum "}, {Kind: typeset.Math, S: `\sum|g^G|\,F(g)`}}, e.BurnsideSum),
+		total([]typeset.Piece{{Kind: typeset.Text, S: "group order "}, {Kind: typeset.Math, S: "|G|"}}, e.GroupOrder),
+		total([]typeset.Piece{{Kind: typeset.Text, S: "essentially different"}}, e.Count),
+		total([]typeset.Piece{{Kind: typeset.Text, S: e.LiteratureSource}}, e.Literature),
+		total([]typeset.Piece{{Kind: typeset.Text, S: "difference"}}, diff))
+	return t
+}
+
+// methodsCell names the counting methods of a class, "stackjoin+multisets"
+// as two names.
+func methodsCell(methods string) typeset.Cell {
+	var pieces []typeset.Piece
+	for i, m := range strings.Split(methods, "+") {
+		if i > 0 {
+			pieces = append(pieces, typeset.Piece{Kind: typeset.Text, S: ", "})
+		}
+		pieces = append(pieces, typeset.Piece{Kind: typeset.Code, S: m})
+	}
+	return typeset.Cells(pieces...)
 }
 
 // FixingTable lists the conjugacy classes of the 9×9 group that fix at

@@ -72,6 +72,12 @@
 //	paper/generated/fixing.tex
 //	    the conjugacy classes of the 9×9 group that fix a grid: size, order,
 //	    representative, F
+//	paper/generated/correction.tex
+//	    the classes that fix a grid of the first shape whose count differs
+//	    from the literature and is counted twice in full (2×5): size, order,
+//	    F and its method, the second count and its method, then the Burnside
+//	    sum, |G|, the count, the published one and the difference; empty
+//	    when there is no such shape
 //	paper/generated/coverage.tex
 //	    the coverage study (data/knuth_coverage.parquet) on shapes with known
 //	    counts: per box shape (and its grid) and variant the samples per

@@ -14,6 +14,7 @@ func EstimatorsTable(r *present.Results) []byte { return present.EstimatorsTable
 func ShapesTable(r *present.Results) []byte     { return present.ShapesTable(r).TeX() }
 func SymmetryTable(r *present.Results) []byte   { return present.SymmetryTable(r).TeX() }
 func FixingTable(r *present.Results) []byte     { return present.FixingTable(r).TeX() }
+func CorrectionTable(r *present.Results) []byte { return present.CorrectionTable(r).TeX() }
 func CoverageTable(r *present.Results) []byte   { return present.CoverageTable(r).TeX() }
 func TailsTable(r *present.Results) []byte      { return present.TailsTable(r).TeX() }
 func LongRunsTable(r *present.Results) []byte   { return present.LongRunsTable(r).TeX() }
