@@ -25,19 +25,17 @@ const empty = -1
 // band orbits to fill.
 type problem struct {
 	n, r, c int
-	order   int       // order of g
-	gPow    [][]int   // gPow[k][cell] = g^k(cell), k < order
-	sPow    [][]int   // sPow[k][x] = σ^k(x), k < order
-	orbits  [][]int   // per band orbit, the cells of its representative band, row-major
-	canon   []int     // canonical first-row choices: cycle of each symbol, cycle starts
-	cycleOf []int     // σ-cycle index of each symbol
-	starts  []int     // first symbol of each σ-cycle
-	lens    []int     // length of each σ-cycle
-	grid    []int     // symbol per cell or empty
-	rowM    []uint32  // symbols used per row
-	colM    []uint32  // per column
-	boxM    []uint32  // per box
-	trail   []int     // cells placed, for undo
+	order   int      // order of g
+	gPow    [][]int  // gPow[k][cell] = g^k(cell), k < order
+	sPow    [][]int  // sPow[k][x] = σ^k(x), k < order
+	orbits  [][]int  // per band orbit, the cells of its representative band, row-major
+	cycles  [][]int  // the cycles of σ, each from its least symbol
+	cycleOf []int    // σ-cycle index of each symbol
+	grid    []int    // symbol per cell or empty
+	rowM    []uint32 // symbols used per row
+	colM    []uint32 // per column
+	boxM    []uint32 // per box
+	trail   []int    // cells placed, for undo
 	memo    []map[string]uint64
 	keyBuf  []byte
 	nodes   uint64
@@ -114,18 +112,18 @@ func (p *problem) tick() bool {
 func (p *problem) firstRowChoices(used uint32) []int {
 	var out []int
 	seenLen := map[int]bool{}
-	for cyc, s := range p.starts {
-		if p.opened[cyc] {
-			for k := 0; k < p.lens[cyc]; k++ {
-				if x := p.sPow[k][s]; used&(1<<x) == 0 {
+	for i, cyc := range p.cycles {
+		if p.opened[i] {
+			for _, x := range cyc {
+				if used&(1<<x) == 0 {
 					out = append(out, x)
 				}
 			}
 			continue
 		}
-		if !seenLen[p.lens[cyc]] {
-			seenLen[p.lens[cyc]] = true
-			out = append(out, s)
+		if !seenLen[len(cyc)] {
+			seenLen[len(cyc)] = true
+			out = append(out, cyc[0])
 		}
 	}
 	return out
@@ -274,14 +272,13 @@ func newProblem(ctx context.Context, s symmetry.Shape, e symmetry.Element, lam [
 		p.sPow = append(p.sPow, perm.Power(sigma, k))
 	}
 	p.cycleOf = make([]int, n)
-	for i, cyc := range perm.Cycles(sigma) {
-		p.starts = append(p.starts, cyc[0])
-		p.lens = append(p.lens, len(cyc))
+	p.cycles = perm.Cycles(sigma)
+	for i, cyc := range p.cycles {
 		for _, x := range cyc {
 			p.cycleOf[x] = i
 		}
 	}
-	p.opened = make([]bool, len(p.starts))
+	p.opened = make([]bool, len(p.cycles))
 	// Band orbits under the band permutation of e, the one of band 0 first.
 	bands := s.C
 	seen := make([]bool, bands)

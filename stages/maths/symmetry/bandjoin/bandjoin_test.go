@@ -3,11 +3,17 @@ package bandjoin
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"math/big"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
@@ -34,6 +40,7 @@ func compareShape(t *testing.T, s symmetry.Shape, budget uint64, want func(symme
 		got, err := Fixed(context.Background(), s, c.Rep, budget)
 		d := time.Since(t0)
 		if errors.Is(err, ErrBudget) {
+			t.Logf("%v class %d (%s): over budget (%v)", s, c.Index, c.Desc, d)
 			skipped++
 			continue
 		}
@@ -62,5 +69,195 @@ func TestSmallShapesMatchSearch(t *testing.T) {
 	}
 }
 
-var _ = perm.Identity
-var _ = big.NewInt
+// Test9x9MatchSearch compares every class without transposition of 9×9
+// that Fixed finishes within 3·10⁶ nodes per σ type (BANDJOIN_9X9_BUDGET
+// lifts it): all but the identity and a few classes with few band orbits.
+func Test9x9MatchSearch(t *testing.T) {
+	budget := pipelinetest.EnvCount(t, "BANDJOIN_9X9_BUDGET", 3e6)
+	compared, skipped := compareShape(t, symmetry.Shape{R: 3, C: 3}, budget, nil)
+	if compared+skipped != 484 || compared < 470 {
+		t.Errorf("9×9: %d classes compared, %d over budget; want 484 in all, at least 470 compared", compared, skipped)
+	}
+}
+
+// TestFirstRowsAreOrbits checks that the canonical first rows number N!/|Z(σ)|
+// for every cycle type of S_6: one per orbit of the centraliser.
+func TestFirstRowsAreOrbits(t *testing.T) {
+	s := symmetry.Shape{R: 2, C: 3}
+	e := symmetry.Element{Rows: perm.Identity(6), Cols: perm.Identity(6)}
+	for _, lam := range perm.Partitions(6) {
+		p, err := newProblem(context.Background(), s, e, lam, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var walk func(pos int, used uint32) int64
+		walk = func(pos int, used uint32) int64 {
+			if pos == 6 {
+				return 1
+			}
+			var n int64
+			for _, x := range p.firstRowChoices(used) {
+				c := p.cycleOf[x]
+				was := p.opened[c]
+				p.opened[c] = true
+				n += walk(pos+1, used|1<<x)
+				p.opened[c] = was
+			}
+			return n
+		}
+		want := new(big.Int).Quo(perm.Factorial(6), perm.Centralizer(lam))
+		if got := walk(0, 0); got != want.Int64() {
+			t.Errorf("σ of type %v: %d first rows, want 6!/|Z| = %v", lam, got, want)
+		}
+	}
+}
+
+// TestProjectionCoversExact checks that the seeded projection of 9×9
+// classes whose counts are known holds the exact value within its 95%
+// interval, and that the interval is narrower than the value.
+func TestProjectionCoversExact(t *testing.T) {
+	s := symmetry.Shape{R: 3, C: 3}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 311: bands (2 3), rows cycled in bands 1 and 3, columns (1 2) in every
+	// stack (two band orbits); 53: rows cycled in every band, columns in
+	// every stack (three).
+	for _, i := range []int{311, 53} {
+		c, _ := g.Class(i)
+		for _, lam := range SigmaTypes(s, c.Rep) {
+			exact, _, err := FixedType(context.Background(), s, c.Rep, lam, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			est, err := ProjectType(context.Background(), s, c.Rep, lam, 400, 1, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := float64(exact)
+			if math.Abs(est.Fixed-x) > max(est.FixedCI, 1e-9*x) || est.FixedCI > x {
+				t.Errorf("class %d σ %s: projected %.6g ± %.2g, exact %d", c.Index, typeString(lam), est.Fixed, est.FixedCI, exact)
+			}
+			t.Logf("class %d σ %s: projected %.6g ± %.2g, exact %d", c.Index, typeString(lam), est.Fixed, est.FixedCI, exact)
+		}
+	}
+}
+
+// TestClasses counts the classes listed in BANDJOIN_CLASSES (shape
+// BANDJOIN_SHAPE, default 3x3) without budget and logs F, the time and
+// search's F: a survey, skipped by default.
+func TestClasses(t *testing.T) {
+	list := os.Getenv("BANDJOIN_CLASSES")
+	if list == "" {
+		t.Skip("BANDJOIN_CLASSES not set")
+	}
+	s := symmetry.Shape{R: 3, C: 3}
+	if v := os.Getenv("BANDJOIN_SHAPE"); v != "" {
+		fmt.Sscanf(v, "%dx%d", &s.R, &s.C)
+	}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Split(list, ",") {
+		i, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := g.Class(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lam := range SigmaTypes(s, c.Rep) {
+			t0 := time.Now()
+			v, nodes, err := FixedType(context.Background(), s, c.Rep, lam, 0)
+			t.Logf("%v class %d (%s) σ %s: %d, %d nodes, %v, err %v", s, i, c.Desc, typeString(lam), v, nodes, time.Since(t0), err)
+		}
+		if os.Getenv("BANDJOIN_SEARCH") != "" {
+			ref, _ := search.Fixed(context.Background(), s, c)
+			t.Logf("search: %v", ref)
+		}
+	}
+}
+
+// TestProject projects the σ types of the classes in BANDJOIN_PROJECT
+// (shape BANDJOIN_SHAPE, default 3x4) from BANDJOIN_PROBES probes (default
+// 20), the first BANDJOIN_EXACT_FROM band orbits (default 1) descended at
+// random: a survey, skipped by default.
+func TestProject(t *testing.T) {
+	list := os.Getenv("BANDJOIN_PROJECT")
+	if list == "" {
+		t.Skip("BANDJOIN_PROJECT not set")
+	}
+	s := symmetry.Shape{R: 3, C: 4}
+	if v := os.Getenv("BANDJOIN_SHAPE"); v != "" {
+		fmt.Sscanf(v, "%dx%d", &s.R, &s.C)
+	}
+	probes, exactFrom := 20, 1
+	if v := os.Getenv("BANDJOIN_PROBES"); v != "" {
+		probes, _ = strconv.Atoi(v)
+	}
+	if v := os.Getenv("BANDJOIN_EXACT_FROM"); v != "" {
+		exactFrom, _ = strconv.Atoi(v)
+	}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Split(list, ",") {
+		i, _ := strconv.Atoi(f)
+		c, err := g.Class(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fsum, fci2, ssum, sci2 float64
+		for _, lam := range SigmaTypes(s, c.Rep) {
+			est, err := ProjectType(context.Background(), s, c.Rep, lam, probes, exactFrom, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%v class %d σ %s: F %.4g ± %.2g, nodes %.3g ± %.2g, CPU-s %.3g ± %.2g, first-orbit fillings %.3g ± %.2g (probes %d, exact from orbit %d of %d, %.1f s measured)",
+				s, i, typeString(lam), est.Fixed, est.FixedCI, est.Nodes, est.NodesCI, est.Leaves, est.LeavesCI, est.Seconds, est.SecCI, est.Probes, est.ExactFrom, est.Orbits, est.ExactSeconds)
+			fsum += est.Fixed
+			fci2 += est.FixedCI * est.FixedCI
+			ssum += est.Seconds
+			sci2 += est.SecCI * est.SecCI
+		}
+		t.Logf("%v class %d (%s): F %.4g ± %.2g, CPU-hours %.3g ± %.2g", s, i, c.Desc, fsum, math.Sqrt(fci2), ssum/3600, math.Sqrt(sci2)/3600)
+	}
+}
+
+// TestSurvey counts every class without transposition of BANDJOIN_SHAPE
+// (default 3x4) that Fixed finishes within BANDJOIN_SURVEY_BUDGET nodes per
+// σ type and logs "survey class F seconds": a survey, skipped by default.
+func TestSurvey(t *testing.T) {
+	v := os.Getenv("BANDJOIN_SURVEY_BUDGET")
+	if v == "" {
+		t.Skip("BANDJOIN_SURVEY_BUDGET not set")
+	}
+	budget, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := symmetry.Shape{R: 3, C: 4}
+	if v := os.Getenv("BANDJOIN_SHAPE"); v != "" {
+		fmt.Sscanf(v, "%dx%d", &s.R, &s.C)
+	}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range g.Classes {
+		if len(SigmaTypes(s, c.Rep)) == 0 {
+			continue
+		}
+		t0 := time.Now()
+		f, err := Fixed(context.Background(), s, c.Rep, budget)
+		if err != nil {
+			t.Logf("survey %d over %v", c.Index, time.Since(t0).Seconds())
+			continue
+		}
+		t.Logf("survey %d %v %.3f", c.Index, f, time.Since(t0).Seconds())
+	}
+}
