@@ -17,12 +17,21 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin"
 )
 
 // compareShape checks Fixed against search.Fixed on every class without
 // transposition of s that Fixed finishes within budget nodes per σ type;
 // it returns the number compared and skipped.
 func compareShape(t *testing.T, s symmetry.Shape, budget uint64, want func(symmetry.Class) bool) (compared, skipped int) {
+	t.Helper()
+	return compareWith(t, s, budget, want, "search", func(c symmetry.Class) (*big.Int, error) {
+		return search.Fixed(context.Background(), s, c)
+	})
+}
+
+// compareWith is compareShape with the reference count ref, named name.
+func compareWith(t *testing.T, s symmetry.Shape, budget uint64, want func(symmetry.Class) bool, name string, ref func(symmetry.Class) (*big.Int, error)) (compared, skipped int) {
 	t.Helper()
 	g, err := symmetry.NewGroup(s, false)
 	if err != nil {
@@ -48,18 +57,18 @@ func compareShape(t *testing.T, s symmetry.Shape, budget uint64, want func(symme
 			t.Fatalf("%v class %d (%s): %v", s, c.Index, c.Desc, err)
 		}
 		t1 := time.Now()
-		ref, err := search.Fixed(context.Background(), s, c)
+		want, err := ref(c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		tBand += d
 		tSearch += time.Since(t1)
-		if got.Cmp(ref) != 0 {
-			t.Errorf("%v class %d (%s): bandjoin %v, search %v", s, c.Index, c.Desc, got, ref)
+		if got.Cmp(want) != 0 {
+			t.Errorf("%v class %d (%s): bandjoin %v, %s %v", s, c.Index, c.Desc, got, name, want)
 		}
 		compared++
 	}
-	t.Logf("%v: %d classes compared (bandjoin %v, search %v), %d over budget", s, compared, tBand, tSearch, skipped)
+	t.Logf("%v: %d classes compared (bandjoin %v, %s %v), %d over budget", s, compared, tBand, name, tSearch, skipped)
 	return compared, skipped
 }
 
@@ -264,3 +273,39 @@ func TestSurvey(t *testing.T) {
 		t.Logf("survey %d %v %.3f", c.Index, f, time.Since(t0).Seconds())
 	}
 }
+
+// Test3x4LightMatchStackjoin compares Fixed with the R-stack method (the
+// symmetry stage's first count of 3×4; imported by this test only) on the
+// 132 classes of 3×4 that Fixed finishes within 2·10⁶ nodes per σ type (115
+// of them with F > 0), of one to four band orbits: every third by default,
+// all with BANDJOIN_3X4_ALL=1; BANDJOIN_3X4_BUDGET changes the budget and
+// takes every class.
+func Test3x4LightMatchStackjoin(t *testing.T) {
+	s := symmetry.Shape{R: 3, C: 4}
+	light, step := map[int]bool{}, 3
+	if os.Getenv("BANDJOIN_3X4_ALL") != "" {
+		step = 1
+	}
+	for k := 0; k < len(light3x4); k += step {
+		light[light3x4[k]] = true
+	}
+	budget, pick := uint64(2e6), func(c symmetry.Class) bool { return light[c.Index] }
+	if os.Getenv("BANDJOIN_3X4_BUDGET") != "" {
+		budget, pick = pipelinetest.EnvCount(t, "BANDJOIN_3X4_BUDGET", 2e6), nil
+	}
+	var positive int
+	compared, skipped := compareWith(t, s, budget, pick, "stackjoin", func(c symmetry.Class) (*big.Int, error) {
+		f, err := stackjoin.Fixed(context.Background(), s, c.Rep, 0)
+		if err == nil && f.Sign() > 0 {
+			positive++
+		}
+		return f, err
+	})
+	if pick != nil && (compared != len(light) || step == 1 && positive != 115) {
+		t.Errorf("3×4: %d classes compared (%d with F > 0), %d over budget; want %d (115 with F > 0 of all 132)", compared, positive, skipped, len(light))
+	}
+}
+
+// light3x4 are the 3×4 classes that Fixed finishes within 2·10⁶ nodes per
+// σ type (TestSurvey with BANDJOIN_SURVEY_BUDGET=2000000).
+var light3x4 = []int{663, 694, 713, 744, 775, 850, 880, 911, 987, 1018, 1129, 1274, 1309, 1323, 1340, 1602, 1611, 1639, 1648, 1676, 1704, 1713, 1740, 1768, 1777, 1805, 1833, 1842, 1869, 1897, 1925, 1953, 2012, 2040, 2068, 2096, 2105, 2133, 2161, 2170, 2197, 2225, 2253, 2281, 2340, 2368, 2396, 2424, 2447, 2450, 2452, 2480, 2539, 2562, 2565, 2567, 2590, 2593, 2595, 2618, 2621, 2623, 2632, 2659, 2687, 2714, 2773, 2796, 2799, 2801, 2825, 2826, 2827, 2828, 2830, 2831, 2832, 2833, 2834, 2835, 2836, 2837, 2838, 2839, 2840, 2841, 2842, 2843, 2844, 2845, 2846, 2847, 2848, 2849, 2850, 2851, 2852, 2853, 2854, 2855, 2856, 2857, 2858, 2859, 2860, 2861, 2862, 2863, 2864, 2865, 2866, 2867, 2868, 2869, 2870, 2871, 2872, 2873, 2874, 2875, 2876, 2877, 2878, 2879, 2880, 2881, 2882, 2883, 2884, 2885, 2886, 2887}

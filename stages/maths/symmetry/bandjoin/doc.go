@@ -67,10 +67,12 @@
 // stack, the 9×9 analogue of 3×4 class 115) equals the search's 449,445,888
 // in 1.6·10⁹ nodes, 3 minutes.
 //
-// On 3×4, TestSurvey (BANDJOIN_SURVEY_BUDGET=2000000) counts 132 of the 316
-// classes that admit a relabelling type, 115 of them with F > 0, in 37 s in
-// all; each equals the symmetry stage's F (stackjoin). They are the light
-// classes: about 7·10⁻¹² of the non-identity Burnside sum.
+// On 3×4, Fixed finishes 132 of the 316 classes that admit a relabelling
+// type within 2·10⁶ nodes per type (TestSurvey, BANDJOIN_SURVEY_BUDGET), 115
+// of them with F > 0, in 37 s in all; each equals the R-stack method's F,
+// the symmetry stage's (Test3x4LightMatchStackjoin, which imports stackjoin
+// to compare; every third class by default, BANDJOIN_3X4_ALL=1 all). They are
+// the light classes: about 7·10⁻¹² of the non-identity Burnside sum.
 //
 // # Cost
 //
