@@ -229,8 +229,8 @@ func TestProject(t *testing.T) {
 			if est.ExactFrom == est.Orbits { // nothing timed: the nodes are the cost
 				est.Seconds, est.SecCI = math.NaN(), math.NaN()
 			}
-			t.Logf("%v class %d σ %s: F %.4g ± %.2g, nodes %.3g ± %.2g, CPU-s %.3g ± %.2g, first-orbit fillings %.3g ± %.2g (probes %d, exact from orbit %d of %d, %.1f s measured)",
-				s, i, typeString(lam), est.Fixed, est.FixedCI, est.Nodes, est.NodesCI, est.Leaves, est.LeavesCI, est.Seconds, est.SecCI, est.Probes, est.ExactFrom, est.Orbits, est.ExactSeconds)
+			t.Logf("%v class %d σ %s: F %.4g ± %.2g, nodes %.3g ± %.2g, CPU-s %.3g ± %.2g, fillings by orbit %.3g ± %.2g (probes %d, exact from orbit %d of %d, %.1f s measured)",
+				s, i, typeString(lam), est.Fixed, est.FixedCI, est.Nodes, est.NodesCI, est.Seconds, est.SecCI, est.Fillings, est.FillingsCI, est.Probes, est.ExactFrom, est.Orbits, est.ExactSeconds)
 			fsum += est.Fixed
 			fci2 += est.FixedCI * est.FixedCI
 			ssum += est.Seconds

@@ -76,14 +76,25 @@
 //
 // # Cost
 //
-// The memo joins at band-orbit boundaries, but the first orbit is filled
-// cell by cell: its fillings are a floor on the work. On 3×4 they are far
-// too many for the heavy classes (TestProject, 1,000 probes per type, pure
-// Knuth): class 115 about 10¹⁶ fillings of bands 1-2 over its seven σ types
-// (tree without the memo 3·10²³ nodes), class 37 10¹⁶ of band 1; the twelve
-// heaviest classes, 92% of the non-identity sum, 10¹³ to 10¹⁶ each. At 10⁷
-// nodes a second that is 10⁵ CPU-years or more: the method checks the light
-// classes of 3×4 and the classes of 9×9, not 3×4's heavy ones, which need the
-// first orbit aggregated too (its fillings grouped by their column sets
-// before the join, up to the relabellings that commute with σ).
+// The memo joins at band-orbit boundaries, but every orbit is filled cell by
+// cell, so the fillings of the orbits before the last are a floor on the
+// nodes. At about 10⁷ nodes a second that rules out 3×4's heavy classes
+// (TestProject, 20,000 probes per σ type, seed 1, pure Knuth):
+//
+//	class  share  fillings of the first orbit(s)       nodes without memo
+//	115    44%    2.0·10¹⁴ (bands 1-2, seven σ types)  2.7·10²³
+//	37     13%    2.6·10⁶ (band 1), 2.3·10¹⁵ (bands 1-2)  7.2·10²³
+//	63     8.7%   7.6·10¹⁴ (bands 1-2)                  2.4·10²³
+//	24     8.5%   2.2·10¹⁵ (bands 1-2)                  2.1·10²⁴
+//	11     2.1%   2.2·10¹⁵ (bands 1-2)                  1.8·10²⁴
+//
+// and 6·10¹² to 2.6·10¹⁴ for the other seven of the twelve heaviest (92%
+// of the non-identity sum; 116, 25, 38, 89, 101, 64, 12): 10² CPU-hours or
+// more each for the floor alone, the nodes below it 10⁶ times more. Their projected F agree
+// with the stage's within the intervals (115: 2.00·10²² ± 1.0·10²², stage
+// 2.04·10²²; 37: 1.31·10²² ± 0.31·10²², stage 1.20·10²²), a statistical
+// check only. Counting them needs the orbits aggregated: the fillings of
+// an orbit grouped by the column sets they leave (their count is a sum over
+// arrangements of those sets), up to the relabellings that commute with σ,
+// before the join.
 package bandjoin

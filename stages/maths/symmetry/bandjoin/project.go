@@ -22,7 +22,10 @@ type Estimate struct {
 	Seconds, SecCI    float64 // CPU-seconds of the whole count, one core
 	ExactSeconds      float64 // time spent in the exact parts, all probes
 	ExactFrom, Orbits int
-	Leaves, LeavesCI  float64 // fillings of the first band orbit (whose count is memoised below)
+	// Fillings[k] (± FillingsCI[k]): the fillings of band orbits 0…k, for
+	// k < ExactFrom; every one is a node of the search, the memo below them
+	// notwithstanding.
+	Fillings, FillingsCI []float64
 }
 
 // ProjectType estimates FixedType(s, e, lam) from probes probes seeded by
@@ -39,7 +42,8 @@ func ProjectType(ctx context.Context, s symmetry.Shape, e symmetry.Element, lam 
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x62616e646a6f696e))
 	est := Estimate{Probes: probes, ExactFrom: exactFrom, Orbits: len(p.orbits)}
-	var fx, nd, sc, lv [3]float64 // Σ1, Σv, Σv² per figure
+	var fx, nd, sc [3]float64 // Σ1, Σv, Σv² per figure
+	lv := make([][3]float64, exactFrom)
 	add := func(a *[3]float64, v float64) { a[0]++; a[1] += v; a[2] += v * v }
 	for range probes {
 		if err := ctx.Err(); err != nil {
@@ -48,7 +52,7 @@ func ProjectType(ctx context.Context, s symmetry.Shape, e symmetry.Element, lam 
 		for i := range p.memo {
 			p.memo[i] = map[string]uint64{}
 		}
-		weight, first, path, value, nodes, secs := p.probe(rng, exactFrom)
+		weight, fill, path, value, nodes, secs := p.probe(rng, exactFrom)
 		if p.err != nil {
 			return est, p.err
 		}
@@ -56,7 +60,9 @@ func ProjectType(ctx context.Context, s symmetry.Shape, e symmetry.Element, lam 
 		add(&fx, weight*float64(value))
 		add(&nd, weight*float64(nodes)+path)
 		add(&sc, weight*secs)
-		add(&lv, first)
+		for k := range lv {
+			add(&lv[k], fill[k])
+		}
 	}
 	mean := func(a [3]float64) (float64, float64) {
 		m := a[1] / a[0]
@@ -66,15 +72,18 @@ func ProjectType(ctx context.Context, s symmetry.Shape, e symmetry.Element, lam 
 	est.Fixed, est.FixedCI = mean(fx)
 	est.Nodes, est.NodesCI = mean(nd)
 	est.Seconds, est.SecCI = mean(sc)
-	est.Leaves, est.LeavesCI = mean(lv)
+	for k := range lv {
+		m, ci := mean(lv[k])
+		est.Fillings, est.FillingsCI = append(est.Fillings, m), append(est.FillingsCI, ci)
+	}
 	return est, nil
 }
 
 // probe descends at random to the end of band orbit exactFrom−1 and counts
 // the rest exactly; it returns the weight of the leaf reached (0 at a dead
-// end), its weight at the end of the first band orbit, the estimated nodes
-// above it, the exact count, its nodes and seconds.
-func (p *problem) probe(rng *rand.Rand, exactFrom int) (weight, first, path float64, value, nodes uint64, secs float64) {
+// end), its weight at the end of each band orbit descended, the estimated
+// nodes above it, the exact count, its nodes and seconds.
+func (p *problem) probe(rng *rand.Rand, exactFrom int) (weight float64, fill []float64, path float64, value, nodes uint64, secs float64) {
 	mark := len(p.trail)
 	defer func() {
 		p.undo(mark)
@@ -82,7 +91,7 @@ func (p *problem) probe(rng *rand.Rand, exactFrom int) (weight, first, path floa
 			p.opened[i] = false
 		}
 	}()
-	weight = 1
+	weight, fill = 1, make([]float64, exactFrom)
 	for o := 0; o < exactFrom; o++ {
 		for _, cell := range p.orbits[o] {
 			if p.grid[cell] != empty {
@@ -108,19 +117,17 @@ func (p *problem) probe(rng *rand.Rand, exactFrom int) (weight, first, path floa
 				p.undo(m)
 			}
 			if len(ok) == 0 {
-				return 0, first, path, 0, 0, 0
+				return 0, fill, path, 0, 0, 0
 			}
 			x := ok[rng.IntN(len(ok))]
 			p.opened[p.cycleOf[x]] = true // only read on the first row
 			p.place(cell, x)
 			weight *= float64(len(ok))
 		}
-		if o == 0 {
-			first = weight
-		}
+		fill[o] = weight
 	}
 	before := p.nodes
 	t0 := time.Now()
 	value = p.next(exactFrom)
-	return weight, first, path, value, p.nodes - before, time.Since(t0).Seconds()
+	return weight, fill, path, value, p.nodes - before, time.Since(t0).Seconds()
 }
