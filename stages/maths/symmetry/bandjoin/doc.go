@@ -72,7 +72,9 @@
 // of them with F > 0, in 37 s in all; each equals the R-stack method's F,
 // the symmetry stage's (Test3x4LightMatchStackjoin, which imports stackjoin
 // to compare; every third class by default, BANDJOIN_3X4_ALL=1 all). They are
-// the light classes: about 7·10⁻¹² of the non-identity Burnside sum.
+// the light classes: about 7·10⁻¹² of the non-identity Burnside sum. With
+// 10⁷ nodes per type it finishes 149 (132 with F > 0, all equal to the
+// stage's) in 103 s, 1.4·10⁻¹¹ of the sum.
 //
 // # Cost
 //
