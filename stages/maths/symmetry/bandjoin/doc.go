@@ -63,9 +63,12 @@
 // and 3×2 (the identity's included), and on 472 of the 484 of 9×9 within
 // 3·10⁶ nodes per type (Test9x9MatchSearch; BANDJOIN_9X9_BUDGET lifts the
 // budget), all the classes that fix a grid but the identity and classes 22,
-// 27, 35, 38, 43, 48 and 55-59. Class 22 (bands (2 3), columns (1 2) in every
-// stack, the 9×9 analogue of 3×4 class 115) equals the search's 449,445,888
-// in 1.6·10⁹ nodes, 3 minutes.
+// 27, 35, 38, 43, 48 and 55-59. With 2·10⁷ nodes, and without a budget for
+// 22, 27, 35, 55, 56 and 58 (TestClasses), the rest equal the search too, so
+// every non-identity class of 9×9 without transposition does: class 22 (bands (2 3), columns (1 2) in every stack, the analogue of
+// 3×4 class 115) 449,445,888 in 1.6·10⁹ nodes, 3 minutes; class 35 (bands
+// (2 3), rows (1 2) in band 1, stacks (2 3), columns (1 2) in stack 1)
+// 155,492,352 in 6.8·10⁹ nodes, 29 minutes; 27, 55, 56 and 58 under a minute.
 //
 // On 3×4, Fixed finishes 132 of the 316 classes that admit a relabelling
 // type within 2·10⁶ nodes per type (TestSurvey, BANDJOIN_SURVEY_BUDGET), 115
@@ -95,7 +98,9 @@
 // more each for the floor alone, the nodes below it 10⁶ times more. Their projected F agree
 // with the stage's within the intervals (115: 2.00·10²² ± 1.0·10²², stage
 // 2.04·10²²; 37: 1.31·10²² ± 0.31·10²², stage 1.20·10²²), a statistical
-// check only. Counting them needs the orbits aggregated: the fillings of
+// check only. A unit of class 115 (σ = id, bands 3-4 counted exactly below
+// one filling of bands 1-2, ProjectType with exactFrom 1) did not finish in
+// 15 minutes. Counting them needs the orbits aggregated: the fillings of
 // an orbit grouped by the column sets they leave (their count is a sum over
 // arrangements of those sets), up to the relabellings that commute with σ,
 // before the join.
