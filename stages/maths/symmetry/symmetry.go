@@ -25,6 +25,10 @@
 //   - multisets: F of the classes of 2×c and c×2 (c ≤ 5) that exchange the
 //     stacks by an involution, from package pair's stack counts over
 //     pattern multisets; a second count of those classes, beside stackjoin.
+//   - bandjoin: F band orbit by band orbit, the column contents joining the
+//     orbits, any class without transposition; it shares only the group code
+//     and perm with the others, and finishes 9×9's classes and 3×4's light
+//     ones but not 3×4's heavy ones (not yet run by the stage).
 //   - perm: the permutation arithmetic the others share.
 //
 // # Grids and the group
