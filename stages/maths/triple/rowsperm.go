@@ -9,45 +9,71 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/triplestacks"
 )
 
-// permRows is the rows with the counts themselves (4 bytes each) and, per
+// # The permuted kernel: rows of counts, one row read in order
+//
+// Rows' kernel gathers both rows of every dot product through the last
+// band's positions (and the residual elements ν), and looks each index up
+// among the distinct counts: six loads a term. For a pair of splits of
+// bands 0 and 1 the last band's splits map onto the positions of the
+// band-2 row (compat(r)) and of the band-3 row; taking the band-2 row in
+// order, the partner of position i in the band-3 row is π(i), and π is the
+// same for all the pair's band-2 splits with the same residual elements
+// (ν₂, ν₃): π = ν₃ ∘ π₀ ∘ ν₂⁻¹. So a dot product is Σ_i a[i]·b[π(i)] over
+// rows that hold the counts themselves: three loads a term, for twice the
+// memory (4 bytes a count). A few positions come from two splits (k = 0 and
+// k = C both give the band itself): the second split of such a position is
+// an extra (position, position) pair.
+
+// CountRows holds the rows with the stack counts themselves and, per
 // combination and residual element, the inverse of its position map.
-type permRows struct {
-	w      *Rows
-	vals   []uint32 // vals[r*stride+i] = ev[w.vals[r*stride+i]], then padding
-	nuInv  [][][]uint16
-	rowMod int32 // experiment: fold the rows into the first rowMod
-	narrow bool  // experiment: read the two-byte indices and ev
-	noDot  bool  // experiment: skip the dot products
-	noPre  bool  // experiment: no prefetch
-	ev     *[8192]uint32
+type CountRows struct {
+	w     *Rows
+	vals  []uint32     // vals[r*stride+i] = ev[w.vals[r*stride+i]], then a whole [512] of padding
+	nuInv [][][]uint16 // nuInv[combination][k]: the inverse of nuPos[k]
+	probe probe        // zero except in TestBreakdown3x4
 }
 
-func newPermRows(w *Rows) *permRows {
-	pr := &permRows{w: w, vals: make([]uint32, len(w.vals)+512)}
-	for i, v := range w.vals {
-		pr.vals[i] = w.ev[v]
+// probe switches parts of the kernel off to split its cost (the sums are
+// then wrong): rows folded into the first rowMod rows (held in cache), no
+// dot products, no prefetching.
+type probe struct {
+	rowMod       int32
+	noDot, noPre bool
+}
+
+// NewCountRows widens the rows of w to counts.
+func NewCountRows(ctx context.Context, w *Rows) (*CountRows, error) {
+	cr := &CountRows{w: w, vals: make([]uint32, len(w.vals)+512)}
+	const block = 1 << 20
+	for i := 0; i < len(w.vals); i += block {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for j, v := range w.vals[i:min(i+block, len(w.vals))] {
+			cr.vals[i+j] = w.ev[v]
+		}
 	}
-	pr.ev = new([8192]uint32)
-	copy(pr.ev[:], w.ev)
-	pr.nuInv = make([][][]uint16, len(w.c))
+	cr.nuInv = make([][][]uint16, len(w.c))
 	for ci := range w.c {
 		c := &w.c[ci]
-		pr.nuInv[ci] = make([][]uint16, len(c.nuPos))
+		cr.nuInv[ci] = make([][]uint16, len(c.nuPos))
 		for k, np := range c.nuPos {
 			inv := make([]uint16, len(np))
 			for i, p := range np {
 				inv[p] = uint16(i)
 			}
-			pr.nuInv[ci][k] = inv
+			cr.nuInv[ci][k] = inv
 		}
 	}
-	return pr
+	return cr, nil
 }
 
-// Completions is Rows.Completions with each dot product taken along one
-// contiguous row and one permuted row.
-func (pr *permRows) Completions(ctx context.Context, g Gangster, pairs []PairRep) (hi, lo uint64, err error) {
-	w := pr.w
+// Bytes returns the memory the rows of counts take.
+func (cr *CountRows) Bytes() int64 { return int64(len(cr.vals)) * 4 }
+
+// Completions is Rows.Completions by the permuted kernel: the same sum.
+func (cr *CountRows) Completions(ctx context.Context, g Gangster, pairs []PairRep) (hi, lo uint64, err error) {
+	w := cr.w
 	t := w.t
 	s := t.s
 	c := t.C
@@ -69,14 +95,14 @@ func (pr *permRows) Completions(ctx context.Context, g Gangster, pairs []PairRep
 	row2, row3 := make([]int32, n2), make([]int32, n2)
 	nu2, nu3 := make([]uint16, n2), make([]uint16, n2)
 	var k2, k3 side
-	cache := newPiCache(2 * nl)
-	for pi, prr := range pairs {
+	cache := newPermCache(2 * nl)
+	for pi, pr := range pairs {
 		if pi&255 == 0 {
 			if err := ctx.Err(); err != nil {
 				return 0, 0, err
 			}
 		}
-		s0, s1 := &sp[0][prr.B0], &sp[1][prr.B1]
+		s0, s1 := &sp[0][pr.B0], &sp[1][pr.B1]
 		ci2 := w.frame(&k2, &s0.S, &s1.S, last)
 		ci3 := w.frame(&k3, &s0.B, &s1.B, last)
 		c2i := w.combo[ci2.b][ci2.r]
@@ -94,13 +120,8 @@ func (pr *permRows) Completions(ctx context.Context, g Gangster, pairs []PairRep
 				row3[k], nu3[k] = ci3.rowOf[y], ci3.nuOf[y]
 			}
 		}
-		var ph, pl uint64
-		// The last band's splits map onto the positions of the band-2 row
-		// (compat(r)); a few partitions come from two splits (k = 0 and
-		// k = C both give the band itself). The first split at each
-		// position goes into the permutation π₀ from positions of the
-		// band-2 row to positions of the band-3 row, the others into
-		// extra (position, position) pairs.
+		// π₀ from the first split at each position of the band-2 row;
+		// the other splits there go to extra.
 		n := len(ci2.compat)
 		for i := range n {
 			pi0[i] = 0xffff
@@ -119,69 +140,54 @@ func (pr *permRows) Completions(ctx context.Context, g Gangster, pairs []PairRep
 			}
 		}
 		cache.reset()
+		var ph, pl uint64 // this pair's sum
 		for k := range n2 {
-			if k+ahead < n2 && !pr.noPre {
-				if pr.narrow {
-					prefetch(w.vals[int(row2[k+ahead])*stride:][:stride])
-					prefetch(w.vals[int(row3[k+ahead])*stride:][:stride])
-				} else {
-					prefetch32(pr.vals[int(row2[k+ahead])*stride:][:stride])
-					prefetch32(pr.vals[int(row3[k+ahead])*stride:][:stride])
-				}
+			if k+ahead < n2 && !cr.probe.noPre {
+				prefetch32(cr.vals[int(row2[k+ahead])*stride:][:stride])
+				prefetch32(cr.vals[int(row3[k+ahead])*stride:][:stride])
 			}
-			a, b := nu2[k], nu3[k]
-			rr2, rr3 := row2[k], row3[k]
-			if pr.rowMod > 0 {
-				rr2, rr3 = rr2%pr.rowMod, rr3%pr.rowMod
+			r2, r3 := row2[k], row3[k]
+			if cr.probe.rowMod > 0 {
+				r2, r3 = r2%cr.probe.rowMod, r3%cr.probe.rowMod
 			}
+			a, b := (*[512]uint32)(cr.vals[int(r2)*stride:]), (*[512]uint32)(cr.vals[int(r3)*stride:])
 			var l uint64
-			if pr.narrow && a == 0 && b == 0 {
-				l = dotPerm16(pr.ev, (*[512]uint16)(w.vals[int(rr2)*stride:]), (*[512]uint16)(w.vals[int(rr3)*stride:]), pi0[:n])
-				r2, r3 := (*[512]uint16)(w.vals[int(rr2)*stride:]), (*[512]uint16)(w.vals[int(rr3)*stride:])
+			if cr.probe.noDot {
+				l = uint64(a[0]) * uint64(b[0])
+			} else if v2, v3 := nu2[k], nu3[k]; v2 == 0 && v3 == 0 {
+				l = dotPerm(a, b, pi0[:n])
 				for _, e := range extra {
-					l += uint64(w.ev[r2[e[0]&511]]) * uint64(w.ev[r3[e[1]&511]])
-				}
-				var carry uint64
-				pl, carry = bits.Add64(pl, l, 0)
-				ph += carry
-				continue
-			}
-			r2, r3 := (*[512]uint32)(pr.vals[int(rr2)*stride:]), (*[512]uint32)(pr.vals[int(rr3)*stride:])
-			if pr.noDot {
-				l = uint64(r2[0]) * uint64(r3[0])
-			} else if a == 0 && b == 0 {
-				l = dotPerm(r2, r3, pi0[:n])
-				for _, e := range extra {
-					l += uint64(r2[e[0]&511]) * uint64(r3[e[1]&511])
+					l += uint64(a[e[0]&511]) * uint64(b[e[1]&511])
 				}
 			} else {
-				perm := cache.get(uint32(a)<<16 | uint32(b))
-				if perm.fresh {
-					// Position i of the row is ν₂ of the position
-					// ν₂⁻¹(i); its partner in the other row is ν₃ of π₀
-					// of that.
-					inv2 := pr.nuInv[c2i][a]
-					n2p, n3p := ci2.nuPos[a], ci3.nuPos[b]
+				v2, v3 := nu2[k], nu3[k]
+				perm, fresh := cache.get(uint32(v2)<<16 | uint32(v3))
+				if fresh {
+					// Position i of the row is ν₂ of position ν₂⁻¹(i) of
+					// the pair's order; its partner is ν₃ of π₀ of that.
+					inv2 := cr.nuInv[c2i][v2]
+					n2p, n3p := ci2.nuPos[v2], ci3.nuPos[v3]
 					for i := range n {
-						perm.p[i] = n3p[pi0[inv2[i]]]
+						perm[i] = n3p[pi0[inv2[i]]]
 					}
 					for x, e := range extra {
-						perm.p[n+2*x], perm.p[n+2*x+1] = n2p[e[0]], n3p[e[1]]
+						perm[n+2*x], perm[n+2*x+1] = n2p[e[0]], n3p[e[1]]
 					}
 				}
-				l = dotPerm(r2, r3, perm.p[:n])
+				l = dotPerm(a, b, perm[:n])
 				for x := range extra {
-					l += uint64(r2[perm.p[n+2*x]&511]) * uint64(r3[perm.p[n+2*x+1]&511])
+					l += uint64(a[perm[n+2*x]&511]) * uint64(b[perm[n+2*x+1]&511])
 				}
 			}
+			// l < 2^64 (see dotRows).
 			var carry uint64
 			pl, carry = bits.Add64(pl, l, 0)
 			ph += carry
 		}
-		mh, ml := bits.Mul64(pl, uint64(prr.Mult))
+		mh, ml := bits.Mul64(pl, uint64(pr.Mult))
 		var carry uint64
 		lo, carry = bits.Add64(lo, ml, 0)
-		hi += ph*uint64(prr.Mult) + mh + carry
+		hi += ph*uint64(pr.Mult) + mh + carry
 	}
 	return hi, lo, nil
 }
@@ -189,7 +195,8 @@ func (pr *permRows) Completions(ctx context.Context, g Gangster, pairs []PairRep
 // prefetch32 asks for the cache lines of a row of counts.
 func prefetch32(a []uint32) { prefetch(unsafe.Slice((*uint16)(unsafe.Pointer(&a[0])), 2*len(a))) }
 
-// dotPerm returns Σ_i a[i]·b[perm[i]] (fits 64 bits, see dotRows).
+// dotPerm returns Σ_i a[i]·b[perm[i]] (below 2^64, see dotRows); the masks
+// keep the indices in the arrays without bounds checks.
 func dotPerm(a, b *[512]uint32, perm []uint16) uint64 {
 	var s0, s1, s2, s3 uint64
 	n := len(perm) &^ 3
@@ -207,50 +214,29 @@ func dotPerm(a, b *[512]uint32, perm []uint16) uint64 {
 	return s0 + s1 + s2 + s3
 }
 
-// dotPerm16 is dotPerm on rows of indices into ev.
-func dotPerm16(ev *[8192]uint32, a, b *[512]uint16, perm []uint16) uint64 {
-	var s0, s1, s2, s3 uint64
-	n := len(perm) &^ 3
-	i := 0
-	for ; i < n; i += 4 {
-		p := perm[i : i+4 : i+4]
-		s0 += uint64(ev[a[i&511]&8191]) * uint64(ev[b[p[0]&511]&8191])
-		s1 += uint64(ev[a[(i+1)&511]&8191]) * uint64(ev[b[p[1]&511]&8191])
-		s2 += uint64(ev[a[(i+2)&511]&8191]) * uint64(ev[b[p[2]&511]&8191])
-		s3 += uint64(ev[a[(i+3)&511]&8191]) * uint64(ev[b[p[3]&511]&8191])
-	}
-	for ; i < len(perm); i++ {
-		s0 += uint64(ev[a[i&511]&8191]) * uint64(ev[b[perm[i]&511]&8191])
-	}
-	return s0 + s1 + s2 + s3
-}
-
-// piCache keeps the permutations built for the current pair, by key.
-type piCache struct {
+// permCache keeps the permutations built for the current pair, by their
+// residual elements (ν₂, ν₃): at most F(C) a pair, in a table of 1,024.
+type permCache struct {
 	keys []uint32
-	slot []int32
+	slot []int32 // 0 = empty, else 1 + the index in buf
 	buf  [][]uint16
 	used int
 	n    int
 }
 
-type cachedPerm struct {
-	p     []uint16
-	fresh bool // to be filled by the caller
+func newPermCache(n int) *permCache {
+	return &permCache{keys: make([]uint32, 1024), slot: make([]int32, 1024), n: n}
 }
 
-func newPiCache(n int) *piCache {
-	return &piCache{keys: make([]uint32, 1024), slot: make([]int32, 1024), n: n}
-}
-
-func (c *piCache) reset() {
+func (c *permCache) reset() {
 	if c.used > 0 {
 		clear(c.slot)
 		c.used = 0
 	}
 }
 
-func (c *piCache) get(key uint32) cachedPerm {
+// get returns the permutation of key and whether it is new (to be filled).
+func (c *permCache) get(key uint32) ([]uint16, bool) {
 	m := uint32(len(c.keys) - 1)
 	for h := (key * 0x9e3779b1) >> 20 & m; ; h = (h + 1) & m {
 		if c.slot[h] == 0 {
@@ -260,10 +246,10 @@ func (c *piCache) get(key uint32) cachedPerm {
 			out := c.buf[c.used]
 			c.used++
 			c.keys[h], c.slot[h] = key, int32(c.used)
-			return cachedPerm{out, true}
+			return out, true
 		}
 		if c.keys[h] == key {
-			return cachedPerm{c.buf[c.slot[h]-1], false}
+			return c.buf[c.slot[h]-1], false
 		}
 	}
 }
