@@ -110,19 +110,19 @@
 // so memoising dot products or blocking rows in cache cannot pay. The sum
 // over (b₂, b₃) for a relabelling class of (σ₂'s and σ₃'s bands 0–1, the
 // first stack's bands 2–3) was not memoised: the class fixes the first
-// stack's bands 0–1 up to re-pairing their rows, so it repeats only
-// under the symmetries the plan already uses and such re-pairings (not
-// measured). Nor is the kernel bound
-// by memory: with every row folded into 64 rows held in cache a sub-unit
-// took 0.066 CPU-s against 0.064 with the real rows (prefetched), and
-// switching parts off split 0.064 CPU-s as about 0.031 dot products, 0.016
-// waiting for rows and 0.017 setting up pairs. The dot product alone, in
-// the first-level cache, costs 0.49 to 0.54 ns a term, and the plans leave
-// 7.1·10¹⁴ terms (99,245 gangsters' worth of 7.2·10⁹): 97 to 107 CPU-hours
-// of multiply-adds before any other cost, so 60 needs fewer terms (a
-// different decomposition) or vector gathers, not a better layout. These
-// figures come from TestReuse3x4 (TRIPLE_REUSE=6), TestBreakdown3x4
-// (TRIPLE_BREAKDOWN=40) and BenchmarkDotPerm, run like the projection.
+// stack's bands 0–1 up to re-pairing their rows, so it repeats only under
+// the symmetries the plan already uses and such re-pairings (not measured).
+// Nor is the kernel bound by memory: with every row folded into 64 rows held
+// in cache a sub-unit took 0.060 to 0.066 CPU-s against 0.059 to 0.064 with
+// the real rows (prefetched; two runs), and switching parts off split that
+// as 0.027 to 0.031 dot products, 0.016 to 0.021 waiting for rows and 0.011
+// to 0.017 setting up pairs. The dot product alone, in the first-level
+// cache, costs 0.49 to 0.54 ns a term, and the plans leave 7.1·10¹⁴ terms
+// (99,245 gangsters' worth of 7.2·10⁹): 97 to 107 CPU-hours of multiply-adds
+// before any other cost, so 60 needs fewer terms (a different decomposition)
+// or vector gathers, not a better layout. These figures come from
+// TestReuse3x4 (TRIPLE_REUSE=6), TestBreakdown3x4 (TRIPLE_BREAKDOWN=40) and
+// BenchmarkDotPerm, run like the projection.
 //
 // To reproduce (the first command builds and saves the tables, about 6
 // CPU-minutes, and logs the gangster count, weights and stack total; the

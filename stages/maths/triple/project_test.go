@@ -53,7 +53,8 @@ func loadTables4(t *testing.T) *Tables {
 
 // TestProject3x4 measures a seeded uniform sample (with replacement) of the
 // 3×4 sub-units — a gangster and one of the 173 equal slices of its plan —
-// with the rows kernel, and projects the CPU time of the whole count:
+// with the permuted kernel of CountRows, and projects the CPU time of the
+// whole count:
 // gangsters × 173 × the mean sub-unit cost (the kernel on the slice plus
 // 1/173 of the gangster's plan), ± 1.96 standard errors. It runs only when
 // TRIPLE_PROJECT_SAMPLES is set:
@@ -63,12 +64,14 @@ func loadTables4(t *testing.T) *Tables {
 //
 // TRIPLE_PROJECT_SEED picks the sample (default 1). Before the sample,
 // TRIPLE_PROJECT_CHECK sub-units (default 2) of the plain tables kernel are
-// recomputed by the rows kernel and compared, and TRIPLE_PROJECT_FULL
-// whole gangsters of the sample (default 0; about 20 s each) are computed
-// both with their plan and with the exchange of stacks alone, and compared.
-// TRIPLE_PROJECT_PLAIN sub-units (default 0) are timed with the plain tables
-// kernel, for comparison. Times are the CPU time of the thread doing the
-// count.
+// recomputed by the rows kernel and by CountRows and compared, and
+// TRIPLE_PROJECT_FULL whole gangsters of the sample (default 0; about 20 s
+// each) are computed both with their plan (CountRows) and with the exchange
+// of stacks alone (the rows kernel), and compared. TRIPLE_PROJECT_PLAIN
+// sub-units (default 0) are timed with the plain tables kernel, for
+// comparison; TRIPLE_PROJECT_PAIRED=1 also times the rows kernel on every
+// sub-unit of the sample and checks that its sum is the same. Times are the
+// CPU time of the thread doing the count.
 func TestProject3x4(t *testing.T) {
 	k := pipelinetest.EnvInt(t, "TRIPLE_PROJECT_SAMPLES", 0)
 	if k == 0 {
