@@ -176,6 +176,6 @@
 //     programme projects 79 ± 14 CPU-hours: TestProject2x6 in
 //     stages/maths/pair); the bundle records each unit's CPU time;
 //   - 3×4 is not counted here: the three-stack method of stages/maths/triple
-//     projects 567 ± 22 CPU-hours (TestProject3x4), against Pettersen and
-//     Silver's 2,568 (2006) and Silver's 1,035 (2022).
+//     projects 530 ± 25 CPU-hours (TestProject3x4, the CountRows kernel),
+//     against Pettersen and Silver's 2,568 (2006) and Silver's 1,035 (2022).
 package shapes

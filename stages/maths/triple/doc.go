@@ -69,6 +69,13 @@
 // Every stack count is below 2^27.6 (the largest is 576³), so the sum over
 // a row of products fits 64 bits; the gangster's sum is kept in 128 bits.
 //
+// CountRows widens the rows to the counts themselves (4.71 GB) and takes
+// each dot product along the band-2 row in order and the band-3 row
+// through one permutation π, the same for all of a pair's band-2 splits
+// with the same residual elements: three loads a term instead of six. It
+// equals the rows kernel on every sub-unit measured and is the kernel the
+// projection times.
+//
 // # Work units and the 3×4 projection
 //
 // A work unit is a gangster; a sub-unit is one of 173 equal slices of its
@@ -76,26 +83,46 @@
 // (with replacement) by the thread's CPU time and projects the whole count:
 // 144,578 × 173 × the mean, ± 1.96 standard errors.
 //
-// Measured on this project's 2-core machine (AMD EPYC,
-// "Oxide Virtual Turin-like Processor", AVX-512; GOMAXPROCS=1, while a
-// two-core computation ran beside it, which inflates memory-bound CPU
-// time): 400 sub-units, seed 1, mean 0.0816 CPU-s, standard deviation
-// 0.0328, so a gangster costs 14.1 ± 0.6 CPU-s and the whole 3×4 count
+// Measured on this project's 2-core machine (AMD EPYC, "Oxide Virtual
+// Turin-like Processor", AVX-512; GOMAXPROCS=1, at load average 20 to 22
+// from other computations, which inflates CPU times): 400 sub-units, seed
+// 1, mean 0.0763 CPU-s, standard deviation 0.0368, so a gangster costs
+// 13.2 ± 0.6 CPU-s and the whole 3×4 count
 //
-//	144,578 × 173 × 0.0816 s = 567 ± 22 CPU-hours (95%),
+//	144,578 × 173 × 0.0763 s = 530 ± 25 CPU-hours (95%),
 //
-// against about 2,568
-// CPU-hours for Pettersen and Silver (2006) and 1,035 for Silver's 2022
-// recomputation; it is not below 100 CPU-hours. The plain tables kernel
-// measured on 20 of its own sub-units in the same run: 0.921 CPU-s each,
-// about 6,400 CPU-hours. Peak memory: the tables (1.2 GB) and the rows
-// (2.35 GB) with their index arrays, 4.4 GB peak RSS in the test, which keeps
-// both; a run needs only the rows once they are built. The one-off costs are
-// small beside it: the tables take about 6 CPU-minutes, the rows about 32
-// CPU-seconds. The test's wall time was about 3 times its CPU time (the
-// other computation held both cores), and the kernel is bound by memory
-// (it streams about 170 MB of rows per sub-unit), so on an idle machine the
-// CPU time should be lower, not higher.
+// against about 2,568 CPU-hours for Pettersen and Silver (2006) and 1,035
+// for Silver's 2022 recomputation; it is not below 150 CPU-hours. The rows
+// kernel on the same sub-units in the same run (equal sums on all 400):
+// 0.0943 CPU-s, 655 ± 30 CPU-hours, so CountRows is 1.24 times faster
+// (1.12 to 1.34 in three smaller paired runs); the rows kernel alone
+// measured 0.0816 CPU-s (567 ± 22 CPU-hours) in a quieter earlier run, and
+// the plain tables kernel 0.921 CPU-s (about 6,400 CPU-hours). Peak RSS
+// 9.06 GB in the test, which keeps the tables (1.2 GB), the rows (2.35 GB)
+// and the rows of counts (4.71 GB); a run needs only the last with the
+// combinations' index arrays. One-off costs: the tables about 6 CPU-minutes
+// (12 minutes of wall time at that load), the rows 31 CPU-s, the rows of
+// counts 19.
+//
+// Why not lower: the work is the terms. Reuse is small: in 6 sampled
+// sub-units 85 to 99.7% of the dot products have distinct (band-2 row,
+// band-3 row, alignment) keys and 56 to 89% of the rows read are distinct,
+// so memoising dot products or blocking rows in cache cannot pay. The sum
+// over (b₂, b₃) for a relabelling class of (σ₂'s and σ₃'s bands 0–1, the
+// first stack's bands 2–3) was not memoised: the class fixes the first
+// stack's bands 0–1 up to re-pairing their rows, so it repeats only under
+// the symmetries the plan already uses and such re-pairings (not measured).
+// Nor is the kernel bound by memory: with every row folded into 64 rows held
+// in cache a sub-unit took 0.060 to 0.066 CPU-s against 0.059 to 0.064 with
+// the real rows (prefetched; two runs), and switching parts off split that
+// as 0.027 to 0.031 dot products, 0.016 to 0.021 waiting for rows and 0.011
+// to 0.017 setting up pairs. The dot product alone, in the first-level
+// cache, costs 0.49 to 0.54 ns a term, and the plans leave 7.1·10¹⁴ terms
+// (99,245 gangsters' worth of 7.2·10⁹): 97 to 107 CPU-hours of multiply-adds
+// before any other cost, so 60 needs fewer terms (a different decomposition)
+// or vector gathers, not a better layout. These figures come from
+// TestReuse3x4 (TRIPLE_REUSE=6), TestBreakdown3x4 (TRIPLE_BREAKDOWN=40) and
+// BenchmarkDotPerm, run like the projection.
 //
 // To reproduce (the first command builds and saves the tables, about 6
 // CPU-minutes, and logs the gangster count, weights and stack total; the
@@ -105,17 +132,20 @@
 //	  go test -p 1 -run TestBuild4 -v -timeout 30m ./stages/maths/triple
 //	TRIPLE_TABLES4=/tmp/triple/tables4.bin TRIPLE_PROJECT_SAMPLES=400 \
 //	  TRIPLE_PROJECT_SEED=1 TRIPLE_PROJECT_CHECK=2 TRIPLE_PROJECT_FULL=1 \
-//	  TRIPLE_PROJECT_PLAIN=20 GOMAXPROCS=1 \
+//	  TRIPLE_PROJECT_PAIRED=1 GOMAXPROCS=1 \
 //	  go test -p 1 -run TestProject3x4 -v -timeout 60m ./stages/maths/triple
 //
+// (TRIPLE_PROJECT_PLAIN=20 adds the plain tables kernel's timing.)
+//
 // The count itself is not run here. Correctness: the same code (tables,
-// gangsters, weights, both kernels, plans with symmetries) reproduces the
-// 3×2 count 28,200,960 and the 3×3 count 6,670,903,752,021,072,936,960
-// (TestCountKnown, TestRowsKnown, in under a second); for 3×4 the stack
-// counter agrees with a brute-force count, the gangster weights and stack
-// total are as above, the rows kernel equals the plain tables kernel on
-// sampled sub-units, and plans with symmetries equal the plain halves on
-// whole gangsters (TestProject3x4's checks).
+// gangsters, weights, the three kernels, plans with symmetries) reproduces
+// the 3×2 count 28,200,960 and the 3×3 count 6,670,903,752,021,072,936,960
+// (TestCountKnown, TestRowsKnown, TestCountRowsKnown, in under a second;
+// the rows need C ≥ 3); for 3×4 the stack counter agrees with a brute-force
+// count, the gangster weights and stack total are as above, the three
+// kernels agree on sampled sub-units, CountRows equals the rows kernel on
+// all 400 sampled sub-units, and a whole gangster's plan by CountRows
+// equals its plain halves by the rows kernel (TestProject3x4's checks).
 //
 // # Beyond 12×12: the 3×5 projection
 //
@@ -126,10 +156,10 @@
 // (4.0·10⁶ times 3×4's 7.2·10⁹), and there are at least 2.03·10¹¹
 // gangsters (Burnside's identity term, 756,756⁵/(15!·5!·6⁵); the same
 // bound is 96,750 for C = 4, which has 1.49 times as many). At 3×4's
-// measured 1.97 ns a term (14.1 ± 0.6 CPU-s a gangster) and 1.49 times the
-// bound, 3×5 would take 4.8·10¹⁵ ± 0.2·10¹⁵ CPU-hours (95%, the 3×4
-// sample's interval; 3.2·10¹⁵ at the bound): 2.7·10¹¹ years on this 2-core
-// machine, 5.5·10⁸ years on 1,000 cores with gangsters as units. It is
+// measured 1.84 ns a term (13.2 ± 0.6 CPU-s a gangster) and 1.49 times the
+// bound, 3×5 would take 4.5·10¹⁵ ± 0.2·10¹⁵ CPU-hours (95%, the 3×4
+// sample's interval; 3.0·10¹⁵ at the bound): 2.6·10¹¹ years on this 2-core
+// machine, 5.1·10⁸ years on 1,000 cores with gangsters as units. It is
 // also optimistic: the tables would hold E for at least 4.07·10¹² key
 // orbits (126,126³ keys a base over the frames' stabilisers and the
 // permutations of bands 2 to 4: 16 TB at 4 bytes each, against 1.2 GB for

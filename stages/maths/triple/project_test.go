@@ -53,7 +53,8 @@ func loadTables4(t *testing.T) *Tables {
 
 // TestProject3x4 measures a seeded uniform sample (with replacement) of the
 // 3×4 sub-units — a gangster and one of the 173 equal slices of its plan —
-// with the rows kernel, and projects the CPU time of the whole count:
+// with the permuted kernel of CountRows, and projects the CPU time of the
+// whole count:
 // gangsters × 173 × the mean sub-unit cost (the kernel on the slice plus
 // 1/173 of the gangster's plan), ± 1.96 standard errors. It runs only when
 // TRIPLE_PROJECT_SAMPLES is set:
@@ -63,12 +64,14 @@ func loadTables4(t *testing.T) *Tables {
 //
 // TRIPLE_PROJECT_SEED picks the sample (default 1). Before the sample,
 // TRIPLE_PROJECT_CHECK sub-units (default 2) of the plain tables kernel are
-// recomputed by the rows kernel and compared, and TRIPLE_PROJECT_FULL
-// whole gangsters of the sample (default 0; about 20 s each) are computed
-// both with their plan and with the exchange of stacks alone, and compared.
-// TRIPLE_PROJECT_PLAIN sub-units (default 0) are timed with the plain tables
-// kernel, for comparison. Times are the CPU time of the thread doing the
-// count.
+// recomputed by the rows kernel and by CountRows and compared, and
+// TRIPLE_PROJECT_FULL whole gangsters of the sample (default 0; about 20 s
+// each) are computed both with their plan (CountRows) and with the exchange
+// of stacks alone (the rows kernel), and compared. TRIPLE_PROJECT_PLAIN
+// sub-units (default 0) are timed with the plain tables kernel, for
+// comparison; TRIPLE_PROJECT_PAIRED=1 also times the rows kernel on every
+// sub-unit of the sample and checks that its sum is the same. Times are the
+// CPU time of the thread doing the count.
 func TestProject3x4(t *testing.T) {
 	k := pipelinetest.EnvInt(t, "TRIPLE_PROJECT_SAMPLES", 0)
 	if k == 0 {
@@ -88,6 +91,12 @@ func TestProject3x4(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("rows built: %.1f CPU-s, %d rows, %.2f GB; tables %.2f GB", (threadCPU() - start).Seconds(), w.rows, float64(w.Bytes())/1e9, float64(len(tab.E)*len(tab.E[0])*4)/1e9)
+	start = threadCPU()
+	cr, err := NewCountRows(ctx, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("rows of counts built: %.1f CPU-s, %.2f GB", (threadCPU() - start).Seconds(), float64(cr.Bytes())/1e9)
 	G, parts := len(tab.Gangsters), tab.Parts()
 	rng := rand.New(rand.NewPCG(seed, 0x3b4))
 	type unit struct{ g, part int }
@@ -112,10 +121,14 @@ func TestProject3x4(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h1 != h2 || l1 != l2 {
-			t.Fatalf("gangster %d part %d: tables %d:%d, rows %d:%d", u.g, u.part, h1, l1, h2, l2)
+		h3, l3, err := cr.Completions(ctx, g, tab.PlainPart(g, u.part))
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Logf("check gangster %d plain part %d: both kernels give %d:%d (plain kernel %.2f CPU-s)", u.g, u.part, h1, l1, plain.Seconds())
+		if h1 != h2 || l1 != l2 || h1 != h3 || l1 != l3 {
+			t.Fatalf("gangster %d part %d: tables %d:%d, rows %d:%d, rows of counts %d:%d", u.g, u.part, h1, l1, h2, l2, h3, l3)
+		}
+		t.Logf("check gangster %d plain part %d: the three kernels give %d:%d (plain kernel %.2f CPU-s)", u.g, u.part, h1, l1, plain.Seconds())
 	}
 	// The whole-gangster checks take the sample's first gangsters whose plan
 	// uses a symmetry besides the exchange of stacks, then any.
@@ -141,7 +154,7 @@ func TestProject3x4(t *testing.T) {
 			t.Fatal(err)
 		}
 		c0 := threadCPU()
-		h1, l1, err := w.Completions(ctx, g, pl.Pairs)
+		h1, l1, err := cr.Completions(ctx, g, pl.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +173,7 @@ func TestProject3x4(t *testing.T) {
 		if h1 != h2 || l1 != l2 {
 			t.Fatalf("gangster %d: plan %d:%d, halves %d:%d", sample[i].g, h1, l1, h2, l2)
 		}
-		t.Logf("whole gangster %d: F = %d:%d by its plan (%d pairs, %.1f CPU-s) and by halves (%.1f CPU-s)", sample[i].g, h1, l1, len(pl.Pairs), withPlan.Seconds(), halves.Seconds())
+		t.Logf("whole gangster %d: F = %d:%d by its plan (rows of counts, %d pairs, %.1f CPU-s) and by halves (rows kernel, %.1f CPU-s)", sample[i].g, h1, l1, len(pl.Pairs), withPlan.Seconds(), halves.Seconds())
 	}
 	if n := min(pipelinetest.EnvInt(t, "TRIPLE_PROJECT_PLAIN", 0), k); n > 0 {
 		var sum float64
@@ -174,7 +187,8 @@ func TestProject3x4(t *testing.T) {
 		m := sum / float64(n)
 		t.Logf("plain tables kernel (no plan): %d sub-units, mean %.3f CPU-s, projection %.0f CPU-hours", n, m, float64(G*parts)*m/3600)
 	}
-	var sum, sumSq, wall, planSum float64
+	paired := pipelinetest.EnvInt(t, "TRIPLE_PROJECT_PAIRED", 0) != 0
+	var sum, sumSq, wall, planSum, rowsSum, rowsSumSq float64
 	for i, u := range sample {
 		g := tab.Gangsters[u.g]
 		w0 := time.Now()
@@ -184,13 +198,27 @@ func TestProject3x4(t *testing.T) {
 			t.Fatal(err)
 		}
 		c1 := threadCPU()
-		if _, _, err := w.Completions(ctx, g, pl.Part(u.part, parts)); err != nil {
+		h1, l1, err := cr.Completions(ctx, g, pl.Part(u.part, parts))
+		if err != nil {
 			t.Fatal(err)
 		}
 		c2 := threadCPU()
 		planCPU := (c1 - c0).Seconds()
 		dt := (c2 - c1).Seconds() + planCPU/float64(parts)
 		wall += time.Since(w0).Seconds()
+		if paired {
+			c3 := threadCPU()
+			h2, l2, err := w.Completions(ctx, g, pl.Part(u.part, parts))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rt := (threadCPU() - c3).Seconds() + planCPU/float64(parts)
+			rowsSum += rt
+			rowsSumSq += rt * rt
+			if h1 != h2 || l1 != l2 {
+				t.Fatalf("gangster %d part %d: rows of counts %d:%d, rows %d:%d", u.g, u.part, h1, l1, h2, l2)
+			}
+		}
 		planSum += planCPU
 		sum += dt
 		sumSq += dt * dt
@@ -204,6 +232,15 @@ func TestProject3x4(t *testing.T) {
 	half := 1.96 * sd / math.Sqrt(n)
 	units := float64(G * parts)
 	t.Logf("%d sub-units (seed %d): mean %.4f CPU-s, sd %.4f, 95%% CI of the mean ±%.4f (wall mean %.4f s; plan mean %.3f CPU-s per gangster)", k, seed, mean, sd, half, wall/n, planSum/n)
+	if paired {
+		rm := rowsSum / n
+		rsd := math.Sqrt((rowsSumSq - n*rm*rm) / (n - 1))
+		t.Logf("rows kernel on the same sub-units (equal sums): mean %.4f CPU-s, sd %.4f; projection %.0f ± %.0f CPU-hours; ratio of means %.2f", rm, rsd, units*rm/3600, units*1.96*rsd/math.Sqrt(n)/3600, rm/mean)
+	}
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		t.Logf("peak RSS %.2f GB (tables, rows and rows of counts all kept)", float64(ru.Maxrss)*1024/1e9)
+	}
 	t.Logf("projection: %d gangsters × %d sub-units = %.0f sub-units; a gangster %.1f ± %.1f CPU-s; total %.0f ± %.0f CPU-hours (95%%)",
 		G, parts, units, float64(parts)*mean, float64(parts)*half, units*mean/3600, units*half/3600)
 }

@@ -157,7 +157,7 @@ func NewRows(ctx context.Context, t *Tables) (*Rows, error) {
 	// distinct counts (few: 5,240 for C = 4), which halves the memory the
 	// kernel streams through; the counts themselves stay in cache.
 	idx := newValueIndex()
-	w.vals = make([]uint16, w.rows*stride+16)
+	w.vals = make([]uint16, w.rows*stride+512) // a whole [512] array from any row start
 	for _, ci := range w.c {
 		if err := ctx.Err(); err != nil {
 			return nil, err
