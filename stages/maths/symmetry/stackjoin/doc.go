@@ -100,10 +100,11 @@
 //
 //	#{X : X∘g = σ_λ∘X} = Σ_{Q ∈ orbit representatives} |Z·Q| · S(Q),
 //
-// S(Q) the sum over the configurations with first row Q. The orbits of the
-// N!/(C!)^R ordered partitions Q (34,650 for 3×4) are found from generators
-// of Z(σ_λ) (a rotation of each cycle, the exchange of consecutive cycles of
-// equal length). The division by |Z(σ_λ)| is checked to be exact.
+// S(Q) the sum over the configurations with first row Q. The N!/(C!)^R
+// ordered partitions Q (34,650 for 3×4, 7,484,400 for 6×2) are sorted into
+// orbits by a complete invariant, per cycle length of σ_λ the multiset of
+// Q's words along those cycles up to rotation, each orbit represented by
+// its least Q. The division by |Z(σ_λ)| is checked to be exact.
 //
 // Row and symbol symmetries. A row permutation y (in S_R wr S_C) with
 // yρ = ρy and y(0) = 0, and a relabelling z with zσ = σz and z(Q_t) = Q_t
