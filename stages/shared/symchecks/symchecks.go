@@ -90,7 +90,7 @@ type splitClass struct {
 
 // checkWeightOrder6x2 is the 6×2 classes (6×2 numbering) whose whole
 // count passed its time limit in stackjoin's TestSurvey6x2 (on one core,
-// with the machine shared: 30 to 90 s) or was not tried, heaviest first by
+// the machine shared: 25 to 90 s wall) or was not tried, heaviest first by
 // the weight |class|·F in the 2×6 Burnside sum (the stage's counts; the
 // orbit sum recounts half of 2×6 classes 10, 21 and 32, here 160, 161 and 162,
 // no other method the rest). A run computes the split ones in this order;
@@ -102,30 +102,10 @@ var checkWeightOrder6x2 = []int{
 	13, 161, 155, 162, 61, 44, 28, 160, 63, 153, 140, 170, 108, 164, 158, 157,
 	60, 166, 12, 156, 169, 190, 192, 185, 191, 180, 186, 189, 177, 183, 677,
 	868, 376, 869, 860, 357, 430, 484, 538, 821, 886, 887, 230, 861, 854, 856,
-	249, 836, 870, 375, 303, 850, 786, 871, 857, 697, 888, 429, 537, 855, 820,
-	765, 356, 483, 843, 889, 691, 695, 229, 248, 211, 747, 696, 726, 302, 754,
-	1950, 896, 1871, 785, 730, 761, 1951, 210, 1845, 1911, 1842, 1932, 1849,
-	1937, 1841, 1925, 1844, 1843, 1914, 1929, 1918, 1906, 1944, 1894, 1923,
-	1947, 1857, 1852, 1854, 1585, 1112, 1867, 1886, 1840, 1850, 1848, 1922,
-	1921, 1924, 1853, 1920, 1928, 941, 1383, 1558, 1838, 1870, 1255, 1127,
-	1429, 925, 1223, 1862, 1927, 1777, 1495, 1885, 1018, 1681, 1745, 1803,
-	1940, 1936, 1463, 986, 1649, 1430, 1080, 1806, 1831, 1863, 1528, 1048,
-	958, 1559, 1828, 1942, 1860, 1933, 910, 1800, 1431, 1797, 1079, 957, 1527,
-	1047, 2314, 909, 2308, 3856, 3857, 3887, 2309, 3869, 3844, 3886, 2290,
-	3859, 3889, 3895, 3715, 3839, 3858, 3888, 2684, 3229, 3694, 3871, 2965,
-	3816, 2729, 3845, 2536, 2660, 3045, 3149, 3735, 3760, 3849, 3892, 2483,
-	2581, 2512, 3173, 3490, 3732, 2631, 3840, 2708, 3389, 2941, 2989, 2560,
-	3838, 2478, 3332, 3673, 2383, 3333, 3841, 2330, 2428, 2359, 2325, 2407,
-	3331, 2320, 573, 731, 732, 766, 858, 859, 862, 863, 864, 865, 866, 867,
-	872, 873, 874, 875, 876, 877, 878, 879, 880, 881, 882, 883, 884, 885, 890,
-	891, 1701, 1895, 1898, 1899, 1903, 1904, 1907, 1910, 1913, 2313, 2335,
-	2449, 2473, 2488, 2602, 2626, 2636, 2750, 2774, 2779, 2803, 2827, 2851,
-	2872, 2893, 2917, 3101, 3125, 3285, 3309, 3445, 3467, 3468, 3469, 3511,
-	3567, 3588, 3644, 3666, 3667, 3668, 3733, 3734, 3736, 3842, 3843, 3846,
-	3847, 3848, 3850, 3851, 3852, 3853, 3854, 3855, 3860, 3861, 3862, 3863,
-	3864, 3865, 3866, 3867, 3868, 3870, 3872, 3873, 3874, 3875, 3876, 3877,
-	3878, 3879, 3880, 3881, 3882, 3883, 3884, 3885, 3890, 3891, 3893, 3894,
-	3896,
+	249, 836, 870, 303, 850, 871, 857, 697, 888, 855, 765, 889, 696, 1950,
+	896, 1871, 1951, 1842, 1841, 1844, 1922, 1921, 1924, 1853, 1920, 1928,
+	1860, 910, 2314, 573, 731, 732, 766, 858, 859, 862, 863, 864, 865, 866,
+	867, 876, 890, 891,
 }
 
 // checkSplit6x2 is the classes of checkWeightOrder6x2 whose parts have
@@ -138,11 +118,11 @@ var checkWeightOrder6x2 = []int{
 var checkSplit6x2 = map[int]splitClass{}
 
 // check6x2LightCPUHours is the projection of any other 6×2 class with a
-// relabelling type, counted whole: the mean CPU time of the 104 whose whole
+// relabelling type, counted whole: the mean CPU time of the 350 whose whole
 // count TestSurvey6x2 timed (one core, one process keeping the stack
-// counts and first rows across classes, as a run does; 2.2 CPU-minutes in
-// all, the longest 6.43 s), rounded up.
-const check6x2LightCPUHours = 0.0004
+// counts and first rows across classes, as a run does; 7.0 CPU-minutes in
+// all, the longest 17.18 s), rounded up.
+const check6x2LightCPUHours = 0.00034
 
 // checkLightCPUHours is the projection of any other 5×2 class's recount
 // (most took seconds within a work budget of 10^6, 2026-11-28), but class

@@ -183,7 +183,7 @@ func TestCheck6x2Listing(t *testing.T) {
 		}
 		hours += checkClassCPUHours(check6x2Shape, i)
 	}
-	const fewMinutes = 0.1 // CPU-hours the default run may spend on new 6×2 units
+	const fewMinutes = 10.0 / 60 // CPU-hours the default run may spend on new 6×2 units
 	if len(ids) == 0 || hours > fewMinutes {
 		t.Errorf("default limits: %d units projecting %.3g CPU-hours; want some, within %.3g", len(ids), hours, fewMinutes)
 	}

@@ -202,7 +202,7 @@ func TestSurvey6x2(t *testing.T) {
 			cancel()
 			took := pipeline.ProcessCPU() - cpu0
 			if errors.Is(err, context.DeadlineExceeded) {
-				t.Logf("class %d (share %.3e): part %d of %d past %v: class over %.3g CPU-h", i, r.share, p, parts, partTimeout, (partTimeout * time.Duration(parts)).Hours())
+				t.Logf("COST class %d share %.3e: part %d of %d past %v (%.1f CPU-s)", i, r.share, p, parts, partTimeout, took.Seconds())
 				over = true
 				break
 			}
