@@ -60,7 +60,9 @@ func TestStage12FromBundle(t *testing.T) {
 	if err := os.WriteFile(shapesBundle, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := stageRunner(t, root, "exact.crosscheck=none", "shapes.shapes=2x6,6x2", "shapes.check=", "symmetry.shapes=2x6,6x2")
+	// No 6×2 check units: they take CPU-minutes and would refuse the fake
+	// bundle's counts of 0 (TestCheck6x2* in package symchecks test them).
+	run := stageRunner(t, root, "exact.crosscheck=none", "shapes.shapes=2x6,6x2", "shapes.check=", "symmetry.shapes=2x6,6x2", "symmetry.check_max_class_cpu_hours=0")
 	if err := run(); err == nil || !strings.Contains(err.Error(), "symmetry.max_cpu_hours") {
 		t.Fatalf("no 12×12 bundle: %v; want symmetry.max_cpu_hours refused", err)
 	}
@@ -282,7 +284,8 @@ func TestOrbitSumAgrees2x6(t *testing.T) {
 	symmetryStages := pipelinetest.Closure(Stage)
 	pipelinetest.CopySources(t, root, symmetryStages)
 	e, err = engine.New(engine.Options{Root: root, Stages: symmetryStages, ConfigFile: cfg, Set: []string{
-		"exact.crosscheck=none", "shapes.shapes=2x6,6x2", "shapes.check=", "shapes.orbit_stacks=true", "symmetry.shapes=2x6,6x2"}})
+		"exact.crosscheck=none", "shapes.shapes=2x6,6x2", "shapes.check=", "shapes.orbit_stacks=true", "symmetry.shapes=2x6,6x2",
+		"symmetry.check_max_class_cpu_hours=0"}})
 	if err != nil {
 		t.Fatal(err)
 	}

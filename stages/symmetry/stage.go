@@ -107,7 +107,7 @@ type Config struct {
 	// bundle lacks; 2x6 and 6x2 run only when it covers them.
 	MaxCPUHours float64 `mapstructure:"max_cpu_hours" json:"max_cpu_hours"`
 	// CheckMaxClassCPUHours is the largest projected CPU time of a class's
-	// second count that a run lists (the heavy 5×2 recounts take hours).
+	// second count that a run lists (heavy 5×2 and 6×2 ones take hours).
 	CheckMaxClassCPUHours float64 `mapstructure:"check_max_class_cpu_hours" json:"check_max_class_cpu_hours"`
 }
 

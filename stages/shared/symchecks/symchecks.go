@@ -1,12 +1,13 @@
 // Package symchecks is the symmetry stage's second counts: every class of
-// the shapes with boxes of two rows or two columns (side at most 10) is
+// the shapes with boxes of two rows or two columns (side at most 12) is
 // recounted by the R-stack method (package stackjoin) on the orientation
 // with boxes of two columns, R×2, as check units "check.<R>x2.class<index>"
 // (parts: ".part<k>of<parts>"); 2×c and c×2 share the units, a 2×c class
-// taking the c×2 class of its transpose. The 5×2 recounts take CPU-hours:
-// the committed bundle data/bundles/symmetry-checks.parquet keeps them
-// (Bundle), the heavy classes split into parts, and ListAll refuses a run
-// whose missing units exceed symmetry.max_cpu_hours. The classes of 2×c
+// taking the c×2 class of its transpose. The 5×2 and 6×2 recounts take
+// CPU-hours: the committed bundle data/bundles/symmetry-checks.parquet
+// keeps them (Bundle), the heavy classes split into parts, and ListAll
+// refuses a run whose missing units exceed symmetry.max_cpu_hours. A 6×2
+// class is listed only with a projection measured (checkWeightOrder6x2). The classes of 2×c
 // and c×2 (c ≤ 5) that exchange the stacks by an involution are also
 // recounted in the run by package multisets (MultisetCounts).
 //
@@ -21,6 +22,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"math/big"
 	"runtime"
 	"slices"
@@ -35,9 +37,9 @@ import (
 
 // shapeOf returns the shape whose classes recount those of s, and
 // whether s has second counts at all: boxes of two rows or two columns,
-// side at most 10.
+// side at most 12.
 func shapeOf(s symmetry.Shape) (symmetry.Shape, bool) {
-	if s.N() > 10 || s.R < 2 || s.C < 2 || (s.R != 2 && s.C != 2) {
+	if s.N() > 12 || s.R < 2 || s.C < 2 || (s.R != 2 && s.C != 2) {
 		return symmetry.Shape{}, false
 	}
 	if s.C != 2 {
@@ -71,6 +73,57 @@ var checkHeavyCPUHours = map[int]float64{
 	75: 4.3, 80: 4.3, 82: 4.3, 83: 4.3,
 }
 
+// check6x2Shape is the shape whose check units recount 2×6 and 6×2 by
+// the R-stack method, kept by Bundle beside 5×2's.
+var check6x2Shape = symmetry.Shape{R: 6, C: 2}
+
+// isBundled reports whether Bundle keeps the check units of cs.
+func isBundled(cs symmetry.Shape) bool { return cs == checkBundleShape || cs == check6x2Shape }
+
+// A splitClass is a 6×2 class whose recount is split into parts: so many
+// that no part passes about 5 CPU-minutes by the parts timed, and the
+// class's projected CPU-hours.
+type splitClass struct {
+	parts int
+	hours float64
+}
+
+// checkWeightOrder6x2 is the 6×2 classes (6×2 numbering) whose whole
+// count passed its time limit in stackjoin's TestSurvey6x2 (on one core,
+// the machine shared: 25 to 90 s wall) or was not tried, heaviest first by
+// the weight |class|·F in the 2×6 Burnside sum (the stage's counts; the
+// orbit sum recounts half of 2×6 classes 10, 21 and 32, here 160, 161 and 162,
+// no other method the rest). A run computes the split ones in this order;
+// one not in checkSplit6x2 has no projection and is not listed.
+var checkWeightOrder6x2 = []int{
+	172, 173, 159, 94, 145, 78, 146, 174, 93, 144, 30, 126, 77, 149, 46, 148,
+	147, 125, 95, 79, 175, 29, 151, 31, 45, 110, 168, 47, 165, 127, 150, 163,
+	142, 14, 92, 109, 171, 141, 167, 124, 111, 154, 76, 152, 120, 15, 62, 143,
+	13, 161, 155, 162, 61, 44, 28, 160, 63, 153, 140, 170, 108, 164, 158, 157,
+	60, 166, 12, 156, 169, 190, 192, 185, 191, 180, 186, 189, 177, 183, 677,
+	868, 376, 869, 860, 357, 430, 484, 538, 821, 886, 887, 230, 861, 854, 856,
+	249, 836, 870, 303, 850, 871, 857, 697, 888, 855, 765, 889, 696, 1950,
+	896, 1871, 1951, 1842, 1841, 1844, 1922, 1921, 1924, 1853, 1920, 1928,
+	1860, 910, 2314, 573, 731, 732, 766, 858, 859, 862, 863, 864, 865, 866,
+	867, 876, 890, 891,
+}
+
+// checkSplit6x2 is the classes of checkWeightOrder6x2 whose parts have
+// been timed (TestSurvey6x2 with STACKJOIN_SAMPLE: the mean CPU time of a
+// seeded sample of parts times the parts, rounded up): none yet. Part 0 of
+// 256 of class 172 passed 238 CPU-seconds on the kernel of KernelVersion 2
+// with the first rows listed by their invariant. The keys and parts name
+// the units: changing them leaves the bundle's rows of those classes
+// foreign, so they stay fixed once units are kept.
+var checkSplit6x2 = map[int]splitClass{}
+
+// check6x2LightCPUHours is the projection of any other 6×2 class with a
+// relabelling type, counted whole: the mean CPU time of the 350 whose whole
+// count TestSurvey6x2 timed (one core, one process keeping the stack
+// counts and first rows across classes, as a run does; 7.0 CPU-minutes in
+// all, the longest 17.18 s), rounded up.
+const check6x2LightCPUHours = 0.00034
+
 // checkLightCPUHours is the projection of any other 5×2 class's recount
 // (most took seconds within a work budget of 10^6, 2026-11-28), but class
 // 57, counted in full in 6 minutes (2026-11-29).
@@ -91,6 +144,15 @@ var checkWeightOrder5x2 = []int{47, 23, 46, 58, 59, 22, 68, 35, 34, 11, 70, 71, 
 // checkClassCPUHours is the projected CPU time of the recount of class i of
 // the check shape cs.
 func checkClassCPUHours(cs symmetry.Shape, i int) float64 {
+	if cs == check6x2Shape {
+		if sc, ok := checkSplit6x2[i]; ok {
+			return sc.hours
+		}
+		if slices.Contains(checkWeightOrder6x2, i) {
+			return math.Inf(1) // heavy, its parts not timed: never listed
+		}
+		return check6x2LightCPUHours
+	}
 	if cs != checkBundleShape {
 		return 0
 	}
@@ -105,6 +167,9 @@ func checkClassCPUHours(cs symmetry.Shape, i int) float64 {
 
 // checkPartsOf is the number of units of the recount of class i of cs.
 func checkPartsOf(cs symmetry.Shape, i int) int {
+	if sc, ok := checkSplit6x2[i]; ok && cs == check6x2Shape {
+		return sc.parts
+	}
 	if _, ok := checkHeavyCPUHours[i]; ok && cs == checkBundleShape {
 		return checkParts
 	}
@@ -202,29 +267,35 @@ func checkedClasses(cs symmetry.Shape, shapes []symmetry.Shape, transpose func(s
 	return out, nil
 }
 
-// listIDs lists the check units of cs for shapes (checkedClasses): the classes counted whole in class
-// order, then the split ones by checkWeightOrder5x2. For 5×2 it refuses
-// when the units Bundle lacks need more than maxHours
+// listIDs lists the check units of cs for shapes (checkedClasses): the
+// classes counted whole in class order, then the split ones by
+// checkWeightOrder5x2 or checkWeightOrder6x2. For the shapes Bundle keeps
+// it refuses when the units Bundle lacks need more than maxHours
 // (symmetry.max_cpu_hours).
 func listIDs(root string, cs symmetry.Shape, shapes []symmetry.Shape, transpose func(symmetry.Shape) bool, maxClassHours, maxHours float64) ([]string, error) {
 	classes, err := checkedClasses(cs, shapes, transpose, maxClassHours)
 	if err != nil {
 		return nil, err
 	}
+	order := checkWeightOrder5x2
+	if cs == check6x2Shape {
+		order = checkWeightOrder6x2
+	}
 	rank := func(i int) int {
-		if k := slices.Index(checkWeightOrder5x2, i); k >= 0 {
+		if k := slices.Index(order, i); k >= 0 {
 			return k
 		}
-		return len(checkWeightOrder5x2)
+		return len(order)
 	}
 	slices.SortStableFunc(classes, func(a, b int) int {
-		return cmp.Or(cmp.Compare(checkPartsOf(cs, a), checkPartsOf(cs, b)), cmp.Compare(rank(a), rank(b)))
+		split := func(i int) int { return min(checkPartsOf(cs, i)-1, 1) } // whole ones first
+		return cmp.Or(cmp.Compare(split(a), split(b)), cmp.Compare(rank(a), rank(b)))
 	})
 	var ids []string
 	for _, i := range classes {
 		ids = append(ids, checkUnitIDs(cs, i)...)
 	}
-	if cs != checkBundleShape {
+	if !isBundled(cs) {
 		return ids, nil
 	}
 	have, err := pipeline.ReadBundle(root, Bundle, ids)
@@ -241,8 +312,8 @@ func listIDs(root string, cs symmetry.Shape, shapes []symmetry.Shape, transpose 
 	}
 	if hours > maxHours {
 		return nil, pipeline.Invalid("symmetry.max_cpu_hours", maxHours, fmt.Sprintf(
-			"at least %.2g to recount 2x5 and 5x2 (or lower symmetry.check_max_class_cpu_hours): %s lacks %d of its %d units, which need about %.2g CPU-hours",
-			hours, Bundle.Path(), missing, len(ids), hours))
+			"at least %.2g to recount %v and %v (or lower symmetry.check_max_class_cpu_hours): %s lacks %d of its %d units of %v, which need about %.2g CPU-hours",
+			hours, symmetry.Shape{R: cs.C, C: cs.R}, cs, Bundle.Path(), missing, len(ids), cs, hours))
 	}
 	return ids, nil
 }
@@ -250,8 +321,8 @@ func listIDs(root string, cs symmetry.Shape, shapes []symmetry.Shape, transpose 
 // checkKernel names the code that computes the check units.
 var checkKernel = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedWorkers, FixedPart) v%d", stackjoin.KernelVersion)
 
-// Bundle keeps the second counts of the 5×2 classes (those of 2×5
-// and 5×2), each a function of its id alone: "stackjoin <F>" or, for a part
+// Bundle keeps the second counts of the 5×2 and 6×2 classes (those of
+// 2×5, 5×2, 2×6 and 6×2), each a function of its id alone: "stackjoin <F>" or, for a part
 // of a split class, "stackjoin-part <sum> …".
 var Bundle = &pipeline.Bundle{
 	Name: "symmetry-checks",
@@ -275,15 +346,15 @@ var Bundle = &pipeline.Bundle{
 		if parts > 1 {
 			what = fmt.Sprintf("part %d of %d of the sums giving the grids fixed up to relabelling", part, parts)
 		}
-		return fmt.Sprintf("%v class %d (%s): %s, by the R-stack method, a second count of this class and of the 2x5 class of its transpose", s, i, g.Classes[i].Desc, what)
+		return fmt.Sprintf("%v class %d (%s): %s, by the R-stack method, a second count of this class and of the %v class of its transpose", s, i, g.Classes[i].Desc, what, symmetry.Shape{R: s.C, C: s.R})
 	},
 }
 
-// checksBundleHolds reports whether id is a check unit of a 5×2 class with
-// a relabelling type.
+// checksBundleHolds reports whether id is a check unit of a 5×2 or 6×2
+// class with a relabelling type.
 func checksBundleHolds(id string) bool {
 	s, i, _, _, err := parseCheckUnit(id)
-	if err != nil || s != checkBundleShape {
+	if err != nil || !isBundled(s) {
 		return false
 	}
 	g, err := symunits.Group(s, false)

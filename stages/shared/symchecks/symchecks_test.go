@@ -1,10 +1,14 @@
 package symchecks
 
 import (
+	"context"
 	"math/big"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/multisets"
 	"github.com/sudoku-census/sudoku-census/stages/shared/symunits"
@@ -27,7 +31,11 @@ func TestChecksBundleHolds(t *testing.T) {
 		"check.2x5.class009":             false, // 2×5 takes 5×2's units
 		"check.3x2.class004":             false, // computed in the run
 		"5x2.class009":                   false,
-		"check.2x6.class0010":            false,
+		"check.2x6.class0010":            false, // 2×6 takes 6×2's units
+		"check.6x2.class1613":            true,
+		"check.6x2.class1613.part00of64": false, // whole
+		"check.6x2.class0001":            false, // no relabelling type
+		"check.6x2.class172":             false, // 4 digits at side 12
 	} {
 		if got := Bundle.Holds(id); got != want {
 			t.Errorf("Bundle.Holds(%q) = %v, want %v", id, got, want)
@@ -98,5 +106,120 @@ func TestCompareLiterature(t *testing.T) {
 		if lit.Disputed != "" && k.s.N() != 10 {
 			t.Errorf("%v: disputed; only the 2x5 term of A291188 is", k.s)
 		}
+	}
+}
+
+// TestCheck6x2UnitEqualsStage computes the check unit of 6×2 class 1613
+// (light: one relabelling type, a second or two) and compares its F with
+// the stage's first count of the 2×6 class of its transpose, 1656, as the
+// committed 12×12 bundle keeps it (the stack method); then Of takes it as
+// a whole second count of that 2×6 class, and refuses it one more.
+func TestCheck6x2UnitEqualsStage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists a 6×2 first row's 7,484,400 partitions")
+	}
+	s26 := symmetry.Shape{R: 2, C: 6}
+	first := symunits.UnitID(s26, 1656)
+	rows, err := pipeline.ReadBundle(filepath.Join("..", "..", ".."), symunits.Bundle, []string{first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := rows[first]; !ok {
+		t.Skipf("the 12×12 bundle of this tree lacks %s", first)
+	}
+	want, _, err := symunits.FixedFromUnits([]string{first}, map[string][]byte{first: []byte(rows[first].Result)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g26, err := symunits.Group(s26, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := g26.Classes[1656]
+	i, err := checkClassOf(s26, false, check6x2Shape, c)
+	if err != nil || i != 1613 {
+		t.Fatalf("2x6 class 1656 is recounted by 6x2 class %d (%v), want 1613", i, err)
+	}
+	ids := checkUnitIDs(check6x2Shape, i)
+	if len(ids) != 1 || ids[0] != "check.6x2.class1613" || !Bundle.Holds(ids[0]) {
+		t.Fatalf("units %v: want check.6x2.class1613, held by the checks bundle", ids)
+	}
+	result, err := Compute(context.Background(), ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, method, err := symunits.FixedFromUnits(ids, map[string][]byte{ids[0]: result})
+	if err != nil || method != symunits.MethodStackjoin || got.Cmp(want) != 0 || got.Sign() <= 0 {
+		t.Fatalf("%s: %q (%v), the stage's F %v", ids[0], result, err, want)
+	}
+	chk, used, err := Of(s26, false, c, want, symunits.MethodStacks, map[string][]byte{ids[0]: result}, nil, nil, nil)
+	if err != nil || chk == nil || chk.Half || chk.Method != symunits.MethodStackjoin || !slices.Equal(used, ids) {
+		t.Fatalf("Of: %+v, %v, %v; want a whole stackjoin second count from %v", chk, used, err, ids)
+	}
+	if _, _, err := Of(s26, false, c, new(big.Int).Add(want, big.NewInt(1)), symunits.MethodStacks, map[string][]byte{ids[0]: result}, nil, nil, nil); err == nil {
+		t.Fatal("Of took a second count that differs from the first")
+	}
+}
+
+// TestCheck6x2Listing lists the 6×2 check units of 2x6 and 6x2 from an
+// empty bundle: within the default limits only classes counted whole,
+// totalling minutes; within the long run's (5 and 80 CPU-hours), the split
+// classes after them, heaviest first, each part of a class in order; and a
+// run whose missing units pass symmetry.max_cpu_hours refused, naming the
+// shapes.
+func TestCheck6x2Listing(t *testing.T) {
+	root := t.TempDir()
+	shapes := []symmetry.Shape{{R: 2, C: 6}, {R: 6, C: 2}}
+	noTranspose := func(symmetry.Shape) bool { return false }
+	ids, err := listIDs(root, check6x2Shape, shapes, noTranspose, 0.4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hours := 0.0
+	for _, id := range ids {
+		_, i, _, parts, err := parseCheckUnit(id)
+		if err != nil || parts != 1 {
+			t.Fatalf("default limits: unit %s (%v); want only classes counted whole", id, err)
+		}
+		hours += checkClassCPUHours(check6x2Shape, i)
+	}
+	const fewMinutes = 10.0 / 60 // CPU-hours the default run may spend on new 6×2 units
+	if len(ids) == 0 || hours > fewMinutes {
+		t.Errorf("default limits: %d units projecting %.3g CPU-hours; want some, within %.3g", len(ids), hours, fewMinutes)
+	}
+	// No class's parts are timed yet: the long run lists the same units.
+	if long, err := listIDs(root, check6x2Shape, shapes, noTranspose, 5, 80); err != nil || !slices.Equal(long, ids) {
+		t.Fatalf("long run, no split class timed: %d units (%v), want the %d whole ones", len(long), err, len(ids))
+	}
+	// Two classes timed (as their measurements would enter them, the
+	// lighter first in the table): listed after the whole ones, heaviest
+	// first, each part of a class in order, within the long run's limits.
+	saved := checkSplit6x2
+	defer func() { checkSplit6x2 = saved }()
+	heavy, light := checkWeightOrder6x2[0], checkWeightOrder6x2[1]
+	checkSplit6x2 = map[int]splitClass{light: {parts: 4, hours: 2}, heavy: {parts: 8, hours: 4}}
+	if _, err := listIDs(root, check6x2Shape, shapes, noTranspose, 0.4, 1); err != nil {
+		t.Fatalf("default limits, two classes timed: %v", err)
+	}
+	long, err := listIDs(root, check6x2Shape, shapes, noTranspose, 5, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var split []string
+	for k := range 8 {
+		split = append(split, symunits.CheckPrefix+symunits.PartID(check6x2Shape, heavy, k, 8))
+	}
+	for k := range 4 {
+		split = append(split, symunits.CheckPrefix+symunits.PartID(check6x2Shape, light, k, 4))
+	}
+	if !slices.Equal(long, append(slices.Clone(ids), split...)) {
+		t.Errorf("long run: %d units ending %v; want the %d whole ones, then %v", len(long), long[max(0, len(long)-3):], len(ids), split)
+	}
+	if got, err := listIDs(root, check6x2Shape, shapes, noTranspose, 3, 80); err != nil || !slices.Equal(got, append(slices.Clone(ids), split[8:]...)) {
+		t.Errorf("a class limit of 3 CPU-hours: %d units (%v); want the whole ones and the 2-hour class's 4 parts", len(got), err)
+	}
+	_, err = listIDs(root, check6x2Shape, shapes, noTranspose, 5, 1)
+	if err == nil || !strings.Contains(err.Error(), "symmetry.max_cpu_hours") || !strings.Contains(err.Error(), "2x6 and 6x2") || !strings.Contains(err.Error(), "lacks") {
+		t.Errorf("6 CPU-hours of new units within 1: %v; want symmetry.max_cpu_hours refused, naming 2x6 and 6x2", err)
 	}
 }

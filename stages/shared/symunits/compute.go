@@ -47,11 +47,13 @@ func Compute(ctx context.Context, id string, transpose func(symmetry.Shape) bool
 // MethodStackjoinPart marks the result of a part of a 3×4 class.
 const MethodStackjoinPart = "stackjoin-part"
 
-// PartOf returns the sums of part of parts of class i of shape s (3×4),
+// PartOf returns the sums of part of parts of class i of shape s (3×4,
+// or 5×2 and 6×2 for the second counts),
 // "stackjoin-part <sum> …", on every core.
 func PartOf(ctx context.Context, s symmetry.Shape, i, part, parts int) ([]byte, error) {
-	if s != JoinShape && s != (symmetry.Shape{R: 5, C: 2}) { // 5×2: the split second counts (package symchecks)
-		return nil, fmt.Errorf("%v class %d: only 3x4 and 5x2 classes are counted in parts", s, i)
+	// 5×2 and 6×2: the split second counts (package symchecks)
+	if s != JoinShape && s != (symmetry.Shape{R: 5, C: 2}) && s != (symmetry.Shape{R: 6, C: 2}) {
+		return nil, fmt.Errorf("%v class %d: only 3x4, 5x2 and 6x2 classes are counted in parts", s, i)
 	}
 	g, err := Group(s, false)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 )
 
 // BenchmarkFixedWorkers3x4 counts 3×4 class 11 (every stack's columns
@@ -45,20 +46,37 @@ func BenchmarkFixedWorkers3x4(b *testing.B) {
 // RowNormal's sorted bands, 8.8 after), or the list STACKJOIN_BENCH_PARTS
 // ("class.part,…", e.g. "83.3,47.40"), run in one process.
 func BenchmarkCheckPart5x2(b *testing.B) {
-	s := symmetry.Shape{R: 5, C: 2}
+	benchCheckParts(b, symmetry.Shape{R: 5, C: 2}, 64, [][2]int{{81, 3}})
+}
+
+// BenchmarkCheckPart6x2 is BenchmarkCheckPart5x2 on 6×2, the units of the
+// 2×6 recount: class 172 (the bands exchanged, every stack's columns
+// exchanged; 49% of the non-identity 2×6 sum) part 0 of
+// STACKJOIN_BENCH_OF parts (default 256), or STACKJOIN_BENCH_PARTS.
+func BenchmarkCheckPart6x2(b *testing.B) {
+	of := 256
+	if v := os.Getenv("STACKJOIN_BENCH_OF"); v != "" {
+		var err error
+		if of, err = strconv.Atoi(v); err != nil || of < 1 {
+			b.Fatalf("STACKJOIN_BENCH_OF=%q: want a positive integer", v)
+		}
+	}
+	benchCheckParts(b, symmetry.Shape{R: 6, C: 2}, of, [][2]int{{172, 0}})
+}
+
+func benchCheckParts(b *testing.B, s symmetry.Shape, of int, pairs [][2]int) {
 	g, err := symmetry.NewGroup(s, false)
 	if err != nil {
 		b.Fatal(err)
 	}
-	pairs := [][2]int{{81, 3}}
 	if v := os.Getenv("STACKJOIN_BENCH_PARTS"); v != "" {
 		pairs = nil
 		for _, f := range strings.Split(v, ",") {
 			cs, ps, _ := strings.Cut(f, ".")
 			class, err1 := strconv.Atoi(cs)
 			part, err2 := strconv.Atoi(ps)
-			if err1 != nil || err2 != nil || class < 0 || class >= len(g.Classes) || part < 0 || part >= 64 {
-				b.Fatalf("STACKJOIN_BENCH_PARTS: %q is not class.part (a 5×2 class, a part below 64)", f)
+			if err1 != nil || err2 != nil || class < 0 || class >= len(g.Classes) || part < 0 || part >= of {
+				b.Fatalf("STACKJOIN_BENCH_PARTS: %q is not class.part (a %v class, a part below %d)", f, s, of)
 			}
 			pairs = append(pairs, [2]int{class, part})
 		}
@@ -67,13 +85,37 @@ func BenchmarkCheckPart5x2(b *testing.B) {
 		b.Run(fmt.Sprintf("class%d/part%d", cp[0], cp[1]), func(b *testing.B) {
 			for range b.N {
 				cpu0 := pipeline.ProcessCPU()
-				sums, err := FixedPart(context.Background(), s, g.Classes[cp[0]].Rep, cp[1], 64, 1)
+				sums, err := FixedPart(context.Background(), s, g.Classes[cp[0]].Rep, cp[1], of, 1)
 				if err != nil {
 					b.Fatal(err)
 				}
 				cpu := pipeline.ProcessCPU() - cpu0
 				b.ReportMetric(cpu.Seconds(), "cpu-s/op")
-				b.Logf("class %d part %d of 64: sums %v, %.2f CPU-s", cp[0], cp[1], sums, cpu.Seconds())
+				b.Logf("%v class %d part %d of %d: sums %v, %.2f CPU-s", s, cp[0], cp[1], of, sums, cpu.Seconds())
+			}
+		})
+	}
+}
+
+// BenchmarkFirstRows6x2 lists the first-row orbits (computeFirstRows, not
+// the process's cache) of 6×2 class 172 for each of its 7 relabelling
+// types: 7,484,400 ordered partitions each, the whole of the first
+// minutes of every part of the heavy 6×2 classes before the count starts.
+func BenchmarkFirstRows6x2(b *testing.B) {
+	s := symmetry.Shape{R: 6, C: 2}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := g.Classes[172].Rep
+	p := newProblem(s, e)
+	for _, lam := range search.SigmaTypes(s, e) {
+		b.Run(fmt.Sprint(lam), func(b *testing.B) {
+			var st Stats
+			w := newWalker(context.Background(), p, lam, 0, &st)
+			for range b.N {
+				reps, _ := w.computeFirstRows()
+				b.ReportMetric(float64(len(reps)), "orbits")
 			}
 		})
 	}

@@ -100,10 +100,11 @@
 //
 //	#{X : X∘g = σ_λ∘X} = Σ_{Q ∈ orbit representatives} |Z·Q| · S(Q),
 //
-// S(Q) the sum over the configurations with first row Q. The orbits of the
-// N!/(C!)^R ordered partitions Q (34,650 for 3×4) are found from generators
-// of Z(σ_λ) (a rotation of each cycle, the exchange of consecutive cycles of
-// equal length). The division by |Z(σ_λ)| is checked to be exact.
+// S(Q) the sum over the configurations with first row Q. The N!/(C!)^R
+// ordered partitions Q (7,484,400 for 6×2) fall into orbits by a complete
+// invariant (per cycle length of σ_λ, the multiset of Q's words along
+// those cycles up to rotation), each met first at its least Q. The
+// division by |Z(σ_λ)| is checked to be exact.
 //
 // Row and symbol symmetries. A row permutation y (in S_R wr S_C) with
 // yρ = ρy and y(0) = 0, and a relabelling z with zσ = σz and z(Q_t) = Q_t
@@ -127,13 +128,10 @@
 // maps the rows it has set below themselves (prefixLeast: every completion
 // would be rejected), with at most 2^16 symmetries per node; kept above
 // that depth, the subtrees dealt out to parts, and so every part's sums,
-// are those without it (TestFixedWorkersMatchesFixed). Z_Q, the second
-// cycle's reduction and this pruning came in KernelVersion 2; none changes
-// a count. Both tests read an image row by row, and the row permutations
-// are walked sorted by their inverses (rowSymWalk), so that every y whose
-// inverse agrees with one already read up to the deciding row is skipped
-// with it: a test costs a few rows of a few runs of y rather than |Y|
-// images.
+// are those without it (TestFixedWorkersMatchesFixed). Both tests read an
+// image row by row, the row permutations sorted by their inverses
+// (rowSymWalk), so every y whose inverse agrees with one already read up
+// to the deciding row is skipped with it.
 //
 // Families. Every element without transposition is handled the same way:
 // π = id (every stack kept, the per-stack twists joined over the row
@@ -151,12 +149,10 @@
 // (package cyclic states the argument). FixedPart counts the σ types with
 // s ≤ cyclic.MaxSpecial (6) so, whole, in part 0; the others are enumerated
 // and shared as above. On 3×4 only class 145 (rows cycled in every band,
-// stacks cycled) qualifies, with σ of types 1¹², 3·1⁹ and 3²·1⁶, by columns
-// in 0.09, 0.04 and 1.9 s; the whole class, F = 8,486,325,694,010,880, 16 s
-// on one core. The σ = id count is the number of 12×4 stacks, b(4,3) =
-// 2,273,614,462,643,364,849,254,400, as package walkbands counts the bands
-// of 4×3 boxes (TestCyclicIdentityIsStacks), and on 2×2, 2×3, 3×2, 2×4 and
-// 3×3 every σ type of every such class agrees with the enumeration
+// stacks cycled) qualifies: 16 s on one core. The σ = id count is the
+// number of 12×4 stacks, b(4,3), as package walkbands counts the bands of
+// 4×3 boxes (TestCyclicIdentityIsStacks), and on 2×2 to 3×3 every σ type
+// of every such class agrees with the enumeration
 // (TestCyclicMatchesEnumeration: 28 types, 25 of them fixing grids).
 //
 // Parallel and split work. The enumeration (the first stack cycle's
@@ -168,7 +164,7 @@
 // part enumerates the nodes above that depth (the stack counts are shared
 // by the whole process); the count is the same for any number of them
 // (TestFixedWorkersMatchesFixed; BenchmarkFixedWorkers3x4: class 11 in
-// 21.8 s on one worker, 12.1 s on two).
+// 14.6 to 21.8 s on one worker, 12.1 s on two).
 //
 // # Verification
 //
@@ -184,18 +180,22 @@
 // # Cost
 //
 // On 3×4 the work is the enumeration of the first stack cycle's least
-// configurations and, below each, the second cycle's, with the twisted
-// stack counts memoised up to relabelling (package rowkeys); classes that
-// exchange a pair of stacks spend it in that pair's dynamic programme
-// instead; Project and TestPartSurvey project a class's cost. The
-// symmetry stage's bundle records each 3×4 unit's CPU time: the 266 light
-// classes about 41 CPU-seconds in all, the 50 heavy ones 10.2 CPU-hours
-// (class 116, the costliest, 2.5).
+// configurations and, below each, the second cycle's (or a stack pair's
+// dynamic programme), the twisted stack counts memoised up to relabelling
+// (package rowkeys); Project and TestPartSurvey project a class's cost.
+// The bundle records each 3×4 unit's CPU time: the 266 light classes 41
+// CPU-seconds in all, the 50 heavy ones 10.2 CPU-hours (class 116 2.5).
 //
-// On 5×2 (the check units: 21 heavy classes in 64 parts) the key of two
-// columns, the sorted bands and the later cycles' memo cut part 3 of class
-// 22 from 18.2 to 0.42 CPU-s, 47 from 350 to 0.51, 81 from 88 to 8.8
-// (BenchmarkCheckPart5x2). On 6×2 (TestSurvey6x2) light classes equal the
-// stage's F, but part 0 of 64 of the five heaviest (72% of the sum) passes
-// 60 s: 6×2 has no check units yet.
+// On 5×2 (check units: 21 heavy classes in 64 parts) the two-column key,
+// the sorted bands and the later cycles' memo cut part 3 of class 81 from
+// 88 to 8.8 CPU-s, 47's from 350 to 0.51 (BenchmarkCheckPart5x2). On 6×2 (TestSurvey6x2, one core) the first
+// rows of class 172's 7 σ types took 112 s, 20 by the invariant
+// (BenchmarkFirstRows6x2). Of the 488 classes with a relabelling type,
+// 350, counted whole, equal the stage's F in 7.0 CPU-minutes in all (at
+// most 17 s each): under 10^-9 of the non-identity 2×6 sum. The 138 others
+// passed 25-90 s wall whole or were not tried. Part 0 of 256 of class 172
+// (49% of the sum) passed 238 CPU-s, a third in the later cycles' memo map
+// (walker.later), the rest in the enumeration and the stack keys; part 226
+// of class 94 took 0.3 s: too uneven, on too shared a machine, to project
+// the heavy classes yet, so they have no check units.
 package stackjoin

@@ -4,13 +4,16 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"math"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
@@ -28,7 +31,13 @@ import (
 // STACKJOIN_WHOLE_TIMEOUT (default 30s), comparing F with the stage's, and
 // otherwise times parts STACKJOIN_PART_INDICES (default 0) of
 // STACKJOIN_PARTS (default 64) within STACKJOIN_PART_TIMEOUT (default 60s)
-// each, projecting the class from their mean.
+// each, projecting the class from their mean and its 95% interval. The
+// classes may also be the STACKJOIN_TOP heaviest after the
+// STACKJOIN_SKIP heaviest; STACKJOIN_SAMPLE=m draws m parts with seed
+// STACKJOIN_SEED (default 1). Times are the process's CPU time (run with
+// GOMAXPROCS=1); STACKJOIN_ZERO=1 also counts whole the classes with a
+// relabelling type that fix no grid. The stack counts are kept across the parts and classes of
+// the process, as in a run of the stage.
 func TestSurvey6x2(t *testing.T) {
 	if os.Getenv("STACKJOIN_6X2_SURVEY") != "1" {
 		t.Skip("set STACKJOIN_6X2_SURVEY=1")
@@ -81,6 +90,10 @@ func TestSurvey6x2(t *testing.T) {
 		share   float64
 	}
 	var list []row
+	// STACKJOIN_ZERO=1: count whole the classes with σ types that fix no
+	// grid, which the stage lists as check units too
+	zero := os.Getenv("STACKJOIN_ZERO") == "1"
+	var zeros []int
 	for _, c := range g6.Classes[1:] {
 		f := fixed["6x2"][c.Index]
 		types := len(search.SigmaTypes(s6, c.Rep))
@@ -94,6 +107,9 @@ func TestSurvey6x2(t *testing.T) {
 		if f.Sign() == 0 {
 			if types > 0 {
 				t.Logf("6x2 class %d: %d σ types, F = 0", c.Index, types)
+				if zero {
+					zeros = append(zeros, c.Index)
+				}
 			}
 			continue
 		}
@@ -112,13 +128,47 @@ func TestSurvey6x2(t *testing.T) {
 	t.Logf("%d non-identity 6x2 classes fix a grid; non-identity 2x6 sum %v", len(list), total)
 
 	whole := envDuration(t, "STACKJOIN_WHOLE_TIMEOUT", 30*time.Second)
+	zeroHours := 0.0
+	for _, i := range zeros {
+		ctx, cancel := context.WithTimeout(context.Background(), whole)
+		cpu0 := pipeline.ProcessCPU()
+		f, err := stackjoin.FixedWorkers(ctx, s6, g6.Classes[i].Rep, 1)
+		cancel()
+		took := pipeline.ProcessCPU() - cpu0
+		if err != nil {
+			t.Logf("COST class %d F = 0: past %v (%v)", i, whole, err)
+			continue
+		}
+		if f.Sign() != 0 {
+			t.Errorf("MISMATCH 6x2 class %d: R-stack F %v, stage F 0", i, f)
+		}
+		zeroHours += took.Hours()
+		t.Logf("COST class %d F = 0: whole %.2f CPU-s", i, took.Seconds())
+	}
+	if zero {
+		t.Logf("COST the %d classes fixing no grid: %.3g CPU-h", len(zeros), zeroHours)
+	}
 	partTimeout := envDuration(t, "STACKJOIN_PART_TIMEOUT", time.Minute)
 	parts := pipelinetest.EnvInt(t, "STACKJOIN_PARTS", 64)
 	indices := pipelinetest.EnvInts(t, "STACKJOIN_PART_INDICES")
+	if sample := pipelinetest.EnvInt(t, "STACKJOIN_SAMPLE", 0); sample > 0 {
+		// distinct parts drawn with a fixed seed, part 0 (the heaviest as a
+		// rule) apart: the mean of a uniform sample projects the class
+		rng := rand.New(rand.NewPCG(uint64(pipelinetest.EnvInt(t, "STACKJOIN_SEED", 1)), 47))
+		indices = rng.Perm(parts)[:min(sample, parts)]
+	}
 	if len(indices) == 0 {
 		indices = []int{0}
 	}
-	for _, i := range pipelinetest.EnvInts(t, "STACKJOIN_CLASSES") {
+	classes := pipelinetest.EnvInts(t, "STACKJOIN_CLASSES")
+	if top := pipelinetest.EnvInt(t, "STACKJOIN_TOP", 0); top > 0 {
+		skip := pipelinetest.EnvInt(t, "STACKJOIN_SKIP", 0)
+		for _, r := range list[min(skip, len(list)):min(skip+top, len(list))] {
+			classes = append(classes, r.c6)
+		}
+	}
+	var totalHours, totalLo, totalHi float64
+	for _, i := range classes {
 		k := slices.IndexFunc(list, func(r row) bool { return r.c6 == i })
 		if k < 0 {
 			t.Fatalf("STACKJOIN_CLASSES: 6x2 class %d fixes no grid", i)
@@ -126,50 +176,78 @@ func TestSurvey6x2(t *testing.T) {
 		r, c := list[k], g6.Classes[i]
 		if whole > 0 {
 			ctx, cancel := context.WithTimeout(context.Background(), whole)
-			t0 := time.Now()
+			cpu0 := pipeline.ProcessCPU()
 			f, err := stackjoin.FixedWorkers(ctx, s6, c.Rep, 1)
 			cancel()
-			took := time.Since(t0)
+			took := pipeline.ProcessCPU() - cpu0
 			if err == nil {
 				if f.Cmp(r.f) != 0 {
 					t.Errorf("MISMATCH 6x2 class %d: R-stack F %v, stage F %v", i, f, r.f)
 				}
-				t.Logf("class %d (share %.3e): whole in %v, F equal: %v", i, r.share, took.Round(time.Millisecond), f.Cmp(r.f) == 0)
+				h := took.Hours()
+				totalHours, totalLo, totalHi = totalHours+h, totalLo+h, totalHi+h
+				t.Logf("COST class %d share %.3e whole %.2f CPU-s, F equal %v", i, r.share, took.Seconds(), f.Cmp(r.f) == 0)
 				continue
 			}
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("class %d: %v", i, err)
 			}
 		}
-		var sum, lo, hi time.Duration
-		n := 0
+		var secs []float64
+		over := false
 		for _, p := range indices {
 			ctx, cancel := context.WithTimeout(context.Background(), partTimeout)
-			t0 := time.Now()
+			cpu0 := pipeline.ProcessCPU()
 			_, err := stackjoin.FixedPart(ctx, s6, c.Rep, p, parts, 1)
 			cancel()
-			took := time.Since(t0)
+			took := pipeline.ProcessCPU() - cpu0
 			if errors.Is(err, context.DeadlineExceeded) {
-				t.Logf("class %d (share %.3e): part %d of %d past %v: class over %.3g CPU-h", i, r.share, p, parts, partTimeout, (partTimeout * time.Duration(parts)).Hours())
-				n = -1
+				t.Logf("COST class %d share %.3e: part %d of %d past %v (%.1f CPU-s)", i, r.share, p, parts, partTimeout, took.Seconds())
+				over = true
 				break
 			}
 			if err != nil {
 				t.Fatalf("class %d part %d: %v", i, p, err)
 			}
-			t.Logf("class %d: part %d of %d: %v", i, p, parts, took.Round(time.Millisecond))
-			if n == 0 || took < lo {
-				lo = took
-			}
-			hi = max(hi, took)
-			sum += took
-			n++
+			t.Logf("class %d: part %d of %d: %.2f CPU-s", i, p, parts, took.Seconds())
+			secs = append(secs, took.Seconds())
 		}
-		if n > 0 {
-			h := func(d time.Duration) float64 { return (d * time.Duration(parts)).Hours() }
-			t.Logf("class %d (share %.3e): %d parts timed, projected %.3g CPU-h (parts' range %.3g–%.3g)", i, r.share, n, h(sum/time.Duration(n)), h(lo), h(hi))
+		if over || len(secs) == 0 {
+			continue
 		}
+		mean, half := meanInterval(secs)
+		h := func(s float64) float64 { return s * float64(parts) / 3600 }
+		totalHours, totalLo, totalHi = totalHours+h(mean), totalLo+h(max(mean-half, 0)), totalHi+h(mean+half)
+		t.Logf("COST class %d share %.3e parts %d sampled %d mean %.2f ± %.2f CPU-s max %.2f: projected %.3g CPU-h [%.3g, %.3g]",
+			i, r.share, parts, len(secs), mean, half, slices.Max(secs), h(mean), h(max(mean-half, 0)), h(mean+half))
 	}
+	if len(classes) > 0 {
+		t.Logf("COST total of the classes measured: %.3g CPU-h [%.3g, %.3g]", totalHours, totalLo, totalHi)
+	}
+}
+
+// meanInterval returns the mean of xs and the half-width of its 95%
+// interval by Student's t (the sample's spread; 0 for one value).
+func meanInterval(xs []float64) (mean, half float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	n := float64(len(xs))
+	mean /= n
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	// two-sided 97.5% quantiles of t for 1 to 9 degrees of freedom, then 2
+	tq := []float64{12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26}
+	q := 2.0
+	if len(xs)-1 <= len(tq) {
+		q = tq[len(xs)-2]
+	}
+	return mean, q * math.Sqrt(ss/(n-1)/n)
 }
 
 func envDuration(t *testing.T, key string, def time.Duration) time.Duration {
