@@ -3,6 +3,7 @@ package walks
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
@@ -74,8 +75,81 @@ type Stacks struct {
 	// colourings counts a band's colourings once its degree is at most 3;
 	// sets is its input.
 	colourings *walkbands.LastBand
+	// draws is how many candidates each drawn-in-part matching and each
+	// sampled structure takes before one is kept (see SetDraws); cand,
+	// candWeight and candArrays hold them.
+	draws      int
+	cand       [][]uint64
+	candWeight []montecarlo.Value
+	candArrays [][]uint8
 	work       int64
 	err        error
+}
+
+// MaxStacksDraws is the most candidates SetDraws takes.
+const MaxStacksDraws = 256
+
+// SetDraws makes each matching drawn in part (with exact columns fewer
+// than the side) and each structure drawn by sequential importance
+// sampling (box width 6) draw k candidates independently and keep one,
+// candidate i with probability w_i/Σw, where w_i is its weight (pm(rest)/P
+// for a matching, 1/P for a structure), the kept one weighing the mean
+// Σw/k in place of its own w_i. It stays unbiased: for any g,
+// E[(Σw/k)·Σ_i (w_i/Σw)·g(M_i)] = (1/k)·Σ_i E[w_i·g(M_i)] = Σ_M g(M), and
+// the rest of the sample, drawn afterwards, is such a g given M (an
+// unbiased estimate of the colourings that follow it). The weight's
+// relative variance falls about k-fold, which matters where the sample is
+// a product of many such weights (3 matchings a band and a structure a
+// stack on 36×36: see TestTailPilotMatchings), while the band's exact
+// count of degree 3, the sample's main cost, is still done once. k = 1
+// draws exactly what it did without it (the same samples).
+func (e *Stacks) SetDraws(k int) error {
+	if k < 1 || k > MaxStacksDraws {
+		return fmt.Errorf("walks: the stack estimator's candidate draws must be in [1, %d], not %d", MaxStacksDraws, k)
+	}
+	e.draws = k
+	e.cand = make([][]uint64, k)
+	e.candWeight = make([]montecarlo.Value, k)
+	e.candArrays = make([][]uint8, k)
+	for i := range k {
+		e.cand[i] = make([]uint64, e.n)
+		if e.array != nil {
+			e.candArrays[i] = make([]uint8, len(e.array))
+		}
+	}
+	return nil
+}
+
+// pick returns the index of one of e.candWeight[:k], i with probability
+// w_i/Σw, and Σw/k; (−1, 0) when every weight is 0.
+func (e *Stacks) pick(src *rand.ChaCha8, k int) (int, montecarlo.Value) {
+	var total montecarlo.Value
+	last := -1
+	for i, w := range e.candWeight[:k] {
+		if !w.IsZero() {
+			total = total.Add(w)
+			last = i
+		}
+	}
+	if last < 0 {
+		return -1, montecarlo.Value{}
+	}
+	// u uniform in [0, 1) (53 bits); the shares w_i/Σw in float64 (their
+	// rounding, 2^−53, moves probabilities by as little and is the same on
+	// every machine).
+	u := float64(src.Uint64()>>11) / (1 << 53)
+	chosen := last
+	for i, w := range e.candWeight[:last] {
+		if w.IsZero() {
+			continue
+		}
+		share := w.Div(total)
+		if u -= math.Ldexp(share.Frac, share.Exp); u < 0 {
+			chosen = i
+			break
+		}
+	}
+	return chosen, total.Div(montecarlo.One.MulInt(uint64(k)))
 }
 
 // The limits of Stacks: a symbol set is a uint64, and with R ≤ 8 and N ≤
@@ -219,8 +293,7 @@ func (e *Stacks) drawGraphs(src *rand.ChaCha8) montecarlo.Value {
 	if e.first == nil {
 		weight := montecarlo.One
 		for s := range r {
-			inv, work := e.sampled.Draw(src, e.array)
-			e.work += work
+			inv := e.drawStructure(src)
 			weight = weight.Mul(inv)
 			for x := range n {
 				for i, b := range e.array[x*c : (x+1)*c] {
@@ -243,10 +316,49 @@ func (e *Stacks) drawGraphs(src *rand.ChaCha8) montecarlo.Value {
 	return e.factor
 }
 
+// drawStructure draws a stack's structure by sequential importance
+// sampling into e.array and returns its weight 1/P, or with SetDraws(k),
+// k > 1, one of k candidates and their mean weight.
+func (e *Stacks) drawStructure(src *rand.ChaCha8) montecarlo.Value {
+	if e.draws <= 1 {
+		inv, work := e.sampled.Draw(src, e.array)
+		e.work += work
+		return inv
+	}
+	for i := range e.draws {
+		inv, work := e.sampled.Draw(src, e.candArrays[i])
+		e.work += work
+		e.candWeight[i] = inv
+	}
+	i, mean := e.pick(src, e.draws)
+	if i >= 0 {
+		copy(e.array, e.candArrays[i])
+	}
+	return mean
+}
+
 // drawMatching draws a perfect matching M of cols into e.match (see
 // NewStacksHybrid) and returns x times its weight: pm(cols) for a uniform
-// M, or P·pm(rest), and 0 at a dead end.
+// M, or pm(rest)/P, and 0 at a dead end; with SetDraws(k), k > 1, and
+// columns to draw, one of k candidates and x times their mean weight.
 func (e *Stacks) drawMatching(src *rand.ChaCha8, cols []uint64, x montecarlo.Value) montecarlo.Value {
+	if e.draws <= 1 || e.exactColumns == 0 || len(cols) <= e.exactColumns {
+		return e.drawOneMatching(src, cols, x)
+	}
+	for i := range e.draws {
+		e.candWeight[i] = e.drawOneMatching(src, cols, montecarlo.One)
+		copy(e.cand[i], e.match)
+	}
+	i, mean := e.pick(src, e.draws)
+	if i < 0 {
+		return montecarlo.Value{}
+	}
+	copy(e.match, e.cand[i])
+	return x.Mul(mean)
+}
+
+// drawOneMatching is drawMatching with one candidate.
+func (e *Stacks) drawOneMatching(src *rand.ChaCha8, cols []uint64, x montecarlo.Value) montecarlo.Value {
 	n := len(cols)
 	drawn := 0
 	if e.exactColumns > 0 {
