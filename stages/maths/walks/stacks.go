@@ -184,13 +184,20 @@ func NewStacks(ctx context.Context, s grid.Shape) (*Stacks, error) {
 // drawn columns with leaf scores counted exactly, so still unbiased. With
 // N ≤ exactColumns it is NewStacks. On 25×25 with StacksHybridColumns
 // (2^18 states, 3 MB) a sample takes 40 ms instead of 12 s, with relvar
-// about 2.5 (2,000 samples; BenchmarkRelvarSeconds). On 36×36 a sample
-// takes about 1.4 s, nearly all of it the exact counts of degree 3, and
-// the drawn columns make the tail heavy: with 18 exact columns relvar 6.4
-// over 60 samples, 74 over 150 (±5% in about 44 CPU-hours), and 17 with
-// k̂ 1.1 over 150 others (BenchmarkRelvarSeconds); with 20,
-// 16 over 150 at 1.5 s (11 hours); with 22, 7.4 over 100 at 2.4 s
-// (8 hours). Few samples: these are rough.
+// about 2.5 (2,000 samples; BenchmarkRelvarSeconds).
+//
+// The drawn columns make the tail: a sample multiplies one drawn-in-part
+// matching weight per band and degree above 3 (C·(R−3) of them), and one
+// such weight has relvar (on fixed band graphs, 300 draws each:
+// TestTailPilotMatchings) 0.04–0.06 (degree 5) and 0.09–0.13 (degree 4)
+// on 25×25, 0.06–0.07, 0.10–0.12 and 0.17–0.27 (degrees 6, 5, 4) on 30×30,
+// 0.12–0.15, 0.20–0.26 and 0.43–0.50 on 36×36, where each structure's 1/P
+// adds 0.33: the product of 15 (30×30) or 18 such factors and 6
+// structures is heavy-tailed (relvar 17 on 30×30; k̂ 0.7–0.9 on 36×36).
+// SetDraws(k) divides each factor's relvar by about k while the exact
+// counts of degree 3 (85% of a 30×30 sample) are still done once: with
+// k = 8 on 30×30, relvar 0.91 [0.75, 1.08] at 0.44 CPU-s a sample, k̂ 0.20
+// (600 samples; TestTailPilotRun).
 func NewStacksHybrid(ctx context.Context, s grid.Shape, exactColumns int) (*Stacks, error) {
 	if exactColumns < 1 || exactColumns > MaxStacksSide {
 		return nil, fmt.Errorf("walks: the stack estimator's exact columns must be in [1, %d], not %d", MaxStacksSide, exactColumns)
