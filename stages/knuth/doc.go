@@ -195,7 +195,7 @@
 // The stage takes about 95 CPU-seconds (48 s on two cores, the long runs'
 // units from the bundle). CPU time per sample, one core: stacks 32 µs
 // (9×9), 2.7 ms (16×16), 73 ms (20×20), 12 s (25×25); stackshybrid 42 ms
-// (25×25), 0.17 s (30×30), 2.2 s (36×36, 22 exact columns); se 5 ms (16×16,
-// B = 100), 37 ms (20×20, B = 300). The run report gives each run's
-// seconds_to_goal and each long run's cpu_seconds_to_goal (knuth.goals).
+// (25×25), 0.17 s (30×30), 0.44 s and 1.8 s (30×30, 36×36, 8 draws); se
+// 5 ms (16×16, B = 100), 37 ms (20×20, B = 300). The run report gives each
+// run's seconds_to_goal, each long run's cpu_seconds_to_goal (knuth.goals).
 package knuth
