@@ -139,6 +139,18 @@ func TestSixBySixOnlyStacks(t *testing.T) {
 	if want := "long.6x6.stackshybrid.rowmajor.k1296.b22.a0.s1.n1000.0-3"; len(ids) != 1 || ids[0] != want || !LongBundle.Holds(want) {
 		t.Errorf("the 6x6 long run's units %v, want [%s], which the bundle holds", ids, want)
 	}
+	// knuth.stacks_draws goes to the a field of the units' ids.
+	cfg, err = defaultConfig(t, "knuth.long.6x6/stackshybrid=4000", "knuth.stacks_draws.6x6=8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range cfg.longRuns() {
+		if r.Shape.String() == "6x6" {
+			if id := r.Units(cfg.LongSeed, cfg.BlockSize)[0].ID(); id != "long.6x6.stackshybrid.rowmajor.k1296.b0.a8.s1.n1000.0-3" {
+				t.Errorf("6x6 with 8 candidate draws: unit %s", id)
+			}
+		}
+	}
 	const rule = ": box 6×6 (N = 36) runs only with stackshybrid ("
 	for _, v := range longruns.Names {
 		if v == "stackshybrid" {

@@ -37,7 +37,10 @@
 //   - stackshybrid: stacks, each matching drawn in part where the memo
 //     leaves the cache: walks.StacksHybridColumns columns counted exactly,
 //     the others drawn ∝ 1/r_y (Knuth's estimator over those columns; the
-//     drawn-column step is Rasmussen's permanent estimator).
+//     drawn-column step is Rasmussen's permanent estimator); with
+//     knuth.stacks_draws k, each such matching and sampled structure is
+//     one of k candidates kept ∝ its weight, weighing their mean (unbiased,
+//     relvar about k-fold smaller, see walks.Stacks.SetDraws).
 //
 // A variant runs on every shape with a key RxC in knuth.samples and on
 // those with a key RxC/variant (0 leaves it out).
@@ -55,11 +58,10 @@
 //
 // knuth.coverage_runs independent short runs per entry of
 // knuth.coverage_samples (run i is block i of a stream of its own), and the
-// slices of long runs that knuth.long_coverage cuts (each slice a whole
-// number of units, its k̂ from the units' kept tails), go to
-// data/knuth_coverage.parquet; the report compares them with the known
-// counts (coverage with its Wilson interval, runs wholly below, the k̂
-// gate).
+// slices of long runs that knuth.long_coverage cuts (whole units, k̂ from
+// the units' kept tails), go to data/knuth_coverage.parquet; the report
+// compares them with the known counts (coverage with its Wilson interval,
+// runs wholly below, the k̂ gate).
 //
 // # Randomness and units
 //
@@ -69,9 +71,8 @@
 //
 // (u64: 8 bytes little-endian; str: u64 of the length, then the bytes). The
 // default runs read the global seed; their blocks are cut into at most 32
-// units <shape>.<variant>.<first block>-<last block> (3x3.mrv.625-1249).
-// Blocks merge in block order, so the artifacts are the same bytes whatever
-// the cores, processes or machines.
+// units <shape>.<variant>.<first block>-<last block> (3x3.mrv.625-1249),
+// merged in block order: the same bytes whatever the cores or machines.
 //
 // # Long runs
 //
@@ -162,6 +163,8 @@
 //     there, 1 to N−1 (unset: 18, so that up to side 18 it is stacks: a
 //     smaller value tests its drawn columns where the count is known); a
 //     long unit's b field holds it.
+//   - knuth.stacks_draws ({}): RxC → stackshybrid's candidates, 1 to 256
+//     (unset: 1); a long unit's a field holds it when above 1.
 //   - knuth.se_order (mrv): mrv or cover.
 //   - knuth.se_budget: RxC → [1, 10000], for every shape of se, lookahead,
 //     bandse or bandselast.
@@ -182,20 +185,17 @@
 //
 // Efficiency is 1/(relvar × CPU seconds per sample), in s⁻¹; its 95%
 // interval bootstraps the relvar over the run's blocks
-// (montecarlo.BootstrapRelVar, seeded: the same bytes everywhere), the CPU
-// time taken as measured. A long run's CPU time is the bundle's; the
-// default runs' depends on the machine, so it stays out of
-// data/knuth.parquet (which later stages' fingerprints hash) and goes to
-// the run report (<shape>/<variant>.efficiency, efficiency_low, …).
+// (montecarlo.BootstrapRelVar, seeded), the CPU time taken as measured. A
+// long run's CPU time is the bundle's; the default runs' depends on the
+// machine, so it goes to the run report (<shape>/<variant>.efficiency, …),
+// not to data/knuth.parquet, which later stages' fingerprints hash.
 //
 // # Cost
 //
-// The stage takes about 95 CPU-seconds (48 s on the project's two cores,
-// the long runs' units taken from the bundle). CPU time per sample, one
-// core: stacks 32 µs (9×9), 0.17 ms (12×12), 2.7 ms (16×16), 73 ms
-// (20×20), 12 s (25×25); stackshybrid 42 ms (25×25), 0.17 s (30×30), 2.2 s
-// (36×36, 22 exact columns); se 5 ms (16×16, B = 100), 37 ms (20×20, B =
-// 300). Long runs: the cpu_seconds of data/knuth_long.parquet; the run
-// report gives each run's seconds_to_goal and each long run's
-// cpu_seconds_to_goal (to knuth.goals: cpu_seconds × (half-width / goal)²).
+// The stage takes about 95 CPU-seconds (48 s on two cores, the long runs'
+// units from the bundle). CPU time per sample, one core: stacks 32 µs
+// (9×9), 2.7 ms (16×16), 73 ms (20×20), 12 s (25×25); stackshybrid 42 ms
+// (25×25), 0.17 s (30×30), 0.44 s and 1.8 s (30×30, 36×36, 8 draws); se
+// 5 ms (16×16, B = 100), 37 ms (20×20, B = 300). The run report gives each
+// run's seconds_to_goal, each long run's cpu_seconds_to_goal (knuth.goals).
 package knuth

@@ -110,9 +110,10 @@ type Config struct {
 	// Samples maps a shape ("3x3") to its samples per variant; a key
 	// "3x3/mrv" overrides it for one variant.
 	Samples map[string]int64 `mapstructure:"samples" json:"samples"`
-	// By shape: the cells the hybrid walk fills, stackshybrid's exact columns.
+	// By shape: the hybrid walk's cells, stackshybrid's exact columns and draws.
 	HybridK     map[string]int `mapstructure:"hybrid_k" json:"hybrid_k"`
 	StacksExact map[string]int `mapstructure:"stacks_exact" json:"stacks_exact,omitempty"`
+	StacksDraws map[string]int `mapstructure:"stacks_draws" json:"stacks_draws,omitempty"`
 	// SEOrder is the search order of stochastic enumeration (mrv or cover).
 	SEOrder string `mapstructure:"se_order" json:"se_order"`
 	// SEBudget maps a shape to the number of partial grids se and
@@ -242,7 +243,7 @@ func (c *Config) Validate() error {
 
 // params are the variants' parameters.
 func (c *Config) params() longruns.Params {
-	return longruns.Params{HybridOrder: c.HybridOrder, SEOrder: c.SEOrder, HybridK: c.HybridK, SEBudget: c.SEBudget, Alpha: c.LookaheadAlpha, StacksExact: c.StacksExact}
+	return longruns.Params{HybridOrder: c.HybridOrder, SEOrder: c.SEOrder, HybridK: c.HybridK, SEBudget: c.SEBudget, Alpha: c.LookaheadAlpha, StacksExact: c.StacksExact, StacksDraws: c.StacksDraws}
 }
 
 // variant returns the named variant on shape s.

@@ -43,6 +43,10 @@ type Variant struct {
 	// memo counts exactly, the others drawn (see NewStacksHybrid); 0
 	// counts them all.
 	StacksExact int
+	// StacksDraws, with Stacks, is the candidates each matching drawn in
+	// part and each sampled structure draws before keeping one (see
+	// Stacks.SetDraws); 0 or 1: one.
+	StacksDraws int
 }
 
 // KernelVersion names what the samplers draw: a sample is a function of
@@ -89,15 +93,20 @@ func NewSampler(ctx context.Context, s grid.Shape, v Variant) (*Sampler, error) 
 		if v.StacksExact < 0 {
 			return nil, fmt.Errorf("walks: the stack estimator's exact columns must be 0 (all) or positive, not %d", v.StacksExact)
 		}
+		var e *Stacks
+		var err error
 		if v.StacksExact > 0 {
-			e, err := NewStacksHybrid(ctx, s, v.StacksExact)
-			return &Sampler{stacks: e, variant: v}, err
+			e, err = NewStacksHybrid(ctx, s, v.StacksExact)
+		} else {
+			e, err = NewStacks(ctx, s)
 		}
-		e, err := NewStacks(ctx, s)
+		if err == nil && v.StacksDraws != 0 {
+			err = e.SetDraws(v.StacksDraws)
+		}
 		return &Sampler{stacks: e, variant: v}, err
 	}
-	if v.StacksExact != 0 {
-		return nil, fmt.Errorf("walks: exact matching columns (%d) without the stack estimator", v.StacksExact)
+	if v.StacksExact != 0 || v.StacksDraws != 0 {
+		return nil, fmt.Errorf("walks: exact matching columns (%d) or candidate draws (%d) without the stack estimator", v.StacksExact, v.StacksDraws)
 	}
 	if v.Lookahead {
 		if v.FirstBand || v.Hybrid {

@@ -3,6 +3,7 @@ package walks
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
@@ -74,8 +75,81 @@ type Stacks struct {
 	// colourings counts a band's colourings once its degree is at most 3;
 	// sets is its input.
 	colourings *walkbands.LastBand
+	// draws is how many candidates each drawn-in-part matching and each
+	// sampled structure takes before one is kept (see SetDraws); cand,
+	// candWeight and candArrays hold them.
+	draws      int
+	cand       [][]uint64
+	candWeight []montecarlo.Value
+	candArrays [][]uint8
 	work       int64
 	err        error
+}
+
+// MaxStacksDraws is the most candidates SetDraws takes.
+const MaxStacksDraws = 256
+
+// SetDraws makes each matching drawn in part (with exact columns fewer
+// than the side) and each structure drawn by sequential importance
+// sampling (box width 6) draw k candidates independently and keep one,
+// candidate i with probability w_i/Σw, where w_i is its weight (pm(rest)/P
+// for a matching, 1/P for a structure), the kept one weighing the mean
+// Σw/k in place of its own w_i. It stays unbiased: for any g,
+// E[(Σw/k)·Σ_i (w_i/Σw)·g(M_i)] = (1/k)·Σ_i E[w_i·g(M_i)] = Σ_M g(M), and
+// the rest of the sample, drawn afterwards, is such a g given M (an
+// unbiased estimate of the colourings that follow it). The weight's
+// relative variance falls about k-fold, which matters where the sample is
+// a product of many such weights (3 matchings a band and a structure a
+// stack on 36×36: see TestTailPilotMatchings), while the band's exact
+// count of degree 3, the sample's main cost, is still done once. k = 1
+// draws exactly what it did without it (the same samples).
+func (e *Stacks) SetDraws(k int) error {
+	if k < 1 || k > MaxStacksDraws {
+		return fmt.Errorf("walks: the stack estimator's candidate draws must be in [1, %d], not %d", MaxStacksDraws, k)
+	}
+	e.draws = k
+	e.cand = make([][]uint64, k)
+	e.candWeight = make([]montecarlo.Value, k)
+	e.candArrays = make([][]uint8, k)
+	for i := range k {
+		e.cand[i] = make([]uint64, e.n)
+		if e.array != nil {
+			e.candArrays[i] = make([]uint8, len(e.array))
+		}
+	}
+	return nil
+}
+
+// pick returns the index of one of e.candWeight[:k], i with probability
+// w_i/Σw, and Σw/k; (−1, 0) when every weight is 0.
+func (e *Stacks) pick(src *rand.ChaCha8, k int) (int, montecarlo.Value) {
+	var total montecarlo.Value
+	last := -1
+	for i, w := range e.candWeight[:k] {
+		if !w.IsZero() {
+			total = total.Add(w)
+			last = i
+		}
+	}
+	if last < 0 {
+		return -1, montecarlo.Value{}
+	}
+	// u uniform in [0, 1) (53 bits); the shares w_i/Σw in float64 (their
+	// rounding, 2^−53, moves probabilities by as little and is the same on
+	// every machine).
+	u := float64(src.Uint64()>>11) / (1 << 53)
+	chosen := last
+	for i, w := range e.candWeight[:last] {
+		if w.IsZero() {
+			continue
+		}
+		share := w.Div(total)
+		if u -= math.Ldexp(share.Frac, share.Exp); u < 0 {
+			chosen = i
+			break
+		}
+	}
+	return chosen, total.Div(montecarlo.One.MulInt(uint64(k)))
 }
 
 // The limits of Stacks: a symbol set is a uint64, and with R ≤ 8 and N ≤
@@ -110,13 +184,20 @@ func NewStacks(ctx context.Context, s grid.Shape) (*Stacks, error) {
 // drawn columns with leaf scores counted exactly, so still unbiased. With
 // N ≤ exactColumns it is NewStacks. On 25×25 with StacksHybridColumns
 // (2^18 states, 3 MB) a sample takes 40 ms instead of 12 s, with relvar
-// about 2.5 (2,000 samples; BenchmarkRelvarSeconds). On 36×36 a sample
-// takes about 1.4 s, nearly all of it the exact counts of degree 3, and
-// the drawn columns make the tail heavy: with 18 exact columns relvar 6.4
-// over 60 samples, 74 over 150 (±5% in about 44 CPU-hours), and 17 with
-// k̂ 1.1 over 150 others (BenchmarkRelvarSeconds); with 20,
-// 16 over 150 at 1.5 s (11 hours); with 22, 7.4 over 100 at 2.4 s
-// (8 hours). Few samples: these are rough.
+// about 2.5 (2,000 samples; BenchmarkRelvarSeconds).
+//
+// The drawn columns make the tail: a sample multiplies one drawn-in-part
+// matching weight per band and degree above 3 (C·(R−3) of them), and one
+// such weight has relvar (on fixed band graphs, 300 draws each:
+// TestTailPilotMatchings) 0.04–0.06 (degree 5) and 0.09–0.13 (degree 4)
+// on 25×25, 0.06–0.07, 0.10–0.12 and 0.17–0.27 (degrees 6, 5, 4) on 30×30,
+// 0.12–0.15, 0.20–0.26 and 0.43–0.50 on 36×36, where each structure's 1/P
+// adds 0.33: the product of 15 (30×30) or 18 such factors and 6
+// structures is heavy-tailed (relvar 17 on 30×30; k̂ 0.7–0.9 on 36×36).
+// SetDraws(k) divides each factor's relvar by about k while the exact
+// counts of degree 3 (85% of a 30×30 sample) are still done once: with
+// k = 8 on 30×30, relvar 0.91 [0.75, 1.08] at 0.44 CPU-s a sample, k̂ 0.20
+// (600 samples; TestTailPilotRun).
 func NewStacksHybrid(ctx context.Context, s grid.Shape, exactColumns int) (*Stacks, error) {
 	if exactColumns < 1 || exactColumns > MaxStacksSide {
 		return nil, fmt.Errorf("walks: the stack estimator's exact columns must be in [1, %d], not %d", MaxStacksSide, exactColumns)
@@ -219,8 +300,7 @@ func (e *Stacks) drawGraphs(src *rand.ChaCha8) montecarlo.Value {
 	if e.first == nil {
 		weight := montecarlo.One
 		for s := range r {
-			inv, work := e.sampled.Draw(src, e.array)
-			e.work += work
+			inv := e.drawStructure(src)
 			weight = weight.Mul(inv)
 			for x := range n {
 				for i, b := range e.array[x*c : (x+1)*c] {
@@ -243,10 +323,49 @@ func (e *Stacks) drawGraphs(src *rand.ChaCha8) montecarlo.Value {
 	return e.factor
 }
 
+// drawStructure draws a stack's structure by sequential importance
+// sampling into e.array and returns its weight 1/P, or with SetDraws(k),
+// k > 1, one of k candidates and their mean weight.
+func (e *Stacks) drawStructure(src *rand.ChaCha8) montecarlo.Value {
+	if e.draws <= 1 {
+		inv, work := e.sampled.Draw(src, e.array)
+		e.work += work
+		return inv
+	}
+	for i := range e.draws {
+		inv, work := e.sampled.Draw(src, e.candArrays[i])
+		e.work += work
+		e.candWeight[i] = inv
+	}
+	i, mean := e.pick(src, e.draws)
+	if i >= 0 {
+		copy(e.array, e.candArrays[i])
+	}
+	return mean
+}
+
 // drawMatching draws a perfect matching M of cols into e.match (see
 // NewStacksHybrid) and returns x times its weight: pm(cols) for a uniform
-// M, or P·pm(rest), and 0 at a dead end.
+// M, or pm(rest)/P, and 0 at a dead end; with SetDraws(k), k > 1, and
+// columns to draw, one of k candidates and x times their mean weight.
 func (e *Stacks) drawMatching(src *rand.ChaCha8, cols []uint64, x montecarlo.Value) montecarlo.Value {
+	if e.draws <= 1 || e.exactColumns == 0 || len(cols) <= e.exactColumns {
+		return e.drawOneMatching(src, cols, x)
+	}
+	for i := range e.draws {
+		e.candWeight[i] = e.drawOneMatching(src, cols, montecarlo.One)
+		copy(e.cand[i], e.match)
+	}
+	i, mean := e.pick(src, e.draws)
+	if i < 0 {
+		return montecarlo.Value{}
+	}
+	copy(e.match, e.cand[i])
+	return x.Mul(mean)
+}
+
+// drawOneMatching is drawMatching with one candidate.
+func (e *Stacks) drawOneMatching(src *rand.ChaCha8, cols []uint64, x montecarlo.Value) montecarlo.Value {
 	n := len(cols)
 	drawn := 0
 	if e.exactColumns > 0 {

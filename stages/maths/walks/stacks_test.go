@@ -219,6 +219,9 @@ func simulateSampled(t testing.TB, shape grid.Shape, v Variant, seed uint64, sam
 	spec := montecarlo.Spec{Seed: seed, Stage: "knuth", Shape: shape.String(), Variant: v.Name, BlockSize: 500}
 	res, err := montecarlo.Run(context.Background(), spec, samples, 2, func() (montecarlo.Sampler, error) {
 		e, err := newStacks(context.Background(), shape, v.StacksExact, true)
+		if err == nil && v.StacksDraws != 0 {
+			err = e.SetDraws(v.StacksDraws)
+		}
 		return &Sampler{stacks: e, variant: v}, err
 	}, nil)
 	if err != nil {
@@ -284,5 +287,123 @@ func TestStacksWidthSix(t *testing.T) {
 		if _, err := NewStacks(context.Background(), bad); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
+	}
+}
+
+// With k candidates a matching's kept weight Σw/k times any function g of
+// the matching kept has mean Σ_M g(M) over the perfect matchings: on a
+// 20-column band graph of 20×20 (degree 4, 8 exact columns, k = 1, 3, 8),
+// with g = 1 (pm(H)) and g = [the matching holds edge (j, y)] (the
+// matchings through it, counted exactly), within 4 standard errors. The
+// edge is the one whose frequency under the proposal (k = 1, unweighted)
+// is furthest from its share of the matchings, so that keeping a
+// candidate regardless of its weight fails the test.
+func TestDrawMatchingCandidatesUnbiased(t *testing.T) {
+	e, err := NewStacksHybrid(context.Background(), mustShape(t, "4x5"), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := montecarlo.Spec{Seed: 13}.Source(0)
+	e.drawGraphs(src)
+	cols := append([]uint64(nil), e.graph[0]...)
+	var exact matchings
+	exact.ctx = context.Background()
+	exact.reset(cols)
+	total := exact.count(0)
+	pm := new(big.Float).SetUint64(total)
+	seen := map[[2]int]int{}
+	const proposals = 5000
+	for range proposals {
+		if x := e.drawMatching(src, cols, montecarlo.One); !x.IsZero() {
+			for j, y := range e.match {
+				seen[[2]int{j, bits.TrailingZeros64(y)}]++
+			}
+		}
+	}
+	var edge [2]int
+	var withEdge uint64
+	worst := -1.0
+	for j, set := range cols {
+		for f := set; f != 0; f &= f - 1 {
+			pinned := append([]uint64(nil), cols...)
+			pinned[j] = f & -f
+			exact.reset(pinned)
+			c := exact.count(0)
+			share := float64(c) / float64(total)
+			if d := math.Abs(float64(seen[[2]int{j, bits.TrailingZeros64(f)}])/proposals-share) / share; d > worst {
+				worst, edge, withEdge = d, [2]int{j, bits.TrailingZeros64(f)}, c
+			}
+		}
+	}
+	t.Logf("edge %v: %d of %d matchings, proposal frequency off by %.0f%%", edge, withEdge, total, 100*worst)
+	for _, k := range []int{1, 3, 8} {
+		if err := e.SetDraws(k); err != nil {
+			t.Fatal(err)
+		}
+		var all, through montecarlo.Moments
+		for range 20000 {
+			x := e.drawMatching(src, cols, montecarlo.One)
+			all.Add(x, 0)
+			if e.match[edge[0]] == 1<<edge[1] {
+				through.Add(x, 0)
+			} else {
+				through.Add(montecarlo.Value{}, 0)
+			}
+		}
+		for _, c := range []struct {
+			name string
+			m    montecarlo.Moments
+			want *big.Float
+		}{{"pm(H)", all, pm}, {"matchings through the edge", through, new(big.Float).SetUint64(withEdge)}} {
+			z := c.m.Stats().ZScore(c.want)
+			t.Logf("k = %d, %s: %s, mean %s, relvar %.3g, z = %.2f", k, c.name, c.want.Text('g', 8), montecarlo.Decimal(c.m.Stats().Estimate), c.m.Stats().RelVar, z)
+			if math.Abs(z) > 4 {
+				t.Errorf("k = %d: mean of %s %s is %.1f standard errors from %s", k, c.name, montecarlo.Decimal(c.m.Stats().Estimate), z, c.want.Text('g', 8))
+			}
+		}
+	}
+	for _, bad := range []int{0, -1, MaxStacksDraws + 1} {
+		if err := e.SetDraws(bad); err == nil {
+			t.Errorf("SetDraws(%d): no error", bad)
+		}
+	}
+}
+
+// Candidate draws keep the stack estimator unbiased where the count is
+// known: matchings drawn in part (4×2, 4×3, 5×2 with fewer exact columns
+// than the side) and structures by sequential importance sampling (2×6,
+// and 3×4, 4×3 forced onto that path), within 4 standard errors, with
+// k = 4; k = 1 draws the samples of no candidates at all.
+func TestStacksDrawsUnbiased(t *testing.T) {
+	for _, c := range []struct {
+		shape, known   string
+		exact, samples int
+		sampled        bool
+	}{{"4x2", "4x2", 3, 20000, false}, {"4x3", "4x3", 6, 3000, false}, {"5x2", "5x2", 5, 3000, false},
+		{"2x6", "2x6", 0, 20000, false}, {"3x4", "4x3", 0, 3000, true}, {"4x3", "4x3", 6, 3000, true}} {
+		v := Variant{Name: "stackshybrid", Stacks: true, StacksExact: c.exact, StacksDraws: 4}
+		var m montecarlo.Moments
+		if c.sampled {
+			m = simulateSampled(t, mustShape(t, c.shape), v, 9, int64(c.samples))
+		} else {
+			m = simulate(t, mustShape(t, c.shape), v, 9, int64(c.samples))
+		}
+		z := zscore(t, m, c.known)
+		t.Logf("%s, %d exact columns, sampled structures %v: %s, relvar %.3g, z = %.2f", c.shape, c.exact, c.sampled, montecarlo.Decimal(m.Stats().Estimate), m.Stats().RelVar, z)
+		if math.Abs(z) > 4 {
+			t.Errorf("%s, %d exact columns, 4 candidates: estimate %s is %.1f standard errors from the exact count", c.shape, c.exact, montecarlo.Decimal(m.Stats().Estimate), z)
+		}
+	}
+	one := simulate(t, mustShape(t, "4x3"), Variant{Name: "stackshybrid", Stacks: true, StacksExact: 6, StacksDraws: 1}, 5, 500)
+	none := simulate(t, mustShape(t, "4x3"), Variant{Name: "stackshybrid", Stacks: true, StacksExact: 6}, 5, 500)
+	four := simulate(t, mustShape(t, "4x3"), Variant{Name: "stackshybrid", Stacks: true, StacksExact: 6, StacksDraws: 4}, 5, 500)
+	if one != none {
+		t.Errorf("4×3 with 1 candidate: moments %+v, without candidates %+v", one, none)
+	}
+	if four == none {
+		t.Error("4×3 with 4 candidates: the samples of one; no candidates were drawn")
+	}
+	if _, err := NewSampler(context.Background(), mustShape(t, "2x2"), Variant{Name: "mrv", Order: MRV, HybridK: 16, StacksDraws: 2}); err == nil {
+		t.Error("candidate draws without the stack estimator: no error")
 	}
 }

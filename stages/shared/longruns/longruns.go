@@ -100,15 +100,20 @@ func unitBlocks(s grid.Shape) int {
 // idForm is the form of a long unit id, for errors.
 const idForm = "long.<shape>.<variant>.<order>.k<hybrid_k>.b<budget>.a<alpha>.s<seed>.n<block size>.<first block>-<last block>"
 
-// ID returns the unit's id. The stack estimator keeps no budget, so
-// stackshybrid's b field holds its exact matching columns when they are
-// not walks.StacksHybridColumns (knuth.stacks_exact), else 0.
+// ID returns the unit's id. The stack estimator keeps no budget and no
+// alpha, so stackshybrid's b field holds its exact matching columns when
+// they are not walks.StacksHybridColumns (knuth.stacks_exact), else 0, and
+// its a field its candidate draws when more than 1 (knuth.stacks_draws),
+// else 0.
 func (u Unit) ID() string {
 	v := u.Variant
 	alpha := strings.ReplaceAll(strconv.FormatFloat(v.Alpha, 'g', -1, 64), ".", "p")
 	budget := v.Budget
 	if v.Stacks && v.StacksExact > 0 && v.StacksExact != walks.StacksHybridColumns {
 		budget = v.StacksExact
+	}
+	if v.Stacks && v.StacksDraws > 1 {
+		alpha = strconv.Itoa(v.StacksDraws)
 	}
 	return fmt.Sprintf("long.%s.%s.%s.k%d.b%d.a%s.s%d.n%d.%d-%d", u.Shape, v.Name, v.Order, v.HybridK, budget,
 		alpha, u.Seed, u.BlockSize, u.First, u.Last)
@@ -189,7 +194,9 @@ func parse(id string) (Unit, error) {
 		return bad(fmt.Sprintf("hybrid_k above %d", cells))
 	case budget > maxBudget:
 		return bad(fmt.Sprintf("budget above %d", maxBudget))
-	case !(alpha >= 0 && alpha <= walks.MaxAlpha):
+	case f[2] == "stackshybrid" && !(alpha <= walks.MaxStacksDraws):
+		return bad(fmt.Sprintf("candidate draws (the a field) above %d", walks.MaxStacksDraws))
+	case f[2] != "stackshybrid" && !(alpha >= 0 && alpha <= walks.MaxAlpha):
 		return bad(fmt.Sprintf("alpha outside [0, %g]", walks.MaxAlpha))
 	case bs < 1 || bs > montecarlo.MaxBlockSize:
 		return bad(fmt.Sprintf("block size outside [1, %d]", montecarlo.MaxBlockSize))
@@ -203,6 +210,11 @@ func parse(id string) (Unit, error) {
 		HybridK: map[string]int{f[1]: int(k)}, SEBudget: map[string]int{f[1]: int(budget)}}
 	if f[2] == "stackshybrid" && budget > 0 {
 		set.StacksExact = map[string]int{f[1]: int(budget)}
+	}
+	if f[2] == "stackshybrid" {
+		// A whole number of draws, or the canonical id below differs.
+		set.StacksDraws = map[string]int{f[1]: int(alpha)}
+		set.Alpha = 0
 	}
 	u := Unit{Shape: shape, Variant: set.Variant(f[2], shape), Seed: seed, BlockSize: int(bs), First: int(b0), Last: int(b1)}
 	if u.ID() != id {
@@ -258,7 +270,7 @@ func sampleCPUSeconds(s grid.Shape, v walks.Variant) float64 {
 		if v.StacksExact > 0 {
 			m = min(m, v.StacksExact)
 		}
-		c := 7e-8 * math.Exp2(float64(m)) * float64(max(1, s.R-3))
+		c := 7e-8 * math.Exp2(float64(m)) * float64(max(1, s.R-3)) * float64(max(1, v.StacksDraws))
 		if m > 20 {
 			c *= 2.5
 		}

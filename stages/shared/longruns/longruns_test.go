@@ -80,6 +80,26 @@ func TestUnitIDs(t *testing.T) {
 	if _, err := parse(strings.Replace(six, ".stackshybrid.", ".stacks.", 1)); err == nil {
 		t.Error("stacks with exact columns in its b field: no error")
 	}
+	// Its candidate draws in the a field when more than 1 (1 is the
+	// default's a0: one unit, one id).
+	p := defaults
+	p.StacksExact, p.StacksDraws = map[string]int{"4x3": 6}, map[string]int{"4x3": 8}
+	eight := Unit{Shape: mustShape(t, "4x3"), Variant: p.Variant("stackshybrid", mustShape(t, "4x3")), Seed: 1, BlockSize: 1000, First: 0, Last: 15}.ID()
+	if u, err := parse(eight); eight != "long.4x3.stackshybrid.rowmajor.k144.b6.a8.s1.n1000.0-15" || err != nil || u.Variant.StacksDraws != 8 || u.Variant.Alpha != 0 {
+		t.Errorf("stackshybrid with 8 candidate draws: id %s, %+v, %v", eight, u.Variant, err)
+	}
+	p.StacksDraws = map[string]int{"4x3": 1}
+	if id := (Unit{Shape: mustShape(t, "4x3"), Variant: p.Variant("stackshybrid", mustShape(t, "4x3")), Seed: 1, BlockSize: 1000, First: 0, Last: 15}.ID()); id != six {
+		t.Errorf("stackshybrid with 1 candidate draw: id %s, want %s", id, six)
+	}
+	for _, a := range []string{".a1.", ".a2p5.", ".a257.", ".a1e9.", ".aNaN.", ".a08."} {
+		if _, err := parse(strings.Replace(eight, ".a8.", a, 1)); err == nil {
+			t.Errorf("stackshybrid with a field %s: no error", a)
+		}
+	}
+	if _, err := parse(strings.Replace(eight, ".stackshybrid.", ".stacks.", 1)); err == nil {
+		t.Error("stacks with candidate draws in its a field: no error")
+	}
 	for _, id := range []string{
 		"", "long", "3x3.mrv.0-624", good + ".", "." + good, strings.Replace(good, "long", "LONG", 1),
 		strings.Replace(good, "4x4", "04x4", 1), strings.Replace(good, "4x4", "4X4", 1), strings.Replace(good, "4x4", "7x7", 1),

@@ -31,6 +31,10 @@ type Params struct {
 	// there, in place of walks.StacksHybridColumns: fewer than the side,
 	// so that on a shape whose count is known the drawn columns are tested.
 	StacksExact map[string]int
+	// StacksDraws maps a shape to stackshybrid's candidates per matching
+	// drawn in part and per sampled structure (walks.Stacks.SetDraws);
+	// absent or 1: one.
+	StacksDraws map[string]int
 }
 
 // Variant returns the named variant on shape s.
@@ -56,7 +60,11 @@ func (c Params) Variant(name string, s grid.Shape) walks.Variant {
 		if e, ok := c.StacksExact[s.String()]; ok {
 			exact = e
 		}
-		return walks.Variant{Name: name, HybridK: cells, Stacks: true, StacksExact: exact}
+		draws := 0
+		if d := c.StacksDraws[s.String()]; d > 1 {
+			draws = d
+		}
+		return walks.Variant{Name: name, HybridK: cells, Stacks: true, StacksExact: exact, StacksDraws: draws}
 	}
 	if name == "lookahead" {
 		return walks.Variant{Name: name, Order: walks.MRV, HybridK: cells, Budget: c.SEBudget[s.String()], Lookahead: true, Alpha: c.Alpha}
@@ -93,6 +101,15 @@ func (c Params) Check(runs []sampling.Run, uses func(variant string) bool, count
 		}
 		if e < 1 || e >= s.N() || e > walks.MaxStacksSide {
 			return pipeline.Invalid("knuth.stacks_exact."+key, e, fmt.Sprintf("an integer in [1, %d]: fewer exact columns than the side (with as many, stackshybrid is stacks)", s.N()-1))
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(c.StacksDraws)) {
+		d := c.StacksDraws[key]
+		if _, err := sampling.ShapeKey("knuth.stacks_draws", key, d); err != nil {
+			return err
+		}
+		if d < 1 || d > walks.MaxStacksDraws {
+			return pipeline.Invalid("knuth.stacks_draws."+key, d, fmt.Sprintf("an integer in [1, %d]: stackshybrid's candidates per drawn matching and sampled structure", walks.MaxStacksDraws))
 		}
 	}
 	for _, r := range runs {
