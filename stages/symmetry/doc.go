@@ -152,10 +152,9 @@
 //     CPU-hours of units the bundles lack that a run may compute.
 //   - symmetry.check_max_class_cpu_hours (default 0.25): [0, 8760], the
 //     most projected CPU-hours of one class's second count that a run
-//     lists (the 13 heavy 5×2 classes no other method recounts took
-//     0.01 to 0.34 each; the 8 others project 0.42 to 4.3 by the kernel
-//     before its speed-up; the 350 light 6×2 classes 0.00034 CPU-hours each, the
-//     heavy ones only once their parts are timed).
+//     lists (the 21 heavy 5×2 classes took 0.01 to 0.34 each; the 350
+//     light 6×2 classes 0.00034 CPU-hours each, the heavy ones only once
+//     their parts are timed).
 //   - symmetry.transpose (default true): transposition in the group of
 //     square boxes (4×4: 2 essentially different grids with it, 3 without).
 //
@@ -167,10 +166,8 @@
 // (bundle_cpu_seconds): 2×6 6.5 CPU-hours, 3×4 10.2, the 5×2 checks
 // check_cpu_seconds. The 13 heavy 5×2 recounts that no other method makes
 // took 0.62 CPU-hours in all (projected 45 before the R-stack kernel's
-// speed-up, stackjoin's doc); the other 8, a third count of classes
-// the multisets recount, remain (about 1 CPU-hour by parts timed with the
-// new kernel; `census run --set symmetry.check_max_class_cpu_hours=5 --set
-// symmetry.max_cpu_hours=80`). The 350 light 6×2 recounts, about
+// speed-up, stackjoin's doc); the other 8, a third count of classes the
+// multisets recount, 0.85 (projected 25 before). The 350 light 6×2 recounts, about
 // 7.0 CPU-minutes in all, run in any run with 2x6 or 6x2 until the
 // bundle keeps them; the 138 heavy ones, which carry all of the 2×6 sum
 // but under 10^-9, are not yet listed (stackjoin's doc, # Cost).
