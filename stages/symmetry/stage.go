@@ -38,63 +38,25 @@ var Stage = &pipeline.Stage{
 }
 
 // Classes is data/symmetry_classes.parquet.
-var Classes = pipeline.NewTable[ClassRow]("symmetry_classes",
+var Classes = pipeline.NewTable[symunits.ClassRow]("symmetry_classes",
 	"one row per shape and conjugacy class of its symmetry group: size, representative and grids fixed up to relabelling")
 
-// ClassRow is one conjugacy class of the group of one shape. Size and Fixed
-// are decimal strings: Fixed is F(g), the number of grids X with X∘g a
-// relabelling of X, divided by N! (an integer).
-type ClassRow struct {
-	Shape          string `parquet:"shape"`
-	Transpose      bool   `parquet:"transpose"`
-	Class          int32  `parquet:"class"`
-	Size           string `parquet:"size"`
-	Order          int32  `parquet:"order"`
-	Type           string `parquet:"type"`
-	Representative string `parquet:"representative"`
-	Fixed          string `parquet:"fixed"`
-	// Method is how Fixed was counted: "identity" (the shapes stage's grid
-	// count divided by N!), "search" or "stacks" (the stack method).
-	Method string `parquet:"method"`
-	// CheckMethod names the second count of F, "" when there is none;
-	// CheckFixed is that count (equal to Fixed, or the stage fails), ""
-	// when none, and CheckCPUSeconds the CPU time the checks bundle records
-	// for it (0 for a count made in the run).
-	CheckMethod     string  `parquet:"check_method"`
-	CheckFixed      string  `parquet:"check_fixed"`
-	CheckCPUSeconds float64 `parquet:"check_cpu_seconds"`
-}
+// ClassRow is one conjugacy class of the group of one shape (the columns:
+// symunits.ClassRow).
+type ClassRow = symunits.ClassRow
 
 // Counts is data/essentially_different.parquet.
-var Counts = pipeline.NewTable[CountRow]("essentially_different",
+var Counts = pipeline.NewTable[symunits.CountRow]("essentially_different",
 	"one row per shape: the group, the Burnside sum and the number of essentially different grids")
 
-// CountRow is one shape's result. Decimal strings hold exact integers.
-type CountRow struct {
-	Shape                string `parquet:"shape"`
-	Group                string `parquet:"group"`
-	GroupOrder           string `parquet:"group_order"`
-	Classes              int32  `parquet:"classes"`
-	ClassesFixing        int32  `parquet:"classes_fixing"`
-	Grids                string `parquet:"grids"`
-	IdentityFixed        string `parquet:"identity_fixed"`
-	BurnsideSum          string `parquet:"burnside_sum"`
-	EssentiallyDifferent string `parquet:"essentially_different"`
-	CheckedBy            string `parquet:"checked_by"`
-	// Literature is the published count of essentially different grids, ""
-	// where none is known, and LiteratureSource names where it is published.
-	Literature       string `parquet:"literature"`
-	LiteratureSource string `parquet:"literature_source"`
-	// BundleCPUSeconds is the CPU time the committed bundle records for the
-	// shape's bundled classes (2x6 and 6x2: its 488 units, each as measured
-	// when it was computed); 0 for a shape without a bundle.
-	BundleCPUSeconds float64 `parquet:"bundle_cpu_seconds"`
-	// VerifiedShare is the fraction of the non-identity Burnside sum
-	// Σ|class|·F whose F a second count equals, one sharing counting code
-	// with the first counted as half: 6 decimals, rounded down; "" when no
-	// class but the identity fixes a grid.
-	VerifiedShare string `parquet:"verified_share"`
-}
+// CountRow is one shape's result (the columns: symunits.CountRow).
+type CountRow = symunits.CountRow
+
+// Corrections is data/symmetry_corrections.csv (symunits.CorrectionsCSV):
+// the classes behind every count that differs from the published one, for
+// the sequence's editors (OEIS A291188 for 2×5).
+var Corrections = pipeline.NewFile("symmetry_corrections", "data/symmetry_corrections.csv",
+	"the classes behind every count that differs from the literature: size, order, F by both methods, |class|·F")
 
 // Config is the stage's configuration (keys under "symmetry.").
 type Config struct {
@@ -382,7 +344,7 @@ func run(p *pipeline.Pass) error {
 	if len(used) != len(resultOf) {
 		return fmt.Errorf("%d unit results, %d used", len(resultOf), len(used))
 	}
-	corrections, err := correctionsCSV(countRows, classRows)
+	corrections, err := symunits.CorrectionsCSV(countRows, classRows)
 	if err != nil {
 		return err
 	}
