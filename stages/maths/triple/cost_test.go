@@ -24,12 +24,8 @@ func TestReuse3x4(t *testing.T) {
 	if k == 0 {
 		t.Skip("set TRIPLE_REUSE to run")
 	}
-	ctx := context.Background()
 	tab := loadTables4(t)
-	w, err := NewRows(ctx, tab)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newRows(t, tab)
 	s := tab.s
 	rng := rand.New(rand.NewPCG(7, 1))
 	seed := maphash.MakeSeed()
@@ -98,15 +94,8 @@ func TestBreakdown3x4(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	ctx := context.Background()
-	tab := loadTables4(t)
-	w, err := NewRows(ctx, tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr, err := NewCountRows(ctx, w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cr := newCountRows(t, newRows(t, loadTables4(t)))
+	tab := cr.w.t
 	for _, p := range []probe{{}, {noDot: true}, {noPre: true}, {rowMod: 64}, {rowMod: 64, noDot: true, noPre: true}, {noDot: true, noPre: true}, {}} {
 		cr.probe = p
 		rng := rand.New(rand.NewPCG(1, 0x3b4))
