@@ -183,19 +183,19 @@
 //
 // On 5×2 (check units: 21 heavy classes in 64 parts) part 3 of class 81
 // takes 8.8 CPU-s, 47's 0.51 (BenchmarkCheckPart5x2). On 6×2
-// (TestSurvey6x2, one core) 350 of the 488 classes with a relabelling type,
-// counted whole, equal the stage's F in 7.0 CPU-minutes (under 10^-9 of
-// the 2×6 sum); part 0 of 256 of class 172 (49%) passed 238 CPU-s, part
-// 226 of class 94 took 0.3 s: too uneven to project, so no check units.
+// 350 of the 488 classes with a relabelling type, counted whole, equal the
+// stage's F in 7.0 CPU-minutes (TestSurvey6x2); part 0 of 256 of class 172
+// passed 238 CPU-s, part 226 of 94 took 0.3 s: too uneven to project yet.
 //
 // On 4×3 the transposes of 3×4's heavy classes (same F; package bandjoin
-// maps them) are out of reach (TestKnuthProject, seed 1): class 107 (3×4
-// 115) 5.6·10¹³ units, 7.9·10⁹ ± 4.7·10⁹ CPU-hours; 116 (116) 1.5·10¹⁴
-// units, 2.7·10⁷ ± 1.0·10⁷, F 2.6·10²⁰ ± 0.95·10²⁰ (stage 2.0·10²⁰); 101,
-// 103, 100, 109, 110, 108 (37, 63, 24, 25, 38, 12) 1.9-3.3·10⁹ units
-// (± 7%; at 1 ms a unit 500 CPU-hours), projected 2·10⁶ to 2·10⁷ CPU-hours
-// (intervals as wide, and lower bounds: some counts below a unit cut at
-// 20-30 s). A unit is 12 sets of 3 symbols in bands of 4 rows (369,600 a
-// band; 34,650 on 3×4) under 256 row symmetries (2,592 for ρ = id on
-// 3×4), with two more stacks enumerated below it.
+// maps them) are out of reach (TestKnuthProject, seed 1, 40-50 s a class;
+// 3×4 class 11: 222 units, 6.5 ± 13 s, measured 15-22 s): class 107 (3×4
+// 115) 9.1·10⁹ ± 5.7·10⁹ units, 7.5·10⁴ ± 4.3·10⁴ CPU-hours; 116 (116)
+// 3.9·10¹⁰ units, 7.9·10³ ± 3.4·10³, F 2.0·10²⁰ ± 1.1·10²⁰ (the stage's
+// 2.0·10²⁰); 101, 103, 100 (37, 63, 24) 1.4·10⁵ units (± 3%), 109, 110,
+// 108 (25, 38, 12) 8.4·10⁴, with about 10 s below a unit (some cut at 20
+// s): 320 to 1,500 CPU-hours each, lower bounds, intervals as wide. Where
+// the stacks are exchanged the first stack's rows are untwisted (ρ² = id);
+// below each unit two stacks are enumerated (one on 3×4), of 3 symbols in
+// bands of 4 rows: 369,600 arrangements a band, 34,650 on 3×4.
 package stackjoin

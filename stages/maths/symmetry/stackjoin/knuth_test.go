@@ -41,7 +41,8 @@ func (w *walker) knuthProbe(rng *rand.Rand, reps [][]uint16, sizes []int, count 
 	if !w.setFirstRow(reps[qi]) {
 		return pr
 	}
-	weight := float64(len(reps)) * float64(sizes[qi])
+	// each representative is run once (sum weighs its count by its orbit)
+	weight := float64(len(reps))
 	mark := len(w.path)
 	defer func() {
 		for i := len(w.path) - 1; i >= mark; i-- {
@@ -103,7 +104,7 @@ func (w *walker) knuthProbe(rng *rand.Rand, reps [][]uint16, sizes []int, count 
 		return pr
 	}
 	f, _ := new(big.Float).SetInt(w.acc[0]).Float64()
-	pr.sum = weight * f
+	pr.sum = weight * float64(sizes[qi]) * f
 	return pr
 }
 
