@@ -104,4 +104,41 @@
 // an orbit grouped by the column sets they leave (their count is a sum over
 // arrangements of those sets), up to the relabellings that commute with σ,
 // before the join.
+//
+// # The transposed shape
+//
+// Transposition carries the grids fixed by a 3×4 element e onto those
+// fixed by its transpose, a 4×3 element (boxes of 4 rows: 3 bands of 4
+// rows), so F is the same and the 4×3 count is a recount of the 3×4 class:
+// 3×4 class 115 is 4×3 class 107, 37 is 101, 63 103, 24 100, 116 116,
+// 25 109, 38 110, 89 105, 101 97, 11 99, 64 112, 12 108, 107 35, 105 17
+// (Group.ClassOf of the transpose; sizes and orders equal). Fixed finishes
+// 117 classes of 4×3 within 2·10⁶ nodes per σ type (14 s), 98 with F > 0,
+// each equal to the R-stack method's count of its 3×4 class
+// (Test4x3LightMatchTransposed): 9·10⁻¹⁴ of the non-identity sum.
+//
+// The heavy ones are out of reach on 4×3 too (TestProject with
+// BANDJOIN_SHAPE=4x3, 2,000 probes per σ type, seed 1, pure Knuth; fillings
+// summed over the σ types). A 3×4 class keeping the stacks keeps the 4×3
+// bands, three band orbits, so bands 1-2 are filled cell by cell below
+// every band-1 column state; a 3×4 stack exchange is a 4×3 band exchange,
+// two orbits, the second (bands 2-3) filled cell by cell below every
+// band-1 state:
+//
+//	4×3 (3×4)  orbits  fillings before the last orbit  nodes without memo
+//	107 (115)  3       7·10¹⁷ (bands 1-2)               1.1·10²³
+//	101 (37)   3       3.9·10¹⁷                         2.9·10²³
+//	103 (63)   3       3.9·10¹⁷                         9.7·10²²
+//	100 (24)   3       5.1·10¹⁷                         5.0·10²³
+//	99 (11)    3       6.6·10¹⁷                         1.2·10²⁴
+//	116 (116)  2       9.7·10⁸ (band 1)                 1.9·10²²
+//	109 (25)   2       2.9·10⁸                          1.1·10²³
+//	110 (38)   2       3.1·10⁸                          2.8·10²²
+//	108 (12)   2       3.1·10⁸                          1.7·10²³
+//
+// With two orbits the floor is small, but below each band-1 state the
+// second orbit alone costs 2·10¹³ to 6·10¹⁴ nodes without a memo inside
+// it: a recount of the heavy classes needs the aggregation above on 4×3 as
+// on 3×4. Package stackjoin's TestKnuthProject gives the R-stack method
+// on 4×3 (4 stacks of 3 columns) for the same classes.
 package bandjoin

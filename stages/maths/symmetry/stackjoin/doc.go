@@ -149,20 +149,17 @@
 // (package cyclic states the argument). FixedPart counts the σ types with
 // s ≤ cyclic.MaxSpecial (6) so, whole, in part 0; the others are enumerated
 // and shared as above. On 3×4 only class 145 (rows cycled in every band,
-// stacks cycled) qualifies: 16 s on one core. The σ = id count is the
-// number of 12×4 stacks, b(4,3), as package walkbands counts the bands of
-// 4×3 boxes (TestCyclicIdentityIsStacks), and on 2×2 to 3×3 every σ type
-// of every such class agrees with the enumeration
-// (TestCyclicMatchesEnumeration: 28 types, 25 of them fixing grids).
+// stacks cycled) qualifies: 16 s on one core. Its σ = id count is b(4,3)
+// (TestCyclicIdentityIsStacks); on 2×2 to 3×3 every σ type of every such
+// class agrees with the enumeration (TestCyclicMatchesEnumeration).
 //
 // Parallel and split work. The enumeration (the first stack cycle's
 // configurations, below each the next cycle's) meets the same nodes in the
 // same order everywhere, so its subtrees at a depth chosen by counting
 // them can be dealt out: FixedWorkers to goroutines, FixedPart to units of
-// work that run in other processes (the symmetry stage's 3×4 parts), whose
-// sums Combine adds before dividing by the centralisers. Each worker or
-// part enumerates the nodes above that depth (the stack counts are shared
-// by the whole process); the count is the same for any number of them
+// work in other processes (the stage's 3×4 parts), whose sums Combine
+// adds. Each enumerates the nodes above that depth (the stack counts are
+// the process's); the count is the same for any number of them
 // (TestFixedWorkersMatchesFixed; BenchmarkFixedWorkers3x4: class 11 in
 // 14.6 to 21.8 s on one worker, 12.1 s on two).
 //
@@ -173,29 +170,32 @@
 // non-identity classes without transposition of 9×9 that fix a grid
 // (STACKJOIN_9X9_FULL=1; 18 in the default test) and on 122 classes of 3×4
 // (STACKJOIN_3X4_ALL=1; 16 in the default test), of every family: stacks
-// kept, exchanged or cycled, with bands kept or permuted. A wrong orbit
-// weight or first-row orbit size fails these tests. Transposition (9×9's
-// other classes) is the search's.
+// kept, exchanged or cycled, bands kept or permuted. Transposition is the
+// search's.
 //
 // # Cost
 //
-// On 3×4 the work is the enumeration of the first stack cycle's least
-// configurations and, below each, the second cycle's (or a stack pair's
-// dynamic programme), the twisted stack counts memoised up to relabelling
-// (package rowkeys); Project and TestPartSurvey project a class's cost.
-// The bundle records each 3×4 unit's CPU time: the 266 light classes 41
-// CPU-seconds in all, the 50 heavy ones 10.2 CPU-hours (class 116 2.5).
+// The work is the enumeration of the first stack cycle's least
+// configurations (the units) and, below each, the later cycles'; Project,
+// TestPartSurvey and TestKnuthProject project a class's cost. The bundle
+// records each 3×4 unit's CPU time: the 266 light classes 41 CPU-seconds in
+// all, the 50 heavy ones 10.2 CPU-hours (class 116 2.5).
 //
-// On 5×2 (check units: 21 heavy classes in 64 parts) the two-column key,
-// the sorted bands and the later cycles' memo cut part 3 of class 81 from
-// 88 to 8.8 CPU-s, 47's from 350 to 0.51 (BenchmarkCheckPart5x2). On 6×2 (TestSurvey6x2, one core) the first
-// rows of class 172's 7 σ types took 112 s, 20 by the invariant
-// (BenchmarkFirstRows6x2). Of the 488 classes with a relabelling type,
-// 350, counted whole, equal the stage's F in 7.0 CPU-minutes in all (at
-// most 17 s each): under 10^-9 of the non-identity 2×6 sum. The 138 others
-// passed 25-90 s wall whole or were not tried. Part 0 of 256 of class 172
-// (49% of the sum) passed 238 CPU-s, a third in the later cycles' memo map
-// (walker.later), the rest in the enumeration and the stack keys; part 226
-// of class 94 took 0.3 s: too uneven, on too shared a machine, to project
-// the heavy classes yet, so they have no check units.
+// On 5×2 (check units: 21 heavy classes in 64 parts) part 3 of class 81
+// takes 8.8 CPU-s, 47's 0.51 (BenchmarkCheckPart5x2). On 6×2
+// 350 of the 488 classes with a relabelling type, counted whole, equal the
+// stage's F in 7.0 CPU-minutes (TestSurvey6x2); part 0 of 256 of class 172
+// passed 238 CPU-s, part 226 of 94 took 0.3 s: too uneven to project yet.
+//
+// On 4×3 the transposes of 3×4's heavy classes (same F; package bandjoin
+// maps them) are out of reach (TestKnuthProject, seed 1, 40-50 s a class;
+// 3×4 class 11: 222 units, 6.5 ± 13 s, measured 15-22 s): class 107 (3×4
+// 115) 9.1·10⁹ ± 5.7·10⁹ units, 7.5·10⁴ ± 4.3·10⁴ CPU-hours; 116 (116)
+// 3.9·10¹⁰ units, 7.9·10³ ± 3.4·10³, F 2.0·10²⁰ ± 1.1·10²⁰ (the stage's
+// 2.0·10²⁰); 101, 103, 100 (37, 63, 24) 1.4·10⁵ units (± 3%), 109, 110,
+// 108 (25, 38, 12) 8.4·10⁴, with about 10 s below a unit (some cut at 20
+// s): 320 to 1,500 CPU-hours each, lower bounds, intervals as wide. Where
+// the stacks are exchanged the first stack's rows are untwisted (ρ² = id);
+// below each unit two stacks are enumerated (one on 3×4), of 3 symbols in
+// bands of 4 rows: 369,600 arrangements a band, 34,650 on 3×4.
 package stackjoin
