@@ -120,8 +120,7 @@ type Config struct {
 	// lookahead keep per level.
 	SEBudget map[string]int `mapstructure:"se_budget" json:"se_budget"`
 	// LookaheadAlpha is the exponent α of the look-ahead scores
-	// (walks.Lookahead): 0 keeps children uniformly (with forward checking),
-	// larger values trust the product of candidate counts more.
+	// (walks.Lookahead): 0 keeps children uniformly (forward checking).
 	LookaheadAlpha float64 `mapstructure:"lookahead_alpha" json:"lookahead_alpha"`
 	// CoverageRuns is the number of independent short runs per shape and
 	// variant of CoverageSamples (knuth_coverage.parquet; 0: none).
@@ -144,11 +143,9 @@ type Config struct {
 	// ids), apart from the global seed so that a new seed reruns the
 	// default runs in seconds without asking for the long runs' CPU-hours.
 	LongSeed uint64 `mapstructure:"long_seed" json:"long_seed"`
-	// LongCoverage maps RxC/variant, a long run of Long, to the samples of
-	// each run of a coverage study cut from it: the long run's blocks in
-	// consecutive slices of that many samples, each an independent run
-	// (knuth_coverage.parquet, column long), so that coverage is measured
-	// at a headline run's size without drawing its samples twice.
+	// LongCoverage maps a long run's key to the samples of each run of a
+	// coverage study cut from its blocks (knuth_coverage.parquet, column
+	// long): coverage at a headline run's size, no sample drawn twice.
 	LongCoverage map[string]int64 `mapstructure:"long_coverage" json:"long_coverage"`
 }
 
@@ -211,7 +208,7 @@ func (c *Config) Validate() error {
 			runs = append(runs, r)
 		}
 	}
-	long, err := longruns.CheckConfig(c.Long, c.LongCoverage, c.BlockSize, c.MaxCPUHours)
+	long, err := longruns.CheckConfig(c.Long, c.LongCoverage, c.StacksDraws, c.BlockSize, c.MaxCPUHours)
 	if err != nil {
 		return err
 	}
@@ -262,7 +259,7 @@ var estimator = &sampling.Estimator[SummaryRow]{
 	Row: func(p *pipeline.Pass, shape grid.Shape, name string, res montecarlo.Result, relvar montecarlo.RelVarInterval, _ sampling.Timing) SummaryRow {
 		v := pipeline.ConfigOf[Config](p).variant(name, shape)
 		return SummaryRow{
-			Shape: shape.String(), Variant: name, Order: v.Order.String(), HybridK: int32(v.HybridK),
+			Shape: shape.String(), Variant: longruns.Label(v), Order: v.Order.String(), HybridK: int32(v.HybridK),
 			Budget: int32(max(1, v.Budget)), Alpha: v.Alpha,
 			Columns: sampling.ColumnsOf(res), RelVarColumns: sampling.RelVarColumnsOf(relvar),
 		}
