@@ -254,7 +254,7 @@ type CoverageStat struct {
 	// relative variance of the mean of a run of this size (Trusted
 	// compares it with a headline run's).
 	RelVarOfMean float64
-	From                      typeset.Source // the rows of its runs
+	From         typeset.Source // the rows of its runs
 }
 
 // Coverage returns the coverage of the 95% intervals of every shape and
