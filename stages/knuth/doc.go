@@ -157,10 +157,9 @@
 //     run), at most 2²⁴ blocks; band variants need R ≤ 5, last-band R ≤ 3,
 //     stacks C ≤ 6, R ≤ 8; N = 36 (6×6) runs stackshybrid only.
 //   - knuth.hybrid_k: RxC → [0, N²], for every shape the hybrid runs on.
-//   - knuth.stacks_exact ({}): RxC → stackshybrid's exact matching columns
-//     there, 1 to N−1 (unset: 18, so that up to side 18 it is stacks: a
-//     smaller value tests its drawn columns where the count is known); a
-//     long unit's b field holds it.
+//   - knuth.stacks_exact ({}): RxC → stackshybrid's exact matching columns,
+//     1 to N−1 (unset: 18: up to side 18 it is stacks; fewer test its drawn
+//     columns where the count is known); a long unit's b field holds it.
 //   - knuth.stacks_draws ({}): RxC → stackshybrid's candidates, 1 to 256
 //     (unset: 1); a long unit's a field holds it when above 1.
 //   - knuth.se_order (mrv): mrv or cover.
@@ -172,11 +171,12 @@
 //   - knuth.goals ({3x3: 0.0005, 4x4: 0.001, 5x5: 0.05}): RxC → relative 95%
 //     half-width in (0, 1) whose cost the run report projects (others 0.01).
 //   - knuth.long: RxC/variant → samples, a multiple of a unit's (64,000 up
-//     to 9×9, 16,000 up to 16×16, 4,000 beyond, with blocks of 1000); a key
-//     RxC/stackshybrid@k (k: 1 to 256, not what stacks_draws gives RxC)
-//     runs k candidates beside RxC/stackshybrid.
+//     to 9×9, 16,000 up to 16×16, 4,000 beyond, with blocks of 1000);
+//     RxC/stackshybrid@k: k candidates (1 to 256, not stacks_draws.RxC).
 //   - knuth.long_coverage ({}): a long run's key → samples per slice, a
 //     multiple of its unit's, at most the run's.
+//   - knuth.long_block_size ({}): a long run's key → its block size, 1 to
+//     2³⁰ (unset: block_size), the n of its units: slices below 16,000.
 //   - knuth.max_cpu_hours (1): [0, 8784], the most CPU-hours of long units
 //     the bundle lacks that a run may compute.
 //   - knuth.long_seed (1): 0 to 2⁶⁴−1, the long runs' seed.
@@ -193,9 +193,9 @@
 // # Cost
 //
 // About 95 CPU-seconds (48 s on two cores, the long runs' units from the
-// bundle). CPU time per sample, one core: stacks 32 µs
-// (9×9), 2.7 ms (16×16), 73 ms (20×20), 12 s (25×25); stackshybrid 42 ms
-// (25×25), 0.17 s (30×30), 0.44 s and 1.8 s (30×30, 36×36, 8 draws); se
-// 5 ms (16×16, B = 100), 37 ms (20×20, B = 300). The run report gives each
-// run's seconds_to_goal, each long run's cpu_seconds_to_goal (knuth.goals).
+// bundle). A sample, one core: stacks 32 µs (9×9), 2.7 ms (16×16), 73 ms
+// (20×20), 12 s (25×25); stackshybrid 42 ms (25×25), 0.17 s (30×30), 0.44 s
+// and 1.8 s (30×30, 36×36, 8 draws); se 5 ms (16×16, B = 100), 37 ms
+// (20×20, B = 300). The run report gives each run's seconds_to_goal, each
+// long run's cpu_seconds_to_goal (knuth.goals).
 package knuth

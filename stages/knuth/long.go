@@ -31,7 +31,7 @@ type LongRow struct {
 }
 
 // longRuns returns the configuration's long runs.
-func (c *Config) longRuns() []longruns.Run { return longruns.Runs(c.Long, c.variant) }
+func (c *Config) longRuns() []longruns.Run { return longruns.Runs(c.Long, c.LongBlockSize, c.variant) }
 
 // listLong returns the ids of the long runs' units, after checking that
 // those the bundle lacks fit knuth.max_cpu_hours.

@@ -190,6 +190,17 @@ func TestConfigErrors(t *testing.T) {
 	for _, n := range []string{"64001", "192000", "0", "1.5"} {
 		pipelinetest.Rejects(t, withDraws, "knuth.long_coverage={4x2/stackshybrid@1: "+n+"}", "knuth.long_coverage.4x2/stackshybrid@1")
 	}
+	// knuth.long_block_size: a long run's, 1 to 2^30, and the run's samples
+	// and slices in its units.
+	pipelinetest.Rejects(t, smoke, "knuth.long_block_size={2x3/se: 100}", "knuth.long_block_size.2x3/se")
+	withLong.Set = append(withLong.Set, "knuth.long_coverage={2x3/se: 64000}")
+	for _, b := range []string{"0", "-100", "1073741825", "1.5", "true", "1e2"} {
+		pipelinetest.Rejects(t, withLong, "knuth.long_block_size={2x3/se: "+b+"}", "knuth.long_block_size.2x3/se")
+	}
+	pipelinetest.Rejects(t, withLong, "knuth.long_block_size={2x3/se: 3000}", "knuth.long.2x3/se")
+	pipelinetest.Rejects(t, withLong, "knuth.long_block_size={2x3/mrv: 100}", "knuth.long_block_size.2x3/mrv")
+	withLong.Set = append(withLong.Set, "knuth.long_block_size={2x3/se: 100}")
+	pipelinetest.Rejects(t, withLong, "knuth.long_coverage={2x3/se: 6401}", "knuth.long_coverage.2x3/se")
 	// An entry of a variant that is not listed is left unused; listed, it
 	// is checked.
 	withStacks := smoke
@@ -235,14 +246,16 @@ func TestSixBySixSamples(t *testing.T) {
 // table: the default run and the coverage runs of a shape with
 // knuth.stacks_draws, their trace, and a long run of knuth.long's key
 // RxC/stackshybrid@k beside the run of RxC/stackshybrid (of one candidate
-// here), each with its own units (the a field) and its own coverage slices.
+// here), each with its own units (the a field; the n field its
+// knuth.long_block_size) and its own coverage slices.
 func TestDrawsLabelTheirRuns(t *testing.T) {
 	root := pipelinetest.Run(t, pipelinetest.Options{
 		Stages: pipelinetest.Closure(knuth.Stage),
 		Set: []string{"knuth.block_size=10", "knuth.variants=[stackshybrid]", "knuth.stacks_exact={4x2: 3, 5x2: 5}",
 			"knuth.stacks_draws={4x2: 4}", "knuth.samples={4x2/stackshybrid: 50}", "knuth.coverage_runs=3",
 			"knuth.coverage_samples={4x2/stackshybrid: 20}",
-			"knuth.long={5x2/stackshybrid: 640, 5x2/stackshybrid@8: 1280}", "knuth.long_coverage={5x2/stackshybrid: 640, 5x2/stackshybrid@8: 640}"},
+			"knuth.long={5x2/stackshybrid: 640, 5x2/stackshybrid@8: 1600}", "knuth.long_block_size={5x2/stackshybrid@8: 50}",
+			"knuth.long_coverage={5x2/stackshybrid: 640, 5x2/stackshybrid@8: 800}"},
 	})
 	rows, err := knuth.Summary.Load(root)
 	if err != nil || len(rows) != 1 || rows[0].Variant != "stackshybrid@4" || rows[0].Samples != 50 {
@@ -253,8 +266,8 @@ func TestDrawsLabelTheirRuns(t *testing.T) {
 		t.Errorf("trace rows %+v, %v: want those of stackshybrid@4", trace, err)
 	}
 	long, err := knuth.LongSummary.Load(root)
-	if err != nil || len(long) != 2 || long[0].Variant != "stackshybrid" || long[0].Samples != 640 || long[1].Variant != "stackshybrid@8" || long[1].Samples != 1280 {
-		t.Fatalf("long rows %+v, %v: want 5x2 stackshybrid (640 samples), then stackshybrid@8 (1280)", long, err)
+	if err != nil || len(long) != 2 || long[0].Variant != "stackshybrid" || long[0].Samples != 640 || long[1].Variant != "stackshybrid@8" || long[1].Samples != 1600 {
+		t.Fatalf("long rows %+v, %v: want 5x2 stackshybrid (640 samples), then stackshybrid@8 (1600)", long, err)
 	}
 	if long[0].Estimate == long[1].Estimate {
 		t.Errorf("the runs of 1 and 8 candidates have the same estimate %s", long[0].Estimate)
@@ -268,7 +281,7 @@ func TestDrawsLabelTheirRuns(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s/%s %d %v %d", r.Shape, r.Variant, r.Run, r.Long, r.Samples))
 	}
 	want := []string{"4x2/stackshybrid@4 0 false 20", "4x2/stackshybrid@4 1 false 20", "4x2/stackshybrid@4 2 false 20",
-		"5x2/stackshybrid 0 true 640", "5x2/stackshybrid@8 0 true 640", "5x2/stackshybrid@8 1 true 640"}
+		"5x2/stackshybrid 0 true 640", "5x2/stackshybrid@8 0 true 800", "5x2/stackshybrid@8 1 true 800"}
 	if !slices.Equal(got, want) {
 		t.Errorf("coverage rows %q, want %q", got, want)
 	}
@@ -277,7 +290,7 @@ func TestDrawsLabelTheirRuns(t *testing.T) {
 	for id := range have {
 		units[strings.Join(strings.Split(id, ".")[:9], ".")]++
 	}
-	if want := map[string]int{"long.5x2.stackshybrid.rowmajor.k100.b5.a0.s1.n10": 4, "long.5x2.stackshybrid.rowmajor.k100.b5.a8.s1.n10": 8}; err != nil || !maps.Equal(units, want) {
-		t.Errorf("the bundle's units by run %v, %v; want %v (16 blocks a unit)", units, err, want)
+	if want := map[string]int{"long.5x2.stackshybrid.rowmajor.k100.b5.a0.s1.n10": 4, "long.5x2.stackshybrid.rowmajor.k100.b5.a8.s1.n50": 2}; err != nil || !maps.Equal(units, want) {
+		t.Errorf("the bundle's units by run %v, %v; want %v (16 blocks a unit, of 10 or 50 samples)", units, err, want)
 	}
 }

@@ -22,13 +22,16 @@ type Run struct {
 	Samples int64
 	// Key is its key in knuth.long (and knuth.long_coverage), RxC/variant.
 	Key string
+	// BlockSize is its samples per block (knuth.long_block_size), 0 for
+	// the stage's (knuth.block_size).
+	BlockSize int
 }
 
 // Runs returns the long runs of knuth.long: shapes in table order,
 // variants in the order of Names, then the stackshybrid@k in the order of
 // k, each variant as variant makes it, with k candidates for
-// stackshybrid@k.
-func Runs(long map[string]int64, variant func(name string, s grid.Shape) walks.Variant) []Run {
+// stackshybrid@k, and its block size of blockSizes (knuth.long_block_size).
+func Runs(long map[string]int64, blockSizes map[string]int, variant func(name string, s grid.Shape) walks.Variant) []Run {
 	var out []Run
 	for _, r := range sampling.Runs(long, longNames(long)) {
 		key := r.Shape.String() + "/" + r.Variant
@@ -41,7 +44,7 @@ func Runs(long map[string]int64, variant func(name string, s grid.Shape) walks.V
 					v.StacksDraws = draws
 				}
 			}
-			out = append(out, Run{r.Shape, v, n, key})
+			out = append(out, Run{r.Shape, v, n, key, blockSizes[key]})
 		}
 	}
 	return out
@@ -65,8 +68,12 @@ func longNames(long map[string]int64) []string {
 	return names
 }
 
-// Units returns the run's units in block order.
+// Units returns the run's units in block order, of blocks of blockSize
+// samples unless the run has its own.
 func (r Run) Units(seed uint64, blockSize int) []Unit {
+	if r.BlockSize > 0 {
+		blockSize = r.BlockSize
+	}
 	per := unitBlocks(r.Shape)
 	nblocks := int(r.Samples / int64(blockSize))
 	out := make([]Unit, 0, nblocks/per)
@@ -79,17 +86,29 @@ func (r Run) Units(seed uint64, blockSize int) []Unit {
 // maxCPUHours bounds knuth.max_cpu_hours (a year on one core).
 const maxCPUHours = 24 * 366
 
-// CheckConfig checks knuth.long, knuth.long_coverage and
-// knuth.max_cpu_hours, for blocks of blockSize samples and stackshybrid's
-// candidates draws (knuth.stacks_draws), and returns the long runs as
-// sampling.Runs (stackshybrid@k as stackshybrid), for the checks of their
-// parameters.
-func CheckConfig(long, coverage map[string]int64, draws map[string]int, blockSize int, maxHours float64) ([]sampling.Run, error) {
-	runs, err := checkLong(long, draws, blockSize)
+// CheckConfig checks knuth.long, knuth.long_block_size (blockSizes),
+// knuth.long_coverage and knuth.max_cpu_hours, for blocks of blockSize
+// samples (knuth.block_size) and stackshybrid's candidates draws
+// (knuth.stacks_draws), and returns the long runs as sampling.Runs
+// (stackshybrid@k as stackshybrid), for the checks of their parameters.
+func CheckConfig(long, coverage map[string]int64, blockSizes, draws map[string]int, blockSize int, maxHours float64) ([]sampling.Run, error) {
+	for _, key := range slices.Sorted(maps.Keys(blockSizes)) {
+		if b := blockSizes[key]; b < 1 || b > montecarlo.MaxBlockSize || long[key] <= 0 {
+			return nil, pipeline.Invalid("knuth.long_block_size."+key, b, fmt.Sprintf(
+				"keys are long runs RxC/variant of knuth.long with samples, values their samples per block, 1 to %d (unset: knuth.block_size)", montecarlo.MaxBlockSize))
+		}
+	}
+	sizes := func(key string) int {
+		if b, ok := blockSizes[key]; ok {
+			return b
+		}
+		return blockSize
+	}
+	runs, err := checkLong(long, draws, sizes)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCoverage(coverage, long, blockSize); err != nil {
+	if err := checkCoverage(coverage, long, sizes); err != nil {
 		return nil, err
 	}
 	if !(maxHours >= 0 && maxHours <= maxCPUHours) {
@@ -98,9 +117,9 @@ func CheckConfig(long, coverage map[string]int64, draws map[string]int, blockSiz
 	return runs, nil
 }
 
-// checkLong checks knuth.long for blocks of blockSize samples and
+// checkLong checks knuth.long for blocks of blockSize(key) samples and
 // candidates draws and returns its runs as sampling.Runs.
-func checkLong(long map[string]int64, draws map[string]int, blockSize int) ([]sampling.Run, error) {
+func checkLong(long map[string]int64, draws map[string]int, blockSize func(key string) int) ([]sampling.Run, error) {
 	if len(long) == 0 {
 		return nil, nil
 	}
@@ -146,8 +165,8 @@ func checkLong(long map[string]int64, draws map[string]int, blockSize int) ([]sa
 }
 
 // checkLongKey checks one key RxC/variant of knuth.long and its count.
-func checkLongKey(long map[string]int64, blockSize int, key string) error {
-	n := long[key]
+func checkLongKey(long map[string]int64, blockSizes func(key string) int, key string) error {
+	n, blockSize := long[key], blockSizes(key)
 	shapeKey, variant, per := strings.Cut(key, "/")
 	s, err := sampling.ParseShapeKey(shapeKey)
 	if !per || err != nil || s.String() != shapeKey {
@@ -156,7 +175,7 @@ func checkLongKey(long map[string]int64, blockSize int, key string) error {
 	unit := int64(unitBlocks(s)) * int64(blockSize)
 	if n < 0 || n%unit != 0 || n/int64(blockSize) > montecarlo.MaxBlocks {
 		return pipeline.Invalid("knuth.long."+key, n, fmt.Sprintf(
-			"0 or a multiple of %d (units of %d blocks of knuth.block_size = %d) up to %d",
+			"0 or a multiple of %d (units of %d blocks of %d samples, knuth.block_size or long_block_size) up to %d",
 			unit, unitBlocks(s), blockSize, montecarlo.MaxBlocks/int64(unitBlocks(s))*unit))
 	}
 	if name, _, _ := splitDraws(variant); unfit(name, s) != "" {
@@ -167,8 +186,8 @@ func checkLongKey(long map[string]int64, blockSize int, key string) error {
 
 // checkCoverage checks knuth.long_coverage (coverage) against knuth.long
 // (long): each key a long run with samples, each value a multiple of that
-// run's unit, at most its samples.
-func checkCoverage(coverage, long map[string]int64, blockSize int) error {
+// run's unit (of blocks of blockSize(key)), at most its samples.
+func checkCoverage(coverage, long map[string]int64, blockSize func(key string) int) error {
 	for _, key := range slices.Sorted(maps.Keys(coverage)) {
 		n := coverage[key]
 		total, ok := long[key]
@@ -177,7 +196,7 @@ func checkCoverage(coverage, long map[string]int64, blockSize int) error {
 		}
 		shapeKey, _, _ := strings.Cut(key, "/")
 		s, _ := sampling.ParseShapeKey(shapeKey)
-		unit := int64(unitBlocks(s)) * int64(blockSize)
+		unit := int64(unitBlocks(s)) * int64(blockSize(key))
 		if n < unit || n%unit != 0 || n > total {
 			return pipeline.Invalid("knuth.long_coverage."+key, n, fmt.Sprintf(
 				"a multiple of %d (a long unit's samples) from %d to the long run's %d", unit, unit, total))
