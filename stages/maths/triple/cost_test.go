@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/maths/triplestacks"
 )
 
 // TestReuse3x4 measures how often the rows kernel's dot products and rows
@@ -25,12 +24,8 @@ func TestReuse3x4(t *testing.T) {
 	if k == 0 {
 		t.Skip("set TRIPLE_REUSE to run")
 	}
-	ctx := context.Background()
 	tab := loadTables4(t)
-	w, err := NewRows(ctx, tab)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newRows(t, tab)
 	s := tab.s
 	rng := rand.New(rand.NewPCG(7, 1))
 	seed := maphash.MakeSeed()
@@ -42,12 +37,7 @@ func TestReuse3x4(t *testing.T) {
 			t.Fatal(err)
 		}
 		pairs := pl.Part(rng.IntN(tab.Parts()), tab.Parts())
-		bands := tab.bands(g.Base, g.Key)
-		sp := make([][]triplestacks.Split, 4)
-		for i := range 4 {
-			sp[i] = s.SplitsOf(bands[i])
-		}
-		last := (*triplestacks.Partition)(&bands[3])
+		sp, last := tab.gangsterSplits(g)
 		nl := len(sp[3])
 		p2, p3 := make([]int32, nl), make([]int32, nl)
 		var k2, k3 side
@@ -56,13 +46,7 @@ func TestReuse3x4(t *testing.T) {
 		align := make([]int32, w.stride)
 		dots := 0
 		for _, pr := range pairs {
-			s0, s1 := &sp[0][pr.B0], &sp[1][pr.B1]
-			ci2 := w.frame(&k2, &s0.S, &s1.S, last)
-			ci3 := w.frame(&k3, &s0.B, &s1.B, last)
-			for j, q := range sp[3] {
-				p2[j] = int32(ci2.pos[s.Index(k2.r.Mask(q.S[0]), k2.r.Mask(q.S[1]))])
-				p3[j] = int32(ci3.pos[s.Index(k3.r.Mask(q.B[0]), k3.r.Mask(q.B[1]))])
-			}
+			ci2, ci3 := w.framePair(&k2, &k3, &sp[0][pr.B0], &sp[1][pr.B1], last, sp[3], p2, p3)
 			for _, q := range sp[2] {
 				x := s.Index(k2.r.Mask(q.S[0]), k2.r.Mask(q.S[1]))
 				y := s.Index(k3.r.Mask(q.B[0]), k3.r.Mask(q.B[1]))
@@ -110,15 +94,8 @@ func TestBreakdown3x4(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	ctx := context.Background()
-	tab := loadTables4(t)
-	w, err := NewRows(ctx, tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr, err := NewCountRows(ctx, w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cr := newCountRows(t, newRows(t, loadTables4(t)))
+	tab := cr.w.t
 	for _, p := range []probe{{}, {noDot: true}, {noPre: true}, {rowMod: 64}, {rowMod: 64, noDot: true, noPre: true}, {noDot: true, noPre: true}, {}} {
 		cr.probe = p
 		rng := rand.New(rand.NewPCG(1, 0x3b4))

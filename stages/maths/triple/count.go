@@ -16,11 +16,7 @@ import (
 func (t *Tables) Completions(ctx context.Context, g Gangster, part int) (hi, lo uint64, err error) {
 	s := t.s
 	c := t.C
-	bands := t.bands(g.Base, g.Key)
-	sp := make([][]triplestacks.Split, c)
-	for i := range c {
-		sp[i] = s.SplitsOf(bands[i])
-	}
+	sp, _ := t.gangsterSplits(g)
 	half := halfSplits(sp[0])
 	if part >= 0 {
 		half = half[part : part+1]

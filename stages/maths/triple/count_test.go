@@ -28,68 +28,67 @@ func TestCountKnown(t *testing.T) {
 
 // TestRowsKnown counts 3×3 again through the rows layout.
 func TestRowsKnown(t *testing.T) {
-	ctx := context.Background()
-	tab, err := BuildTables(ctx, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := NewRows(ctx, tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := new(big.Int)
-	for _, g := range tab.Gangsters {
-		pl, err := tab.NewPlan(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hi, lo, err := w.Completions(ctx, g, pl.Pairs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h2, l2, _ := tab.Completions(ctx, g, -1)
-		if hi != h2 || lo != l2 {
-			t.Fatalf("gangster %v: rows %d:%d, tables %d:%d", g, hi, lo, h2, l2)
-		}
-		f := new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64)
-		f.Or(f, new(big.Int).SetUint64(lo))
-		f.Mul(f, new(big.Int).SetUint64(g.Weight*g.E))
-		total.Add(total, f)
-	}
-	if total.String() != "6670903752021072936960" {
-		t.Errorf("rows: %v", total)
-	}
+	w := newRows(t, tables3(t))
+	checkKernel3x3(t, "rows", w.t, w.Completions)
 }
 
 // TestCountRowsKnown counts 3×3 again through the permuted kernel of
-// CountRows, gangster by gangster against the tables.
+// CountRows.
 func TestCountRowsKnown(t *testing.T) {
+	cr := newCountRows(t, newRows(t, tables3(t)))
+	checkKernel3x3(t, "count rows", cr.w.t, cr.Completions)
+}
+
+// tables3 builds the 3×3 tables.
+func tables3(t *testing.T) *Tables {
+	tab, err := BuildTables(context.Background(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// newRows builds the rows of tab's stack counts.
+func newRows(t *testing.T, tab *Tables) *Rows {
+	w, err := NewRows(context.Background(), tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// newCountRows builds the rows of counts of w, for the permuted kernel.
+func newCountRows(t *testing.T, w *Rows) *CountRows {
+	cr, err := NewCountRows(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cr
+}
+
+// checkKernel3x3 counts 3×3 through a kernel on tab (Rows.Completions or
+// CountRows.Completions) over each gangster's whole plan, checking it
+// gangster by gangster against the plain tables kernel and the total
+// against the known count.
+func checkKernel3x3(t *testing.T, name string, tab *Tables, completions func(context.Context, Gangster, []PairRep) (uint64, uint64, error)) {
+	t.Helper()
 	ctx := context.Background()
-	tab, err := BuildTables(ctx, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := NewRows(ctx, tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr, err := NewCountRows(ctx, w)
-	if err != nil {
-		t.Fatal(err)
-	}
 	total := new(big.Int)
 	for _, g := range tab.Gangsters {
 		pl, err := tab.NewPlan(g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		hi, lo, err := cr.Completions(ctx, g, pl.Pairs)
+		hi, lo, err := completions(ctx, g, pl.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h2, l2, _ := tab.Completions(ctx, g, -1)
+		h2, l2, err := tab.Completions(ctx, g, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if hi != h2 || lo != l2 {
-			t.Fatalf("gangster %v: count rows %d:%d, tables %d:%d", g, hi, lo, h2, l2)
+			t.Fatalf("gangster %v: %s %d:%d, tables %d:%d", g, name, hi, lo, h2, l2)
 		}
 		f := new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64)
 		f.Or(f, new(big.Int).SetUint64(lo))
@@ -97,6 +96,6 @@ func TestCountRowsKnown(t *testing.T) {
 		total.Add(total, f)
 	}
 	if total.String() != "6670903752021072936960" {
-		t.Errorf("count rows: %v", total)
+		t.Errorf("%s: %v grids, want 6670903752021072936960", name, total)
 	}
 }

@@ -234,14 +234,8 @@ func (w *Rows) Bytes() int64 { return int64(len(w.vals)) * 2 }
 // summed over all the plan's pairs it equals Tables.Completions(g, -1).
 func (w *Rows) Completions(ctx context.Context, g Gangster, pairs []PairRep) (hi, lo uint64, err error) {
 	t := w.t
-	s := t.s
 	c := t.C
-	bands := t.bands(g.Base, g.Key)
-	sp := make([][]triplestacks.Split, c)
-	for i := range c {
-		sp[i] = s.SplitsOf(bands[i])
-	}
-	last := (*triplestacks.Partition)(&bands[c-1])
+	sp, last := t.gangsterSplits(g)
 	stride := w.stride
 	nl := len(sp[c-1])
 	n2 := len(sp[2])
@@ -257,23 +251,12 @@ func (w *Rows) Completions(ctx context.Context, g Gangster, pairs []PairRep) (hi
 				return 0, 0, err
 			}
 		}
-		s0, s1 := &sp[0][pr.B0], &sp[1][pr.B1]
-		ci2 := w.frame(&k2, &s0.S, &s1.S, last)
-		ci3 := w.frame(&k3, &s0.B, &s1.B, last)
-		for k, q := range sp[c-1] {
-			p2[k] = int32(ci2.pos[s.Index(k2.r.Mask(q.S[0]), k2.r.Mask(q.S[1]))])
-			p3[k] = int32(ci3.pos[s.Index(k3.r.Mask(q.B[0]), k3.r.Mask(q.B[1]))])
-		}
+		ci2, ci3 := w.framePair(&k2, &k3, &sp[0][pr.B0], &sp[1][pr.B1], last, sp[c-1], p2, p3)
 		var ph, pl uint64 // this pair's sum
 		if c == 3 {
 			_, pl = dotRows(w.ev, w.vals[int(ci2.row)*stride:], w.vals[int(ci3.row)*stride:], p2, p3)
 		} else {
-			for k, q := range sp[2] {
-				x := s.Index(k2.r.Mask(q.S[0]), k2.r.Mask(q.S[1]))
-				row2[k], nu2[k] = ci2.rowOf[x], ci2.nuOf[x]
-				y := s.Index(k3.r.Mask(q.B[0]), k3.r.Mask(q.B[1]))
-				row3[k], nu3[k] = ci3.rowOf[y], ci3.nuOf[y]
-			}
+			w.band2Rows(&k2, &k3, ci2, ci3, sp[2], row2, row3, nu2, nu3)
 			gen++
 			for k := range min(ahead, n2) {
 				prefetch(w.vals[int(row2[k])*stride:][:stride])
@@ -299,11 +282,7 @@ func (w *Rows) Completions(ctx context.Context, g Gangster, pairs []PairRep) (hi
 				ph += carry
 			}
 		}
-		// Add the pair's sum times its orbit's size.
-		mh, ml := bits.Mul64(pl, uint64(pr.Mult))
-		var carry uint64
-		lo, carry = bits.Add64(lo, ml, 0)
-		hi += ph*uint64(pr.Mult) + mh + carry
+		hi, lo = addTimes(hi, lo, ph, pl, pr.Mult)
 	}
 	return hi, lo, nil
 }
@@ -331,6 +310,42 @@ func (w *Rows) frame(k *side, p, q *[3]uint16, last *triplestacks.Partition) *co
 	}
 	k.r.Build(s.N())
 	return &w.c[w.combo[b][w.canon[b][x]]]
+}
+
+// framePair frames the pair (s0, s1) of splits of bands 0 and 1 for the
+// second stack (k2) and the third (k3), and sets p2[k], p3[k] to the
+// positions of the last band's k-th split in the two combinations.
+func (w *Rows) framePair(k2, k3 *side, s0, s1 *triplestacks.Split, last *triplestacks.Partition, spLast []triplestacks.Split, p2, p3 []int32) (ci2, ci3 *comboInfo) {
+	s := w.t.s
+	ci2 = w.frame(k2, &s0.S, &s1.S, last)
+	ci3 = w.frame(k3, &s0.B, &s1.B, last)
+	for k, q := range spLast {
+		p2[k] = int32(ci2.pos[s.Index(k2.r.Mask(q.S[0]), k2.r.Mask(q.S[1]))])
+		p3[k] = int32(ci3.pos[s.Index(k3.r.Mask(q.B[0]), k3.r.Mask(q.B[1]))])
+	}
+	return ci2, ci3
+}
+
+// band2Rows sets, for each split of band 2, the row and residual element of
+// its second-stack part in ci2 (row2, nu2) and of its third-stack part in
+// ci3 (row3, nu3).
+func (w *Rows) band2Rows(k2, k3 *side, ci2, ci3 *comboInfo, sp2 []triplestacks.Split, row2, row3 []int32, nu2, nu3 []uint16) {
+	s := w.t.s
+	for k, q := range sp2 {
+		x := s.Index(k2.r.Mask(q.S[0]), k2.r.Mask(q.S[1]))
+		row2[k], nu2[k] = ci2.rowOf[x], ci2.nuOf[x]
+		y := s.Index(k3.r.Mask(q.B[0]), k3.r.Mask(q.B[1]))
+		row3[k], nu3[k] = ci3.rowOf[y], ci3.nuOf[y]
+	}
+}
+
+// addTimes returns (hi, lo) + mult·(ph, pl), all 128-bit: a pair's sum
+// times the size of its orbit added to the total.
+func addTimes(hi, lo, ph, pl uint64, mult uint32) (uint64, uint64) {
+	mh, ml := bits.Mul64(pl, uint64(mult))
+	var carry uint64
+	lo, carry = bits.Add64(lo, ml, 0)
+	return hi + ph*uint64(mult) + mh + carry, lo
 }
 
 // dotRows returns Σ_j a[ia[j]]·b[ib[j]] as 128 bits. Every stack count is

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"unsafe"
-
-	"github.com/sudoku-census/sudoku-census/stages/maths/triplestacks"
 )
 
 // # The permuted kernel: rows of counts, one row read in order
@@ -75,14 +73,8 @@ func (cr *CountRows) Bytes() int64 { return int64(len(cr.vals)) * 4 }
 func (cr *CountRows) Completions(ctx context.Context, g Gangster, pairs []PairRep) (hi, lo uint64, err error) {
 	w := cr.w
 	t := w.t
-	s := t.s
 	c := t.C
-	bands := t.bands(g.Base, g.Key)
-	sp := make([][]triplestacks.Split, c)
-	for i := range c {
-		sp[i] = s.SplitsOf(bands[i])
-	}
-	last := (*triplestacks.Partition)(&bands[c-1])
+	sp, last := t.gangsterSplits(g)
 	stride := w.stride
 	nl := len(sp[c-1])
 	n2 := 1 // C = 3: one row a combination
@@ -102,23 +94,12 @@ func (cr *CountRows) Completions(ctx context.Context, g Gangster, pairs []PairRe
 				return 0, 0, err
 			}
 		}
-		s0, s1 := &sp[0][pr.B0], &sp[1][pr.B1]
-		ci2 := w.frame(&k2, &s0.S, &s1.S, last)
-		ci3 := w.frame(&k3, &s0.B, &s1.B, last)
+		ci2, ci3 := w.framePair(&k2, &k3, &sp[0][pr.B0], &sp[1][pr.B1], last, sp[c-1], p2, p3)
 		c2i := w.combo[ci2.b][ci2.r]
-		for k, q := range sp[c-1] {
-			p2[k] = int32(ci2.pos[s.Index(k2.r.Mask(q.S[0]), k2.r.Mask(q.S[1]))])
-			p3[k] = int32(ci3.pos[s.Index(k3.r.Mask(q.B[0]), k3.r.Mask(q.B[1]))])
-		}
 		if c == 3 {
 			row2[0], row3[0] = ci2.row, ci3.row
 		} else {
-			for k, q := range sp[2] {
-				x := s.Index(k2.r.Mask(q.S[0]), k2.r.Mask(q.S[1]))
-				row2[k], nu2[k] = ci2.rowOf[x], ci2.nuOf[x]
-				y := s.Index(k3.r.Mask(q.B[0]), k3.r.Mask(q.B[1]))
-				row3[k], nu3[k] = ci3.rowOf[y], ci3.nuOf[y]
-			}
+			w.band2Rows(&k2, &k3, ci2, ci3, sp[2], row2, row3, nu2, nu3)
 		}
 		// π₀ from the first split at each position of the band-2 row;
 		// the other splits there go to extra.
@@ -184,10 +165,7 @@ func (cr *CountRows) Completions(ctx context.Context, g Gangster, pairs []PairRe
 			pl, carry = bits.Add64(pl, l, 0)
 			ph += carry
 		}
-		mh, ml := bits.Mul64(pl, uint64(pr.Mult))
-		var carry uint64
-		lo, carry = bits.Add64(lo, ml, 0)
-		hi += ph*uint64(pr.Mult) + mh + carry
+		hi, lo = addTimes(hi, lo, ph, pl, pr.Mult)
 	}
 	return hi, lo, nil
 }

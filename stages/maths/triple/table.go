@@ -65,6 +65,17 @@ func (t *Tables) bands(b, key int) [][3]uint16 {
 	return out
 }
 
+// gangsterSplits returns the splits of each band of g's representative
+// between the second and third stacks, and its last band.
+func (t *Tables) gangsterSplits(g Gangster) (sp [][]triplestacks.Split, last *triplestacks.Partition) {
+	bands := t.bands(g.Base, g.Key)
+	sp = make([][]triplestacks.Split, t.C)
+	for i := range t.C {
+		sp[i] = t.s.SplitsOf(bands[i])
+	}
+	return sp, (*triplestacks.Partition)(&bands[t.C-1])
+}
+
 // BuildTables computes every slice's stack counts, one per orbit of keys
 // under the slice's stabiliser (and the exchange of bands 2 and 3), and the
 // gangsters: a class of first stacks is listed in the slice of the least

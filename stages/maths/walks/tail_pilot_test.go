@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 )
@@ -32,6 +33,24 @@ func relvarOf(logs []float64) float64 {
 	return (s2/n - mean*mean) / (mean * mean)
 }
 
+// pilotHybrid builds the stacks-hybrid estimator of shape for a tail pilot,
+// drawing TAIL_PILOT_K columns a band (default 1).
+func pilotHybrid(t *testing.T, shape string) (grid.Shape, *Stacks) {
+	t.Helper()
+	s, err := grid.ParseShapeUpTo(shape, MaxStacksSide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewStacksHybrid(context.Background(), s, StacksHybridColumns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetDraws(pipelinetest.EnvInt(t, "TAIL_PILOT_K", 1)); err != nil {
+		t.Fatal(err)
+	}
+	return s, e
+}
+
 // TestTailPilotMatchings (TAIL_PILOT=1): the relative variance of one
 // drawn-in-part matching weight on fixed band graphs, per degree.
 func TestTailPilotMatchings(t *testing.T) {
@@ -39,16 +58,7 @@ func TestTailPilotMatchings(t *testing.T) {
 		t.Skip("TAIL_PILOT=1")
 	}
 	for _, shape := range []string{"6x6"} {
-		s, _ := grid.ParseShapeUpTo(shape, MaxStacksSide)
-		e, err := NewStacksHybrid(context.Background(), s, StacksHybridColumns)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k := 1
-		fmt.Sscan(os.Getenv("TAIL_PILOT_K"), &k)
-		if err := e.SetDraws(k); err != nil {
-			t.Fatal(err)
-		}
+		s, e := pilotHybrid(t, shape)
 		src := montecarlo.Spec{Seed: 3}.Source(0)
 		for g := 0; g < 3; g++ {
 			w := e.drawGraphs(src)
@@ -96,18 +106,8 @@ func TestTailPilotSamples(t *testing.T) {
 	if shape == "" {
 		t.Skip("TAIL_PILOT_SHAPE=6x5")
 	}
-	n := 200
-	fmt.Sscan(os.Getenv("TAIL_PILOT_N"), &n)
-	s, _ := grid.ParseShapeUpTo(shape, MaxStacksSide)
-	e, err := NewStacksHybrid(context.Background(), s, StacksHybridColumns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := 1
-	fmt.Sscan(os.Getenv("TAIL_PILOT_K"), &k)
-	if err := e.SetDraws(k); err != nil {
-		t.Fatal(err)
-	}
+	n := pipelinetest.EnvInt(t, "TAIL_PILOT_N", 200)
+	s, e := pilotHybrid(t, shape)
 	src := montecarlo.Spec{Seed: 7}.Source(0)
 	// The drawn columns' 1/P and pm(rest) are anticorrelated halves of one
 	// matching's weight: "matchings" is their product.
@@ -211,13 +211,14 @@ func TestTailPilotRun(t *testing.T) {
 	if shape == "" {
 		t.Skip("TAIL_RUN_SHAPE=6x5")
 	}
-	n, k, exact := int64(400), 1, StacksHybridColumns
-	fmt.Sscan(os.Getenv("TAIL_RUN_N"), &n)
-	fmt.Sscan(os.Getenv("TAIL_RUN_K"), &k)
-	fmt.Sscan(os.Getenv("TAIL_RUN_EXACT"), &exact)
-	seed := uint64(1)
-	fmt.Sscan(os.Getenv("TAIL_RUN_SEED"), &seed)
-	s, _ := grid.ParseShapeUpTo(shape, MaxStacksSide)
+	n := int64(pipelinetest.EnvInt(t, "TAIL_RUN_N", 400))
+	k := pipelinetest.EnvInt(t, "TAIL_RUN_K", 1)
+	exact := pipelinetest.EnvInt(t, "TAIL_RUN_EXACT", StacksHybridColumns)
+	seed := uint64(pipelinetest.EnvInt(t, "TAIL_RUN_SEED", 1))
+	s, err := grid.ParseShapeUpTo(shape, MaxStacksSide)
+	if err != nil {
+		t.Fatal(err)
+	}
 	v := Variant{Name: "stackshybrid", Stacks: true, StacksExact: exact, StacksDraws: k, HybridK: s.N() * s.N()}
 	start := cpuTime()
 	if _, err := NewSampler(context.Background(), s, v); err != nil {

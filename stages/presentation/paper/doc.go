@@ -65,7 +65,8 @@
 //   - A table is set below 8 pt (minTableFontPt): \fittable writes
 //     \censustablescale{name}{scale}{font size} for each generated table,
 //     and scale times size must reach 8 pt. A table too wide turns sideways
-//     (sidewaystable) and one longer than a page is a longtable, in an
+//     (sidewaystable) and one longer than a page is a longtable (the
+//     report stage writes it with its head repeated on every page), in an
 //     appendix if the body cannot spare the page.
 //
 // Its tests check these rules on small .aux texts, that every figure

@@ -28,36 +28,47 @@ import (
 
 // NamedTable is a table of results with its name (the paper's file name
 // without .tex), a caption for the HTML report, the names of the stages
-// whose artifacts it shows, and the function that makes it.
+// whose artifacts it shows, the function that makes it, and whether the
+// paper sets it over pages.
 type NamedTable struct {
 	Name    string
 	Caption string
 	Sources []string
 	Make    func(*Results) typeset.Table
+	Long    bool // longer than a page: the paper sets it as a longtable
+}
+
+// TeX prints the table for the paper: a longtable when it is Long, else a
+// tabular.
+func (n NamedTable) TeX(r *Results) []byte {
+	if n.Long {
+		return n.Make(r).LongTeX()
+	}
+	return n.Make(r).TeX()
 }
 
 // Tables are the tables of results, in the paper's order.
 var Tables = []NamedTable{
 	{"funnel", "The reduction funnel of first bands: classes left after each step, here and in Felgenhauer and Jarvis (F&J).",
-		[]string{classes.Stage.Name}, FunnelTable},
+		[]string{classes.Stage.Name}, FunnelTable, false},
 	{"classes", "The classes of first bands: members, first bands, compatible second bands and completions of each band.",
-		[]string{classes.Stage.Name, exact.Stage.Name}, ClassesTable},
+		[]string{classes.Stage.Name, exact.Stage.Name}, ClassesTable, false},
 	{"estimators", "The Monte Carlo estimators, under a heading per box shape with its exact count where known: estimate, 95% interval, relative error (RE), z-score against the count, the 95% bootstrap interval of the relative variance per sample, for a long run the 95% interval of its efficiency 1/(relvar × CPU seconds per sample) in s⁻¹, and for importance sampling Ridder's RAT; a run with no successful sample shows the 95% upper bound on its chance of success instead of an interval, and a run whose samples were all equal is marked †.",
-		[]string{knuth.Stage.Name, importance.Stage.Name}, EstimatorsTable},
+		[]string{knuth.Stage.Name, importance.Stage.Name}, EstimatorsTable, true},
 	{"shapes", "Box shapes: the exact count (in full up to 22 digits, with the published source it agrees with), Kilfoil's heuristic, their ratio, and the most precise Monte Carlo estimate with its 95% half-width, its z-score against the count and whether its interval holds the count.",
-		[]string{shapes.Stage.Name, exact.Stage.Name, kilfoil.Stage.Name, knuth.Stage.Name, importance.Stage.Name}, ShapesTable},
+		[]string{shapes.Stage.Name, exact.Stage.Name, kilfoil.Stage.Name, knuth.Stage.Name, importance.Stage.Name}, ShapesTable, false},
 	{"symmetry", "Essentially different grids per box shape, by Burnside's lemma.",
-		[]string{symmetry.Stage.Name}, SymmetryTable},
+		[]string{symmetry.Stage.Name}, SymmetryTable, false},
 	{"fixing", "The conjugacy classes of the 9×9 symmetry group that fix a grid up to relabelling.",
-		[]string{symmetry.Stage.Name}, FixingTable},
+		[]string{symmetry.Stage.Name}, FixingTable, false},
 	{"correction", "The conjugacy classes that fix a grid, of the shape whose count corrects the published one: size, order, F by the first method and by the second, and the Burnside sum.",
-		[]string{symmetry.Stage.Name}, CorrectionTable},
+		[]string{symmetry.Stage.Name}, CorrectionTable, true},
 	{"coverage", "Empirical coverage of the nominal 95% intervals: independent short runs per box shape and variant, the intervals that hold the known count and those wholly below it, with a Wilson 95% interval for the coverage.",
-		[]string{knuth.Stage.Name, shapes.Stage.Name, exact.Stage.Name}, CoverageTable},
+		[]string{knuth.Stage.Name, shapes.Stage.Name, exact.Stage.Name}, CoverageTable, false},
 	{"tails", "Tail diagnostics of the estimates for grids of side 15 and more: effective sample size, the largest sample's share of the sum, and the Pareto tail index k̂ (above 0.7 the interval is not to be trusted).",
-		[]string{knuth.Stage.Name, importance.Stage.Name}, TailsTable},
+		[]string{knuth.Stage.Name, importance.Stage.Name}, TailsTable, false},
 	{"longruns", "Every long run (knuth.long, units in the committed bundle): samples, units, CPU-hours, the estimate with its 95% half-width, and the Pareto tail index k̂.",
-		[]string{knuth.Stage.Name}, LongRunsTable},
+		[]string{knuth.Stage.Name}, LongRunsTable, false},
 }
 
 // LongRunsTable lists every long run, in the order of r.Estimators: box

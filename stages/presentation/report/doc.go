@@ -46,6 +46,9 @@
 //	    the 44 classes: size, first bands, compatible second bands,
 //	    completions, cross-checked
 //	paper/generated/estimators.tex
+//	    a longtable (as correction.tex: its first row is \censuslongcaption,
+//	    which main.tex defines as caption and label before the \input, and
+//	    every later page repeats the head under "Table n (continued)"):
 //	    the estimators compared, under a heading per box shape (R×C boxes,
 //	    N×N grid, the exact count and its source where known): estimate, 95%
 //	    interval, RE, z-score against the count, the 95% bootstrap
@@ -73,7 +76,7 @@
 //	    the conjugacy classes of the 9×9 group that fix a grid: size, order,
 //	    representative, F
 //	paper/generated/correction.tex
-//	    the classes that fix a grid of the first shape whose count differs
+//	    a longtable, as estimators.tex: the classes that fix a grid of the first shape whose count differs
 //	    from the literature and is counted twice in full (2×5): size, order,
 //	    F and its method, the second count and its method, then the Burnside
 //	    sum, |G|, the count, the published one and the difference; empty

@@ -257,11 +257,15 @@ func TestTables(t *testing.T) {
 	if !strings.Contains(classes, `\sum = 14{,}096{,}351{,}232`) { // 144 × 97891328
 		t.Errorf("classes table:\n%s", classes)
 	}
-	for name, tex := range map[string][]byte{"funnel": FunnelTable(r), "estimators": EstimatorsTable(r), "shapes": ShapesTable(r), "classes": ClassesTable(r)} {
+	for name, tex := range map[string][]byte{"funnel": FunnelTable(r), "shapes": ShapesTable(r), "classes": ClassesTable(r)} {
 		s := string(tex)
 		if strings.Count(s, `\begin{tabular}`) != 1 || !strings.HasSuffix(s, "\\end{tabular}\n") {
 			t.Errorf("%s: not one tabular:\n%s", name, s)
 		}
+	}
+	// The tables longer than a page repeat their head on every page.
+	for name, tex := range map[string][]byte{"estimators": EstimatorsTable(r), "correction": CorrectionTable(r)} {
+		checkLongTable(t, name, string(tex))
 	}
 	arts := string(ArtifactsTable([]pipeline.ArtifactEntry{
 		{Name: "total", Path: "data/total.parquet", SHA256: strings.Repeat("ab", 32), Size: 1234, Rows: 1, Stage: exact.Stage.Name, Fingerprint: strings.Repeat("cd", 32)},
@@ -271,6 +275,27 @@ func TestTables(t *testing.T) {
 		if !strings.Contains(arts, want) {
 			t.Errorf("artifacts table lacks %q:\n%s", want, arts)
 		}
+	}
+}
+
+// checkLongTable checks that tex is one longtable whose head row stands on
+// the first page and again, under a "continued" line, on every later one.
+func checkLongTable(t *testing.T, name, tex string) {
+	t.Helper()
+	begin := strings.Index(tex, `\begin{longtable}`)
+	first := strings.Index(tex, `\endfirsthead`)
+	head := strings.Index(tex, `\endhead`)
+	foot := strings.Index(tex, `\endfoot`)
+	last := strings.Index(tex, `\endlastfoot`)
+	if strings.Count(tex, `\begin{longtable}`) != 1 || !strings.HasSuffix(tex, "\\end{longtable}\n") ||
+		!(begin >= 0 && begin < first && first < head && head < foot && foot < last) {
+		t.Errorf("%s: not one longtable with \\endfirsthead, \\endhead, \\endfoot and \\endlastfoot in order:\n%s", name, tex)
+		return
+	}
+	firstHead := tex[strings.Index(tex, `\toprule`):first]
+	if !strings.Contains(tex[first:head], "(continued)") || !strings.Contains(tex[first:head], firstHead) ||
+		!strings.Contains(tex[head:foot], "continued on the next page") || !strings.Contains(tex[begin:first], `\censuslongcaption`) {
+		t.Errorf("%s: the head %q is not repeated under a continued line:\n%s", name, firstHead, tex)
 	}
 }
 
@@ -367,7 +392,7 @@ func TestTablesAsPresent(t *testing.T) {
 		if name != present.Tables[i].Name {
 			t.Errorf("table %d: report writes %s, present.Tables has %s", i, name, present.Tables[i].Name)
 		}
-		if got, want := string(tab.write(r)), string(present.Tables[i].Make(r).TeX()); got != want {
+		if got, want := string(tab.write(r)), string(present.Tables[i].TeX(r)); got != want {
 			t.Errorf("table %s: report writes\n%s\npresent prints\n%s", name, got, want)
 		}
 	}

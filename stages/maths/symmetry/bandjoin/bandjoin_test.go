@@ -3,17 +3,15 @@ package bandjoin
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/big"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
@@ -153,35 +151,53 @@ func TestProjectionCoversExact(t *testing.T) {
 	}
 }
 
-// TestClasses counts the classes listed in BANDJOIN_CLASSES (shape
-// BANDJOIN_SHAPE, default 3x3) without budget and logs F, the time and
-// search's F: a survey, skipped by default.
-func TestClasses(t *testing.T) {
-	list := os.Getenv("BANDJOIN_CLASSES")
-	if list == "" {
-		t.Skip("BANDJOIN_CLASSES not set")
-	}
-	s := symmetry.Shape{R: 3, C: 3}
+// surveyGroup returns the shape BANDJOIN_SHAPE names ("RxC"; def when it
+// is unset) and its group without transposition, for the surveys.
+func surveyGroup(t *testing.T, def symmetry.Shape) (symmetry.Shape, *symmetry.Group) {
+	t.Helper()
+	s := def
 	if v := os.Getenv("BANDJOIN_SHAPE"); v != "" {
-		fmt.Sscanf(v, "%dx%d", &s.R, &s.C)
+		gs, err := grid.ParseShape(v)
+		if err != nil {
+			t.Fatalf("BANDJOIN_SHAPE: %v", err)
+		}
+		s = symmetry.Shape{R: gs.R, C: gs.C}
 	}
 	g, err := symmetry.NewGroup(s, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range strings.Split(list, ",") {
-		i, err := strconv.Atoi(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	return s, g
+}
+
+// surveyClasses returns the classes of g whose indices the environment
+// variable key lists (comma-separated).
+func surveyClasses(t *testing.T, g *symmetry.Group, key string) []symmetry.Class {
+	t.Helper()
+	var out []symmetry.Class
+	for _, i := range pipelinetest.EnvInts(t, key) {
 		c, err := g.Class(i)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", key, err)
 		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestClasses counts the classes listed in BANDJOIN_CLASSES (shape
+// BANDJOIN_SHAPE, default 3x3) without budget and logs F, the time and
+// search's F: a survey, skipped by default.
+func TestClasses(t *testing.T) {
+	if os.Getenv("BANDJOIN_CLASSES") == "" {
+		t.Skip("BANDJOIN_CLASSES not set")
+	}
+	s, g := surveyGroup(t, symmetry.Shape{R: 3, C: 3})
+	for _, c := range surveyClasses(t, g, "BANDJOIN_CLASSES") {
 		for _, lam := range SigmaTypes(s, c.Rep) {
 			t0 := time.Now()
 			v, nodes, err := FixedType(context.Background(), s, c.Rep, lam, 0)
-			t.Logf("%v class %d (%s) σ %s: %d, %d nodes, %v, err %v", s, i, c.Desc, typeString(lam), v, nodes, time.Since(t0), err)
+			t.Logf("%v class %d (%s) σ %s: %d, %d nodes, %v, err %v", s, c.Index, c.Desc, typeString(lam), v, nodes, time.Since(t0), err)
 		}
 		if os.Getenv("BANDJOIN_SEARCH") != "" {
 			ref, _ := search.Fixed(context.Background(), s, c)
@@ -195,31 +211,14 @@ func TestClasses(t *testing.T) {
 // 20), the first BANDJOIN_EXACT_FROM band orbits (default 1) descended at
 // random: a survey, skipped by default.
 func TestProject(t *testing.T) {
-	list := os.Getenv("BANDJOIN_PROJECT")
-	if list == "" {
+	if os.Getenv("BANDJOIN_PROJECT") == "" {
 		t.Skip("BANDJOIN_PROJECT not set")
 	}
-	s := symmetry.Shape{R: 3, C: 4}
-	if v := os.Getenv("BANDJOIN_SHAPE"); v != "" {
-		fmt.Sscanf(v, "%dx%d", &s.R, &s.C)
-	}
-	probes, exactFrom := 20, 1
-	if v := os.Getenv("BANDJOIN_PROBES"); v != "" {
-		probes, _ = strconv.Atoi(v)
-	}
-	if v := os.Getenv("BANDJOIN_EXACT_FROM"); v != "" {
-		exactFrom, _ = strconv.Atoi(v)
-	}
-	g, err := symmetry.NewGroup(s, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range strings.Split(list, ",") {
-		i, _ := strconv.Atoi(f)
-		c, err := g.Class(i)
-		if err != nil {
-			t.Fatal(err)
-		}
+	s, g := surveyGroup(t, symmetry.Shape{R: 3, C: 4})
+	probes := pipelinetest.EnvInt(t, "BANDJOIN_PROBES", 20)
+	exactFrom := pipelinetest.EnvInt(t, "BANDJOIN_EXACT_FROM", 1)
+	for _, c := range surveyClasses(t, g, "BANDJOIN_PROJECT") {
+		i := c.Index
 		var fsum, fci2, ssum, sci2 float64
 		for _, lam := range SigmaTypes(s, c.Rep) {
 			est, err := ProjectType(context.Background(), s, c.Rep, lam, probes, exactFrom, 1)
@@ -244,22 +243,11 @@ func TestProject(t *testing.T) {
 // (default 3x4) that Fixed finishes within BANDJOIN_SURVEY_BUDGET nodes per
 // σ type and logs "survey class F seconds": a survey, skipped by default.
 func TestSurvey(t *testing.T) {
-	v := os.Getenv("BANDJOIN_SURVEY_BUDGET")
-	if v == "" {
+	if os.Getenv("BANDJOIN_SURVEY_BUDGET") == "" {
 		t.Skip("BANDJOIN_SURVEY_BUDGET not set")
 	}
-	budget, err := strconv.ParseUint(v, 10, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := symmetry.Shape{R: 3, C: 4}
-	if v := os.Getenv("BANDJOIN_SHAPE"); v != "" {
-		fmt.Sscanf(v, "%dx%d", &s.R, &s.C)
-	}
-	g, err := symmetry.NewGroup(s, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	budget := pipelinetest.EnvCount(t, "BANDJOIN_SURVEY_BUDGET", 0)
+	s, g := surveyGroup(t, symmetry.Shape{R: 3, C: 4})
 	for _, c := range g.Classes {
 		if len(SigmaTypes(s, c.Rep)) == 0 {
 			continue

@@ -23,25 +23,13 @@ func TestPartitionRank(t *testing.T) {
 		p := newProblem(s, e)
 		var st Stats
 		w := newWalker(context.Background(), p, search.SigmaTypes(s, e)[0], 0, &st)
-		r, i := p.r, 0
-		cur := make([]uint16, r)
-		var rec func(k int, used uint16)
-		rec = func(k int, used uint16) {
-			if k == r {
-				if got := w.partitionRank(cur); got != i {
-					t.Fatalf("%v: partition %v has rank %d, listed %d", s, cur, got, i)
-				}
-				i++
-				return
+		i := 0
+		eachOrderedPartition(p.r, w.subs, func(cur []uint16) {
+			if got := w.partitionRank(cur); got != i {
+				t.Fatalf("%v: partition %v has rank %d, listed %d", s, cur, got, i)
 			}
-			for _, a := range w.subs {
-				if a&used == 0 {
-					cur[k] = a
-					rec(k+1, used|a)
-				}
-			}
-		}
-		rec(0, 0)
+			i++
+		})
 		_, sizes := w.computeFirstRows()
 		sum := 0
 		for _, z := range sizes {
@@ -51,6 +39,27 @@ func TestPartitionRank(t *testing.T) {
 			t.Errorf("%v: first-row orbits hold %d partitions, not %d", s, sum, i)
 		}
 	}
+}
+
+// eachOrderedPartition calls visit with each ordered partition of the
+// symbols into r of the C-subsets subs (as masks), in the order
+// computeFirstRows lists them; cur is reused between calls.
+func eachOrderedPartition(r int, subs []uint16, visit func(cur []uint16)) {
+	cur := make([]uint16, r)
+	var rec func(k int, used uint16)
+	rec = func(k int, used uint16) {
+		if k == r {
+			visit(cur)
+			return
+		}
+		for _, a := range subs {
+			if a&used == 0 {
+				cur[k] = a
+				rec(k+1, used|a)
+			}
+		}
+	}
+	rec(0, 0)
 }
 
 // TestFirstRowsMatchOrbitWalk checks that computeFirstRows' invariant
@@ -88,21 +97,7 @@ func (w *walker) firstRowsByOrbitWalk() ([][]uint16, []int) {
 	// light 6×2 class (7,484,400 partitions) and most of its memory.
 	r := w.p.r
 	var flat []uint16
-	var rec func(t int, used uint16)
-	cur := make([]uint16, r)
-	rec = func(t int, used uint16) {
-		if t == r {
-			flat = append(flat, cur...)
-			return
-		}
-		for _, a := range w.subs {
-			if a&used == 0 {
-				cur[t] = a
-				rec(t+1, used|a)
-			}
-		}
-	}
-	rec(0, 0)
+	eachOrderedPartition(r, w.subs, func(cur []uint16) { flat = append(flat, cur...) })
 	total := len(flat) / r
 	part := func(i int) []uint16 { return flat[i*r : (i+1)*r] }
 	// Generators of Z(σ): rotate one cycle; exchange consecutive cycles of
