@@ -178,3 +178,49 @@ func TestSixBySixOnlyStacks(t *testing.T) {
 		t.Errorf("--set knuth.samples.6x7/stackshybrid=2: %v", err)
 	}
 }
+
+// A coverage study of k candidates leaves the bundle's runs of one as they
+// are. Beside the default 6x2/stackshybrid, 6x2/stackshybrid@8 lists units
+// of its own (a8, their block size from knuth.long_block_size); with
+// knuth.stacks_draws.6x2 = 16 (for the short coverage runs of 16
+// candidates), the run of one is 6x2/stackshybrid@1, under the same ids.
+func TestDrawsKeepOneCandidateUnits(t *testing.T) {
+	ids := func(cfg *Config, key string) (label string, out []string) {
+		for _, r := range cfg.longRuns() {
+			if r.Key == key {
+				for _, u := range r.Units(cfg.LongSeed, cfg.BlockSize) {
+					out = append(out, u.ID())
+				}
+				label = longruns.Label(r.Variant)
+			}
+		}
+		return label, out
+	}
+	cfg, err := defaultConfig(t, "knuth.long.6x2/stackshybrid@8=32000", "knuth.long_block_size.6x2/stackshybrid@8=500")
+	if err != nil {
+		t.Fatal(err)
+	}
+	label, one := ids(cfg, "6x2/stackshybrid")
+	if have, err := pipeline.ReadBundle("../..", LongBundle, one); label != "stackshybrid" || len(one) == 0 || len(have) != len(one) || err != nil {
+		t.Fatalf("6x2/stackshybrid: %s, %d units, %d in the bundle, %v", label, len(one), len(have), err)
+	}
+	label, eight := ids(cfg, "6x2/stackshybrid@8")
+	if want := []string{"long.6x2.stackshybrid.rowmajor.k144.b6.a8.s1.n500.0-15", "long.6x2.stackshybrid.rowmajor.k144.b6.a8.s1.n500.16-31",
+		"long.6x2.stackshybrid.rowmajor.k144.b6.a8.s1.n500.32-47", "long.6x2.stackshybrid.rowmajor.k144.b6.a8.s1.n500.48-63"}; label != "stackshybrid@8" || !slices.Equal(eight, want) {
+		t.Errorf("6x2/stackshybrid@8: %s, units %q, want %q", label, eight, want)
+	}
+	cfg.StacksDraws = map[string]int{"6x2": 16}
+	cfg.Long["6x2/stackshybrid@1"], cfg.LongCoverage["6x2/stackshybrid@1"] = cfg.Long["6x2/stackshybrid"], cfg.LongCoverage["6x2/stackshybrid"]
+	delete(cfg.Long, "6x2/stackshybrid")
+	delete(cfg.LongCoverage, "6x2/stackshybrid")
+	cfg.CoverageSamples["6x2/stackshybrid"] = 1200
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if label, renamed := ids(cfg, "6x2/stackshybrid@1"); label != "stackshybrid" || !slices.Equal(renamed, one) {
+		t.Errorf("6x2/stackshybrid@1 with stacks_draws 16: %s, %d units, not the %d of 6x2/stackshybrid", label, len(renamed), len(one))
+	}
+	if v := cfg.variant("stackshybrid", grid.Shape{R: 6, C: 2}); longruns.Label(v) != "stackshybrid@16" {
+		t.Errorf("the short runs of 6x2 with stacks_draws 16: %s", longruns.Label(v))
+	}
+}

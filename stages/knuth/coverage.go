@@ -6,6 +6,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/montecarlo"
 	"github.com/sudoku-census/sudoku-census/stages/maths/walks"
+	"github.com/sudoku-census/sudoku-census/stages/shared/longruns"
 	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
@@ -52,7 +53,7 @@ func runCoverage(p *pipeline.Pass, longSlices []CoverageRow) error {
 				return err
 			}
 			for i, b := range blocks {
-				rows = append(rows, CoverageRow{Shape: spec.Shape, Variant: r.Variant, Run: int32(i),
+				rows = append(rows, CoverageRow{Shape: spec.Shape, Variant: longruns.Label(v), Run: int32(i),
 					Columns: sampling.ColumnsOf(montecarlo.Result{Total: b.Moments, Tail: b.Tail})})
 			}
 		}

@@ -37,13 +37,10 @@
 //   - stackshybrid: stacks, each matching drawn in part where the memo
 //     leaves the cache: walks.StacksHybridColumns columns counted exactly,
 //     the others drawn ∝ 1/r_y (Knuth's estimator over those columns; the
-//     drawn-column step is Rasmussen's permanent estimator); with
-//     knuth.stacks_draws k, each such matching and sampled structure is
-//     one of k candidates kept ∝ its weight, weighing their mean (unbiased,
-//     relvar about k-fold smaller, see walks.Stacks.SetDraws).
-//
-// A variant runs on every shape with a key RxC in knuth.samples and on
-// those with a key RxC/variant (0 leaves it out).
+//     drawn-column step is Rasmussen's permanent estimator). With k
+//     candidates (walks.Stacks.SetDraws) each such matching and sampled
+//     structure is one of k drawn, kept ∝ its weight, weighing their mean:
+//     another estimator, named stackshybrid@k in every table.
 //
 // # Diagnostics and the headline rule
 //
@@ -52,16 +49,17 @@
 // samples with k̂ > min(1 − 1/log₁₀ n, 0.7) is unreliable (the paper marks
 // it ‡). The paper takes a shape's headline interval from its long run when
 // it has one, and only under the headline rule (present.Trusted): k̂ < 0.5
-// and an estimator whose coverage is not below 95% at that sample size.
+// and an estimator whose coverage is not below 95% at that sample size;
+// stackshybrid@k needs a study of its own whose runs' relative variance of
+// the mean is within 2× of the run's.
 //
 // # Coverage study
 //
-// knuth.coverage_runs independent short runs per entry of
-// knuth.coverage_samples (run i is block i of a stream of its own), and the
-// slices of long runs that knuth.long_coverage cuts (whole units, k̂ from
-// the units' kept tails), go to data/knuth_coverage.parquet; the report
-// compares them with the known counts (coverage with its Wilson interval,
-// runs wholly below, the k̂ gate).
+// knuth.coverage_runs short runs per entry of knuth.coverage_samples (run i
+// is block i of a stream of its own), and the slices of long runs that
+// knuth.long_coverage cuts (whole units, k̂ from their kept tails), go to
+// data/knuth_coverage.parquet; the report compares them with the known
+// counts (coverage, its Wilson interval, runs wholly below, the k̂ gate).
 //
 // # Randomness and units
 //
@@ -98,7 +96,7 @@
 // data/knuth.parquet: one row per shape and variant.
 //
 //	shape             string  box shape RxC
-//	variant           string  one of the variants above
+//	variant           string  one of the variants above, or stackshybrid@k
 //	order             string  the walk's order (rowmajor, unused, for stacks)
 //	hybrid_k          int32   placements before the exact count; N² for plain walks
 //	budget            int32   kept partial grids per level (1 for walks)
@@ -159,10 +157,9 @@
 //     run), at most 2²⁴ blocks; band variants need R ≤ 5, last-band R ≤ 3,
 //     stacks C ≤ 6, R ≤ 8; N = 36 (6×6) runs stackshybrid only.
 //   - knuth.hybrid_k: RxC → [0, N²], for every shape the hybrid runs on.
-//   - knuth.stacks_exact ({}): RxC → stackshybrid's exact matching columns
-//     there, 1 to N−1 (unset: 18, so that up to side 18 it is stacks: a
-//     smaller value tests its drawn columns where the count is known); a
-//     long unit's b field holds it.
+//   - knuth.stacks_exact ({}): RxC → stackshybrid's exact matching columns,
+//     1 to N−1 (unset: 18: up to side 18 it is stacks; fewer test its drawn
+//     columns where the count is known); a long unit's b field holds it.
 //   - knuth.stacks_draws ({}): RxC → stackshybrid's candidates, 1 to 256
 //     (unset: 1); a long unit's a field holds it when above 1.
 //   - knuth.se_order (mrv): mrv or cover.
@@ -174,9 +171,12 @@
 //   - knuth.goals ({3x3: 0.0005, 4x4: 0.001, 5x5: 0.05}): RxC → relative 95%
 //     half-width in (0, 1) whose cost the run report projects (others 0.01).
 //   - knuth.long: RxC/variant → samples, a multiple of a unit's (64,000 up
-//     to 9×9, 16,000 up to 16×16, 4,000 beyond, with blocks of 1000).
+//     to 9×9, 16,000 up to 16×16, 4,000 beyond, with blocks of 1000);
+//     RxC/stackshybrid@k: k candidates (1 to 256, not stacks_draws.RxC).
 //   - knuth.long_coverage ({}): a long run's key → samples per slice, a
 //     multiple of its unit's, at most the run's.
+//   - knuth.long_block_size ({}): a long run's key → its block size, 1 to
+//     2³⁰ (unset: block_size), the n of its units: slices below 16,000.
 //   - knuth.max_cpu_hours (1): [0, 8784], the most CPU-hours of long units
 //     the bundle lacks that a run may compute.
 //   - knuth.long_seed (1): 0 to 2⁶⁴−1, the long runs' seed.
@@ -192,10 +192,10 @@
 //
 // # Cost
 //
-// The stage takes about 95 CPU-seconds (48 s on two cores, the long runs'
-// units from the bundle). CPU time per sample, one core: stacks 32 µs
-// (9×9), 2.7 ms (16×16), 73 ms (20×20), 12 s (25×25); stackshybrid 42 ms
-// (25×25), 0.17 s (30×30), 0.44 s and 1.8 s (30×30, 36×36, 8 draws); se
-// 5 ms (16×16, B = 100), 37 ms (20×20, B = 300). The run report gives each
-// run's seconds_to_goal, each long run's cpu_seconds_to_goal (knuth.goals).
+// About 95 CPU-seconds (48 s on two cores, the long runs' units from the
+// bundle). A sample, one core: stacks 32 µs (9×9), 2.7 ms (16×16), 73 ms
+// (20×20), 12 s (25×25); stackshybrid 42 ms (25×25), 0.17 s (30×30), 0.44 s
+// and 1.8 s (30×30, 36×36, 8 draws); se 5 ms (16×16, B = 100), 37 ms
+// (20×20, B = 300). The run report gives each run's seconds_to_goal, each
+// long run's cpu_seconds_to_goal (knuth.goals).
 package knuth

@@ -31,7 +31,7 @@ type LongRow struct {
 }
 
 // longRuns returns the configuration's long runs.
-func (c *Config) longRuns() []longruns.Run { return longruns.Runs(c.Long, c.variant) }
+func (c *Config) longRuns() []longruns.Run { return longruns.Runs(c.Long, c.LongBlockSize, c.variant) }
 
 // listLong returns the ids of the long runs' units, after checking that
 // those the bundle lacks fit knuth.max_cpu_hours.
@@ -54,10 +54,10 @@ func runLong(p *pipeline.Pass, ids []string, results [][]byte) ([]CoverageRow, e
 	for _, c := range runs {
 		v := c.Run.Variant
 		for i, res := range c.Slices {
-			coverage = append(coverage, CoverageRow{Shape: c.Run.Shape.String(), Variant: v.Name, Run: int32(i), Long: true,
+			coverage = append(coverage, CoverageRow{Shape: c.Run.Shape.String(), Variant: longruns.Label(v), Run: int32(i), Long: true,
 				Columns: sampling.ColumnsOf(res)})
 		}
-		rows = append(rows, LongRow{Shape: c.Run.Shape.String(), Variant: v.Name, Order: v.Order.String(), HybridK: int32(v.HybridK),
+		rows = append(rows, LongRow{Shape: c.Run.Shape.String(), Variant: longruns.Label(v), Order: v.Order.String(), HybridK: int32(v.HybridK),
 			Budget: int32(max(1, v.Budget)), Alpha: v.Alpha, Columns: sampling.ColumnsOf(c.Result),
 			Units: int32(len(c.Units)), Kernel: LongBundle.Kernel})
 		rows[len(rows)-1].RelVarColumns, rows[len(rows)-1].CPUColumns = c.Efficiency()

@@ -116,22 +116,18 @@ type Config struct {
 	StacksDraws map[string]int `mapstructure:"stacks_draws" json:"stacks_draws,omitempty"`
 	// SEOrder is the search order of stochastic enumeration (mrv or cover).
 	SEOrder string `mapstructure:"se_order" json:"se_order"`
-	// SEBudget maps a shape to the number of partial grids se and
-	// lookahead keep per level.
+	// SEBudget maps a shape to the partial grids se and lookahead keep a level.
 	SEBudget map[string]int `mapstructure:"se_budget" json:"se_budget"`
 	// LookaheadAlpha is the exponent α of the look-ahead scores
-	// (walks.Lookahead): 0 keeps children uniformly (with forward checking),
-	// larger values trust the product of candidate counts more.
+	// (walks.Lookahead): 0 keeps children uniformly (forward checking).
 	LookaheadAlpha float64 `mapstructure:"lookahead_alpha" json:"lookahead_alpha"`
 	// CoverageRuns is the number of independent short runs per shape and
 	// variant of CoverageSamples (knuth_coverage.parquet; 0: none).
 	CoverageRuns int `mapstructure:"coverage_runs" json:"coverage_runs"`
-	// CoverageSamples maps a shape (or shape/variant, as Samples) to the
-	// samples of each coverage run.
+	// CoverageSamples maps RxC (or RxC/variant) to a coverage run's samples.
 	CoverageSamples map[string]int64 `mapstructure:"coverage_samples" json:"coverage_samples"`
 	// Goals maps a shape to the relative 95% half-width whose time the run
-	// report projects for each variant (sampling.Projection); other shapes
-	// get sampling.DefaultGoal, ±1%.
+	// report projects (sampling.Projection; others sampling.DefaultGoal).
 	Goals map[string]float64 `mapstructure:"goals" json:"goals"`
 	// Long maps RxC/variant to the samples of a long run of that variant
 	// (data/knuth_long.parquet), whose units the committed bundle keeps
@@ -144,12 +140,13 @@ type Config struct {
 	// ids), apart from the global seed so that a new seed reruns the
 	// default runs in seconds without asking for the long runs' CPU-hours.
 	LongSeed uint64 `mapstructure:"long_seed" json:"long_seed"`
-	// LongCoverage maps RxC/variant, a long run of Long, to the samples of
-	// each run of a coverage study cut from it: the long run's blocks in
-	// consecutive slices of that many samples, each an independent run
-	// (knuth_coverage.parquet, column long), so that coverage is measured
-	// at a headline run's size without drawing its samples twice.
+	// LongCoverage maps a long run's key to the samples of each run of a
+	// coverage study cut from its blocks (knuth_coverage.parquet, column
+	// long): coverage at a headline run's size, no sample drawn twice.
 	LongCoverage map[string]int64 `mapstructure:"long_coverage" json:"long_coverage"`
+	// LongBlockSize maps a long run's key to its samples per block, for
+	// slices smaller than a unit of knuth.block_size.
+	LongBlockSize map[string]int `mapstructure:"long_block_size" json:"long_block_size,omitempty"`
 }
 
 // DefaultConfig is the configuration without a config file.
@@ -211,7 +208,7 @@ func (c *Config) Validate() error {
 			runs = append(runs, r)
 		}
 	}
-	long, err := longruns.CheckConfig(c.Long, c.LongCoverage, c.BlockSize, c.MaxCPUHours)
+	long, err := longruns.CheckConfig(c.Long, c.LongCoverage, c.LongBlockSize, c.StacksDraws, c.BlockSize, c.MaxCPUHours)
 	if err != nil {
 		return err
 	}
@@ -262,7 +259,7 @@ var estimator = &sampling.Estimator[SummaryRow]{
 	Row: func(p *pipeline.Pass, shape grid.Shape, name string, res montecarlo.Result, relvar montecarlo.RelVarInterval, _ sampling.Timing) SummaryRow {
 		v := pipeline.ConfigOf[Config](p).variant(name, shape)
 		return SummaryRow{
-			Shape: shape.String(), Variant: name, Order: v.Order.String(), HybridK: int32(v.HybridK),
+			Shape: shape.String(), Variant: longruns.Label(v), Order: v.Order.String(), HybridK: int32(v.HybridK),
 			Budget: int32(max(1, v.Budget)), Alpha: v.Alpha,
 			Columns: sampling.ColumnsOf(res), RelVarColumns: sampling.RelVarColumnsOf(relvar),
 		}

@@ -1,12 +1,16 @@
 package knuth_test
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
 	"github.com/sudoku-census/sudoku-census/stages/knuth"
+	"github.com/sudoku-census/sudoku-census/stages/shared/sampling"
 )
 
 // smoke runs the knuth stage alone with the knuth part of
@@ -135,6 +139,26 @@ func TestConfigErrors(t *testing.T) {
 		"knuth.long={2x3/se: 64000, 3x5/hybrid: 16000}":                             "knuth.hybrid_k.3x5",
 		"knuth.max_cpu_hours=-1":                                                    "knuth.max_cpu_hours",
 		"knuth.long_coverage={2x3/se: 64000}":                                       "knuth.long_coverage.2x3/se",
+		// stackshybrid@k: k candidates, 1 to 256 in decimal, only for
+		// stackshybrid, and not the run RxC/stackshybrid is.
+		"knuth.long={4x2/stackshybrid@0: 64000}":                    "knuth.long.4x2/stackshybrid@0",
+		"knuth.long={4x2/stackshybrid@257: 64000}":                  "knuth.long.4x2/stackshybrid@257",
+		"knuth.long={4x2/stackshybrid@08: 64000}":                   "knuth.long.4x2/stackshybrid@08",
+		"knuth.long={4x2/stackshybrid@+8: 64000}":                   "knuth.long.4x2/stackshybrid@+8",
+		"knuth.long={4x2/stackshybrid@8.0: 64000}":                  "knuth.long.4x2/stackshybrid@8.0",
+		"knuth.long={4x2/stackshybrid@: 64000}":                     "knuth.long.4x2/stackshybrid@",
+		"knuth.long={4x2/stackshybrid@1e1: 64000}":                  "knuth.long.4x2/stackshybrid@1e1",
+		"knuth.long={4x2/stackshybrid@18446744073709551624: 64000}": "knuth.long.4x2/stackshybrid@18446744073709551624",
+		"knuth.long={4x2/stacks@8: 64000}":                          "knuth.long.4x2/stacks@8",
+		"knuth.long={4x2/se@8: 64000}":                              "knuth.long.4x2/se@8",
+		"knuth.long={4x2/stackshybrid@1: 64000}":                    "knuth.long.4x2/stackshybrid@1",
+		"knuth.long={4x2/stackshybrid@8: 64001}":                    "knuth.long.4x2/stackshybrid@8",
+		"knuth.long={4x2/stackshybrid@8: -64000}":                   "knuth.long.4x2/stackshybrid@8",
+		"knuth.long={6x7/stackshybrid@8: 4000}":                     "knuth.long.6x7/stackshybrid@8",
+		"knuth.long={1x7/stackshybrid@8: 64000}":                    "knuth.long.1x7/stackshybrid@8",
+		"knuth.samples={2x2: 5, 4x2/stackshybrid@8: 5}":             "knuth.samples.4x2/stackshybrid@8",
+		"knuth.coverage_samples={2x2: 5, 4x2/stackshybrid@8: 5}":    "knuth.coverage_samples.4x2/stackshybrid@8",
+		"knuth.long_coverage={4x2/stackshybrid@8: 64000}":           "knuth.long_coverage.4x2/stackshybrid@8",
 		// Shape keys are canonical: 03x3 beside 3x3 would run 3×3 twice.
 		"knuth.samples={2x2: 5, 3x3: 5, 03x3: 5}":                       "knuth.samples.03x3",
 		"knuth.samples={2x2: 5, 3x03: 5}":                               "knuth.samples.3x03",
@@ -153,6 +177,30 @@ func TestConfigErrors(t *testing.T) {
 	for _, n := range []string{"64001", "192000", "0", "-64000", "1.5", "1e30"} {
 		pipelinetest.Rejects(t, withLong, "knuth.long_coverage={2x3/se: "+n+"}", "knuth.long_coverage.2x3/se")
 	}
+	// With knuth.stacks_draws.4x2 = 8, 4x2/stackshybrid is the run of 8
+	// candidates: 4x2/stackshybrid@8 would be a second key for it, and
+	// @1 names the run of one. Slices of stackshybrid@k as of any run.
+	withDraws := smoke
+	withDraws.Set = append(slices.Clip(smoke.Set), "knuth.stacks_draws={4x2: 8}")
+	err := pipelinetest.Rejects(t, withDraws, "knuth.long={4x2/stackshybrid: 64000, 4x2/stackshybrid@8: 64000}", "knuth.long.4x2/stackshybrid@8")
+	if err == nil || !strings.Contains(err.Error(), "the run 4x2/stackshybrid") {
+		t.Errorf("stackshybrid@8 beside stacks_draws 8: %v", err)
+	}
+	withDraws.Set = append(withDraws.Set, "knuth.long={4x2/stackshybrid: 64000, 4x2/stackshybrid@1: 128000}")
+	for _, n := range []string{"64001", "192000", "0", "1.5"} {
+		pipelinetest.Rejects(t, withDraws, "knuth.long_coverage={4x2/stackshybrid@1: "+n+"}", "knuth.long_coverage.4x2/stackshybrid@1")
+	}
+	// knuth.long_block_size: a long run's, 1 to 2^30, and the run's samples
+	// and slices in its units.
+	pipelinetest.Rejects(t, smoke, "knuth.long_block_size={2x3/se: 100}", "knuth.long_block_size.2x3/se")
+	withLong.Set = append(withLong.Set, "knuth.long_coverage={2x3/se: 64000}")
+	for _, b := range []string{"0", "-100", "1073741825", "1.5", "true", "1e2"} {
+		pipelinetest.Rejects(t, withLong, "knuth.long_block_size={2x3/se: "+b+"}", "knuth.long_block_size.2x3/se")
+	}
+	pipelinetest.Rejects(t, withLong, "knuth.long_block_size={2x3/se: 3000}", "knuth.long.2x3/se")
+	pipelinetest.Rejects(t, withLong, "knuth.long_block_size={2x3/mrv: 100}", "knuth.long_block_size.2x3/mrv")
+	withLong.Set = append(withLong.Set, "knuth.long_block_size={2x3/se: 100}")
+	pipelinetest.Rejects(t, withLong, "knuth.long_coverage={2x3/se: 6401}", "knuth.long_coverage.2x3/se")
 	// An entry of a variant that is not listed is left unused; listed, it
 	// is checked.
 	withStacks := smoke
@@ -191,5 +239,58 @@ func TestSixBySixSamples(t *testing.T) {
 	check("knuth_long", long[0].Shape, long[0].Variant, long[0].Samples, 4, long[0].Log10Estimate)
 	if long[0].Units != 1 || !(long[0].CPUSeconds > 0) {
 		t.Errorf("long row: %d units, %g CPU-seconds", long[0].Units, long[0].CPUSeconds)
+	}
+}
+
+// Candidate draws make another estimator, named stackshybrid@k in every
+// table: the default run and the coverage runs of a shape with
+// knuth.stacks_draws, their trace, and a long run of knuth.long's key
+// RxC/stackshybrid@k beside the run of RxC/stackshybrid (of one candidate
+// here), each with its own units (the a field; the n field its
+// knuth.long_block_size) and its own coverage slices.
+func TestDrawsLabelTheirRuns(t *testing.T) {
+	root := pipelinetest.Run(t, pipelinetest.Options{
+		Stages: pipelinetest.Closure(knuth.Stage),
+		Set: []string{"knuth.block_size=10", "knuth.variants=[stackshybrid]", "knuth.stacks_exact={4x2: 3, 5x2: 5}",
+			"knuth.stacks_draws={4x2: 4}", "knuth.samples={4x2/stackshybrid: 50}", "knuth.coverage_runs=3",
+			"knuth.coverage_samples={4x2/stackshybrid: 20}",
+			"knuth.long={5x2/stackshybrid: 640, 5x2/stackshybrid@8: 1600}", "knuth.long_block_size={5x2/stackshybrid@8: 50}",
+			"knuth.long_coverage={5x2/stackshybrid: 640, 5x2/stackshybrid@8: 800}"},
+	})
+	rows, err := knuth.Summary.Load(root)
+	if err != nil || len(rows) != 1 || rows[0].Variant != "stackshybrid@4" || rows[0].Samples != 50 {
+		t.Fatalf("summary rows %+v, %v: want one of stackshybrid@4", rows, err)
+	}
+	trace, err := knuth.Trace.Load(root)
+	if err != nil || len(trace) == 0 || slices.ContainsFunc(trace, func(r sampling.TraceRow) bool { return r.Variant != "stackshybrid@4" }) {
+		t.Errorf("trace rows %+v, %v: want those of stackshybrid@4", trace, err)
+	}
+	long, err := knuth.LongSummary.Load(root)
+	if err != nil || len(long) != 2 || long[0].Variant != "stackshybrid" || long[0].Samples != 640 || long[1].Variant != "stackshybrid@8" || long[1].Samples != 1600 {
+		t.Fatalf("long rows %+v, %v: want 5x2 stackshybrid (640 samples), then stackshybrid@8 (1600)", long, err)
+	}
+	if long[0].Estimate == long[1].Estimate {
+		t.Errorf("the runs of 1 and 8 candidates have the same estimate %s", long[0].Estimate)
+	}
+	cov, err := knuth.Coverage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range cov {
+		got = append(got, fmt.Sprintf("%s/%s %d %v %d", r.Shape, r.Variant, r.Run, r.Long, r.Samples))
+	}
+	want := []string{"4x2/stackshybrid@4 0 false 20", "4x2/stackshybrid@4 1 false 20", "4x2/stackshybrid@4 2 false 20",
+		"5x2/stackshybrid 0 true 640", "5x2/stackshybrid@8 0 true 800", "5x2/stackshybrid@8 1 true 800"}
+	if !slices.Equal(got, want) {
+		t.Errorf("coverage rows %q, want %q", got, want)
+	}
+	have, err := pipeline.ReadBundle(root, knuth.LongBundle, nil)
+	units := map[string]int{}
+	for id := range have {
+		units[strings.Join(strings.Split(id, ".")[:9], ".")]++
+	}
+	if want := map[string]int{"long.5x2.stackshybrid.rowmajor.k100.b5.a0.s1.n10": 4, "long.5x2.stackshybrid.rowmajor.k100.b5.a8.s1.n50": 2}; err != nil || !maps.Equal(units, want) {
+		t.Errorf("the bundle's units by run %v, %v; want %v (16 blocks a unit, of 10 or 50 samples)", units, err, want)
 	}
 }

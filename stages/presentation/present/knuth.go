@@ -64,7 +64,7 @@ func readKnuth(p *pipeline.Pass, r *Results) error {
 			return err
 		}
 		r.Coverage = append(r.Coverage, CoverageRun{Method: method, Shape: s, Variant: row.Variant, Samples: row.Samples, CILow: st[2], CIHigh: st[3],
-			Long: row.Long, Gated: row.Unreliable || row.ParetoK >= montecarlo.HeadlineK,
+			Long: row.Long, Gated: row.Unreliable || row.ParetoK >= montecarlo.HeadlineK, RelativeError: row.RelativeError,
 			From: typeset.Row(knuth.Coverage.Path, "shape", row.Shape, "variant", row.Variant, "samples", row.Samples, "long", row.Long)})
 	}
 	return nil

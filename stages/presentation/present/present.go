@@ -228,6 +228,8 @@ type CoverageRun struct {
 	// Gated is whether the headline rule's tail gate flags the run:
 	// unreliable, or k̂ ≥ montecarlo.HeadlineK.
 	Gated bool
+	// RelativeError is its standard error over its estimate.
+	RelativeError float64
 	// From selects the rows of data/knuth_coverage.parquet of its
 	// shape, variant, samples and length: its CoverageStat's rows.
 	From typeset.Source
@@ -248,7 +250,11 @@ type CoverageStat struct {
 	Runs, Covered, Below      int64
 	GatedCovered, GatedMissed int64
 	Low, High                 float64
-	From                      typeset.Source // the rows of its runs
+	// RelVarOfMean is the mean of the runs' squared relative errors: the
+	// relative variance of the mean of a run of this size (Trusted
+	// compares it with a headline run's).
+	RelVarOfMean float64
+	From         typeset.Source // the rows of its runs
 }
 
 // Coverage returns the coverage of the 95% intervals of every shape and
@@ -271,6 +277,7 @@ func (r *Results) CoverageStats() []CoverageStat {
 			}
 			run := r.Coverage[i]
 			st.Runs++
+			st.RelVarOfMean += run.RelativeError * run.RelativeError
 			covered := false
 			switch {
 			case run.CIHigh.Cmp(x) < 0:
@@ -287,6 +294,7 @@ func (r *Results) CoverageStats() []CoverageStat {
 		}
 		if known {
 			st.Low, st.High = montecarlo.Wilson(st.Covered, st.Runs, montecarlo.Z95)
+			st.RelVarOfMean /= float64(max(st.Runs, 1))
 			out = append(out, st)
 		}
 	}
@@ -303,17 +311,40 @@ const NominalCoverage = 0.95
 // clearly below nominal (the Wilson interval of the coverage study wholly
 // below 95%). Coverage is a property of the shape and the run length: the
 // study's short runs on 6×6 say nothing about long runs on 9×9.
+//
+// A variant with candidate draws (stackshybrid@k, longruns.Label) is an
+// estimator of its own, newer than the study of the others: it must also
+// have been studied at e's size, on some shape with a known count, and
+// cover there: a study of it whose runs' relative variance of the mean is
+// within a factor coverageSizeFactor of e's (e.RelativeError²), and no
+// such study clearly below 95%.
 func (r *Results) Trusted(e Estimator) bool {
 	if e.Unreliable || e.ParetoK >= montecarlo.HeadlineK {
 		return false
 	}
+	draws := strings.Contains(e.Variant, "@")
+	studied := false
 	for _, st := range r.CoverageStats() {
-		if st.Method == e.Method && st.Variant == e.Variant && st.Shape == e.Shape && st.High < NominalCoverage {
+		if st.Method != e.Method || st.Variant != e.Variant {
+			continue
+		}
+		if st.Shape == e.Shape && st.High < NominalCoverage {
 			return false
 		}
+		if h := e.RelativeError * e.RelativeError; draws && st.RelVarOfMean <= coverageSizeFactor*h && h <= coverageSizeFactor*st.RelVarOfMean {
+			if st.High < NominalCoverage {
+				return false
+			}
+			studied = true
+		}
 	}
-	return true
+	return studied || !draws
 }
+
+// coverageSizeFactor is how far apart, either way, the relative variance of
+// the mean of a coverage study's runs and of a headline run may be for the
+// study to speak for the run (Trusted).
+const coverageSizeFactor = 2
 
 // source is one computing stage and how to convert its artifacts.
 type source struct {
@@ -579,4 +610,4 @@ func CPUHours(seconds float64) string {
 
 // WalksCells reports whether e's work counts cells visited: every
 // estimator but the stack estimators, whose work counts memo states.
-func (e Estimator) WalksCells() bool { return e.Variant != "stacks" && e.Variant != "stackshybrid" }
+func (e Estimator) WalksCells() bool { return !strings.HasPrefix(e.Variant, "stacks") }

@@ -245,6 +245,58 @@ func TestCoverageStatsAndTrusted(t *testing.T) {
 	}
 }
 
+// A variant with candidate draws (stackshybrid@8) is trusted only where a
+// coverage study of that same variant, on a shape with a known count (2×2
+// here), has runs whose relative variance of the mean is within a factor 2
+// of the headline run's and covers there: not with the k = 1 study of the
+// same size, not with its own study at another size, not with a study
+// clearly below 95%; the rule of the variants without draws is unchanged
+// (no study needed on a shape whose count is unknown).
+func TestTrustedNeedsCoverageWithItsDraws(t *testing.T) {
+	known, _ := grid.ParseShape("2x2")
+	unknown, _ := grid.ParseShape("6x5")
+	f := func(x float64) *big.Float { return big.NewFloat(x) }
+	study := func(variant string, re float64, covered int) []CoverageRun {
+		var runs []CoverageRun
+		for i := range 300 {
+			run := CoverageRun{Method: "knuth", Shape: known, Variant: variant, Samples: int64(32000 + covered), Long: true, CILow: f(280), CIHigh: f(290), RelativeError: re}
+			if i >= covered {
+				run.CIHigh = f(287)
+			}
+			runs = append(runs, run)
+		}
+		return runs
+	}
+	headline := Estimator{Method: "knuth", Shape: unknown, Variant: "stackshybrid@8", Estimate: f(1e9), StdError: f(5e6), RelativeError: 0.005, ParetoK: 0.2}
+	plain := headline
+	plain.Variant = "stackshybrid"
+	for _, c := range []struct {
+		name     string
+		coverage []CoverageRun
+		want     bool
+	}{
+		{"no study", nil, false},
+		{"only the k = 1 study", study("stackshybrid", 0.005, 290), false},
+		{"a study of 16 draws", study("stackshybrid@16", 0.005, 290), false},
+		{"its study, relvar of the mean 2.2 times the run's", study("stackshybrid@8", 0.0075, 290), false},
+		{"its study, a third of the run's", study("stackshybrid@8", 0.0029, 290), false},
+		{"its study at size, 96.7%", study("stackshybrid@8", 0.006, 290), true},
+		{"its study at size, 90%", study("stackshybrid@8", 0.004, 270), false},
+		{"at size 90% beside another at size 96.7%", append(study("stackshybrid@8", 0.004, 270), study("stackshybrid@8", 0.006, 290)...), false},
+	} {
+		r := &Results{Coverage: c.coverage}
+		if got := r.Trusted(headline); got != c.want {
+			t.Errorf("%s: trusted %v, want %v", c.name, got, c.want)
+		}
+		if !r.Trusted(plain) {
+			t.Errorf("%s: stackshybrid without draws on a shape of unknown count not trusted", c.name)
+		}
+	}
+	if st := (&Results{Coverage: study("stackshybrid@8", 0.006, 290)}).CoverageStats(); len(st) != 1 || math.Abs(st[0].RelVarOfMean-3.6e-5) > 1e-12 {
+		t.Errorf("coverage stats %+v, want one study with relvar of the mean 3.6e-5", st)
+	}
+}
+
 // The ends of a printed interval differ, with the width in about two
 // digits, also for a narrow interval, past the float64 range and for
 // negative ends; a zero-width interval keeps the least digits.

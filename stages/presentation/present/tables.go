@@ -431,7 +431,8 @@ func appendUnreliableNote(rows [][]typeset.Cell, es []Estimator, cols int) [][]t
 }
 
 // CoverageTable is the coverage study: per shape with a known count,
-// variant and run size (a long run's slices marked "long"), the samples per
+// variant (stackshybrid@k, k candidates, an estimator of its own) and run
+// size (a long run's slices marked "long"), the samples per
 // run, the runs, how many 95% intervals hold the count and how many lie
 // wholly below it, how many of the missing and of the covering runs the
 // tail gate flags (unreliable or k̂ ≥ 1/2), the coverage with its Wilson

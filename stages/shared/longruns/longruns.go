@@ -103,8 +103,8 @@ const idForm = "long.<shape>.<variant>.<order>.k<hybrid_k>.b<budget>.a<alpha>.s<
 // ID returns the unit's id. The stack estimator keeps no budget and no
 // alpha, so stackshybrid's b field holds its exact matching columns when
 // they are not walks.StacksHybridColumns (knuth.stacks_exact), else 0, and
-// its a field its candidate draws when more than 1 (knuth.stacks_draws),
-// else 0.
+// its a field its candidate draws when more than 1 (knuth.stacks_draws, or
+// k of a knuth.long key RxC/stackshybrid@k), else 0.
 func (u Unit) ID() string {
 	v := u.Variant
 	alpha := strings.ReplaceAll(strconv.FormatFloat(v.Alpha, 'g', -1, 64), ".", "p")

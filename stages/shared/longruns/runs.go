@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -19,22 +20,60 @@ type Run struct {
 	Shape   grid.Shape
 	Variant walks.Variant
 	Samples int64
+	// Key is its key in knuth.long (and knuth.long_coverage), RxC/variant.
+	Key string
+	// BlockSize is its samples per block (knuth.long_block_size), 0 for
+	// the stage's (knuth.block_size).
+	BlockSize int
 }
 
 // Runs returns the long runs of knuth.long: shapes in table order,
-// variants in the order of Names, each variant as variant makes it.
-func Runs(long map[string]int64, variant func(name string, s grid.Shape) walks.Variant) []Run {
+// variants in the order of Names, then the stackshybrid@k in the order of
+// k, each variant as variant makes it, with k candidates for
+// stackshybrid@k, and its block size of blockSizes (knuth.long_block_size).
+func Runs(long map[string]int64, blockSizes map[string]int, variant func(name string, s grid.Shape) walks.Variant) []Run {
 	var out []Run
-	for _, r := range sampling.Runs(long, Names) {
-		if n := long[r.Shape.String()+"/"+r.Variant]; n > 0 {
-			out = append(out, Run{r.Shape, variant(r.Variant, r.Shape), n})
+	for _, r := range sampling.Runs(long, longNames(long)) {
+		key := r.Shape.String() + "/" + r.Variant
+		if n := long[key]; n > 0 {
+			name, draws, _ := splitDraws(r.Variant)
+			v := variant(name, r.Shape)
+			if draws > 0 {
+				v.StacksDraws = 0
+				if draws > 1 {
+					v.StacksDraws = draws
+				}
+			}
+			out = append(out, Run{r.Shape, v, n, key, blockSizes[key]})
 		}
 	}
 	return out
 }
 
-// Units returns the run's units in block order.
+// longNames are the variants knuth.long's keys may name: Names, then the
+// stackshybrid@k of its keys (well formed: splitDraws) in the order of k.
+func longNames(long map[string]int64) []string {
+	names := slices.Clone(Names)
+	var draws []int
+	for key := range long {
+		_, variant, _ := strings.Cut(key, "/")
+		if _, d, ok := splitDraws(variant); ok && d > 0 && !slices.Contains(draws, d) {
+			draws = append(draws, d)
+		}
+	}
+	slices.Sort(draws)
+	for _, d := range draws {
+		names = append(names, "stackshybrid@"+strconv.Itoa(d))
+	}
+	return names
+}
+
+// Units returns the run's units in block order, of blocks of blockSize
+// samples unless the run has its own.
 func (r Run) Units(seed uint64, blockSize int) []Unit {
+	if r.BlockSize > 0 {
+		blockSize = r.BlockSize
+	}
 	per := unitBlocks(r.Shape)
 	nblocks := int(r.Samples / int64(blockSize))
 	out := make([]Unit, 0, nblocks/per)
@@ -47,15 +86,29 @@ func (r Run) Units(seed uint64, blockSize int) []Unit {
 // maxCPUHours bounds knuth.max_cpu_hours (a year on one core).
 const maxCPUHours = 24 * 366
 
-// CheckConfig checks knuth.long, knuth.long_coverage and
-// knuth.max_cpu_hours, for blocks of blockSize samples, and returns the long
-// runs as sampling.Runs, for the checks of their parameters.
-func CheckConfig(long, coverage map[string]int64, blockSize int, maxHours float64) ([]sampling.Run, error) {
-	runs, err := checkLong(long, blockSize)
+// CheckConfig checks knuth.long, knuth.long_block_size (blockSizes),
+// knuth.long_coverage and knuth.max_cpu_hours, for blocks of blockSize
+// samples (knuth.block_size) and stackshybrid's candidates draws
+// (knuth.stacks_draws), and returns the long runs as sampling.Runs
+// (stackshybrid@k as stackshybrid), for the checks of their parameters.
+func CheckConfig(long, coverage map[string]int64, blockSizes, draws map[string]int, blockSize int, maxHours float64) ([]sampling.Run, error) {
+	for _, key := range slices.Sorted(maps.Keys(blockSizes)) {
+		if b := blockSizes[key]; b < 1 || b > montecarlo.MaxBlockSize || long[key] <= 0 {
+			return nil, pipeline.Invalid("knuth.long_block_size."+key, b, fmt.Sprintf(
+				"keys are long runs RxC/variant of knuth.long with samples, values their samples per block, 1 to %d (unset: knuth.block_size)", montecarlo.MaxBlockSize))
+		}
+	}
+	sizes := func(key string) int {
+		if b, ok := blockSizes[key]; ok {
+			return b
+		}
+		return blockSize
+	}
+	runs, err := checkLong(long, draws, sizes)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCoverage(coverage, long, blockSize); err != nil {
+	if err := checkCoverage(coverage, long, sizes); err != nil {
 		return nil, err
 	}
 	if !(maxHours >= 0 && maxHours <= maxCPUHours) {
@@ -64,9 +117,9 @@ func CheckConfig(long, coverage map[string]int64, blockSize int, maxHours float6
 	return runs, nil
 }
 
-// checkLong checks knuth.long for blocks of blockSize samples and returns
-// its runs as sampling.Runs.
-func checkLong(long map[string]int64, blockSize int) ([]sampling.Run, error) {
+// checkLong checks knuth.long for blocks of blockSize(key) samples and
+// candidates draws and returns its runs as sampling.Runs.
+func checkLong(long map[string]int64, draws map[string]int, blockSize func(key string) int) ([]sampling.Run, error) {
 	if len(long) == 0 {
 		return nil, nil
 	}
@@ -78,7 +131,22 @@ func checkLong(long map[string]int64, blockSize int) ([]sampling.Run, error) {
 			return nil, checkLongKey(long, blockSize, key)
 		}
 	}
-	if err := sampling.CheckSamples("knuth.long", long, Names); err != nil {
+	// A stackshybrid@k key: well formed, and not the run RxC/stackshybrid
+	// is (one key per run, so that one run has one label).
+	for _, key := range keys {
+		shapeKey, variant, _ := strings.Cut(key, "/")
+		if !strings.Contains(variant, "@") {
+			continue
+		}
+		_, d, ok := splitDraws(variant)
+		if !ok {
+			return nil, pipeline.Invalid("knuth.long."+key, long[key], fmt.Sprintf("RxC/stackshybrid@k for stackshybrid with k candidates, k an integer from 1 to %d in decimal, no sign or leading zeros", walks.MaxStacksDraws))
+		}
+		if d == max(1, draws[shapeKey]) {
+			return nil, pipeline.Invalid("knuth.long."+key, long[key], fmt.Sprintf("the run %s/stackshybrid is (k = %d by knuth.stacks_draws, unset 1): write it so, one key per run", shapeKey, d))
+		}
+	}
+	if err := sampling.CheckSamples("knuth.long", long, longNames(long)); err != nil {
 		return nil, err
 	}
 	var runs []sampling.Run
@@ -89,15 +157,16 @@ func checkLong(long map[string]int64, blockSize int) ([]sampling.Run, error) {
 		shapeKey, variant, _ := strings.Cut(key, "/")
 		s, _ := sampling.ParseShapeKey(shapeKey)
 		if long[key] > 0 {
-			runs = append(runs, sampling.Run{Shape: s, Variant: variant})
+			name, _, _ := splitDraws(variant)
+			runs = append(runs, sampling.Run{Shape: s, Variant: name})
 		}
 	}
 	return runs, nil
 }
 
 // checkLongKey checks one key RxC/variant of knuth.long and its count.
-func checkLongKey(long map[string]int64, blockSize int, key string) error {
-	n := long[key]
+func checkLongKey(long map[string]int64, blockSizes func(key string) int, key string) error {
+	n, blockSize := long[key], blockSizes(key)
 	shapeKey, variant, per := strings.Cut(key, "/")
 	s, err := sampling.ParseShapeKey(shapeKey)
 	if !per || err != nil || s.String() != shapeKey {
@@ -106,19 +175,19 @@ func checkLongKey(long map[string]int64, blockSize int, key string) error {
 	unit := int64(unitBlocks(s)) * int64(blockSize)
 	if n < 0 || n%unit != 0 || n/int64(blockSize) > montecarlo.MaxBlocks {
 		return pipeline.Invalid("knuth.long."+key, n, fmt.Sprintf(
-			"0 or a multiple of %d (units of %d blocks of knuth.block_size = %d) up to %d",
+			"0 or a multiple of %d (units of %d blocks of %d samples, knuth.block_size or long_block_size) up to %d",
 			unit, unitBlocks(s), blockSize, montecarlo.MaxBlocks/int64(unitBlocks(s))*unit))
 	}
-	if why := unfit(variant, s); why != "" {
-		return pipeline.Invalid("knuth.long."+key, n, why)
+	if name, _, _ := splitDraws(variant); unfit(name, s) != "" {
+		return pipeline.Invalid("knuth.long."+key, n, unfit(name, s))
 	}
 	return nil
 }
 
 // checkCoverage checks knuth.long_coverage (coverage) against knuth.long
 // (long): each key a long run with samples, each value a multiple of that
-// run's unit, at most its samples.
-func checkCoverage(coverage, long map[string]int64, blockSize int) error {
+// run's unit (of blocks of blockSize(key)), at most its samples.
+func checkCoverage(coverage, long map[string]int64, blockSize func(key string) int) error {
 	for _, key := range slices.Sorted(maps.Keys(coverage)) {
 		n := coverage[key]
 		total, ok := long[key]
@@ -127,7 +196,7 @@ func checkCoverage(coverage, long map[string]int64, blockSize int) error {
 		}
 		shapeKey, _, _ := strings.Cut(key, "/")
 		s, _ := sampling.ParseShapeKey(shapeKey)
-		unit := int64(unitBlocks(s)) * int64(blockSize)
+		unit := int64(unitBlocks(s)) * int64(blockSize(key))
 		if n < unit || n%unit != 0 || n > total {
 			return pipeline.Invalid("knuth.long_coverage."+key, n, fmt.Sprintf(
 				"a multiple of %d (a long unit's samples) from %d to the long run's %d", unit, unit, total))
@@ -191,7 +260,7 @@ func Merge(p *pipeline.Pass, runs []Run, seed uint64, blockSize int, ids []strin
 			return nil, err
 		}
 		k += len(c.Units)
-		if per := coverage[r.Shape.String()+"/"+r.Variant.Name]; per > 0 {
+		if per := coverage[r.Key]; per > 0 {
 			if c.Slices, err = c.cutSlices(per); err != nil {
 				return nil, err
 			}
@@ -256,7 +325,7 @@ func (r Run) collect(seed uint64, blockSize int, ids []string, results [][]byte,
 	}
 	res, err := merge(c.Blocks, cut)
 	if err != nil {
-		return c, fmt.Errorf("long run %s %s: %w", r.Shape, r.Variant.Name, err)
+		return c, fmt.Errorf("long run %s: %w", r.Key, err)
 	}
 	c.Result = res
 	return c, nil
@@ -293,7 +362,7 @@ func (c Collected) cutSlices(per int64) ([]montecarlo.Result, error) {
 		}
 		res, err := merge(blocks[i*blocksPer:(i+1)*blocksPer], cut)
 		if err != nil {
-			return nil, fmt.Errorf("coverage slice %d of the long run %s %s: %w", i, c.Run.Shape, c.Run.Variant.Name, err)
+			return nil, fmt.Errorf("coverage slice %d of the long run %s: %w", i, c.Run.Key, err)
 		}
 		out = append(out, res)
 	}
@@ -307,10 +376,10 @@ func (c Collected) report(p *pipeline.Pass, goal float64) {
 	r, cpu := c.Run, c.CPUSeconds
 	st := c.Result.Total.Stats()
 	halfWidth := montecarlo.Z95 * st.RelativeError
-	p.Log.Info("long run", "shape", r.Shape.String(), "variant", r.Variant.Name, "samples", c.Result.Total.N, "units", len(c.Units),
+	p.Log.Info("long run", "shape", r.Shape.String(), "variant", Label(r.Variant), "samples", c.Result.Total.N, "units", len(c.Units),
 		"estimate", montecarlo.Decimal(st.Estimate), "half_width_95", fmt.Sprintf("±%.3g%%", 100*halfWidth),
 		"cpu_hours", fmt.Sprintf("%.3g", cpu/3600))
-	key := "long/" + r.Shape.String() + "/" + r.Variant.Name + "."
+	key := "long/" + r.Shape.String() + "/" + Label(r.Variant) + "."
 	p.Report(key+"cpu_seconds", cpu)
 	p.Report(key+"goal_half_width_95", goal)
 	if !math.IsInf(halfWidth, 0) && !math.IsNaN(halfWidth) {
@@ -321,7 +390,7 @@ func (c Collected) report(p *pipeline.Pass, goal float64) {
 	if !met && !math.IsInf(more, 0) && !math.IsNaN(more) {
 		p.Report(key+"cpu_seconds_to_goal", more)
 	}
-	p.Log.Info("long run goal", "shape", r.Shape.String(), "variant", r.Variant.Name, "goal", fmt.Sprintf("±%.3g%%", 100*goal),
+	p.Log.Info("long run goal", "shape", r.Shape.String(), "variant", Label(r.Variant), "goal", fmt.Sprintf("±%.3g%%", 100*goal),
 		"met", met, "cpu_hours_to_goal", fmt.Sprintf("%.3g", more/3600))
 }
 

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
@@ -79,6 +80,34 @@ func (c Params) Variant(name string, s grid.Shape) walks.Variant {
 	}
 	o, _ := walks.ParseOrder(name)
 	return walks.Variant{Name: name, Order: o, HybridK: cells}
+}
+
+// Label names a variant's runs in the knuth stage's artifacts: its name,
+// and "stackshybrid@k" for stackshybrid with k > 1 candidates
+// (StacksDraws): another estimator, whose coverage is its own
+// (present.Results.Trusted).
+func Label(v walks.Variant) string {
+	if v.Stacks && v.StacksDraws > 1 {
+		return v.Name + "@" + strconv.Itoa(v.StacksDraws)
+	}
+	return v.Name
+}
+
+// splitDraws reads the variant of a knuth.long key: a name, or
+// stackshybrid@k, stackshybrid with k candidates whatever
+// knuth.stacks_draws says, k from 1 to walks.MaxStacksDraws in decimal
+// without sign or leading zeros. draws is 0 without a suffix; ok is false
+// for a malformed one.
+func splitDraws(variant string) (name string, draws int, ok bool) {
+	name, k, at := strings.Cut(variant, "@")
+	if !at {
+		return variant, 0, true
+	}
+	d, err := strconv.Atoi(k)
+	if name != "stackshybrid" || err != nil || strconv.Itoa(d) != k || d < 1 || d > walks.MaxStacksDraws {
+		return name, 0, false
+	}
+	return name, d, true
 }
 
 // Check checks the parameters of runs, those of knuth.samples,

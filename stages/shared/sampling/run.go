@@ -83,7 +83,9 @@ type Estimator[R any] struct {
 	// Summary and Trace are the stage's two tables.
 	Summary pipeline.Table[R]
 	Trace   pipeline.Table[TraceRow]
-	// Key returns a summary row's shape, variant and statistics.
+	// Key returns a summary row's shape, variant and statistics; if set,
+	// the variant's trace rows take the variant it names (Row may name a
+	// variant whose parameters make it another estimator otherwise).
 	Key func(R) (shape, variant string, c Columns)
 }
 
@@ -147,8 +149,11 @@ func (e *Estimator[R]) RunUnits(p *pipeline.Pass, ids []string, results [][]byte
 		iv := montecarlo.BootstrapRelVar(spec, montecarlo.BlockMoments(blocks), montecarlo.BootstrapResamples)
 		tm := timings[runKey(spec)]
 		report(p, spec, res, iv, tm, plan.goal(shape))
-		rows = append(rows, e.Row(p, shape, variant, res, iv, tm))
-		points = append(points, TraceRows(spec.Shape, variant, res.Trace)...)
+		row, label := e.Row(p, shape, variant, res, iv, tm), variant
+		if e.Key != nil {
+			_, label, _ = e.Key(row)
+		}
+		rows, points = append(rows, row), append(points, TraceRows(spec.Shape, label, res.Trace)...)
 	}
 	if err := e.Summary.Write(p, rows); err != nil {
 		return err
