@@ -316,8 +316,12 @@ func listIDs(root string, cs symmetry.Shape, shapes []symmetry.Shape, transpose 
 	return ids, nil
 }
 
-// checkKernel names the code that computes the check units.
-var checkKernel = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedWorkers, FixedPart) v%d", stackjoin.KernelVersion)
+// checkKernel names the code that computes the check units; the parts of
+// a split 6×2 class are FixedPartByFirstRows's, named by checkKernelByFirstRows.
+var (
+	checkKernel            = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedWorkers, FixedPart) v%d", stackjoin.KernelVersion)
+	checkKernelByFirstRows = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedPartByFirstRows) v%d, first-row shares v%d", stackjoin.KernelVersion, stackjoin.FirstRowShareVersion)
+)
 
 // Bundle keeps the second counts of the 5×2 and 6×2 classes (those of
 // 2×5, 5×2, 2×6 and 6×2), each a function of its id alone: "stackjoin <F>" or, for a part
@@ -325,10 +329,13 @@ var checkKernel = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedWo
 var Bundle = &pipeline.Bundle{
 	Name: "symmetry-checks",
 	KernelOf: func(id string) string {
-		if checksBundleHolds(id) {
-			return checkKernel
+		if !checksBundleHolds(id) {
+			return ""
 		}
-		return ""
+		if s, _, _, parts, _ := parseCheckUnit(id); s == check6x2Shape && parts > 1 {
+			return checkKernelByFirstRows
+		}
+		return checkKernel
 	},
 	Holds: checksBundleHolds,
 	Work: func(id string) string {

@@ -2,11 +2,13 @@ package stackjoin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
@@ -81,11 +83,33 @@ func benchCheckParts(b *testing.B, s symmetry.Shape, of int, pairs [][2]int) {
 			pairs = append(pairs, [2]int{class, part})
 		}
 	}
+	// STACKJOIN_BENCH_CPU (a duration) stops each part at that much of the
+	// process's CPU time, for a profile of a bounded piece of a part too
+	// long to finish; STACKJOIN_BENCH_BY_FIRST_ROWS=1 runs FixedPartByFirstRows's parts.
+	var limit time.Duration
+	if v := os.Getenv("STACKJOIN_BENCH_CPU"); v != "" {
+		if limit, err = time.ParseDuration(v); err != nil || limit <= 0 {
+			b.Fatalf("STACKJOIN_BENCH_CPU=%q: want a positive duration", v)
+		}
+	}
+	partOf := FixedPart
+	if os.Getenv("STACKJOIN_BENCH_BY_FIRST_ROWS") == "1" {
+		partOf = FixedPartByFirstRows
+	}
 	for _, cp := range pairs {
 		b.Run(fmt.Sprintf("class%d/part%d", cp[0], cp[1]), func(b *testing.B) {
 			for range b.N {
+				ctx, cancel := context.Background(), context.CancelFunc(func() {})
+				if limit > 0 {
+					ctx, cancel = CPULimit(ctx, limit)
+				}
 				cpu0 := pipeline.ProcessCPU()
-				sums, err := FixedPart(context.Background(), s, g.Classes[cp[0]].Rep, cp[1], of, 1)
+				sums, err := partOf(ctx, s, g.Classes[cp[0]].Rep, cp[1], of, 1)
+				cancel()
+				if limit > 0 && errors.Is(err, context.Canceled) {
+					b.Logf("%v class %d part %d of %d: stopped at %v, %.2f CPU-s", s, cp[0], cp[1], of, limit, (pipeline.ProcessCPU() - cpu0).Seconds())
+					continue
+				}
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -119,4 +143,28 @@ func BenchmarkFirstRows6x2(b *testing.B) {
 			}
 		})
 	}
+}
+
+// CPULimit returns ctx cancelled once the process has spent d more CPU
+// time (looked at every 50 ms): on a loaded machine a wall-clock limit
+// stops a count after a varying share of its work.
+func CPULimit(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	end := pipeline.ProcessCPU() + d
+	go func() {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if pipeline.ProcessCPU() >= end {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return ctx, cancel
 }

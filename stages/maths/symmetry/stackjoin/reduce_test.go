@@ -2,6 +2,7 @@ package stackjoin
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"math/big"
 	"math/rand/v2"
@@ -179,9 +180,16 @@ func TestCanonicalWalkMatchesEveryImage(t *testing.T) {
 // 5×2 (where at least two stacks follow a cycle after the first) that
 // finish within a budget, whole and in 5 parts on 2 workers (the memo is
 // used only below the sharing depth), and checks that the memo was used.
+// On 4×2 the memo keeps in two words only the sums below 2^8, the others
+// in its map of big integers (laterBig), so that both are met.
 func TestLaterMemoMatches(t *testing.T) {
 	compared, memoised := 0, uint64(0)
+	defer func(bits int) { laterCountBits = bits }(laterCountBits)
 	for _, s := range []symmetry.Shape{{R: 4, C: 2}, {R: 5, C: 2}} {
+		laterCountBits = 128
+		if s.R == 4 {
+			laterCountBits = 8
+		}
 		g, err := symmetry.NewGroup(s, false)
 		if err != nil {
 			t.Fatal(err)
@@ -218,5 +226,26 @@ func TestLaterMemoMatches(t *testing.T) {
 	t.Logf("%d counts compared, %d later sums taken from the memo", compared, memoised)
 	if compared < 20 || memoised == 0 {
 		t.Errorf("%d counts compared, %d later sums from the memo: want at least 20 and some", compared, memoised)
+	}
+}
+
+// TestLaterCountRoundTrip checks that a sum kept in walker.later in two
+// words reads back as itself, at the words' edges.
+func TestLaterCountRoundTrip(t *testing.T) {
+	one := big.NewInt(1)
+	for _, x := range []*big.Int{
+		big.NewInt(0), big.NewInt(1),
+		new(big.Int).Sub(new(big.Int).Lsh(one, 64), one), new(big.Int).Lsh(one, 64),
+		new(big.Int).Add(new(big.Int).Lsh(one, 100), big.NewInt(12345)),
+		new(big.Int).Sub(new(big.Int).Lsh(one, 128), one),
+	} {
+		var buf [16]byte
+		x.FillBytes(buf[:])
+		v := laterCount{binary.BigEndian.Uint64(buf[:8]), binary.BigEndian.Uint64(buf[8:])}
+		got := big.NewInt(-7)
+		setLaterCount(got, v, &buf)
+		if got.Cmp(x) != 0 {
+			t.Errorf("%v read back as %v", x, got)
+		}
 	}
 }
