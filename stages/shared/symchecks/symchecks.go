@@ -108,11 +108,19 @@ var checkWeightOrder6x2 = []int{
 
 // checkSplit6x2 is the classes of checkWeightOrder6x2 whose parts have
 // been timed (TestSurvey6x2 with STACKJOIN_SAMPLE: the mean CPU time of a
-// seeded sample of parts times the parts, rounded up): none yet. Part 0 of
-// 256 of class 172 passed 238 CPU-seconds on the kernel of KernelVersion 2
-// with the first rows listed by their invariant. The keys and parts name
-// the units: changing them leaves the bundle's rows of those classes
-// foreign, so they stay fixed once units are kept.
+// seeded sample of parts times the parts, rounded up): none yet. Their
+// parts are stackjoin.FixedPartByFirstRows' (checkKernelByFirstRows):
+// FixedPart's, splitting each first row's memo over many parts, passed 150
+// CPU-s in part 5 of 65,536 of class 172. Timed on 2026-12-07 (one core,
+// the machine's 2 loaded 10-17, the memo keyed up to row swaps), no class
+// had every sampled part finish, so none has a projection: a part of 1,024
+// (about 6 of class 172's 5,778 first rows) passed 120 CPU-s on 172, 60 on
+// 173 and 159, 40 on 174; a part of 64 (6 of the 388 first rows of the
+// classes with one σ type) passed 45 on 146, 78 and 94, while single first
+// rows of 146 took 0.1-1.2 s: the cost lies in a few first rows. So class
+// 172 needs over 34 CPU-hours, 146, 78 and 94 over 0.8 each. The keys and
+// parts name the units: changing them leaves the bundle's rows of those
+// classes foreign, so they stay fixed once units are kept.
 var checkSplit6x2 = map[int]splitClass{}
 
 // check6x2LightCPUHours is the projection of any other 6×2 class with a

@@ -89,9 +89,11 @@
 // E is computed (a zero prunes), and the sum is the nested
 // Σ_{P_1} E_1 · Σ_{P_2} E_2 · …, as the three-stack method nests its first
 // stack and its splits. Below the first cycle, the later cycles' sum
-// depends only on the symbols each row has used: where two stacks or more
-// follow, it is memoised by them below each first row, under the sharing
-// depth (walker.later, TestLaterMemoMatches; never on 3×4).
+// depends only on the symbols each row has used, and is kept by the row
+// permutations y below (P ↦ P∘y⁻¹ on the later cycles): where two stacks
+// or more follow, it is memoised below each first row, under the sharing
+// depth, by those symbols brought down by y's row swaps (walker.later, in
+// 128-bit words; TestLaterMemoMatches; never on 3×4).
 //
 // Relabellings. F(g) = Σ_λ #{X : X∘g = σ_λ∘X}/|Z(σ_λ)| (see package
 // search). Z(σ_λ) acts on the configurations, keeping E and the constraints,
@@ -188,14 +190,11 @@
 //
 // On 5×2 (check units: 21 heavy classes in 64 parts) the two-column key,
 // the sorted bands and the later cycles' memo cut part 3 of class 81 from
-// 88 to 8.8 CPU-s, 47's from 350 to 0.51 (BenchmarkCheckPart5x2). On 6×2 (TestSurvey6x2, one core) the first
-// rows of class 172's 7 σ types took 112 s, 20 by the invariant
-// (BenchmarkFirstRows6x2). Of the 488 classes with a relabelling type,
-// 350, counted whole, equal the stage's F in 7.0 CPU-minutes in all (at
-// most 17 s each): under 10^-9 of the non-identity 2×6 sum. The 138 others
-// passed 25-90 s wall whole or were not tried. Part 0 of 256 of class 172
-// (49% of the sum) passed 238 CPU-s, a third in the later cycles' memo map
-// (walker.later), the rest in the enumeration and the stack keys; part 226
-// of class 94 took 0.3 s: too uneven, on too shared a machine, to project
-// the heavy classes yet, so they have no check units.
+// 88 to 8.8 CPU-s, its pointer-free memo keyed up to the row swaps to 5.1
+// (BenchmarkCheckPart5x2). On 6×2 (TestSurvey6x2, one core) the first
+// rows of class 172's 7 σ types take 10 s. The 350 lightest classes of the
+// 488 with a relabelling type, counted whole, equal the stage's F in 7.0
+// CPU-minutes. FixedPart cuts each first row of the heavy ones over many
+// parts, each refilling that row's memo (part 5 of 65,536 of class 172,
+// 49% of the sum, passed 150 CPU-s): their parts are FixedPartByFirstRows'.
 package stackjoin

@@ -128,17 +128,12 @@ func newProblem(s symmetry.Shape, e symmetry.Element) *problem {
 	}
 	for _, y := range p.rowSym {
 		var pairs [][2]uint8
-		involution := true
 		for a, b := range y {
-			if y[b] != a {
-				involution = false
-				break
-			}
 			if a < b {
 				pairs = append(pairs, [2]uint8{uint8(a), uint8(b)})
 			}
 		}
-		if involution && len(pairs) > 0 && len(pairs) <= longest {
+		if perm.IsIdentity(perm.Compose(y, y)) && len(pairs) > 0 && len(pairs) <= longest {
 			p.laterSwaps = append(p.laterSwaps, pairs)
 		}
 	}

@@ -2,7 +2,6 @@ package stackjoin
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"math/big"
 	"math/rand/v2"
@@ -226,26 +225,5 @@ func TestLaterMemoMatches(t *testing.T) {
 	t.Logf("%d counts compared, %d later sums taken from the memo", compared, memoised)
 	if compared < 20 || memoised == 0 {
 		t.Errorf("%d counts compared, %d later sums from the memo: want at least 20 and some", compared, memoised)
-	}
-}
-
-// TestLaterCountRoundTrip checks that a sum kept in walker.later in two
-// words reads back as itself, at the words' edges.
-func TestLaterCountRoundTrip(t *testing.T) {
-	one := big.NewInt(1)
-	for _, x := range []*big.Int{
-		big.NewInt(0), big.NewInt(1),
-		new(big.Int).Sub(new(big.Int).Lsh(one, 64), one), new(big.Int).Lsh(one, 64),
-		new(big.Int).Add(new(big.Int).Lsh(one, 100), big.NewInt(12345)),
-		new(big.Int).Sub(new(big.Int).Lsh(one, 128), one),
-	} {
-		var buf [16]byte
-		x.FillBytes(buf[:])
-		v := laterCount{binary.BigEndian.Uint64(buf[:8]), binary.BigEndian.Uint64(buf[8:])}
-		got := big.NewInt(-7)
-		setLaterCount(got, v, &buf)
-		if got.Cmp(x) != 0 {
-			t.Errorf("%v read back as %v", x, got)
-		}
 	}
 }

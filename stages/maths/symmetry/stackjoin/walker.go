@@ -2,7 +2,6 @@ package stackjoin
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math/big"
 	"math/bits"
@@ -79,10 +78,9 @@ type walker struct {
 	// are those of cycles 0 and 1 alone). memoFrom[ci]: the cycles after ci
 	// hold at least two stacks (with one, the rows leave it a single
 	// configuration, and 3×4 never meets the memo).
-	later      map[laterKey]laterCount
-	laterBig   map[laterKey]*big.Int
-	laterBytes [16]byte // laterSum's scratch
-	memoFrom   []bool
+	later    map[laterKey]laterCount
+	laterBig map[laterKey]*big.Int
+	memoFrom []bool
 
 	// Projection (project.go): the orbit choices made so far, and, when
 	// collect is set, a hook that takes the first cycle's canonical
@@ -257,10 +255,10 @@ func (w *walker) setFirstRow(q []uint16) bool {
 // nothing; 32 bytes rather than 40.
 type laterKey [16]uint16
 
-// laterCount is a memoised later sum of at most 128 bits, as two words (a
-// pointer-free map: no allocation per entry, nothing for the collector to
-// scan; the map of *big.Int took half of 6×2 class 172's time).
-type laterCount struct{ hi, lo uint64 }
+// laterCount is a memoised later sum of at most 128 bits, big-endian: a
+// pointer-free map needs no allocation per entry and gives the collector
+// nothing to scan (the map of *big.Int took half of 6×2 class 172's time).
+type laterCount [16]byte
 
 // laterCountBits is the most bits a sum kept in walker.later has: 128, but
 // in the tests that send the larger ones to laterBig.
@@ -289,7 +287,7 @@ func (w *walker) laterSum(ci int) {
 	k[0] = uint16(ci)
 	if v, ok := w.later[k]; ok {
 		w.st.Memoised++
-		setLaterCount(acc, v, &w.laterBytes)
+		acc.SetBytes(v[:])
 		return
 	}
 	if v, ok := w.laterBig[k]; ok {
@@ -306,8 +304,9 @@ func (w *walker) laterSum(ci int) {
 		w.laterBig = nil
 	}
 	if acc.BitLen() <= laterCountBits {
-		acc.FillBytes(w.laterBytes[:])
-		w.later[k] = laterCount{binary.BigEndian.Uint64(w.laterBytes[:8]), binary.BigEndian.Uint64(w.laterBytes[8:])}
+		var v laterCount
+		acc.FillBytes(v[:])
+		w.later[k] = v
 		return
 	}
 	if w.laterBig == nil {
@@ -345,17 +344,6 @@ func (w *walker) reduceLaterKey(k *laterKey) {
 			}
 		}
 	}
-}
-
-// setLaterCount sets x to v, by buf (no allocation once x has two words).
-func setLaterCount(x *big.Int, v laterCount, buf *[16]byte) {
-	if v.hi == 0 {
-		x.SetUint64(v.lo)
-		return
-	}
-	binary.BigEndian.PutUint64(buf[:8], v.hi)
-	binary.BigEndian.PutUint64(buf[8:], v.lo)
-	x.SetBytes(buf[:])
 }
 
 // relabellings returns symQ, listing it on first use below the first row.
