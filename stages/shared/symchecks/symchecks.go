@@ -116,9 +116,11 @@ var checkWeightOrder6x2 = []int{
 // had every sampled part finish, so none has a projection: a part of 1,024
 // (about 6 of class 172's 5,778 first rows) passed 120 CPU-s on 172, 60 on
 // 173 and 159, 40 on 174; a part of 64 (6 of the 388 first rows of the
-// classes with one σ type) passed 45 on 146, 78 and 94, while single first
-// rows of 146 took 0.1-1.2 s: the cost lies in a few first rows. So class
-// 172 needs over 34 CPU-hours, 146, 78 and 94 over 0.8 each. The keys and
+// classes with one σ type) passed 45 on 146, 78, 94 and 145. Alone, 5 of
+// 146's first rows took 0.1-1.5 s, its first row 165 passed 60: the cost
+// lies in a few first rows, which a part of their own may not finish in 5
+// minutes. So class 172 needs over 34 CPU-hours, 146, 78, 94 and 145 over
+// 0.8 each, and a projection needs each heavy first row timed. The keys and
 // parts name the units: changing them leaves the bundle's rows of those
 // classes foreign, so they stay fixed once units are kept.
 var checkSplit6x2 = map[int]splitClass{}

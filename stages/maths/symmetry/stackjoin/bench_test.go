@@ -45,7 +45,8 @@ func BenchmarkFixedWorkers3x4(b *testing.B) {
 // sums, which no change of speed may change, and reports the process's
 // CPU time (cpu-s/op). The part: class 81 part 3 (every stack kept, the
 // bands exchanged; 88 CPU-s before the memo of the later cycles and
-// RowNormal's sorted bands, 8.8 after), or the list STACKJOIN_BENCH_PARTS
+// RowNormal's sorted bands, 8.8 after, 4.0 with the memo pointer-free and
+// keyed up to the row swaps; 83.3 8.5 → 4.9), or the list STACKJOIN_BENCH_PARTS
 // ("class.part,…", e.g. "83.3,47.40"), run in one process.
 func BenchmarkCheckPart5x2(b *testing.B) {
 	benchCheckParts(b, symmetry.Shape{R: 5, C: 2}, 64, [][2]int{{81, 3}})
@@ -54,7 +55,8 @@ func BenchmarkCheckPart5x2(b *testing.B) {
 // BenchmarkCheckPart6x2 is BenchmarkCheckPart5x2 on 6×2, the units of the
 // 2×6 recount: class 172 (the bands exchanged, every stack's columns
 // exchanged; 49% of the non-identity 2×6 sum) part 0 of
-// STACKJOIN_BENCH_OF parts (default 256), or STACKJOIN_BENCH_PARTS.
+// STACKJOIN_BENCH_OF parts (default 256), or STACKJOIN_BENCH_PARTS; with
+// STACKJOIN_BENCH_CPU=60s it profiles the first minute.
 func BenchmarkCheckPart6x2(b *testing.B) {
 	of := 256
 	if v := os.Getenv("STACKJOIN_BENCH_OF"); v != "" {

@@ -190,7 +190,7 @@
 //
 // On 5×2 (check units: 21 heavy classes in 64 parts) the two-column key,
 // the sorted bands and the later cycles' memo cut part 3 of class 81 from
-// 88 to 8.8 CPU-s, its pointer-free memo keyed up to the row swaps to 5.1
+// 88 to 8.8 CPU-s, its pointer-free memo keyed up to the row swaps to 4.0
 // (BenchmarkCheckPart5x2). On 6×2 (TestSurvey6x2, one core) the first
 // rows of class 172's 7 σ types take 10 s. The 350 lightest classes of the
 // 488 with a relabelling type, counted whole, equal the stage's F in 7.0
