@@ -116,11 +116,12 @@ var checkWeightOrder6x2 = []int{
 // had every sampled part finish, so none has a projection: a part of 1,024
 // (about 6 of class 172's 5,778 first rows) passed 120 CPU-s on 172, 60 on
 // 173 and 159, 40 on 174; a part of 64 (6 of the 388 first rows of the
-// classes with one σ type) passed 45 on 146, 78, 94 and 145. Alone, 5 of
-// 146's first rows took 0.1-1.5 s, its first row 165 passed 60: the cost
-// lies in a few first rows, which a part of their own may not finish in 5
-// minutes. So class 172 needs over 34 CPU-hours, 146, 78, 94 and 145 over
-// 0.8 each, and a projection needs each heavy first row timed. The keys and
+// classes with one σ type) passed 45 on 146, 78, 94 and 145. Alone (a
+// part a first row, STACKJOIN_PAST=1), 7 of 20 sampled first rows of 146
+// passed 5 CPU-s (its first row 165 passed 60), the 13 others took 0.1-1.7;
+// 7 of 10 of 172's passed 10, the others 0.1-4.8. So class 172 needs over
+// 34 CPU-hours, 146, 78, 94 and 145 over 0.8 each, and whether a part of
+// one first row stays within 5 minutes is not known. The keys and
 // parts name the units: changing them leaves the bundle's rows of those
 // classes foreign, so they stay fixed once units are kept.
 var checkSplit6x2 = map[int]splitClass{}
