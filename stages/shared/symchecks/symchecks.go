@@ -119,9 +119,10 @@ var checkWeightOrder6x2 = []int{
 // classes with one σ type) passed 45 on 146, 78, 94 and 145. Alone (a
 // part a first row, STACKJOIN_PAST=1), 7 of 20 sampled first rows of 146
 // passed 5 CPU-s (its first row 165 passed 60), the 13 others took 0.1-1.7;
-// 7 of 10 of 172's passed 10, the others 0.1-4.8. So class 172 needs over
-// 34 CPU-hours, 146, 78, 94 and 145 over 0.8 each, and whether a part of
-// one first row stays within 5 minutes is not known. The keys and
+// 7 of 10 of 172's passed 10, the others 0.1-4.8. Read as samples (not
+// bounds), class 172 takes over 0.7·5,778·10 s, 11 CPU-hours, 146 over
+// 0.35·388·5 s; whether a part of one first row stays within 5 minutes is
+// not known. The keys and
 // parts name the units: changing them leaves the bundle's rows of those
 // classes foreign, so they stay fixed once units are kept.
 var checkSplit6x2 = map[int]splitClass{}
