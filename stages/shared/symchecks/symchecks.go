@@ -108,11 +108,23 @@ var checkWeightOrder6x2 = []int{
 
 // checkSplit6x2 is the classes of checkWeightOrder6x2 whose parts have
 // been timed (TestSurvey6x2 with STACKJOIN_SAMPLE: the mean CPU time of a
-// seeded sample of parts times the parts, rounded up): none yet. Part 0 of
-// 256 of class 172 passed 238 CPU-seconds on the kernel of KernelVersion 2
-// with the first rows listed by their invariant. The keys and parts name
-// the units: changing them leaves the bundle's rows of those classes
-// foreign, so they stay fixed once units are kept.
+// seeded sample of parts times the parts, rounded up): none yet. Their
+// parts are stackjoin.FixedPartByFirstRows' (checkKernelByFirstRows):
+// FixedPart's, splitting each first row's memo over many parts, passed 150
+// CPU-s in part 5 of 65,536 of class 172. Timed on 2026-12-07 (one core,
+// the machine's 2 loaded 10-17, the memo keyed up to row swaps), no class
+// had every sampled part finish, so none has a projection: a part of 1,024
+// (about 6 of class 172's 5,778 first rows) passed 120 CPU-s on 172, 60 on
+// 173 and 159, 40 on 174; a part of 64 (6 of the 388 first rows of the
+// classes with one σ type) passed 45 on 146, 78, 94 and 145. Alone (a
+// part a first row, STACKJOIN_PAST=1), 7 of 20 sampled first rows of 146
+// passed 5 CPU-s (its first row 165 passed 60), the 13 others took 0.1-1.7;
+// 7 of 10 of 172's passed 10, the others 0.1-4.8. Read as samples (not
+// bounds), class 172 takes over 0.7·5,778·10 s, 11 CPU-hours, 146 over
+// 0.35·388·5 s; whether a part of one first row stays within 5 minutes is
+// not known. The keys and
+// parts name the units: changing them leaves the bundle's rows of those
+// classes foreign, so they stay fixed once units are kept.
 var checkSplit6x2 = map[int]splitClass{}
 
 // check6x2LightCPUHours is the projection of any other 6×2 class with a
@@ -316,8 +328,12 @@ func listIDs(root string, cs symmetry.Shape, shapes []symmetry.Shape, transpose 
 	return ids, nil
 }
 
-// checkKernel names the code that computes the check units.
-var checkKernel = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedWorkers, FixedPart) v%d", stackjoin.KernelVersion)
+// checkKernel names the code that computes the check units; the parts of
+// a split 6×2 class are FixedPartByFirstRows's, named by checkKernelByFirstRows.
+var (
+	checkKernel            = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedWorkers, FixedPart) v%d", stackjoin.KernelVersion)
+	checkKernelByFirstRows = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedPartByFirstRows) v%d, first-row shares v%d", stackjoin.KernelVersion, stackjoin.FirstRowShareVersion)
+)
 
 // Bundle keeps the second counts of the 5×2 and 6×2 classes (those of
 // 2×5, 5×2, 2×6 and 6×2), each a function of its id alone: "stackjoin <F>" or, for a part
@@ -325,10 +341,13 @@ var checkKernel = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedWo
 var Bundle = &pipeline.Bundle{
 	Name: "symmetry-checks",
 	KernelOf: func(id string) string {
-		if checksBundleHolds(id) {
-			return checkKernel
+		if !checksBundleHolds(id) {
+			return ""
 		}
-		return ""
+		if s, _, _, parts, _ := parseCheckUnit(id); s == check6x2Shape && parts > 1 {
+			return checkKernelByFirstRows
+		}
+		return checkKernel
 	},
 	Holds: checksBundleHolds,
 	Work: func(id string) string {

@@ -223,3 +223,28 @@ func TestCheck6x2Listing(t *testing.T) {
 		t.Errorf("6 CPU-hours of new units within 1: %v; want symmetry.max_cpu_hours refused, naming 2x6 and 6x2", err)
 	}
 }
+
+// TestCheckKernels checks that the parts of a split 6×2 class name
+// stackjoin.FixedPartByFirstRows' division, while 5×2's parts and the
+// classes counted whole keep the kernel their bundled units were made by.
+func TestCheckKernels(t *testing.T) {
+	saved := checkSplit6x2
+	defer func() { checkSplit6x2 = saved }()
+	checkSplit6x2 = map[int]splitClass{checkWeightOrder6x2[0]: {parts: 1024, hours: 100}}
+	split6 := symunits.CheckPrefix + symunits.PartID(check6x2Shape, checkWeightOrder6x2[0], 3, 1024)
+	split5 := symunits.CheckPrefix + symunits.PartID(checkBundleShape, checkWeightOrder5x2[0], 3, checkParts)
+	whole6 := "" // a light class's unit
+	for i := 1; whole6 == ""; i++ {
+		if id := symunits.CheckPrefix + symunits.UnitID(check6x2Shape, i); checksBundleHolds(id) && !slices.Contains(checkWeightOrder6x2, i) {
+			whole6 = id
+		}
+	}
+	for id, want := range map[string]string{split6: checkKernelByFirstRows, split5: checkKernel, whole6: checkKernel} {
+		if got := Bundle.KernelOf(id); got != want {
+			t.Errorf("%s: kernel %q, want %q", id, got, want)
+		}
+	}
+	if checkKernel == checkKernelByFirstRows || !strings.Contains(checkKernelByFirstRows, "FixedPartByFirstRows") {
+		t.Errorf("kernels %q and %q: want the split 6×2 one to name FixedPartByFirstRows", checkKernel, checkKernelByFirstRows)
+	}
+}

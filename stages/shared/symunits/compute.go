@@ -49,7 +49,9 @@ const MethodStackjoinPart = "stackjoin-part"
 
 // PartOf returns the sums of part of parts of class i of shape s (3×4,
 // or 5×2 and 6×2 for the second counts),
-// "stackjoin-part <sum> …", on every core.
+// "stackjoin-part <sum> …", on every core: stackjoin.FixedPart's parts, but
+// on 6×2 FixedPartByFirstRows's (FirstRowShareVersion), whose heavy classes crowd
+// their least configurations into FixedPart's first subtrees.
 func PartOf(ctx context.Context, s symmetry.Shape, i, part, parts int) ([]byte, error) {
 	// 5×2 and 6×2: the split second counts (package symchecks)
 	if s != JoinShape && s != (symmetry.Shape{R: 5, C: 2}) && s != (symmetry.Shape{R: 6, C: 2}) {
@@ -63,7 +65,11 @@ func PartOf(ctx context.Context, s symmetry.Shape, i, part, parts int) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	sums, err := stackjoin.FixedPart(ctx, s, c.Rep, part, parts, runtime.GOMAXPROCS(0))
+	partOf := stackjoin.FixedPart
+	if s == (symmetry.Shape{R: 6, C: 2}) {
+		partOf = stackjoin.FixedPartByFirstRows
+	}
+	sums, err := partOf(ctx, s, c.Rep, part, parts, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return nil, err
 	}

@@ -2,11 +2,13 @@ package stackjoin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
@@ -43,7 +45,8 @@ func BenchmarkFixedWorkers3x4(b *testing.B) {
 // sums, which no change of speed may change, and reports the process's
 // CPU time (cpu-s/op). The part: class 81 part 3 (every stack kept, the
 // bands exchanged; 88 CPU-s before the memo of the later cycles and
-// RowNormal's sorted bands, 8.8 after), or the list STACKJOIN_BENCH_PARTS
+// RowNormal's sorted bands, 8.8 after, 4.0 with the memo pointer-free and
+// keyed up to the row swaps; 83.3 8.5 → 4.9), or the list STACKJOIN_BENCH_PARTS
 // ("class.part,…", e.g. "83.3,47.40"), run in one process.
 func BenchmarkCheckPart5x2(b *testing.B) {
 	benchCheckParts(b, symmetry.Shape{R: 5, C: 2}, 64, [][2]int{{81, 3}})
@@ -52,7 +55,8 @@ func BenchmarkCheckPart5x2(b *testing.B) {
 // BenchmarkCheckPart6x2 is BenchmarkCheckPart5x2 on 6×2, the units of the
 // 2×6 recount: class 172 (the bands exchanged, every stack's columns
 // exchanged; 49% of the non-identity 2×6 sum) part 0 of
-// STACKJOIN_BENCH_OF parts (default 256), or STACKJOIN_BENCH_PARTS.
+// STACKJOIN_BENCH_OF parts (default 256), or STACKJOIN_BENCH_PARTS; with
+// STACKJOIN_BENCH_CPU=60s it profiles the first minute.
 func BenchmarkCheckPart6x2(b *testing.B) {
 	of := 256
 	if v := os.Getenv("STACKJOIN_BENCH_OF"); v != "" {
@@ -81,11 +85,33 @@ func benchCheckParts(b *testing.B, s symmetry.Shape, of int, pairs [][2]int) {
 			pairs = append(pairs, [2]int{class, part})
 		}
 	}
+	// STACKJOIN_BENCH_CPU (a duration) stops each part at that much of the
+	// process's CPU time, for a profile of a bounded piece of a part too
+	// long to finish; STACKJOIN_BENCH_BY_FIRST_ROWS=1 runs FixedPartByFirstRows's parts.
+	var limit time.Duration
+	if v := os.Getenv("STACKJOIN_BENCH_CPU"); v != "" {
+		if limit, err = time.ParseDuration(v); err != nil || limit <= 0 {
+			b.Fatalf("STACKJOIN_BENCH_CPU=%q: want a positive duration", v)
+		}
+	}
+	partOf := FixedPart
+	if os.Getenv("STACKJOIN_BENCH_BY_FIRST_ROWS") == "1" {
+		partOf = FixedPartByFirstRows
+	}
 	for _, cp := range pairs {
 		b.Run(fmt.Sprintf("class%d/part%d", cp[0], cp[1]), func(b *testing.B) {
 			for range b.N {
+				ctx, cancel := context.Background(), context.CancelFunc(func() {})
+				if limit > 0 {
+					ctx, cancel = CPULimit(ctx, limit)
+				}
 				cpu0 := pipeline.ProcessCPU()
-				sums, err := FixedPart(context.Background(), s, g.Classes[cp[0]].Rep, cp[1], of, 1)
+				sums, err := partOf(ctx, s, g.Classes[cp[0]].Rep, cp[1], of, 1)
+				cancel()
+				if limit > 0 && errors.Is(err, context.Canceled) {
+					b.Logf("%v class %d part %d of %d: stopped at %v, %.2f CPU-s", s, cp[0], cp[1], of, limit, (pipeline.ProcessCPU() - cpu0).Seconds())
+					continue
+				}
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -119,4 +145,28 @@ func BenchmarkFirstRows6x2(b *testing.B) {
 			}
 		})
 	}
+}
+
+// CPULimit returns ctx cancelled once the process has spent d more CPU
+// time (looked at every 50 ms): on a loaded machine a wall-clock limit
+// stops a count after a varying share of its work.
+func CPULimit(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	end := pipeline.ProcessCPU() + d
+	go func() {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if pipeline.ProcessCPU() >= end {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return ctx, cancel
 }

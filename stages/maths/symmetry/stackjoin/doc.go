@@ -89,9 +89,11 @@
 // E is computed (a zero prunes), and the sum is the nested
 // Σ_{P_1} E_1 · Σ_{P_2} E_2 · …, as the three-stack method nests its first
 // stack and its splits. Below the first cycle, the later cycles' sum
-// depends only on the symbols each row has used: where two stacks or more
-// follow, it is memoised by them below each first row, under the sharing
-// depth (walker.later, TestLaterMemoMatches; never on 3×4).
+// depends only on the symbols each row has used, and is kept by the row
+// permutations y below (P ↦ P∘y⁻¹ on the later cycles): where two stacks
+// or more follow, it is memoised below each first row, under the sharing
+// depth, by those symbols brought down by y's row swaps (walker.later, in
+// 128-bit words; TestLaterMemoMatches; never on 3×4).
 //
 // Relabellings. F(g) = Σ_λ #{X : X∘g = σ_λ∘X}/|Z(σ_λ)| (see package
 // search). Z(σ_λ) acts on the configurations, keeping E and the constraints,
@@ -182,20 +184,19 @@
 // all, the 50 heavy ones 10.2 CPU-hours (class 116 2.5).
 //
 // On 5×2 (check units: 21 heavy classes in 64 parts) part 3 of class 81
-// takes 8.8 CPU-s, 47's 0.51 (BenchmarkCheckPart5x2). On 6×2
-// 350 of the 488 classes with a relabelling type, counted whole, equal the
-// stage's F in 7.0 CPU-minutes (TestSurvey6x2); part 0 of 256 of class 172
-// passed 238 CPU-s, part 226 of 94 took 0.3 s: too uneven to project yet.
+// fell from 88 to 4.0 CPU-s (two-column key, sorted bands, the later
+// cycles' pointer-free memo keyed up to row swaps; BenchmarkCheckPart5x2).
+// On 6×2 the 350 lightest classes with a relabelling type equal the
+// stage's F in 7.0 CPU-minutes; heavy ones are split by whole first rows
+// (FixedPartByFirstRows), but part 5 of 65,536 of class 172 (49% of the
+// sum) passed 150 CPU-s: no projection yet.
 //
-// On 4×3 the transposes of 3×4's heavy classes (same F; package bandjoin
-// maps them) are out of reach (TestKnuthProject, seed 1, 40-50 s a class;
-// 3×4 class 11: 222 units, 6.5 ± 13 s, measured 15-22 s): class 107 (3×4
-// 115) 9.1·10⁹ ± 5.7·10⁹ units, 7.5·10⁴ ± 4.3·10⁴ CPU-hours; 116 (116)
-// 3.9·10¹⁰ units, 7.9·10³ ± 3.4·10³, F 2.0·10²⁰ ± 1.1·10²⁰ (the stage's
-// 2.0·10²⁰); 101, 103, 100 (37, 63, 24) 1.4·10⁵ units (± 3%), 109, 110,
-// 108 (25, 38, 12) 8.4·10⁴, with about 10 s below a unit (some cut at 20
-// s): 320 to 1,500 CPU-hours each, lower bounds, intervals as wide. Where
-// the stacks are exchanged the first stack's rows are untwisted (ρ² = id);
-// below each unit two stacks are enumerated (one on 3×4), of 3 symbols in
-// bands of 4 rows: 369,600 arrangements a band, 34,650 on 3×4.
+// On 4×3 the transposes of 3×4's heavy classes (same F; bandjoin maps
+// them) are out of reach (TestKnuthProject, seed 1; on 3×4 class 11 it
+// projects 6.5 ± 13 s, measured 15-22): class 107 (3×4 115) 9.1·10⁹ ±
+// 5.7·10⁹ units, 7.5·10⁴ ± 4.3·10⁴ CPU-hours; 116 7.9·10³ ± 3.4·10³; 101,
+// 103, 100, 109, 110, 108 (37, 63, 24, 25, 38, 12) 320 to 1,500 each,
+// lower bounds. Exchanged stacks leave the first stack's rows untwisted;
+// kept ones leave two stacks below each unit, of 369,600 arrangements a
+// band (34,650 on 3×4).
 package stackjoin

@@ -27,6 +27,11 @@ type problem struct {
 	// symWalk is rowSym in the order of its inverses, for reading images
 	// row by row (newRowSymWalk).
 	symWalk rowSymWalk
+	// laterSwaps: the involutions of rowSym that exchange two of ρ's row
+	// cycles at most (at most twice its longest cycle's rows moved), each
+	// as its exchanged row pairs (a, b), a < b, by increasing a: the
+	// generators walker.reduceLaterKey descends by.
+	laterSwaps [][][2]uint8
 }
 
 // sigmaTables holds sigmaPowerTables for the process, by fmt.Sprint(σ).
@@ -117,6 +122,21 @@ func newProblem(s symmetry.Shape, e symmetry.Element) *problem {
 		}
 	}
 	p.symWalk = newRowSymWalk(p.rowSym, n)
+	longest := 0
+	for _, c := range perm.Cycles(p.rho) {
+		longest = max(longest, len(c))
+	}
+	for _, y := range p.rowSym {
+		var pairs [][2]uint8
+		for a, b := range y {
+			if a < b {
+				pairs = append(pairs, [2]uint8{uint8(a), uint8(b)})
+			}
+		}
+		if perm.IsIdentity(perm.Compose(y, y)) && len(pairs) > 0 && len(pairs) <= longest {
+			p.laterSwaps = append(p.laterSwaps, pairs)
+		}
+	}
 	return p
 }
 

@@ -91,6 +91,26 @@ func FixedPart(ctx context.Context, s symmetry.Shape, e symmetry.Element, part, 
 	return sums, err
 }
 
+// FixedPartByFirstRows is FixedPart with the first rows dealt out whole: the
+// i-th first-row representative met (over the σ types in order) belongs to
+// part i mod parts, and a part's to its workers in turn. The memo of the
+// later cycles' sums (walker.later) lasts one first row: FixedPart's
+// subtrees split each first row over many parts, each filling the same
+// memo (6×2 class 172, whose 5,778 first rows FixedPart's depth 1 cut into
+// 260,010 subtrees: part 5 of 65,536 passed 150 CPU-s). Its parts differ
+// from FixedPart's (FirstRowShareVersion names them); Combine adds them alike.
+func FixedPartByFirstRows(ctx context.Context, s symmetry.Shape, e symmetry.Element, part, parts, workers int) ([]*big.Int, error) {
+	if parts < 1 || part < 0 || part >= parts {
+		return nil, fmt.Errorf("stackjoin: part %d of %d: want 0 ≤ part < parts", part, parts)
+	}
+	sums, _, err := partSums(ctx, s, e, 0, options{workers: workers, part: part, parts: parts, byFirstRows: true})
+	return sums, err
+}
+
+// FirstRowShareVersion names FixedPartByFirstRows's division into parts, beside
+// KernelVersion: a change of it changes every part's sums.
+const FirstRowShareVersion = 1
+
 // Combine returns F(e) from the sums of every part of FixedPart (any
 // number of parts), each a list in SigmaTypes order: each type's total
 // divided by the order of σ's centraliser, the division checked to be
@@ -132,8 +152,10 @@ type options struct {
 	noCyclic bool
 	// noMemo: the sums over the later stack cycles computed every time,
 	// none taken from walker.later (the tests compare the two)
-	noMemo  bool
-	workers int // goroutines; 0 or 1: one
+	noMemo bool
+	// byFirstRows: the first rows are dealt out whole (FixedPartByFirstRows)
+	byFirstRows bool
+	workers     int // goroutines; 0 or 1: one
 	// part of parts (FixedPart); parts 0 or 1: the whole
 	part, parts int
 }
@@ -206,8 +228,10 @@ func partSums(ctx context.Context, s symmetry.Shape, e symmetry.Element, budget 
 				walked = append(walked, lam)
 			}
 		}
-		if depth, err = shareDepth(ctx, p, walked); err != nil {
-			return nil, st, err
+		if !opt.byFirstRows { // else depth 0: the first rows are the subtrees
+			if depth, err = shareDepth(ctx, p, walked); err != nil {
+				return nil, st, err
+			}
 		}
 	}
 	// sums[k][i]: worker k's #{X : X∘g = σ∘X} for σ of type lams[i].

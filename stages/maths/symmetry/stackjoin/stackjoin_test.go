@@ -288,3 +288,56 @@ func TestFixedWorkersMatchesFixed(t *testing.T) {
 		t.Error("part 5 of 5 accepted")
 	}
 }
+
+// TestFixedPartByFirstRowsMatchesFixed checks that FixedPartByFirstRows'
+// parts combine to Fixed's count, whatever the workers, on the 4×2 classes
+// and every 8th 5×2 class that finish within a budget, and that some class
+// is spread over two parts counting grids.
+func TestFixedPartByFirstRowsMatchesFixed(t *testing.T) {
+	compared, spread := 0, 0
+	for _, s := range []symmetry.Shape{{R: 4, C: 2}, {R: 5, C: 2}} {
+		g, err := symmetry.NewGroup(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range g.Classes {
+			if c.Index == 0 || len(search.SigmaTypes(s, c.Rep)) == 0 || (s.R == 5 && c.Index%8 != 3) {
+				continue
+			}
+			want, _, err := FixedStats(context.Background(), s, c.Rep, 2e6)
+			if errors.Is(err, ErrBudget) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			const parts = 7
+			var sums [][]*big.Int
+			nonzero := 0
+			for k := range parts {
+				got, _, err := partSums(context.Background(), s, c.Rep, 0, options{workers: 1 + k%2, part: k, parts: parts, byFirstRows: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if slices.ContainsFunc(got, func(x *big.Int) bool { return x.Sign() != 0 }) {
+					nonzero++
+				}
+				sums = append(sums, got)
+			}
+			if got, err := Combine(s, c.Rep, sums...); err != nil || got.Cmp(want) != 0 {
+				t.Errorf("%v class %d (%s), %d parts by first rows: %v (%v), whole %v", s, c.Index, c.Desc, parts, got, err, want)
+			}
+			if one, err := FixedPartByFirstRows(context.Background(), s, c.Rep, 1, parts, 3); err != nil || !slices.EqualFunc(one, sums[1], func(a, b *big.Int) bool { return a.Cmp(b) == 0 }) {
+				t.Errorf("%v class %d: part 1 of %d by first rows on 3 workers %v (%v), on 2 %v", s, c.Index, parts, one, err, sums[1])
+			}
+			if nonzero >= 2 {
+				spread++
+			}
+			compared++
+		}
+	}
+	t.Logf("%d classes compared, %d spread over two parts counting grids", compared, spread)
+	if compared < 10 || spread == 0 {
+		t.Errorf("%d classes compared (want 10), %d spread over two parts (want some)", compared, spread)
+	}
+}

@@ -78,7 +78,8 @@ type walker struct {
 	// are those of cycles 0 and 1 alone). memoFrom[ci]: the cycles after ci
 	// hold at least two stacks (with one, the rows leave it a single
 	// configuration, and 3×4 never meets the memo).
-	later    map[laterKey]*big.Int
+	later    map[laterKey]laterCount
+	laterBig map[laterKey]*big.Int
 	memoFrom []bool
 
 	// Projection (project.go): the orbit choices made so far, and, when
@@ -211,6 +212,9 @@ func (w *walker) sum() (*big.Int, error) {
 	total := new(big.Int)
 	reps, sizes := w.firstRows()
 	for i, q := range reps {
+		if w.share != nil && w.share.depth == 0 && !w.share.mine() {
+			continue // FixedPartByFirstRows: another part's or worker's first row
+		}
 		if w.setFirstRow(q) {
 			w.st.FirstRows++
 			w.acc[0].SetInt64(0)
@@ -241,47 +245,105 @@ func (w *walker) setFirstRow(q []uint16) bool {
 	}
 	w.firstQ, w.symQ, w.symQReady = q, nil, false
 	clear(w.later)
+	clear(w.laterBig)
 	return true
 }
 
-// laterKey is walker.later's key: a stack cycle and the symbols used in
-// each row.
-type laterKey struct {
-	cycle int
-	rows  [16]uint16
-}
+// laterKey is walker.later's key: the symbols used in each row but the
+// first, and in place of the first the stack cycle. The first row is full
+// below setFirstRow (its R sets partition the symbols), so the key loses
+// nothing; 32 bytes rather than 40.
+type laterKey [16]uint16
 
-// maxLater bounds walker.later (about 150 bytes an entry with its value):
-// when full it is emptied.
+// laterCount is a memoised later sum of at most 128 bits, big-endian: a
+// pointer-free map needs no allocation per entry and gives the collector
+// nothing to scan (the map of *big.Int took half of 6×2 class 172's time).
+type laterCount [16]byte
+
+// laterCountBits is the most bits a sum kept in walker.later has: 128, but
+// in the tests that send the larger ones to laterBig.
+var laterCountBits = 128
+
+// maxLater bounds walker.later (about 64 bytes an entry): when full it is
+// emptied, with laterBig.
 const maxLater = 1 << 21
 
 // laterSum sets acc[ci+1] to the sum over the configurations of the stack
 // cycles after ci (ci ≥ 1) given those up to ci: fill(last[ci]), or its
-// value memoised in later when the same rows' symbols were met below this
-// first row. The memo is used only where no node below is dealt out to a
-// part or worker (below the sharing depth), so that every part meets the
-// same subtrees as without it.
+// value memoised in later (or laterBig, the sums past 128 bits) when the
+// same rows' symbols were met below this first row. The memo is used only
+// where no node below is dealt out to a part or worker (below the sharing
+// depth), so that every part meets the same subtrees as without it.
 func (w *walker) laterSum(ci int) {
-	w.acc[ci+1].SetInt64(0)
+	acc := w.acc[ci+1]
+	acc.SetInt64(0)
 	if !w.memoFrom[ci] || w.opt.noMemo || w.probe != nil || (w.share != nil && len(w.path) < w.share.depth) {
 		w.fill(w.last[ci])
 		return
 	}
-	k := laterKey{cycle: ci}
-	copy(k.rows[:], w.rowUsed)
+	var k laterKey
+	copy(k[1:], w.rowUsed[1:])
+	w.reduceLaterKey(&k)
+	k[0] = uint16(ci)
 	if v, ok := w.later[k]; ok {
 		w.st.Memoised++
-		w.acc[ci+1].Set(v)
+		acc.SetBytes(v[:])
+		return
+	}
+	if v, ok := w.laterBig[k]; ok {
+		w.st.Memoised++
+		acc.Set(v)
 		return
 	}
 	w.fill(w.last[ci])
 	if w.err != nil {
 		return
 	}
-	if w.later == nil || len(w.later) >= maxLater {
-		w.later = make(map[laterKey]*big.Int)
+	if w.later == nil || len(w.later)+len(w.laterBig) >= maxLater {
+		w.later = make(map[laterKey]laterCount)
+		w.laterBig = nil
 	}
-	w.later[k] = new(big.Int).Set(w.acc[ci+1])
+	if acc.BitLen() <= laterCountBits {
+		var v laterCount
+		acc.FillBytes(v[:])
+		w.later[k] = v
+		return
+	}
+	if w.laterBig == nil {
+		w.laterBig = make(map[laterKey]*big.Int)
+	}
+	w.laterBig[k] = new(big.Int).Set(acc)
+}
+
+// reduceLaterKey replaces the rows' symbols in k by their image under a
+// row permutation y of rowSym, descending while one of laterSwaps makes
+// them lexicographically less: most rows' symbols met then share a key.
+// The later sum is the same for rows' symbols U and U∘y⁻¹: y fixes row 0
+// (and so the first row's orbit, y commuting with ρ) and keeps the bands,
+// so P ↦ P∘y⁻¹ on the later cycles' configurations keeps their first row,
+// their orbits and their boxes, maps those disjoint from U onto those
+// disjoint from U∘y⁻¹, and keeps E of each (canonical's argument). Any
+// image does; the descent (each step strictly less, so it ends) only
+// makes equal keys likelier. k[0], the full first row, is fixed.
+func (w *walker) reduceLaterKey(k *laterKey) {
+	for changed := true; changed; {
+		changed = false
+		for _, pairs := range w.p.laterSwaps {
+			for _, ab := range pairs {
+				a, b := k[ab[0]], k[ab[1]]
+				if a == b {
+					continue
+				}
+				if b < a {
+					for _, ab := range pairs {
+						k[ab[0]], k[ab[1]] = k[ab[1]], k[ab[0]]
+					}
+					changed = true
+				}
+				break
+			}
+		}
+	}
 }
 
 // relabellings returns symQ, listing it on first use below the first row.
