@@ -196,7 +196,6 @@
 // projects 6.5 ± 13 s, measured 15-22): class 107 (3×4 115) 9.1·10⁹ ±
 // 5.7·10⁹ units, 7.5·10⁴ ± 4.3·10⁴ CPU-hours; 116 7.9·10³ ± 3.4·10³; 101,
 // 103, 100, 109, 110, 108 (37, 63, 24, 25, 38, 12) 320 to 1,500 each,
-// lower bounds. Exchanged stacks leave the first stack's rows untwisted;
-// kept ones leave two stacks below each unit, of 369,600 arrangements a
-// band (34,650 on 3×4).
+// lower bounds: exchanged stacks leave the first stack's rows untwisted,
+// kept ones two stacks below each unit.
 package stackjoin
