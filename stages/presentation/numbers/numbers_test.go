@@ -170,3 +170,54 @@ func TestDifferenceVerifiedOnlyWhenWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestKnuthBestByEfficiency: the 9×9 walk named the cheapest is the long
+// run of highest efficiency per CPU second, ranked over the runner-up only
+// when their intervals are disjoint ("not separated" otherwise, no Ranked
+// flag); a default run, whose CPU time is no artifact's, is never
+// compared, and no macro speaks of cells visited.
+func TestKnuthBestByEfficiency(t *testing.T) {
+	f := func(x float64) *big.Float { return big.NewFloat(x) }
+	run := func(variant string, lo, hi float64) present.Estimator {
+		return present.Estimator{Method: "knuth", Shape: present.Classic, Variant: variant, Samples: 64000, Estimate: f(6.67e21),
+			StdError: f(1e19), CILow: f(6.65e21), CIHigh: f(6.69e21), RelativeError: 0.0015, ParetoK: 0.2,
+			From: typeset.Row("data/knuth_long.parquet", "shape", "3x3", "variant", variant),
+			Long: &present.LongRun{Units: 1, CPUSeconds: 6.4, Efficiency: (lo + hi) / 2, EfficiencyLow: lo, EfficiencyHigh: hi}}
+	}
+	// The default run is the most precise and has the lowest relvar: it
+	// must still not be named, having no CPU time.
+	defaultRun := present.Estimator{Method: "knuth", Shape: present.Classic, Variant: "bandmrv", Samples: 1000000, Estimate: f(6.67e21),
+		StdError: f(1e18), CILow: f(6.669e21), CIHigh: f(6.671e21), RelativeError: 0.0001, RelVar: 0.01, RelVarWork: 1,
+		From: typeset.Row("data/knuth.parquet", "shape", "3x3", "variant", "bandmrv")}
+	for _, c := range []struct {
+		name   string
+		runs   []present.Estimator
+		ranked bool
+	}{
+		{"separated", []present.Estimator{run("mrv", 1e4, 2e4), run("bandse", 8e4, 9e4), run("se", 3e4, 5e4)}, true},
+		{"overlapping", []present.Estimator{run("mrv", 1e4, 2e4), run("bandse", 8e4, 9e4), run("bandselast", 6e4, 8.5e4)}, false},
+	} {
+		tex, err := TeX(&present.Results{Estimators: append([]present.Estimator{defaultRun}, c.runs...)}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(tex)
+		for _, want := range []string{`\HaveKnuthBestMeasuredtrue`, `\HaveKnuthBestComparedtrue`,
+			`\newcommand{\KnuthBestVariant}{\texttt{bandse}}`, `\newcommand{\KnuthBestEfficiencyLow}{\ensuremath{8.0\times 10^{4}}}`,
+			`\newcommand{\KnuthBestCPUSecondsPerSample}{\ensuremath{1.0\times 10^{-4}}}`} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s: numbers.tex lacks %s", c.name, want)
+			}
+		}
+		up := map[bool]string{true: "se", false: "bandselast"}[c.ranked]
+		if !strings.Contains(s, `\newcommand{\KnuthBestRunnerUp}{\texttt{`+up+`}}`) {
+			t.Errorf("%s: runner-up is not %s", c.name, up)
+		}
+		if got := strings.Contains(s, `\HaveKnuthBestRankedtrue`); got != c.ranked {
+			t.Errorf("%s: ranked %v, want %v", c.name, got, c.ranked)
+		}
+		if strings.Contains(s, "cells visited") || strings.Contains(s, "RelVarWork") {
+			t.Errorf("%s: numbers.tex compares by cells:\n%s", c.name, s)
+		}
+	}
+}
