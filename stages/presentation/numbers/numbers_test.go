@@ -115,8 +115,9 @@ func TestEveryNumberHasItsSource(t *testing.T) {
 	}
 }
 
-// TestEfficiencyRanking ranks two long runs of one shape only when their
-// efficiency intervals are disjoint, the more efficient first, and leaves
+// TestEfficiencyRanking ranks two long runs of one shape, neighbours in
+// the order of efficiency, only when their efficiency intervals are
+// disjoint, the more efficient first, and leaves
 // runs without an interval (a default run's CPU time is no artifact's)
 // out.
 func TestEfficiencyRanking(t *testing.T) {
@@ -131,8 +132,17 @@ func TestEfficiencyRanking(t *testing.T) {
 	if got := itemsText(ranked); got != `on 4\times4 boxes, stacks ([5.0, 9.0]\,\mathrm{s}^{-1}) over bandse ([1.0, 2.0]\,\mathrm{s}^{-1})|` {
 		t.Errorf("ranked: %s", got)
 	}
-	if got := itemsText(tied); got != `on 5\times5 boxes, se ([1.0, 3.0]\,\mathrm{s}^{-1}) and stackshybrid ([2.5, 4.0]\,\mathrm{s}^{-1})|` {
+	if got := itemsText(tied); got != `on 5\times5 boxes, stackshybrid ([2.5, 4.0]\,\mathrm{s}^{-1}) and se ([1.0, 3.0]\,\mathrm{s}^{-1})|` {
 		t.Errorf("tied: %s", got)
+	}
+	// Three runs of one shape: neighbours in the order of efficiency only
+	// (a over b, b and c tied; a over c, not neighbours, is not listed).
+	ranked, tied = efficiencyRanking([]present.Estimator{run("c", four, 1, 3), run("a", four, 5, 9), run("b", four, 2, 4)})
+	if got := itemsText(ranked); strings.Count(got, "|") != 1 || !strings.Contains(got, "a ([5.0, 9.0]") || !strings.Contains(got, "over b (") {
+		t.Errorf("three runs, ranked: %s", got)
+	}
+	if got := itemsText(tied); got != `on 4\times4 boxes, b ([2.0, 4.0]\,\mathrm{s}^{-1}) and c ([1.0, 3.0]\,\mathrm{s}^{-1})|` {
+		t.Errorf("three runs, tied: %s", got)
 	}
 	if present.MoreEfficient(run("a", four, 1, 2), defaultRun) || present.MoreEfficient(run("a", four, 1, 2), run("b", four, 2, 3)) {
 		t.Error("ranked a pair whose intervals meet, or a run without an interval")

@@ -40,8 +40,9 @@
 //	    \ifHaveKnuthBestRanked only when the two are disjoint (no macro
 //	    compares estimators by cells visited: the paper compares CPU time
 //	    alone); \LongEfficiencyRanked and
-//	    \LongEfficiencyTied, the pairs of long runs of one shape whose
-//	    efficiency intervals are disjoint or meet), and \ifHave… flags for each part that
+//	    \LongEfficiencyTied, the long runs of one shape in the order of
+//	    their efficiencies, each with the next, whose efficiency intervals
+//	    are disjoint or meet), and \ifHave… flags for each part that
 //	    ran: \ifHaveTable<Name> for each table written, \ifHaveFig<Name> for
 //	    each figure that data/figures.parquet marks as drawn from data
 //	paper/generated/funnel.tex
