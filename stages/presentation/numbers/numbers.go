@@ -702,22 +702,23 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // comparesByCPU reports whether e is a run of method with a nonzero
-// estimate and an efficiency interval per CPU second: a long run, whose
-// CPU time its committed units record (the default runs carry none, and
-// the cells a walk visits cost different time in different walks).
-func comparesByCPU(e present.Estimator, method string) bool {
-	return e.Method == method && e.Estimate.Sign() > 0 && e.EfficiencyKnown()
+// estimate, an efficiency interval per CPU second and the headline rule's
+// trust (present.Results.Trusted: a heavy tail makes the relvar, and so
+// the efficiency, too low a bound): a long run, whose CPU time its
+// committed units record (the default runs carry none, and the cells a
+// walk visits cost different time in different walks).
+func comparesByCPU(r *present.Results, e present.Estimator, method string) bool {
+	return e.Method == method && e.Estimate.Sign() > 0 && e.EfficiencyKnown() && r.Trusted(e)
 }
 
-// runnerUp returns, among the runs bestOn compared best with (those of
-// the same trust), the one whose efficiency interval reaches highest:
-// best is ranked first only when its interval lies above that one's
-// (present.MoreEfficient).
+// runnerUp returns, among the other runs bestOn compared best with, the
+// one whose efficiency interval reaches highest: best is ranked first
+// only when its interval lies above that one's (present.MoreEfficient).
 func runnerUp(r *present.Results, method string, s grid.Shape, best present.Estimator) (present.Estimator, bool) {
 	var up present.Estimator
 	found := false
 	for _, e := range r.EstimatorsFor(s) {
-		if !comparesByCPU(e, method) || e.Variant == best.Variant || r.Trusted(e) != r.Trusted(best) {
+		if !comparesByCPU(r, e, method) || e.Variant == best.Variant {
 			continue
 		}
 		if !found || e.Long.EfficiencyHigh > up.Long.EfficiencyHigh {
@@ -770,20 +771,19 @@ func efficiencyRanking(long []present.Estimator) (ranked, tied [][]typeset.Piece
 }
 
 // bestOn returns the run of method on shape s the paper names: the long
-// run with the highest efficiency per CPU second (comparesByCPU), a
-// trusted one (present.Results.Trusted: interval reliable, coverage not
-// below nominal) if there is any, and measured true. Without such a run
-// (no long run on s, or the importance sampler, whose runs carry no CPU
-// time) it returns the run of method with the smallest relative error
-// among those with a nonzero estimate, again a trusted one first, and
-// measured false: the paper then compares nothing.
+// run with the highest efficiency per CPU second among those the headline
+// rule trusts (comparesByCPU), and measured true. Without such a run (no
+// long run on s, none trusted, or the importance sampler, whose runs
+// carry no CPU time) it returns the run of method with the smallest
+// relative error among those with a nonzero estimate, a trusted one if
+// there is any, and measured false: the paper then compares nothing.
 func bestOn(r *present.Results, method string, s grid.Shape) (best present.Estimator, measured, ok bool) {
 	trusted := false
 	for _, e := range r.EstimatorsFor(s) {
 		if e.Method != method || e.Estimate.Sign() <= 0 {
 			continue
 		}
-		m, t := comparesByCPU(e, method), r.Trusted(e)
+		m, t := comparesByCPU(r, e, method), r.Trusted(e)
 		better := !ok || (m && !measured) || (m == measured && t && !trusted)
 		if !better && m == measured && t == trusted {
 			if m {

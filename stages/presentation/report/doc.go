@@ -34,7 +34,8 @@
 //	    \<Method><R>X<C><Variant>Long… with its Units, CPUHours,
 //	    CPUSecondsPerSample, Efficiency, EfficiencyLow and EfficiencyHigh;
 //	    \<Method>Best…, the 9×9 long run with the highest efficiency per
-//	    CPU second (\ifHaveKnuthBestMeasured; without one, the most precise
+//	    CPU second among those the headline rule trusts
+//	    (\ifHaveKnuthBestMeasured; without one, the most precise
 //	    run and no comparison), with its interval and the runner-up's
 //	    (the other long run whose interval reaches highest),
 //	    \ifHaveKnuthBestRanked only when the two are disjoint (no macro
