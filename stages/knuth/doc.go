@@ -196,6 +196,13 @@
 // units from the bundle). CPU time per sample, one core: stacks 32 µs
 // (9×9), 2.7 ms (16×16), 73 ms (20×20), 12 s (25×25); stackshybrid 42 ms
 // (25×25), 0.17 s (30×30), 0.44 s and 1.8 s (30×30, 36×36, 8 draws); se
-// 5 ms (16×16, B = 100), 37 ms (20×20, B = 300). The run report gives each
+// 5 ms (16×16, B = 100), 37 ms (20×20, B = 300). On 9×9 (thread CPU time
+// of a long unit's blocks, 2026-12-07, the shared machine loaded):
+// rowmajor 1.2 µs, random 1.7 µs, mrv 4.1 µs, cover 21 µs, hybrid
+// (k = 60) 29 µs, se (B = 30) 0.31 ms, lookahead 0.50 ms, bandmrv 4.5 µs,
+// bandse 0.13 ms, bandmrvlast 12 µs, bandselast 0.37 ms, stacks 37 µs.
+// Every 9×9 variant of configs/default.yaml has a long run, its CPU time
+// per sample the paper's only cost for comparing them (the cells a walk
+// visits cost different time in different walks). The run report gives each
 // run's seconds_to_goal, each long run's cpu_seconds_to_goal (knuth.goals).
 package knuth
