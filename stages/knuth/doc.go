@@ -13,8 +13,8 @@
 // their order picks; the sample is the product of the option counts (0 at a
 // dead end):
 //
-//   - rowmajor, random, mrv, cover: reading order, a fresh random order, the
-//     cell with the fewest candidates, exact-cover order.
+//   - rowmajor, random, mrv, cover: reading, random, fewest-candidates or
+//     exact-cover order.
 //   - hybrid: knuth.hybrid_k placements in knuth.hybrid_order, then the
 //     subtree counted exactly.
 //   - se: stochastic enumeration (Purdom): at each level the C children of
@@ -46,20 +46,19 @@
 //
 // Every row carries the samples' diagnostics as weights (ess,
 // max_weight_share, pareto_k: montecarlo.Diagnostics). An interval of n
-// samples with k̂ > min(1 − 1/log₁₀ n, 0.7) is unreliable (the paper marks
-// it ‡). The paper takes a shape's headline interval from its long run when
-// it has one, and only under the headline rule (present.Trusted): k̂ < 0.5
-// and an estimator whose coverage is not below 95% at that sample size;
-// stackshybrid@k needs a study of its own whose runs' relative variance of
-// the mean is within 2× of the run's.
+// samples with k̂ > min(1 − 1/log₁₀ n, 0.7) is unreliable (‡). A shape's
+// headline interval is its long run's, under the headline rule
+// (present.Trusted): k̂ < 0.5 and an estimator not below 95% coverage at
+// that size; stackshybrid@k needs a study of its own whose runs' relative
+// variance of the mean is within 2× of the run's.
 //
 // # Coverage study
 //
 // knuth.coverage_runs short runs per entry of knuth.coverage_samples (run i
 // is block i of a stream of its own), and the slices of long runs that
 // knuth.long_coverage cuts (whole units, k̂ from their kept tails), go to
-// data/knuth_coverage.parquet; the report compares them with the known
-// counts (coverage, its Wilson interval, runs wholly below, the k̂ gate).
+// data/knuth_coverage.parquet (coverage, Wilson interval, runs wholly
+// below, the k̂ gate: the report).
 //
 // # Randomness and units
 //
@@ -120,9 +119,8 @@
 //	pareto_k          double  k̂ of the largest ⌈min(n/5, 3√n)⌉ samples (NaN if < 5)
 //	unreliable        bool    k̂ > min(1 − 1/log₁₀ n, 0.7)
 //
-// data/knuth_trace.parquet: shape, variant, samples, estimate,
-// log10_estimate, std_error, ci_low, ci_high, relative_error at log-spaced
-// sample counts.
+// data/knuth_trace.parquet: shape, variant, samples, estimate, log10_estimate,
+// std_error, ci_low, ci_high, relative_error at log-spaced sample counts.
 //
 // data/knuth_coverage.parquet: one row per coverage run: shape, variant,
 //
@@ -141,9 +139,9 @@
 //	efficiency_high         double  1/(relvar_low × cpu_seconds_per_sample)
 //	kernel                  string  the bundle's kernel
 //
-// (after unreliable: relvar_low, relvar_high). cpu_seconds to
-// efficiency_high are machine-dependent (pipeline.Output.MachineColumns):
-// the bundle fixes them, but a unit recomputed elsewhere brings its own.
+// (after unreliable: relvar_low, relvar_high). cpu_seconds to efficiency_high
+// are machine-dependent (pipeline.Output.MachineColumns): a unit recomputed
+// elsewhere brings its own.
 //
 // # Configuration
 //
@@ -173,8 +171,7 @@
 //   - knuth.long: RxC/variant → samples, a multiple of a unit's (64,000 up
 //     to 9×9, 16,000 up to 16×16, 4,000 beyond, with blocks of 1000);
 //     RxC/stackshybrid@k: k candidates (1 to 256, not stacks_draws.RxC).
-//   - knuth.long_coverage ({}): a long run's key → samples per slice, a
-//     multiple of its unit's, at most the run's.
+//   - knuth.long_coverage ({}): a long run's key → samples per slice, whole units.
 //   - knuth.long_block_size ({}): a long run's key → its block size, 1 to
 //     2³⁰ (unset: block_size), the n of its units: slices below 16,000.
 //   - knuth.max_cpu_hours (1): [0, 8784], the most CPU-hours of long units
@@ -192,10 +189,13 @@
 //
 // # Cost
 //
-// About 95 CPU-seconds (48 s on two cores, the long runs' units from the
-// bundle). A sample, one core: stacks 32 µs (9×9), 2.7 ms (16×16), 73 ms
-// (20×20), 12 s (25×25); stackshybrid 42 ms (25×25), 0.17 s (30×30), 0.44 s
-// and 1.8 s (30×30, 36×36, 8 draws); se 5 ms (16×16, B = 100), 37 ms
-// (20×20, B = 300). The run report gives each run's seconds_to_goal, each
-// long run's cpu_seconds_to_goal (knuth.goals).
+// About 95 CPU-seconds (48 s on two cores, long units from the bundle).
+// A sample, one core: stacks 32 µs (9×9), 2.7 ms (16×16), 73 ms (20×20),
+// 12 s (25×25); stackshybrid 42 ms (25×25), 0.17 s (30×30), 0.44 s and 1.8
+// s (30×30, 36×36, 8 draws); se 5 ms (16×16), 37 ms (20×20). On 9×9 (a
+// long unit's thread CPU time, the machine loaded), in µs: rowmajor 1.2,
+// random 1.7, mrv 4.1, cover 21, hybrid 29, se 310, lookahead 500, bandmrv
+// 4.5, bandse 130, bandmrvlast 12, bandselast 370, stacks 37; each 9×9
+// variant has a long run, whose CPU time is the only cost the paper
+// compares them by. The run report gives each run's seconds_to_goal.
 package knuth

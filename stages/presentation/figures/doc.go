@@ -23,12 +23,14 @@
 //	    labelled powers of ten on each x axis; a run with no successful walk
 //	    says so with its bound on the chance of success
 //	figures/error_work.pdf, figures/error_work.png
-//	    relative standard error against cumulative work (cells visited),
-//	    log-log, every 9×9 estimator that walks cells (not the stack
-//	    estimators, whose work counts memo states) in a colour of its own (at most 12
-//	    lines, or the figure fails) with a dash pattern and a marker at each
-//	    decade of work, the legend beside the plot, with a 1/√n reference
-//	    slope
+//	    relative standard error of each 9×9 default run's trace against
+//	    cumulative CPU seconds: its sample counts times the CPU seconds per
+//	    sample of the variant's 9×9 long run (data/knuth_long.parquet, the
+//	    time the committed units record; the default runs carry none), so
+//	    only the variants with a 9×9 long run are drawn (not the importance
+//	    sampler); log-log, each in a colour of its own (at most 12 lines,
+//	    or the figure fails) with a dash pattern and a marker at each
+//	    decade, the legend beside the plot, with a 1/√n reference slope
 //	figures/heuristic.pdf, figures/heuristic.png
 //	    per box shape: exact count / Kilfoil heuristic − 1, in per cent, and
 //	    the same for the most precise Monte Carlo estimate with its 95%

@@ -46,7 +46,7 @@ var figures = []*figure{
 			h, paint, err := plots.Convergence(r)
 			return plots.Width, h, paint, err
 		}),
-	newFigure("error_work", "relative standard error against work, log-log, every 9×9 estimator, with a 1/√n slope",
+	newFigure("error_work", "relative standard error against CPU seconds (samples × the 9×9 long run's CPU-s per sample), log-log, every 9×9 estimator with a long run, with a 1/√n slope",
 		func(r *present.Results) (vg.Length, vg.Length, func(draw.Canvas), error) {
 			p, err := plots.ErrorWork(r)
 			if err != nil {
@@ -84,7 +84,7 @@ var Index = pipeline.NewTable[Row]("figures", "one row per figure: its PDF and P
 var Stage = &pipeline.Stage{
 	Name:     "figures",
 	Doc:      "draws the paper's figures (PDF and PNG) from the counts and estimates, and lists them",
-	Version:  18,
+	Version:  19,
 	Requires: present.Requires(),
 	Outputs: func() []pipeline.Output {
 		var outs []pipeline.Output

@@ -84,6 +84,13 @@ func fixture(t testing.TB) *present.Results {
 			e.Estimate, e.StdError, e.CILow, e.CIHigh = bf(mean), bf(se), bf(mean-1.96*se), bf(mean+1.96*se)
 		}
 		r.Estimators = append(r.Estimators, e)
+		// A long run of the first two variants: the CPU time per sample
+		// the error_work figure charges their traces at.
+		if v < 2 {
+			long := e
+			long.Samples, long.Long = 1<<20, &present.LongRun{Units: 16, CPUSeconds: float64(1<<20) * 1e-5 * float64(1+v)}
+			r.Estimators = append(r.Estimators, long)
+		}
 	}
 	r.Estimators = append(r.Estimators, present.Estimator{Method: importance.Stage.Name, Shape: grid.Shape{R: 4, C: 4},
 		Variant: "row", Samples: 1000, Estimate: bf(6.1e98), StdError: bf(0.3e98), CILow: bf(5.5e98), CIHigh: bf(6.7e98)})

@@ -432,7 +432,6 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.num(p+"CILow", present.SciFloat(e.CILow, ciDigits))
 			m.num(p+"CIHigh", present.SciFloat(e.CIHigh, ciDigits))
 			m.num(p+"RelErrPercent", typeset.Percent(e.RelativeError, 2))
-			m.num(p+"RelVarWork", typeset.Sci(e.RelVarWork, 3))
 			m.num(p+"RelVar", typeset.Sci(e.RelVar, 3))
 			// The relvar's bootstrap interval ("--" for a run of one block).
 			m.num(p+"RelVarLow", typeset.Sci(e.RelVarLow, 3))
@@ -449,13 +448,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			}
 			if e.HasRatEff {
 				m.num(p+"Rat", typeset.Fixed(e.RAT, 3))
-				m.num(p+"Eff", present.EFFString(e, 3))
-				// Ridder's accounting of the work, with the uniform
-				// completion of dead ends: how much more work, and EFF.
-				if e.Work > 0 {
-					m.num(p+"CompletionWorkFactor", typeset.Fixed(float64(e.WorkWithCompletion)/float64(e.Work), 2))
-				}
-				m.num(p+"EffWithCompletion", typeset.SciLog10(e.Log10EFFWithCompletion, 3))
+				// Ridder's EFF is per cell, and so is its work with the
+				// completion of dead ends: neither is printed, since the
+				// paper compares estimators by CPU time alone.
 			}
 		}
 		if len(noSuccess) > 0 {
@@ -475,29 +470,32 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		sort.Strings(names)
 		for _, method := range names {
 			m.flag(typeset.MacroName("have", method))
-			best, ok := bestOn(r, method, present.Classic)
+			best, measured, ok := bestOn(r, method, present.Classic)
 			if !ok {
 				continue
 			}
-			// The 9×9 variant with the smallest relative variance × work,
-			// named the cheapest for a given accuracy only when its 95%
-			// interval lies below that of every other (HaveKnuthBestRanked);
-			// otherwise the variant whose interval reaches lowest is named
-			// beside it (…BestRunnerUp).
+			// The 9×9 run with the highest efficiency per CPU second
+			// among the long runs (HaveKnuthBestMeasured), named the
+			// cheapest for a given accuracy only when its 95% interval
+			// lies above that of every other (HaveKnuthBestRanked);
+			// otherwise the run whose interval reaches highest is named
+			// beside it (…BestRunnerUp) and the two are not ranked.
 			p := typeset.MacroName(method, "best")
-			if up, ok := runnerUp(r, method, present.Classic, best); ok {
-				m.flag(typeset.MacroName("have", method, "best", "compared"))
-				lo, hi := relVarWorkInterval(best)
-				m.num(p+"RelVarWorkLow", typeset.Sci(lo, 2))
-				m.num(p+"RelVarWorkHigh", typeset.Sci(hi, 2))
-				uplo, uphi := relVarWorkInterval(up)
-				if hi < uplo {
-					m.flag(typeset.MacroName("have", method, "best", "ranked"))
+			if measured {
+				m.flag(typeset.MacroName("have", method, "best", "measured"))
+				m.num(p+"EfficiencyLow", typeset.Sci(best.Long.EfficiencyLow, 2))
+				m.num(p+"EfficiencyHigh", typeset.Sci(best.Long.EfficiencyHigh, 2))
+				m.num(p+"CPUSecondsPerSample", typeset.Sci(best.Long.CPUSeconds/float64(best.Samples), 2))
+				if up, ok := runnerUp(r, method, present.Classic, best); ok {
+					m.flag(typeset.MacroName("have", method, "best", "compared"))
+					if present.MoreEfficient(best, up) {
+						m.flag(typeset.MacroName("have", method, "best", "ranked"))
+					}
+					m.source(up.From)
+					m.text(p+"RunnerUp", typeset.Piece{Kind: typeset.Code, S: up.Variant})
+					m.num(p+"RunnerUpEfficiencyLow", typeset.Sci(up.Long.EfficiencyLow, 2))
+					m.num(p+"RunnerUpEfficiencyHigh", typeset.Sci(up.Long.EfficiencyHigh, 2))
 				}
-				m.source(up.From)
-				m.text(p+"RunnerUp", typeset.Piece{Kind: typeset.Code, S: up.Variant})
-				m.num(p+"RunnerUpRelVarWorkLow", typeset.Sci(uplo, 2))
-				m.num(p+"RunnerUpRelVarWorkHigh", typeset.Sci(uphi, 2))
 			}
 			m.source(best.From)
 			m.flag(typeset.MacroName("have", method, "best"))
@@ -703,60 +701,66 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 // finite reports whether x is a number other than ±Inf.
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// comparesByWork reports whether e is a default run whose work counts
-// cells visited, the only cost the default runs share that is the same
-// bytes on every machine: not a long run (compared by CPU time), not the
-// stack estimators (whose work counts memo states).
-func comparesByWork(e present.Estimator, method string) bool {
-	return e.Method == method && e.Estimate.Sign() > 0 && e.Long == nil && e.WalksCells()
+// comparesByCPU reports whether e is a run of method with a nonzero
+// estimate, an efficiency interval per CPU second and the headline rule's
+// trust (present.Results.Trusted: a heavy tail makes the relvar, and so
+// the efficiency, too low a bound): a long run, whose CPU time its
+// committed units record (the default runs carry none, and the cells a
+// walk visits cost different time in different walks).
+func comparesByCPU(r *present.Results, e present.Estimator, method string) bool {
+	return e.Method == method && e.Estimate.Sign() > 0 && e.EfficiencyKnown() && r.Trusted(e)
 }
 
-// relVarWorkInterval is the 95% interval of e's relative variance × work
-// per sample: the relvar's bootstrap interval times the work per sample.
-func relVarWorkInterval(e present.Estimator) (lo, hi float64) {
-	w := float64(e.Work) / float64(e.Samples)
-	return e.RelVarLow * w, e.RelVarHigh * w
-}
-
-// runnerUp returns, among the runs bestOn compared best with (those of
-// the same trust), the one whose relvar × work interval reaches lowest:
-// best is ranked first only when its interval lies below that one's.
+// runnerUp returns, among the other runs bestOn compared best with, the
+// one whose efficiency interval reaches highest: best is ranked first
+// only when its interval lies above that one's (present.MoreEfficient).
 func runnerUp(r *present.Results, method string, s grid.Shape, best present.Estimator) (present.Estimator, bool) {
 	var up present.Estimator
 	found := false
-	lowest := math.Inf(1)
 	for _, e := range r.EstimatorsFor(s) {
-		if !comparesByWork(e, method) || e.Variant == best.Variant || r.Trusted(e) != r.Trusted(best) {
+		if !comparesByCPU(r, e, method) || e.Variant == best.Variant {
 			continue
 		}
-		if lo, hi := relVarWorkInterval(e); finite(lo) && finite(hi) && lo < lowest {
-			up, found, lowest = e, true, lo
+		if !found || e.Long.EfficiencyHigh > up.Long.EfficiencyHigh {
+			up, found = e, true
 		}
 	}
-	lo, hi := relVarWorkInterval(best)
-	return up, found && finite(lo) && finite(hi)
+	return up, found
 }
 
 // efficiencyRanking compares the efficiencies per CPU second of the long
-// runs of each shape, pair by pair: ranked holds the pairs whose 95%
-// intervals are disjoint ("on 16×16 boxes, stacks ([a, b] s⁻¹) over
-// bandse ([c, d] s⁻¹)"), tied those whose intervals meet, which the paper
-// does not rank.
+// runs of each shape, ordered by efficiency, each with the next: ranked
+// holds the neighbours whose 95% intervals are disjoint ("on 16×16 boxes,
+// stacks ([a, b] s⁻¹) over bandse ([c, d] s⁻¹)"), tied those whose
+// intervals meet, which the paper does not rank. Neighbours only: a dozen
+// 9×9 runs would make 66 pairs, and a pair of non-neighbours ranks by the
+// chain between them or not at all.
 func efficiencyRanking(long []present.Estimator) (ranked, tied [][]typeset.Piece) {
 	eff := func(e present.Estimator) []typeset.Piece {
 		return []typeset.Piece{{Kind: typeset.Code, S: e.Variant}, words(" ("),
 			{Kind: typeset.Math, S: present.FloatIntervalTeX(e.Long.EfficiencyLow, e.Long.EfficiencyHigh, 2) + `\,\mathrm{s}^{-1}`}, words(")")}
 	}
-	for i, a := range long {
-		for _, b := range long[i+1:] {
-			if a.Shape != b.Shape || !a.EfficiencyKnown() || !b.EfficiencyKnown() {
-				continue
-			}
-			item := []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, a.Shape.R, a.Shape.C)}, words(" boxes, ")}
+	var shapes []grid.Shape
+	byShape := map[grid.Shape][]present.Estimator{}
+	for _, e := range long {
+		if !e.EfficiencyKnown() {
+			continue
+		}
+		if _, ok := byShape[e.Shape]; !ok {
+			shapes = append(shapes, e.Shape)
+		}
+		byShape[e.Shape] = append(byShape[e.Shape], e)
+	}
+	for _, s := range shapes {
+		runs := byShape[s]
+		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Long.Efficiency > runs[j].Long.Efficiency })
+		for i := 1; i < len(runs); i++ {
+			a, b := runs[i-1], runs[i]
+			item := []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, s.R, s.C)}, words(" boxes, ")}
 			switch {
 			case present.MoreEfficient(a, b):
 				ranked = append(ranked, append(append(append(item, eff(a)...), words(" over ")), eff(b)...))
-			case present.MoreEfficient(b, a):
+			case present.MoreEfficient(b, a): // a wider interval about a higher point
 				ranked = append(ranked, append(append(append(item, eff(b)...), words(" over ")), eff(a)...))
 			default:
 				tied = append(tied, append(append(append(item, eff(a)...), words(" and ")), eff(b)...))
@@ -766,23 +770,33 @@ func efficiencyRanking(long []present.Estimator) (ranked, tied [][]typeset.Piece
 	return ranked, tied
 }
 
-// bestOn returns the default run (not a long run) of method on shape s
-// with the smallest relative variance × work per sample (comparesByWork),
-// among those with a nonzero estimate, a trusted one (present.Results.Trusted:
-// interval reliable, coverage not below nominal) if there is any.
-func bestOn(r *present.Results, method string, s grid.Shape) (present.Estimator, bool) {
-	var best present.Estimator
-	found, trusted := false, false
+// bestOn returns the run of method on shape s the paper names: the long
+// run with the highest efficiency per CPU second among those the headline
+// rule trusts (comparesByCPU), and measured true. Without such a run (no
+// long run on s, none trusted, or the importance sampler, whose runs
+// carry no CPU time) it returns the run of method with the smallest
+// relative error among those with a nonzero estimate, a trusted one if
+// there is any, and measured false: the paper then compares nothing.
+func bestOn(r *present.Results, method string, s grid.Shape) (best present.Estimator, measured, ok bool) {
+	trusted := false
 	for _, e := range r.EstimatorsFor(s) {
-		if !comparesByWork(e, method) {
-			continue // the variants compared are the default runs that count cells
+		if e.Method != method || e.Estimate.Sign() <= 0 {
+			continue
 		}
-		t := r.Trusted(e)
-		if !found || (t && !trusted) || (t == trusted && e.RelVarWork < best.RelVarWork) {
-			best, found, trusted = e, true, t
+		m, t := comparesByCPU(r, e, method), r.Trusted(e)
+		better := !ok || (m && !measured) || (m == measured && t && !trusted)
+		if !better && m == measured && t == trusted {
+			if m {
+				better = e.Long.Efficiency > best.Long.Efficiency
+			} else {
+				better = e.RelativeError < best.RelativeError
+			}
+		}
+		if better {
+			best, measured, trusted, ok = e, m, t, true
 		}
 	}
-	return best, found
+	return best, measured, ok
 }
 
 // longDisagreements describes every pair of long runs of one shape whose

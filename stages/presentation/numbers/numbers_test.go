@@ -115,8 +115,9 @@ func TestEveryNumberHasItsSource(t *testing.T) {
 	}
 }
 
-// TestEfficiencyRanking ranks two long runs of one shape only when their
-// efficiency intervals are disjoint, the more efficient first, and leaves
+// TestEfficiencyRanking ranks two long runs of one shape, neighbours in
+// the order of efficiency, only when their efficiency intervals are
+// disjoint, the more efficient first, and leaves
 // runs without an interval (a default run's CPU time is no artifact's)
 // out.
 func TestEfficiencyRanking(t *testing.T) {
@@ -131,8 +132,17 @@ func TestEfficiencyRanking(t *testing.T) {
 	if got := itemsText(ranked); got != `on 4\times4 boxes, stacks ([5.0, 9.0]\,\mathrm{s}^{-1}) over bandse ([1.0, 2.0]\,\mathrm{s}^{-1})|` {
 		t.Errorf("ranked: %s", got)
 	}
-	if got := itemsText(tied); got != `on 5\times5 boxes, se ([1.0, 3.0]\,\mathrm{s}^{-1}) and stackshybrid ([2.5, 4.0]\,\mathrm{s}^{-1})|` {
+	if got := itemsText(tied); got != `on 5\times5 boxes, stackshybrid ([2.5, 4.0]\,\mathrm{s}^{-1}) and se ([1.0, 3.0]\,\mathrm{s}^{-1})|` {
 		t.Errorf("tied: %s", got)
+	}
+	// Three runs of one shape: neighbours in the order of efficiency only
+	// (a over b, b and c tied; a over c, not neighbours, is not listed).
+	ranked, tied = efficiencyRanking([]present.Estimator{run("c", four, 1, 3), run("a", four, 5, 9), run("b", four, 2, 4)})
+	if got := itemsText(ranked); strings.Count(got, "|") != 1 || !strings.Contains(got, "a ([5.0, 9.0]") || !strings.Contains(got, "over b (") {
+		t.Errorf("three runs, ranked: %s", got)
+	}
+	if got := itemsText(tied); got != `on 4\times4 boxes, b ([2.0, 4.0]\,\mathrm{s}^{-1}) and c ([1.0, 3.0]\,\mathrm{s}^{-1})|` {
+		t.Errorf("three runs, tied: %s", got)
 	}
 	if present.MoreEfficient(run("a", four, 1, 2), defaultRun) || present.MoreEfficient(run("a", four, 1, 2), run("b", four, 2, 3)) {
 		t.Error("ranked a pair whose intervals meet, or a run without an interval")
@@ -167,6 +177,62 @@ func TestDifferenceVerifiedOnlyWhenWhole(t *testing.T) {
 		got := slices.ContainsFunc(list, func(m Macro) bool { return m.Kind == Flag && m.Name == "HaveSymmetryDifferenceVerified" })
 		if got != want {
 			t.Errorf("verified share %q: flag %v, want %v", share, got, want)
+		}
+	}
+}
+
+// TestKnuthBestByEfficiency: the 9×9 walk named the cheapest is the long
+// run of highest efficiency per CPU second, ranked over the runner-up only
+// when their intervals are disjoint ("not separated" otherwise, no Ranked
+// flag); a default run, whose CPU time is no artifact's, and a long run
+// the headline rule does not trust are never compared, and no macro
+// speaks of cells visited.
+func TestKnuthBestByEfficiency(t *testing.T) {
+	f := func(x float64) *big.Float { return big.NewFloat(x) }
+	run := func(variant string, lo, hi float64) present.Estimator {
+		return present.Estimator{Method: "knuth", Shape: present.Classic, Variant: variant, Samples: 64000, Estimate: f(6.67e21),
+			StdError: f(1e19), CILow: f(6.65e21), CIHigh: f(6.69e21), RelativeError: 0.0015, ParetoK: 0.2,
+			From: typeset.Row("data/knuth_long.parquet", "shape", "3x3", "variant", variant),
+			Long: &present.LongRun{Units: 1, CPUSeconds: 6.4, Efficiency: (lo + hi) / 2, EfficiencyLow: lo, EfficiencyHigh: hi}}
+	}
+	// The default run is the most precise and has the lowest relvar: it
+	// must still not be named, having no CPU time.
+	defaultRun := present.Estimator{Method: "knuth", Shape: present.Classic, Variant: "bandmrv", Samples: 1000000, Estimate: f(6.67e21),
+		StdError: f(1e18), CILow: f(6.669e21), CIHigh: f(6.671e21), RelativeError: 0.0001, RelVar: 0.01, RelVarWork: 1,
+		From: typeset.Row("data/knuth.parquet", "shape", "3x3", "variant", "bandmrv")}
+	for _, c := range []struct {
+		name   string
+		runs   []present.Estimator
+		ranked bool
+	}{
+		{"separated", []present.Estimator{run("mrv", 1e4, 2e4), run("bandse", 8e4, 9e4), run("se", 3e4, 5e4)}, true},
+		{"overlapping", []present.Estimator{run("mrv", 1e4, 2e4), run("bandse", 8e4, 9e4), run("bandselast", 6e4, 8.5e4)}, false},
+	} {
+		// A heavy-tailed long run (k̂ ≥ 1/2: the headline rule does not
+		// trust it) of higher efficiency is neither named nor runner-up.
+		heavy := run("rowmajor", 1e5, 2e5)
+		heavy.ParetoK = 0.9
+		tex, err := TeX(&present.Results{Estimators: append([]present.Estimator{defaultRun, heavy}, c.runs...)}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(tex)
+		for _, want := range []string{`\HaveKnuthBestMeasuredtrue`, `\HaveKnuthBestComparedtrue`,
+			`\newcommand{\KnuthBestVariant}{\texttt{bandse}}`, `\newcommand{\KnuthBestEfficiencyLow}{\ensuremath{8.0\times 10^{4}}}`,
+			`\newcommand{\KnuthBestCPUSecondsPerSample}{\ensuremath{1.0\times 10^{-4}}}`} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s: numbers.tex lacks %s", c.name, want)
+			}
+		}
+		up := map[bool]string{true: "se", false: "bandselast"}[c.ranked]
+		if !strings.Contains(s, `\newcommand{\KnuthBestRunnerUp}{\texttt{`+up+`}}`) {
+			t.Errorf("%s: runner-up is not %s", c.name, up)
+		}
+		if got := strings.Contains(s, `\HaveKnuthBestRankedtrue`); got != c.ranked {
+			t.Errorf("%s: ranked %v, want %v", c.name, got, c.ranked)
+		}
+		if strings.Contains(s, "cells visited") || strings.Contains(s, "RelVarWork") {
+			t.Errorf("%s: numbers.tex compares by cells:\n%s", c.name, s)
 		}
 	}
 }

@@ -429,22 +429,31 @@ type unpadded struct{ *plotter.Labels }
 func (unpadded) GlyphBoxes(*plot.Plot) []plot.GlyphBox { return nil }
 
 // ErrorWork draws the relative error of each 9×9 run (standard error over
-// estimate) against the work spent so far, on log-log axes, with a line
-// of slope −1/2: the 1/√n decay every unbiased average shares.
-// Estimators with a lower line need less work for the same accuracy. The
-// stack estimators walk no cell (their work counts memo states), so they
-// are left out.
+// estimate) against the CPU seconds spent so far, on log-log axes, with a
+// line of slope −1/2: the 1/√n decay every unbiased average shares.
+// Estimators with a lower line need less CPU time for the same accuracy.
+// The default runs carry no CPU time (it is the machine's), so a run's
+// trace is drawn at its sample counts times the CPU seconds per sample of
+// its variant's 9×9 long run (the time its committed units record);
+// variants without a long run there are left out.
 func ErrorWork(r *present.Results) (*plot.Plot, error) {
+	perSample := map[string]float64{} // method/variant → CPU seconds per sample
+	for _, e := range r.LongRuns() {
+		if e.Shape == present.Classic && e.Long.CPUSeconds > 0 {
+			perSample[e.Method+"/"+e.Variant] = e.Long.CPUSeconds / float64(e.Samples)
+		}
+	}
 	var runs []mcRun
+	var cost []float64
 	for _, rn := range runsFor(r, present.Classic) {
-		if rn.est.WalksCells() {
-			runs = append(runs, rn)
+		if c, ok := perSample[rn.est.Method+"/"+rn.est.Variant]; ok {
+			runs, cost = append(runs, rn), append(cost, c)
 		}
 	}
 	if len(runs) == 0 {
-		return nil, fmt.Errorf("error/work: %w: no 9×9 traces", ErrNoData)
+		return nil, fmt.Errorf("error/work: %w: no 9×9 trace of a variant with a 9×9 long run", ErrNoData)
 	}
-	p := newPlot("Relative error against work, 9×9 grid", "work (cells visited, cumulative)", "relative standard error")
+	p := newPlot("Relative error against CPU time, 9×9 grid", "CPU seconds (cumulative: samples × the long run's CPU-s per sample)", "relative standard error")
 	logAxis(&p.X)
 	logAxis(&p.Y)
 	styles, err := seriesStyles(len(runs))
@@ -454,13 +463,12 @@ func ErrorWork(r *present.Results) (*plot.Plot, error) {
 	var anchor plotter.XY
 	minX, maxX := math.Inf(1), math.Inf(-1)
 	for i, rn := range runs {
-		perSample := float64(rn.est.Work) / float64(rn.est.Samples)
 		var xys plotter.XYs
 		for _, t := range rn.trace {
 			if t.Estimate.Sign() <= 0 || t.StdError.Sign() <= 0 {
 				continue // no spread measured yet
 			}
-			xys = append(xys, plotter.XY{X: perSample * float64(t.Samples), Y: t.RelativeError})
+			xys = append(xys, plotter.XY{X: cost[i] * float64(t.Samples), Y: t.RelativeError})
 		}
 		if len(xys) == 0 {
 			continue
@@ -470,7 +478,7 @@ func ErrorWork(r *present.Results) (*plot.Plot, error) {
 		}
 		minX, maxX = math.Min(minX, xys[0].X), math.Max(maxX, xys[len(xys)-1].X)
 		// A colour of its own, a dash pattern and a marker at each
-		// decade of work (and in the legend): a dozen lines cross.
+		// decade of CPU time (and in the legend): a dozen lines cross.
 		st := styles[i]
 		l, err := plotter.NewLine(xys)
 		if err != nil {

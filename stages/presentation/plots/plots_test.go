@@ -1,12 +1,17 @@
 package plots
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
+	"github.com/sudoku-census/sudoku-census/stages/presentation/present"
 )
 
 func TestPowerLabel(t *testing.T) {
@@ -171,5 +176,40 @@ func TestSymlog(t *testing.T) {
 	}
 	if got, want := strings.Join(labels, " "), "-0.5 -0.2 -0.1 0 0.1 0.2 0.5 1 2 5 10"; got != want {
 		t.Errorf("ticks %q, want %q", got, want)
+	}
+}
+
+// TestErrorWorkInCPUSeconds: the error_work figure charges a 9×9 default
+// run's trace at the CPU seconds per sample of its variant's 9×9 long run;
+// a variant without one (here cover, whose long run is on 4×4) is left
+// out, and without any the figure is a notice.
+func TestErrorWorkInCPUSeconds(t *testing.T) {
+	f := func(x float64) *big.Float { return big.NewFloat(x) }
+	r := &present.Results{}
+	for _, v := range []string{"mrv", "cover"} {
+		r.Estimators = append(r.Estimators, present.Estimator{Method: "knuth", Shape: present.Classic, Variant: v, Samples: 1000,
+			Estimate: f(6.7e21), Work: 81000})
+		for _, n := range []int64{10, 100, 1000} {
+			r.Traces = append(r.Traces, present.TracePoint{Method: "knuth", Shape: present.Classic, Variant: v, Samples: n,
+				Estimate: f(6.7e21), StdError: f(6.7e21 / math.Sqrt(float64(n))), RelativeError: 1 / math.Sqrt(float64(n))})
+		}
+	}
+	if _, err := ErrorWork(r); !errors.Is(err, ErrNoData) {
+		t.Fatalf("without long runs: %v, want ErrNoData", err)
+	}
+	r.Estimators = append(r.Estimators,
+		present.Estimator{Method: "knuth", Shape: present.Classic, Variant: "mrv", Samples: 64000, Estimate: f(6.7e21),
+			Long: &present.LongRun{Units: 1, CPUSeconds: 128}}, // 2 ms a sample
+		present.Estimator{Method: "knuth", Shape: grid.Shape{R: 4, C: 4}, Variant: "cover", Samples: 16000, Estimate: f(6e98),
+			Long: &present.LongRun{Units: 1, CPUSeconds: 1.6e6}})
+	p, err := ErrorWork(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(p.X.Min-0.02) > 1e-9 || math.Abs(p.X.Max-2) > 1e-9 {
+		t.Errorf("x range [%g, %g], want [0.02, 2]: 10 to 1000 samples of mrv at 2 ms", p.X.Min, p.X.Max)
+	}
+	if !strings.Contains(p.X.Label.Text, "CPU seconds") || strings.Contains(p.X.Label.Text+p.Title.Text, "cells") {
+		t.Errorf("axis %q, title %q: want CPU seconds, no cells", p.X.Label.Text, p.Title.Text)
 	}
 }

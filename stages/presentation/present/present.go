@@ -607,7 +607,3 @@ func CPUHours(seconds float64) string {
 	}
 	return strconv.FormatFloat(h, 'f', 3, 64)
 }
-
-// WalksCells reports whether e's work counts cells visited: every
-// estimator but the stack estimators, whose work counts memo states.
-func (e Estimator) WalksCells() bool { return !strings.HasPrefix(e.Variant, "stacks") }

@@ -197,15 +197,6 @@ func IntervalTeX(lo, hi *big.Float, least int) string {
 	return "[" + SciFloat(lo, d) + ", " + SciFloat(hi, d) + "]"
 }
 
-// EFFString prints Ridder's EFF, from its logarithm when it passes the
-// float64 range.
-func EFFString(e Estimator, sig int) string {
-	if e.EFF > 0 && !math.IsInf(e.EFF, 0) {
-		return typeset.Sci(e.EFF, sig)
-	}
-	return typeset.SciLog10(e.Log10EFF, sig)
-}
-
 // sourced sets the sources of every cell of row that holds math (a
 // number; a cell of text or an estimator's name has none) and has no
 // sources yet, and returns row.

@@ -33,11 +33,17 @@
 //	    RelErrPercent, RelVar, RelVarLow, RelVarHigh…, for a long run
 //	    \<Method><R>X<C><Variant>Long… with its Units, CPUHours,
 //	    CPUSecondsPerSample, Efficiency, EfficiencyLow and EfficiencyHigh;
-//	    \<Method>Best…, the 9×9 walk with the lowest relvar × cells per
-//	    sample, with its interval and the runner-up's, \ifHaveKnuthBestRanked
-//	    when the two are disjoint; \LongEfficiencyRanked and
-//	    \LongEfficiencyTied, the pairs of long runs of one shape whose
-//	    efficiency intervals are disjoint or meet), and \ifHave… flags for each part that
+//	    \<Method>Best…, the 9×9 long run with the highest efficiency per
+//	    CPU second among those the headline rule trusts
+//	    (\ifHaveKnuthBestMeasured; without one, the most precise
+//	    run and no comparison), with its interval and the runner-up's
+//	    (the other long run whose interval reaches highest),
+//	    \ifHaveKnuthBestRanked only when the two are disjoint (no macro
+//	    compares estimators by cells visited: the paper compares CPU time
+//	    alone); \LongEfficiencyRanked and
+//	    \LongEfficiencyTied, the long runs of one shape in the order of
+//	    their efficiencies, each with the next, whose efficiency intervals
+//	    are disjoint or meet), and \ifHave… flags for each part that
 //	    ran: \ifHaveTable<Name> for each table written, \ifHaveFig<Name> for
 //	    each figure that data/figures.parquet marks as drawn from data
 //	paper/generated/funnel.tex
