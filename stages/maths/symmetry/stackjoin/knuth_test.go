@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
-	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/perm"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 )
@@ -140,14 +139,8 @@ func TestKnuthProject(t *testing.T) {
 	}
 	limit := time.Duration(pipelinetest.EnvInt(t, "STACKJOIN_KNUTH_SECONDS", 240)) * time.Second
 	unitLimit := time.Duration(pipelinetest.EnvInt(t, "STACKJOIN_KNUTH_UNIT_SECONDS", 60)) * time.Second
-	g, err := symmetry.NewGroup(s, s.R == s.C)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, i := range pipelinetest.EnvInts(t, "STACKJOIN_CLASSES") {
-		if i < 0 || i >= len(g.Classes) {
-			t.Fatalf("STACKJOIN_CLASSES: %d is not a class index", i)
-		}
+	g, classes := envClasses(t, s)
+	for _, i := range classes {
 		cl := g.Classes[i]
 		p := newProblem(s, cl.Rep)
 		lams := search.SigmaTypes(s, cl.Rep)

@@ -59,6 +59,23 @@ func envShape(key string) (symmetry.Shape, bool) {
 	return s, err1 == nil && err2 == nil
 }
 
+// envClasses returns the group of s and the indices STACKJOIN_CLASSES
+// names, failing on one that is not a class of it.
+func envClasses(t *testing.T, s symmetry.Shape) (*symmetry.Group, []int) {
+	t.Helper()
+	g, err := symmetry.NewGroup(s, s.R == s.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	indices := pipelinetest.EnvInts(t, "STACKJOIN_CLASSES")
+	for _, i := range indices {
+		if i < 0 || i >= len(g.Classes) {
+			t.Fatalf("STACKJOIN_CLASSES: %d is not a class index", i)
+		}
+	}
+	return g, indices
+}
+
 func cut(s string) (string, string, bool) {
 	for i := range s {
 		if s[i] == 'x' {
@@ -105,14 +122,8 @@ func TestProjectClasses(t *testing.T) {
 	}
 	samples := pipelinetest.EnvInt(t, "STACKJOIN_SAMPLES", 20)
 	budget := pipelinetest.EnvCount(t, "STACKJOIN_BUDGET", 1e9)
-	g, err := symmetry.NewGroup(s, s.R == s.C)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, i := range pipelinetest.EnvInts(t, "STACKJOIN_CLASSES") {
-		if i < 0 || i >= len(g.Classes) {
-			t.Fatalf("STACKJOIN_CLASSES: %d is not a class index", i)
-		}
+	g, classes := envClasses(t, s)
+	for _, i := range classes {
 		cl := g.Classes[i]
 		pr, err := Project(context.Background(), s, cl.Rep, budget, samples, 1)
 		if err != nil {
@@ -151,15 +162,9 @@ func TestPartSurvey(t *testing.T) {
 			t.Fatalf("STACKJOIN_PART_TIMEOUT=%q: want a duration", v)
 		}
 	}
-	g, err := symmetry.NewGroup(s, s.R == s.C)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, classes := envClasses(t, s)
 classes:
-	for _, i := range pipelinetest.EnvInts(t, "STACKJOIN_CLASSES") {
-		if i < 0 || i >= len(g.Classes) {
-			t.Fatalf("STACKJOIN_CLASSES: %d is not a class index", i)
-		}
+	for _, i := range classes {
 		cl := g.Classes[i]
 		var total time.Duration
 		for _, k := range indices {
