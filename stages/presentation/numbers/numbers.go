@@ -612,8 +612,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.num("LongCPUHours", present.CPUHours(cpu))
 		m.text("LongBundle", typeset.Piece{Kind: typeset.Code, S: long[0].Long.Bundle})
 		m.text("LongRunList", joinEnglish(items)...)
-		if d := longDisagreements(long); len(d) > 0 {
+		if d, known := longDisagreements(long, r); len(d) > 0 {
 			m.flag("HaveLongDisagreements")
+			m.source(append(from, known...)...)
 			m.text("LongDisagreements", joinEnglish(d)...)
 		}
 		ranked, tied := efficiencyRanking(long)
@@ -799,11 +800,16 @@ func bestOn(r *present.Results, method string, s grid.Shape) (best present.Estim
 	return best, measured, ok
 }
 
-// longDisagreements describes every pair of long runs of one shape whose
-// 95% intervals are disjoint: "on 25×25 boxes, se's [a, b] (k̂ = 0.74)
-// lies below stackshybrid's [c, d] (k̂ = 0.33)".
-func longDisagreements(long []present.Estimator) [][]typeset.Piece {
+// longDisagreements describes the long runs whose 95% intervals disagree:
+// on a shape whose count is known (r.KnownGrids), each interval that misses
+// it ("on 9×9 boxes, cover's [a, b] (k̂ = 0.26) lies above the count"); on
+// another, every pair of disjoint intervals ("on 25×25 boxes, se's [a, b]
+// (k̂ = 0.74) lies below stackshybrid's [c, d] (k̂ = 0.33)"). A run without
+// a success has no interval and is left out. It returns the sources of the
+// known counts it compared with.
+func longDisagreements(long []present.Estimator, r *present.Results) ([][]typeset.Piece, []typeset.Source) {
 	var out [][]typeset.Piece
+	var known []typeset.Source
 	interval := func(e present.Estimator) []typeset.Piece {
 		ps := []typeset.Piece{{Kind: typeset.Code, S: e.Variant}, words("'s "),
 			{Kind: typeset.Math, S: present.IntervalTeX(e.CILow, e.CIHigh, 3)}}
@@ -812,9 +818,27 @@ func longDisagreements(long []present.Estimator) [][]typeset.Piece {
 		}
 		return ps
 	}
+	on := func(s grid.Shape) []typeset.Piece {
+		return []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, s.R, s.C)}, words(" boxes, ")}
+	}
+	compared := map[grid.Shape]bool{}
 	for i, a := range long {
+		if a.CIHigh.Sign() == 0 {
+			continue
+		}
+		if n, _, ok := r.KnownGrids(a.Shape); ok {
+			if !compared[a.Shape] {
+				compared[a.Shape] = true
+				known = append(known, r.KnownFrom(a.Shape))
+			}
+			if !a.Covers(n) {
+				side := map[bool]string{true: " lies above the count", false: " lies below the count"}[a.CILow.Cmp(new(big.Float).SetInt(n)) > 0]
+				out = append(out, append(append(on(a.Shape), interval(a)...), words(side)))
+			}
+			continue
+		}
 		for _, b := range long[i+1:] {
-			if a.Shape != b.Shape {
+			if a.Shape != b.Shape || b.CIHigh.Sign() == 0 {
 				continue
 			}
 			lo, hi := a, b
@@ -823,13 +847,12 @@ func longDisagreements(long []present.Estimator) [][]typeset.Piece {
 			} else if a.CIHigh.Cmp(b.CILow) >= 0 {
 				continue // the intervals meet
 			}
-			item := []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, a.Shape.R, a.Shape.C)}, words(" boxes, ")}
-			item = append(item, interval(lo)...)
+			item := append(on(a.Shape), interval(lo)...)
 			item = append(item, words(" lies below "))
 			out = append(out, append(item, interval(hi)...))
 		}
 	}
-	return out
+	return out, known
 }
 
 // joinEnglish joins items, each one or more pieces, as "a", "a and b" or

@@ -19,18 +19,39 @@ func TestLongDisagreements(t *testing.T) {
 	run := func(variant string, s grid.Shape, lo, hi, k float64) present.Estimator {
 		return present.Estimator{Method: "knuth", Shape: s, Variant: variant, CILow: big.NewFloat(lo), CIHigh: big.NewFloat(hi), ParetoK: k}
 	}
-	got := itemsText(longDisagreements([]present.Estimator{
+	r := &present.Results{}
+	d, known := longDisagreements([]present.Estimator{
 		run("stackshybrid", five, 4.32, 4.41, 0.33),
 		run("se", five, 2.92, 3.82, 0.74),
 		run("bandse", five, 0.1, 9.0, math.NaN()), // meets both
+		run("random", five, 0, 0, math.NaN()),     // no success: no interval
 		run("stacks", grid.Shape{R: 4, C: 5}, 5, 6, 0.2),
-	}))
+	}, r)
+	got := itemsText(d)
+	if len(known) != 0 {
+		t.Errorf("no count is known, yet compared with %v", known)
+	}
 	if strings.Count(got, "|") != 1 || !strings.Contains(got, "se's") || !strings.Contains(got, "0.74") ||
 		strings.Index(got, "se's") > strings.Index(got, "stackshybrid's") || strings.Contains(got, "bandse") {
 		t.Errorf("disagreements %q: want se below stackshybrid alone", got)
 	}
-	if got := longDisagreements([]present.Estimator{run("a", five, 1, 2, 0.1), run("b", five, 2, 3, 0.1)}); len(got) != 0 {
+	if got, _ := longDisagreements([]present.Estimator{run("a", five, 1, 2, 0.1), run("b", five, 2, 3, 0.1)}, r); len(got) != 0 {
 		t.Errorf("intervals that touch listed: %v", got)
+	}
+	// Where the count is known (9×9: 6.67·10^21), each run is held against
+	// it, not against the others: one above it, one holding it, none without
+	// a success.
+	nine := grid.Shape{R: 3, C: 3}
+	d, known = longDisagreements([]present.Estimator{
+		run("cover", nine, 6.678e21, 6.763e21, 0.26),
+		run("bandse", nine, 6.6688e21, 6.6748e21, 0.15),
+		run("bandmrv", nine, 6.613e21, 6.670e21, 0.21),
+		run("random", nine, 0, 0, math.NaN()),
+	}, r)
+	got = itemsText(d)
+	if strings.Count(got, "|") != 2 || !strings.Contains(got, "cover's") || !strings.Contains(got, "above the count") ||
+		!strings.Contains(got, "bandmrv's") || !strings.Contains(got, "below the count") || strings.Contains(got, "bandse") || strings.Contains(got, "random") || len(known) != 1 {
+		t.Errorf("9×9 disagreements %q (compared with %v): want cover above and bandmrv below the count", got, known)
 	}
 }
 
