@@ -483,8 +483,10 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			p := typeset.MacroName(method, "best")
 			if measured {
 				m.flag(typeset.MacroName("have", method, "best", "measured"))
-				m.num(p+"EfficiencyLow", typeset.Sci(best.Long.EfficiencyLow, 2))
-				m.num(p+"EfficiencyHigh", typeset.Sci(best.Long.EfficiencyHigh, 2))
+				// As many digits as tell the interval's ends apart.
+				d := present.IntervalDigits(big.NewFloat(best.Long.EfficiencyLow), big.NewFloat(best.Long.EfficiencyHigh), 2)
+				m.num(p+"EfficiencyLow", typeset.Sci(best.Long.EfficiencyLow, d))
+				m.num(p+"EfficiencyHigh", typeset.Sci(best.Long.EfficiencyHigh, d))
 				m.num(p+"CPUSecondsPerSample", typeset.Sci(best.Long.CPUSeconds/float64(best.Samples), 2))
 				if up, ok := runnerUp(r, method, present.Classic, best); ok {
 					m.flag(typeset.MacroName("have", method, "best", "compared"))
@@ -493,8 +495,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 					}
 					m.source(up.From)
 					m.text(p+"RunnerUp", typeset.Piece{Kind: typeset.Code, S: up.Variant})
-					m.num(p+"RunnerUpEfficiencyLow", typeset.Sci(up.Long.EfficiencyLow, 2))
-					m.num(p+"RunnerUpEfficiencyHigh", typeset.Sci(up.Long.EfficiencyHigh, 2))
+					d := present.IntervalDigits(big.NewFloat(up.Long.EfficiencyLow), big.NewFloat(up.Long.EfficiencyHigh), 2)
+					m.num(p+"RunnerUpEfficiencyLow", typeset.Sci(up.Long.EfficiencyLow, d))
+					m.num(p+"RunnerUpEfficiencyHigh", typeset.Sci(up.Long.EfficiencyHigh, d))
 				}
 			}
 			m.source(best.From)
@@ -617,14 +620,16 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.source(append(from, known...)...)
 			m.text("LongDisagreements", joinEnglish(d)...)
 		}
-		ranked, tied := efficiencyRanking(long)
-		if len(ranked) > 0 {
+		if chains := efficiencyRanking(long); len(chains) > 0 {
 			m.flag("HaveLongEfficiencyRanked")
-			m.text("LongEfficiencyRanked", joinEnglish(ranked)...)
-		}
-		if len(tied) > 0 {
-			m.flag("HaveLongEfficiencyTied")
-			m.text("LongEfficiencyTied", joinEnglish(tied)...)
+			var text []typeset.Piece
+			for i, c := range chains {
+				if i > 0 {
+					text = append(text, words("; "))
+				}
+				text = append(text, c...)
+			}
+			m.text("LongEfficiencyRanked", text...)
 		}
 	}
 	if tails := r.TailEstimators(); len(tails) > 0 {
@@ -729,18 +734,14 @@ func runnerUp(r *present.Results, method string, s grid.Shape, best present.Esti
 	return up, found
 }
 
-// efficiencyRanking compares the efficiencies per CPU second of the long
-// runs of each shape, ordered by efficiency, each with the next: ranked
-// holds the neighbours whose 95% intervals are disjoint ("on 16×16 boxes,
-// stacks ([a, b] s⁻¹) over bandse ([c, d] s⁻¹)"), tied those whose
-// intervals meet, which the paper does not rank. Neighbours only: a dozen
-// 9×9 runs would make 66 pairs, and a pair of non-neighbours ranks by the
-// chain between them or not at all.
-func efficiencyRanking(long []present.Estimator) (ranked, tied [][]typeset.Piece) {
-	eff := func(e present.Estimator) []typeset.Piece {
-		return []typeset.Piece{{Kind: typeset.Code, S: e.Variant}, words(" ("),
-			{Kind: typeset.Math, S: present.FloatIntervalTeX(e.Long.EfficiencyLow, e.Long.EfficiencyHigh, 2) + `\,\mathrm{s}^{-1}`}, words(")")}
-	}
+// efficiencyRanking orders the long runs of each shape by their
+// efficiencies per CPU second and joins each to the next by ">" when their
+// 95% intervals are disjoint and by "≈" when they meet, which the paper does
+// not rank: "on 16×16 boxes, stacks > bandse". Neighbours only: a dozen 9×9
+// runs would make 66 pairs, and a pair of non-neighbours ranks by the chain
+// between them or not at all. The intervals themselves are the estimators
+// table's, so a shape's chain is one line of text, not a paragraph.
+func efficiencyRanking(long []present.Estimator) [][]typeset.Piece {
 	var shapes []grid.Shape
 	byShape := map[grid.Shape][]present.Estimator{}
 	for _, e := range long {
@@ -752,23 +753,30 @@ func efficiencyRanking(long []present.Estimator) (ranked, tied [][]typeset.Piece
 		}
 		byShape[e.Shape] = append(byShape[e.Shape], e)
 	}
+	var chains [][]typeset.Piece
 	for _, s := range shapes {
 		runs := byShape[s]
+		if len(runs) < 2 {
+			continue
+		}
 		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Long.Efficiency > runs[j].Long.Efficiency })
+		chain := []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, s.R, s.C)}, words(" boxes, "),
+			{Kind: typeset.Code, S: runs[0].Variant}}
 		for i := 1; i < len(runs); i++ {
 			a, b := runs[i-1], runs[i]
-			item := []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, s.R, s.C)}, words(" boxes, ")}
+			relation := `\approx`
 			switch {
 			case present.MoreEfficient(a, b):
-				ranked = append(ranked, append(append(append(item, eff(a)...), words(" over ")), eff(b)...))
+				relation = ">"
 			case present.MoreEfficient(b, a): // a wider interval about a higher point
-				ranked = append(ranked, append(append(append(item, eff(b)...), words(" over ")), eff(a)...))
-			default:
-				tied = append(tied, append(append(append(item, eff(a)...), words(" and ")), eff(b)...))
+				relation = "<"
 			}
+			chain = append(chain, words(" "), typeset.Piece{Kind: typeset.Math, S: relation}, words(" "),
+				typeset.Piece{Kind: typeset.Code, S: b.Variant})
 		}
+		chains = append(chains, chain)
 	}
-	return ranked, tied
+	return chains
 }
 
 // bestOn returns the run of method on shape s the paper names: the long

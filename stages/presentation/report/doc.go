@@ -40,10 +40,10 @@
 //	    (the other long run whose interval reaches highest),
 //	    \ifHaveKnuthBestRanked only when the two are disjoint (no macro
 //	    compares estimators by cells visited: the paper compares CPU time
-//	    alone); \LongEfficiencyRanked and
-//	    \LongEfficiencyTied, the long runs of one shape in the order of
-//	    their efficiencies, each with the next, whose efficiency intervals
-//	    are disjoint or meet), and \ifHave… flags for each part that
+//	    alone); \LongEfficiencyRanked, the long runs of each shape in the
+//	    order of their efficiencies, each joined to the next by > when
+//	    their efficiency intervals are disjoint and by ≈ when they meet
+//	    (the intervals are the estimators table's), and \ifHave… flags for each part that
 //	    ran: \ifHaveTable<Name> for each table written, \ifHaveFig<Name> for
 //	    each figure that data/figures.parquet marks as drawn from data
 //	paper/generated/funnel.tex
