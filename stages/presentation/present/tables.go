@@ -73,7 +73,8 @@ var Tables = []NamedTable{
 
 // LongRunsTable lists every long run, in the order of r.Estimators: box
 // shape, estimator, samples, units, CPU-hours, the estimate with its 95%
-// half-width and k̂, marked as in TailsTable.
+// half-width (for a run without a success, the bound on its chance of
+// success) and k̂, marked as in TailsTable.
 func LongRunsTable(r *Results) typeset.Table {
 	var rows [][]typeset.Cell
 	for _, e := range r.LongRuns() {
@@ -85,10 +86,17 @@ func LongRunsTable(r *Results) typeset.Table {
 			}
 			k = typeset.MathCell(typeset.Fixed(e.ParetoK, 2) + mark)
 		}
+		// A run that never succeeded has no interval ("0 (±∞%)" would say
+		// nothing): the bound on its chance of success, as in the
+		// estimators' table.
+		estimate := typeset.MathCell(SciFloat(e.Estimate, 4) + `\ (\pm ` + typeset.Percent(e.RelativeError*montecarlo.Z95, 2) + `\%)`)
+		if e.NoSuccess() {
+			estimate = typeset.Cells(typeset.Piece{Kind: typeset.Text, S: "no success; "}, typeset.Piece{Kind: typeset.Math, S: "p<" + typeset.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2)})
+		}
 		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.N(), e.Shape.N())),
 			typeset.Cells(typeset.Piece{Kind: typeset.Code, S: e.Variant}), typeset.MathCell(typeset.Int64(e.Samples)),
 			typeset.MathCell(typeset.Int64(int64(e.Long.Units))), typeset.MathCell(CPUHours(e.Long.CPUSeconds)),
-			typeset.MathCell(SciFloat(e.Estimate, 4) + `\ (\pm ` + typeset.Percent(e.RelativeError*montecarlo.Z95, 2) + `\%)`), k}, e.From))
+			estimate, k}, e.From))
 	}
 	head := texts("boxes", "grid", "estimator", "samples", "units", "CPU-hours", "estimate (95%)", "")
 	head[7] = typeset.MathCell(`\hat k`)
