@@ -99,18 +99,30 @@ func involutionCentralizer(n, k int) *big.Int {
 	return z
 }
 
-// FixedSums returns, for k = 0 … n/2, N_k: the stacks whose patterns σ_k
-// (the involution (0 1)(2 3)… with k 2-cycles) carries to their ĥ-images.
+// FixedSums returns, for k = 0 … n/2, N_k (FixedType).
 func FixedSums(ctx context.Context, s symmetry.Shape, e symmetry.Element) ([]*big.Int, error) {
-	x, err := newExchange(s, e)
-	if err != nil {
-		return nil, err
-	}
 	sums := make([]*big.Int, s.N()/2+1)
 	for k := range sums {
-		if sums[k], err = x.stacks(ctx, k); err != nil {
+		var err error
+		if sums[k], err = FixedType(ctx, s, e, k); err != nil {
 			return nil, err
 		}
 	}
 	return sums, nil
+}
+
+// FixedType returns N_k: the left stacks L whose symbols' row patterns the
+// involution σ_k = (0 1)(2 3)…(2k−2 2k−1) carries to their ĥ-images, so
+// that L and σ_k make a grid fixed by e. The types are independent units
+// of work (Combine joins them); on 2×6 the σ types with 3 to 5 2-cycles
+// cost the most (package doc, # Cost).
+func FixedType(ctx context.Context, s symmetry.Shape, e symmetry.Element, k int) (*big.Int, error) {
+	x, err := newExchange(s, e)
+	if err != nil {
+		return nil, err
+	}
+	if k < 0 || 2*k > s.N() {
+		return nil, fmt.Errorf("bandcols: %d 2-cycles: want 0 ≤ k ≤ %d", k, s.N()/2)
+	}
+	return x.stacks(ctx, k)
 }

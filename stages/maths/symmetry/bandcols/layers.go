@@ -13,9 +13,9 @@ type state [maxSymbols]uint8
 
 // counter runs the programme for one involution σ_k.
 type counter struct {
-	x      *exchange
-	n, k   int
-	sigma  [maxSymbols]int
+	x     *exchange
+	n, k  int
+	sigma [maxSymbols]int
 	// colPerm[p][m]: mask m with its columns moved by the p-th permutation
 	colPerm [][64]uint8
 	canons  map[state]state // canon of the raw keys met in this layer
