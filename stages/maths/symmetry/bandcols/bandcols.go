@@ -13,6 +13,10 @@ import (
 // 2×c shape exchanged by an involution (ρ² = id, κ₁κ₀ = id).
 var ErrNotApplicable = errors.New("bandcols: not an involutive stack exchange of a 2×c shape")
 
+// KernelVersion names the counts' code: a change of it that changes a
+// result changes every unit computed with it.
+const KernelVersion = 1
+
 // maxSymbols bounds the side (2×6): a state keeps one column mask per symbol.
 const maxSymbols = 12
 
