@@ -62,6 +62,13 @@
 //     stacks only the group code (package symmetry, package perm) and
 //     search.SigmaTypes, the relabelling cycle types every method sums over:
 //     a type missing from that list escapes both. Counts whole.
+//   - bandcols for 6×2 class 172 (2×6 class 142, 49% of the 2×6 sum), in
+//     place of stackjoin: package bandcols counts the 2×6 transpose, an
+//     involutive stack exchange with single bands, band by band (each
+//     symbol's column, then the cells' orientations), one unit per σ type
+//     (check.6x2.class0172.part3of7), projected at 3.2 CPU-hours
+//     [2.7, 3.6] and listed when symmetry.check_max_class_cpu_hours and
+//     max_cpu_hours reach 3.7. It shares only the group code with stacks.
 //   - multisets for every class of 2×2 to 2×5 (and transposes) that
 //     exchanges the stacks by an involution (ρ² = id, κ₁κ₀ = id): package
 //     multisets sums package pair's stack counts (the shapes stage's
@@ -112,7 +119,7 @@
 //	representative     string  e.g. "bands (2 3); rows in band 1: (1 2); stacks id; transpose"
 //	fixed              string  F(g), decimal
 //	method             string  identity, search, stacks or stackjoin
-//	check_method       string  stackjoin, multisets, stackjoin+multisets, orbit-sum or ""
+//	check_method       string  stackjoin, bandcols, multisets, stackjoin+multisets, orbit-sum or ""
 //	check_fixed        string  the second count, decimal, or ""
 //	check_cpu_seconds  double  CPU time the checks bundle records for it (0: made in the run)
 //

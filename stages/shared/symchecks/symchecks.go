@@ -7,7 +7,9 @@
 // CPU-hours: the committed bundle data/bundles/symmetry-checks.parquet
 // keeps them (Bundle), the heavy classes split into parts, and ListAll
 // refuses a run whose missing units exceed symmetry.max_cpu_hours. A 6×2
-// class is listed only with a projection measured (checkWeightOrder6x2). The classes of 2×c
+// class is listed only with a projection measured (checkWeightOrder6x2);
+// class 172 (2×6 class 142) is recounted instead by package bandcols on its
+// transpose, one unit per σ type (checkBandcols6x2). The classes of 2×c
 // and c×2 (c ≤ 5) that exchange the stacks by an involution are also
 // recounted in the run by package multisets (MultisetCounts).
 //
@@ -30,6 +32,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/pipeline"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/bandcols"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin"
 	"github.com/sudoku-census/sudoku-census/stages/shared/symunits"
@@ -127,6 +130,22 @@ var checkWeightOrder6x2 = []int{
 // classes foreign, so they stay fixed once units are kept.
 var checkSplit6x2 = map[int]splitClass{}
 
+// checkBandcols6x2 is the 6×2 classes recounted by package bandcols on
+// their 2×6 transposes (involutive stack exchanges with single bands), one
+// unit per σ type (part k: the involutions with k 2-cycles, N_k), instead
+// of the R-stack method: 172 (2×6 class 142, 49% of the sum), projected by
+// bandcols' TestProjectLastLayer at 3.2 CPU-hours [2.7, 3.6] (30 states
+// sampled per type), here the interval's top rounded up; its heaviest
+// parts (k = 4, 5) about 1.1-1.4 CPU-hours each. Listed only when
+// symmetry.check_max_class_cpu_hours and symmetry.max_cpu_hours allow 3.7.
+var checkBandcols6x2 = map[int]splitClass{172: {parts: 7, hours: 3.7}}
+
+// isBandcols reports whether class i of cs is recounted by package bandcols.
+func isBandcols(cs symmetry.Shape, i int) bool {
+	_, ok := checkBandcols6x2[i]
+	return ok && cs == check6x2Shape
+}
+
 // check6x2LightCPUHours is the projection of any other 6×2 class with a
 // relabelling type, counted whole: the mean CPU time of the 350 whose whole
 // count TestSurvey6x2 timed (one core, one process keeping the stack
@@ -155,6 +174,9 @@ var checkWeightOrder5x2 = []int{47, 23, 46, 58, 59, 22, 68, 35, 34, 11, 70, 71, 
 // the check shape cs.
 func checkClassCPUHours(cs symmetry.Shape, i int) float64 {
 	if cs == check6x2Shape {
+		if sc, ok := checkBandcols6x2[i]; ok {
+			return sc.hours
+		}
 		if sc, ok := checkSplit6x2[i]; ok {
 			return sc.hours
 		}
@@ -177,6 +199,9 @@ func checkClassCPUHours(cs symmetry.Shape, i int) float64 {
 
 // checkPartsOf is the number of units of the recount of class i of cs.
 func checkPartsOf(cs symmetry.Shape, i int) int {
+	if isBandcols(cs, i) {
+		return checkBandcols6x2[i].parts
+	}
 	if sc, ok := checkSplit6x2[i]; ok && cs == check6x2Shape {
 		return sc.parts
 	}
@@ -333,6 +358,7 @@ func listIDs(root string, cs symmetry.Shape, shapes []symmetry.Shape, transpose 
 var (
 	checkKernel            = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedWorkers, FixedPart) v%d", stackjoin.KernelVersion)
 	checkKernelByFirstRows = fmt.Sprintf("symmetry check: R-stack method (stackjoin.FixedPartByFirstRows) v%d, first-row shares v%d", stackjoin.KernelVersion, stackjoin.FirstRowShareVersion)
+	checkKernelBandcols    = fmt.Sprintf("symmetry check: band-column method on the 2×c transpose (bandcols.FixedType, part k the σ type with k 2-cycles) v%d", bandcols.KernelVersion)
 )
 
 // Bundle keeps the second counts of the 5×2 and 6×2 classes (those of
@@ -344,7 +370,11 @@ var Bundle = &pipeline.Bundle{
 		if !checksBundleHolds(id) {
 			return ""
 		}
-		if s, _, _, parts, _ := parseCheckUnit(id); s == check6x2Shape && parts > 1 {
+		s, i, _, parts, _ := parseCheckUnit(id)
+		if isBandcols(s, i) {
+			return checkKernelBandcols
+		}
+		if s == check6x2Shape && parts > 1 {
 			return checkKernelByFirstRows
 		}
 		return checkKernel
@@ -360,6 +390,9 @@ var Bundle = &pipeline.Bundle{
 			return ""
 		}
 		what := "grids fixed up to relabelling"
+		if isBandcols(s, i) {
+			return fmt.Sprintf("%v class %d (%s): the left stacks of the %v transpose fixed with an involution of %d 2-cycles, by the band-column method, a second count of this class and of the %v class of its transpose", s, i, g.Classes[i].Desc, symmetry.Shape{R: s.C, C: s.R}, part, symmetry.Shape{R: s.C, C: s.R})
+		}
 		if parts > 1 {
 			what = fmt.Sprintf("part %d of %d of the sums giving the grids fixed up to relabelling", part, parts)
 		}
@@ -384,6 +417,17 @@ func Compute(ctx context.Context, id string) ([]byte, error) {
 	s, i, part, parts, err := parseCheckUnit(id)
 	if err != nil {
 		return nil, err
+	}
+	if isBandcols(s, i) {
+		s2, e2, err := symunits.BandcolsElement(s, i)
+		if err != nil {
+			return nil, err
+		}
+		n, err := bandcols.FixedType(ctx, s2, e2, part)
+		if err != nil {
+			return nil, err
+		}
+		return []byte(symunits.MethodBandcolsPart + " " + n.String()), nil
 	}
 	if parts > 1 {
 		return symunits.PartOf(ctx, s, i, part, parts)

@@ -187,16 +187,23 @@ func TestCheck6x2Listing(t *testing.T) {
 	if len(ids) == 0 || hours > fewMinutes {
 		t.Errorf("default limits: %d units projecting %.3g CPU-hours; want some, within %.3g", len(ids), hours, fewMinutes)
 	}
-	// No class's parts are timed yet: the long run lists the same units.
-	if long, err := listIDs(root, check6x2Shape, shapes, noTranspose, 5, 80); err != nil || !slices.Equal(long, ids) {
-		t.Fatalf("long run, no split class timed: %d units (%v), want the %d whole ones", len(long), err, len(ids))
+	// No R-stack class's parts are timed yet: the long run lists the same
+	// units, then the σ types of the classes package bandcols recounts.
+	var byTypes []string
+	for _, i := range checkWeightOrder6x2 {
+		if isBandcols(check6x2Shape, i) {
+			byTypes = append(byTypes, checkUnitIDs(check6x2Shape, i)...)
+		}
+	}
+	if long, err := listIDs(root, check6x2Shape, shapes, noTranspose, 5, 80); err != nil || !slices.Equal(long, append(slices.Clone(ids), byTypes...)) {
+		t.Fatalf("long run, no split class timed: %d units (%v), want the %d whole ones and %d by σ types", len(long), err, len(ids), len(byTypes))
 	}
 	// Two classes timed (as their measurements would enter them, the
 	// lighter first in the table): listed after the whole ones, heaviest
 	// first, each part of a class in order, within the long run's limits.
 	saved := checkSplit6x2
 	defer func() { checkSplit6x2 = saved }()
-	heavy, light := checkWeightOrder6x2[0], checkWeightOrder6x2[1]
+	heavy, light := rStackClasses6x2()[0], rStackClasses6x2()[1]
 	checkSplit6x2 = map[int]splitClass{light: {parts: 4, hours: 2}, heavy: {parts: 8, hours: 4}}
 	if _, err := listIDs(root, check6x2Shape, shapes, noTranspose, 0.4, 1); err != nil {
 		t.Fatalf("default limits, two classes timed: %v", err)
@@ -212,7 +219,7 @@ func TestCheck6x2Listing(t *testing.T) {
 	for k := range 4 {
 		split = append(split, symunits.CheckPrefix+symunits.PartID(check6x2Shape, light, k, 4))
 	}
-	if !slices.Equal(long, append(slices.Clone(ids), split...)) {
+	if !slices.Equal(long, append(append(slices.Clone(ids), byTypes...), split...)) {
 		t.Errorf("long run: %d units ending %v; want the %d whole ones, then %v", len(long), long[max(0, len(long)-3):], len(ids), split)
 	}
 	if got, err := listIDs(root, check6x2Shape, shapes, noTranspose, 3, 80); err != nil || !slices.Equal(got, append(slices.Clone(ids), split[8:]...)) {
@@ -230,8 +237,9 @@ func TestCheck6x2Listing(t *testing.T) {
 func TestCheckKernels(t *testing.T) {
 	saved := checkSplit6x2
 	defer func() { checkSplit6x2 = saved }()
-	checkSplit6x2 = map[int]splitClass{checkWeightOrder6x2[0]: {parts: 1024, hours: 100}}
-	split6 := symunits.CheckPrefix + symunits.PartID(check6x2Shape, checkWeightOrder6x2[0], 3, 1024)
+	first := rStackClasses6x2()[0]
+	checkSplit6x2 = map[int]splitClass{first: {parts: 1024, hours: 100}}
+	split6 := symunits.CheckPrefix + symunits.PartID(check6x2Shape, first, 3, 1024)
 	split5 := symunits.CheckPrefix + symunits.PartID(checkBundleShape, checkWeightOrder5x2[0], 3, checkParts)
 	whole6 := "" // a light class's unit
 	for i := 1; whole6 == ""; i++ {
@@ -246,5 +254,49 @@ func TestCheckKernels(t *testing.T) {
 	}
 	if checkKernel == checkKernelByFirstRows || !strings.Contains(checkKernelByFirstRows, "FixedPartByFirstRows") {
 		t.Errorf("kernels %q and %q: want the split 6×2 one to name FixedPartByFirstRows", checkKernel, checkKernelByFirstRows)
+	}
+}
+
+// rStackClasses6x2 is checkWeightOrder6x2 without the classes package
+// bandcols recounts: those the R-stack method would split.
+func rStackClasses6x2() []int {
+	var out []int
+	for _, i := range checkWeightOrder6x2 {
+		if !isBandcols(check6x2Shape, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// TestBandcolsUnits checks the units of the 6×2 classes package bandcols
+// recounts: one per σ type, named by its kernel, kept by the bundle, and
+// part 0 (σ = id, about 5 CPU-s; skipped with -short) computing N_0, the
+// number of 2×6 stacks.
+func TestBandcolsUnits(t *testing.T) {
+	cs := check6x2Shape
+	for i, sc := range checkBandcols6x2 {
+		ids := checkUnitIDs(cs, i)
+		if len(ids) != sc.parts || sc.parts != cs.N()/2+1 {
+			t.Fatalf("class %d: %d units, %d parts, want one per σ type (%d)", i, len(ids), sc.parts, cs.N()/2+1)
+		}
+		for _, id := range ids {
+			if _, _, _, _, err := parseCheckUnit(id); err != nil {
+				t.Fatal(err)
+			}
+			if Bundle.KernelOf(id) != checkKernelBandcols || !Bundle.Holds(id) {
+				t.Errorf("%s: kernel %q, held %v", id, Bundle.KernelOf(id), Bundle.Holds(id))
+			}
+		}
+		if testing.Short() {
+			continue
+		}
+		got, err := Compute(context.Background(), ids[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := symunits.MethodBandcolsPart + " 4876139207527966044188061990912000"; string(got) != want {
+			t.Errorf("%s: %q, want %q", ids[0], got, want)
+		}
 	}
 }

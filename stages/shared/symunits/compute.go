@@ -10,6 +10,7 @@ import (
 
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/bandcols"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/search"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stackjoin"
 	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry/stacks"
@@ -81,11 +82,21 @@ func PartOf(ctx context.Context, s symmetry.Shape, i, part, parts int) ([]byte, 
 	return out, nil
 }
 
+// MethodBandcolsPart marks the result of a σ type of a class recounted by
+// package bandcols (one N_k, the part's index k).
+const MethodBandcolsPart = "bandcols-part"
+
+// MethodBandcols names package bandcols' count as a second count.
+const MethodBandcols = "bandcols"
+
 // FixedFromUnits returns F of a class and its method from the results of
 // its units: one "<method> <count>", or the parts of a 3×4 class, whose
-// sums stackjoin.Combine adds and divides.
+// sums stackjoin.Combine adds and divides, or the σ types of a c×2 class
+// recounted by package bandcols on its 2×c transpose, which
+// bandcols.Combine divides and adds.
 func FixedFromUnits(ids []string, resultOf map[string][]byte) (*big.Int, string, error) {
 	var parts [][]*big.Int
+	bandcolsParts := 0
 	for _, id := range ids {
 		result, ok := resultOf[id]
 		if !ok {
@@ -112,10 +123,22 @@ func FixedFromUnits(ids []string, resultOf map[string][]byte) (*big.Int, string,
 			}
 			return counts[0], m, nil
 		}
+		if m == MethodBandcolsPart && len(counts) == 1 && len(fields) == 2 {
+			bandcolsParts++
+			parts = append(parts, counts)
+			continue
+		}
 		if m != MethodStackjoinPart || len(counts) == 0 || len(counts) != len(fields)-1 {
 			return nil, "", fmt.Errorf("unit %s: result %q is not %q and counts", id, result, MethodStackjoinPart)
 		}
 		parts = append(parts, counts)
+	}
+	if bandcolsParts > 0 {
+		if bandcolsParts != len(ids) {
+			return nil, "", fmt.Errorf("units %s…: %d of %d results are %q", ids[0], bandcolsParts, len(ids), MethodBandcolsPart)
+		}
+		f, err := bandcolsFromParts(ids[0], parts)
+		return f, MethodBandcols, err
 	}
 	s, i, _, _, err := ParseUnitPart(strings.TrimPrefix(ids[0], CheckPrefix))
 	if err != nil {
@@ -131,6 +154,43 @@ func FixedFromUnits(ids []string, resultOf map[string][]byte) (*big.Int, string,
 	}
 	f, err := stackjoin.Combine(s, c.Rep, parts...)
 	return f, MethodStackjoin, err
+}
+
+// bandcolsFromParts returns F of the c×2 class of unit id from its σ
+// types' counts N_k (part k), counted on the 2×c transpose.
+func bandcolsFromParts(id string, parts [][]*big.Int) (*big.Int, error) {
+	s, i, _, _, err := ParseUnitPart(strings.TrimPrefix(id, CheckPrefix))
+	if err != nil {
+		return nil, err
+	}
+	sums := make([]*big.Int, len(parts))
+	for k, p := range parts {
+		sums[k] = p[0]
+	}
+	if _, _, err := BandcolsElement(s, i); err != nil {
+		return nil, err
+	}
+	return bandcols.Combine(symmetry.Shape{R: s.C, C: s.R}, sums)
+}
+
+// BandcolsElement returns the 2×c shape and element that recount class i
+// of the c×2 shape s by package bandcols (the transpose of its
+// representative), or an error when bandcols does not count it.
+func BandcolsElement(s symmetry.Shape, i int) (symmetry.Shape, symmetry.Element, error) {
+	g, err := Group(s, false)
+	if err != nil {
+		return symmetry.Shape{}, symmetry.Element{}, err
+	}
+	c, err := g.Class(i)
+	if err != nil {
+		return symmetry.Shape{}, symmetry.Element{}, err
+	}
+	s2 := symmetry.Shape{R: s.C, C: s.R}
+	e2 := symmetry.Element{Rows: c.Rep.Cols, Cols: c.Rep.Rows}
+	if !bandcols.Applies(s2, e2) {
+		return symmetry.Shape{}, symmetry.Element{}, fmt.Errorf("%v class %d: its transpose is not an involutive stack exchange of %v", s, i, s2)
+	}
+	return s2, e2, nil
 }
 
 // orbitSource returns every pattern orbit of box width c, each once, with

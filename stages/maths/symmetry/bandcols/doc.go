@@ -1,0 +1,94 @@
+// Package bandcols counts F(g) for the involutive stack exchanges of a 2×c
+// shape (c ≤ 6) band by band: the column each symbol takes in each band,
+// then the orientations of the cells. It is meant as the second count of
+// 2×6 class 142 (6×2 class 172), 49% of the non-identity 2×6 Burnside sum,
+// which the R-stack method (package stackjoin) cannot finish.
+//
+// Contract: Fixed(ctx, s, e) returns F(e), as defined in package symmetry,
+// for any element e of a 2×c shape that exchanges the two stacks with ρ² =
+// id and κ₁κ₀ = id (Applies); FixedType(ctx, s, e, k) returns one σ type's
+// term N_k and Combine joins them.
+//
+// What it shares with the first count (package stacks, its sum over pattern
+// orbits with package pair's stack counts): the group (package symmetry's
+// Shape, Element and Check) and nothing else. The tests import stacks and the
+// shapes stage's artifact only to compare.
+//
+// # The method
+//
+// The grid has c bands of rows 2b (upper) and 2b+1 and two stacks L and M. ρ
+// sends band b to band β(b), swapping its rows when s_b. X∘g = σ∘X makes M the
+// image of L (M(ρr, κ₀j) = σ(L(r, j))) and σ an involution, and the rows are
+// valid exactly when, for every symbol x and band b,
+//
+//	P_{β(b)}(σx) = P_b(x) ⊕ s_b ⊕ 1,
+//
+// P_b(x) the row of x in band b of L. F counts the grids up to relabelling,
+// so F = Σ_k N_k / (2^k·k!·(2c−2k)!), N_k the stacks L meeting those
+// constraints for the involution σ_k = (0 1)…(2k−2 2k−1), the division by
+// the centraliser checked to be exact (Combine).
+//
+// A stack L is, for every band, a map from the 2c symbols to the c columns
+// taking each column twice (the cell's two symbols), each symbol meeting every
+// column once over the bands, and, for each cell, which of its two symbols is
+// upper. Given the columns, the constraints above and "a cell's symbols lie in
+// different rows" are parity constraints on the bits P_b(x): their solutions
+// number 2^components when consistent, else 0 (a union-find with parity). A
+// band with β(b) = b is weighed alone; the two bands of a pair b ↔ β(b) are
+// weighed together.
+//
+// The programme runs over the band orbits with the state "the columns each
+// symbol has taken", one mask per symbol, kept up to the column permutations
+// and the relabellings that commute with σ_k (which keep every weight): the
+// key sorts the columns by an invariant (the symbols of 2-cycles and the fixed
+// ones that took each column, and per other column how many symbols and
+// 2-cycles took both) and takes the least image over the permutations of
+// columns of equal invariants. The orbits split into halves A (⌊c/2⌋ bands)
+// and B; a path through B from a state S is a path from nothing to its
+// complement S^c with the same weights, so N_k = Σ_S A(S)·B(S^c), summed over
+// the canonical states with each term's orbit size from the stabiliser (the
+// division by |H| checked to be exact). When the halves have the same bands
+// (class 142: six single bands, all swapped) B is A and is computed once.
+//
+// # Verification
+//
+// TestMatchesStacks: Fixed equals stacks.Fixed on all 19 involutive stack
+// exchanges of 2×2 to 2×4 and on the 6 of 2×5 without band pairs (27 s); the
+// 6 of 2×5 with band pairs (27, 41, 55, 62, 76, 83; BANDCOLS_2X5_ALL=1) were
+// equal before the halves were joined. TestStackTotal6: on 2×6, N_0 of class
+// 142 (σ = id, every stack: 4,876,139,207,527,966,044,188,061,990,912,000, 5
+// CPU-s) equals Σ W(O)·E(O) over the shapes stage's orbit_stacks.parquet.
+//
+// # Cost
+//
+// The work is half A's last band: for every state after its first two
+// bands, every way to place the third. TestProjectLastLayer
+// (BANDCOLS_PROJECT=142, BANDCOLS_SAMPLE=30, seed 1, one core of the
+// shared machine) times that band from 30 sampled states per σ type and
+// projects the layer as their number times the mean, with a 95% interval:
+//
+//	k  states  mean CPU-s       projected CPU-s
+//	0      24  0.066 ± 0.032              5.6
+//	1     256  0.070 ± 0.010               21
+//	2   2,505  0.098 ± 0.013       250 [217, 283]
+//	3  13,809  0.138 ± 0.023     1,920 [1,600, 2,240]
+//	4  37,714  0.103 ± 0.017     3,910 [3,260, 4,550]
+//	5  38,699  0.112 ± 0.014     4,360 [3,830, 4,890]
+//	6   7,112  0.132 ± 0.019       947 [813, 1,080]
+//
+// Class 142 in all: 3.2 CPU-hours [2.7, 3.6] (the first two bands 4-12
+// CPU-s per type and the join, one key per state, not included). Run whole
+// (FixedType, the unit of part 2), type 2 took 179 CPU-s against 254
+// projected: each sampled state misses the cache of keys that a whole
+// layer shares, so the projection is an upper estimate. The R-stack method on 6×2 class
+// 172 (stackjoin's TestKnuthProject, 300 s, counts cut at 20 s) projects
+// 2.6·10⁶ units and at least 3.2·10³ ± 3.1·10³ CPU-hours; each of 4 sampled
+// first rows of its 5,778 passed 5 CPU-s.
+//
+// Applies holds for 16 classes of 2×6: 10, 21, 32, 54, 76, 109 and 142 have
+// single bands only (48.7% of the non-identity sum, 142 all but 0.2% of it);
+// 43, 65, 87, 98, 120, 131, 153, 164 and 175 exchange bands (12.2%, 153
+// 8.2%). A band pair's two bands are enumerated together from one state, too
+// many on 2×6 (2×5 class 62: 64 s, 83: 114 s); a state carrying the first
+// band's cells until the second is placed would make a pair two layers.
+package bandcols

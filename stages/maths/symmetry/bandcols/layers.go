@@ -1,0 +1,624 @@
+package bandcols
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/big"
+)
+
+// state is the columns each symbol has taken in the bands placed so far,
+// one mask per symbol; as a key it is canonical (see canon).
+type state [maxSymbols]uint8
+
+// counter runs the programme for one involution σ_k.
+type counter struct {
+	x     *exchange
+	n, k  int
+	sigma [maxSymbols]int
+	// colPerm[p][m]: mask m with its columns moved by the p-th permutation
+	colPerm [][64]uint8
+	canons  map[state]state // canon of the raw keys met in this layer
+	// the filling being enumerated: col[i][x] the column of symbol x in
+	// the group's i-th band, fill[i][j] how many symbols column j holds
+	col  [2][maxSymbols]int8
+	fill [2][6]int8
+	from state
+	// raw: the successors of the current state, up to relabelling only,
+	// with their summed weights
+	raw map[state]uint64
+	// leaves: fillings weighed in the current layer
+	leaves uint64
+}
+
+// stacks returns N_k: Σ over the stacks of the orientation counts that
+// σ_k's constraints allow. The band orbits are split into two halves A and
+// B of ⌊c/2⌋ and ⌈c/2⌉ bands; the programme runs over each half from no
+// band placed, and the halves are joined: a stack is a path through A's
+// bands to a state S then through B's to the full state, and B's paths
+// from S are B's paths from nothing to the complement S^c (each symbol's
+// columns not taken), with the same weights. So N_k = Σ_S A(S)·B(S^c),
+// summed over the canonical states C with A's total over the orbit of C,
+// B's over the orbit of C^c (the same size): Σ_C D_A(C)·D_B(C^c)/|orbit(C)|.
+// When the halves are alike (the same swaps, singles and pairs) B = A.
+func (x *exchange) stacks(ctx context.Context, k int) (*big.Int, error) {
+	cn := x.newCounter(k)
+	a, b := x.halves()
+	da, err := cn.forward(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	db := da
+	if !x.alike(a, b) {
+		if db, err = cn.forward(ctx, b); err != nil {
+			return nil, err
+		}
+	}
+	return cn.join(da, db)
+}
+
+func (x *exchange) newCounter(k int) *counter {
+	n := 2 * x.c
+	cn := &counter{x: x, n: n, k: k}
+	for i := range n {
+		cn.sigma[i] = i
+	}
+	for i := range k {
+		cn.sigma[2*i], cn.sigma[2*i+1] = 2*i+1, 2*i
+	}
+	return cn
+}
+
+// groups returns the band orbits of the twist, singles first.
+func (x *exchange) groups() [][]int {
+	var out [][]int
+	for b := range x.c {
+		if x.image[b] == b {
+			out = append(out, []int{b})
+		}
+	}
+	for b := range x.c {
+		if x.image[b] > b {
+			out = append(out, []int{b, x.image[b]})
+		}
+	}
+	return out
+}
+
+// halves splits the band orbits into A of ⌊c/2⌋ bands and B, the halves
+// alike when they can be: the first such subset in the order of bitmasks.
+func (x *exchange) halves() (a, b [][]int) {
+	gs := x.groups()
+	var found, fallback = -1, -1
+	for m := range 1 << len(gs) {
+		bands := 0
+		var ha, hb [][]int
+		for i, g := range gs {
+			if m&(1<<i) != 0 {
+				bands += len(g)
+				ha = append(ha, g)
+			} else {
+				hb = append(hb, g)
+			}
+		}
+		if bands != x.c/2 {
+			continue
+		}
+		if fallback < 0 {
+			fallback = m
+		}
+		if x.alike(ha, hb) {
+			found = m
+			break
+		}
+	}
+	if found < 0 {
+		found = fallback
+	}
+	for i, g := range gs {
+		if found&(1<<i) != 0 {
+			a = append(a, g)
+		} else {
+			b = append(b, g)
+		}
+	}
+	return a, b
+}
+
+// alike reports whether two lists of band orbits weigh alike: the same
+// numbers of singles and pairs with each swap pattern.
+func (x *exchange) alike(a, b [][]int) bool {
+	sig := func(gs [][]int) map[[3]int]int {
+		m := map[[3]int]int{}
+		for _, g := range gs {
+			key := [3]int{len(g), -1, -1}
+			for i, band := range g {
+				key[1+i] = 0
+				if x.swap[band] {
+					key[1+i] = 1
+				}
+			}
+			if key[1] > key[2] && len(g) == 2 {
+				key[1], key[2] = key[2], key[1]
+			}
+			m[key]++
+		}
+		return m
+	}
+	sa, sb := sig(a), sig(b)
+	if len(sa) != len(sb) {
+		return false
+	}
+	for key, v := range sa {
+		if sb[key] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// forward runs the programme over the band orbits gs from no band placed:
+// the total weight of the paths into each canonical state's orbit.
+func (cn *counter) forward(ctx context.Context, gs [][]int) (map[state]*big.Int, error) {
+	cn.colPerm = columnPerms(cn.x.c)
+	cur := map[state]*big.Int{{}: big.NewInt(1)}
+	for _, g := range gs {
+		next := make(map[state]*big.Int)
+		cn.canons = make(map[state]state)
+		for key, val := range cur {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			cn.from = key
+			cn.raw = make(map[state]uint64)
+			cn.fillBand(g, 0, 0)
+			for r, w := range cn.raw {
+				c, ok := cn.canons[r]
+				if !ok {
+					c = cn.canon(r)
+					cn.canons[r] = c
+				}
+				add := new(big.Int).Mul(val, new(big.Int).SetUint64(w))
+				if v, ok := next[c]; ok {
+					v.Add(v, add)
+				} else {
+					next[c] = add
+				}
+			}
+		}
+		slog.Debug("bandcols layer", "k", cn.k, "bands", g, "states", len(cur), "leaves", cn.leaves, "raw", len(cn.canons), "next", len(next))
+		cn.leaves = 0
+		cur = next
+	}
+	cn.canons = nil
+	return cur, nil
+}
+
+// join returns Σ_C D_A(C)·D_B(C^c)/|orbit(C)| (see stacks); |orbit(C)| =
+// |H|/|Stab_H(C)|, H the column permutations times the relabellings
+// commuting with σ, so each term is D_A(C)·D_B(C^c)·|Stab_H(C)| / |H|, and
+// the total's division by |H| is checked to be exact.
+func (cn *counter) join(da, db map[state]*big.Int) (*big.Int, error) {
+	full := uint8(1)<<cn.x.c - 1
+	sum := new(big.Int)
+	term := new(big.Int)
+	for c, va := range da {
+		var comp state
+		for y := range cn.n {
+			comp[y] = full &^ c[y]
+		}
+		vb, ok := db[cn.canon(cn.relabelSort(comp))]
+		if !ok {
+			continue
+		}
+		term.Mul(va, vb)
+		term.Mul(term, new(big.Int).SetUint64(cn.stabilizer(c)))
+		sum.Add(sum, term)
+	}
+	h := new(big.Int).Mul(involutionCentralizer(cn.n, cn.k), factorial(cn.x.c))
+	q, r := new(big.Int).QuoRem(sum, h, new(big.Int))
+	if r.Sign() != 0 {
+		return nil, fmt.Errorf("bandcols: the join %v for %d 2-cycles is not a multiple of |H| = %v", sum, cn.k, h)
+	}
+	return q, nil
+}
+
+func factorial(n int) *big.Int {
+	f := big.NewInt(1)
+	for i := 2; i <= n; i++ {
+		f.Mul(f, big.NewInt(int64(i)))
+	}
+	return f
+}
+
+// stabilizer returns |Stab_H(c)| for a canonical state c: the column
+// permutations p with relabelSort(p·c) = c (they keep colInvariant, so
+// only columns of equal invariants are exchanged; c's columns are sorted
+// by it) times the relabellings commuting with σ that fix c: r! for r
+// equal 2-cycles, 2 for a 2-cycle whose symbols took the same columns, r!
+// for r equal fixed symbols.
+func (cn *counter) stabilizer(c state) uint64 {
+	cols := uint64(0)
+	n, cc := cn.n, cn.x.c
+	inv := cn.colInvariant(c)
+	var place [6]int
+	var rec func(i int)
+	rec = func(i int) {
+		if i == cc {
+			var t state
+			for y := range n {
+				var im uint8
+				for o := range cc {
+					if c[y]&(1<<o) != 0 {
+						im |= 1 << place[o]
+					}
+				}
+				t[y] = im
+			}
+			if cn.relabelSort(t) == c {
+				cols++
+			}
+			return
+		}
+		e := i + 1
+		for e < cc && inv[e] == inv[i] {
+			e++
+		}
+		group := make([]int, e-i)
+		for q := range group {
+			group[q] = i + q
+		}
+		cn.permuteGroup(group, i, &place, func() { rec(e) })
+	}
+	rec(0)
+	rel := uint64(1)
+	k := cn.k
+	for i := 0; i < k; {
+		j := i
+		for j < k && c[2*j] == c[2*i] && c[2*j+1] == c[2*i+1] {
+			j++
+		}
+		for r := 2; r <= j-i; r++ {
+			rel *= uint64(r)
+		}
+		i = j
+	}
+	for i := range k {
+		if c[2*i] == c[2*i+1] {
+			rel *= 2
+		}
+	}
+	for i := 2 * k; i < n; {
+		j := i
+		for j < n && c[j] == c[i] {
+			j++
+		}
+		for r := 2; r <= j-i; r++ {
+			rel *= uint64(r)
+		}
+		i = j
+	}
+	return cols * rel
+}
+
+// fillBand gives symbols x… of the group's i-th band a column each, one
+// that symbol has not taken (in the bands before or the group's first),
+// two symbols a column; at the end it weighs the filling.
+func (cn *counter) fillBand(g []int, i, x int) {
+	if x == cn.n {
+		if i+1 < len(g) {
+			cn.fillBand(g, i+1, 0)
+			return
+		}
+		cn.leaves++
+		if w := cn.weight(g); w != 0 {
+			var next state
+			for y := range cn.n {
+				next[y] = cn.from[y]
+				for j := range g {
+					next[y] |= 1 << cn.col[j][y]
+				}
+			}
+			cn.raw[cn.relabelSort(next)] += w
+		}
+		return
+	}
+	used := cn.from[x]
+	if i == 1 {
+		used |= 1 << cn.col[0][x]
+	}
+	for j := range cn.x.c {
+		if used&(1<<j) != 0 || cn.fill[i][j] == 2 {
+			continue
+		}
+		cn.col[i][x] = int8(j)
+		cn.fill[i][j]++
+		cn.fillBand(g, i, x+1)
+		cn.fill[i][j]--
+	}
+}
+
+// weight counts the orientations of the group's cells (which symbol of
+// each cell is in the upper row) that meet σ's constraints: a symbol's
+// row in band b decides σ's in band image(b), P_{β(b)}(σx) = P_b(x) ⊕
+// swap_b ⊕ 1. With the cells' "different rows" these are parity
+// constraints on one bit per symbol and band: 2^components when they are
+// consistent, else 0.
+func (cn *counter) weight(g []int) uint64 {
+	var uf parityFind
+	nb := len(g)
+	uf.init(nb * cn.n)
+	for i := range nb {
+		var first [6]int8
+		for j := range first {
+			first[j] = -1
+		}
+		for y := range cn.n {
+			j := cn.col[i][y]
+			if first[j] < 0 {
+				first[j] = int8(y)
+			} else if !uf.union(i*cn.n+int(first[j]), i*cn.n+y, 1) {
+				return 0
+			}
+		}
+	}
+	for i, b := range g {
+		// band b's image is g[1-i] in a pair, itself alone
+		o := i
+		if nb == 2 {
+			o = 1 - i
+		}
+		par := uint8(1)
+		if cn.x.swap[b] {
+			par = 0
+		}
+		for y := range cn.n {
+			if !uf.union(i*cn.n+y, o*cn.n+cn.sigma[y], par) {
+				return 0
+			}
+		}
+	}
+	return 1 << uf.components
+}
+
+// relabelSort is s up to the relabellings commuting with σ: each 2-cycle's
+// masks in order, the 2-cycles sorted, the fixed symbols sorted.
+func (cn *counter) relabelSort(s state) state {
+	k := cn.k
+	for i := range k {
+		if s[2*i] > s[2*i+1] {
+			s[2*i], s[2*i+1] = s[2*i+1], s[2*i]
+		}
+	}
+	// insertion sorts: at most 6 pairs and 12 fixed symbols
+	for i := 1; i < k; i++ {
+		for j := i; j > 0 && pairLess(s[2*j], s[2*j+1], s[2*j-2], s[2*j-1]); j-- {
+			s[2*j], s[2*j+1], s[2*j-2], s[2*j-1] = s[2*j-2], s[2*j-1], s[2*j], s[2*j+1]
+		}
+	}
+	for i := 2*k + 1; i < cn.n; i++ {
+		for j := i; j > 2*k && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	return s
+}
+
+func pairLess(a0, a1, b0, b1 uint8) bool {
+	return a0 < b0 || (a0 == b0 && a1 < b1)
+}
+
+// canon is the least relabelSort image of s under the column permutations
+// that sort the columns by colInvariant: the weights and the bands to come
+// depend only on which symbols share a column, so equal canons have equal
+// futures. The invariant commutes with the column permutations and the
+// relabellings, so the set of images tried is the same for every state of
+// an orbit: the key is canonical, and only columns of equal invariants
+// are permuted among themselves (all 720 when every column looks alike).
+func (cn *counter) canon(s state) state {
+	c := cn.x.c
+	inv := cn.colInvariant(s)
+	var order [6]int
+	for j := range c {
+		order[j] = j
+	}
+	for i := 1; i < c; i++ {
+		for j := i; j > 0 && inv[order[j]] < inv[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	best, found := s, false
+	// place[o]: the new index of old column o; tie groups are permuted
+	var place [6]int
+	var rec func(i int)
+	rec = func(i int) {
+		if i == c {
+			var t state
+			for y := range cn.n {
+				var im uint8
+				for o := range c {
+					if s[y]&(1<<o) != 0 {
+						im |= 1 << place[o]
+					}
+				}
+				t[y] = im
+			}
+			t = cn.relabelSort(t)
+			if !found || less(t, best) {
+				best, found = t, true
+			}
+			return
+		}
+		// the group of ties starting at i: positions i…e-1
+		e := i + 1
+		for e < c && inv[order[e]] == inv[order[i]] {
+			e++
+		}
+		cn.permuteGroup(order[i:e], i, &place, func() { rec(e) })
+	}
+	rec(0)
+	return best
+}
+
+// permuteGroup gives the old columns cols every order of the new indices
+// first, first+1, …, calling next for each.
+func (cn *counter) permuteGroup(cols []int, first int, place *[6]int, next func()) {
+	var rec func(i int, used int)
+	rec = func(i, used int) {
+		if i == len(cols) {
+			next()
+			return
+		}
+		for k := range cols {
+			if used&(1<<k) == 0 {
+				place[cols[i]] = first + k
+				rec(i+1, used|1<<k)
+			}
+		}
+	}
+	rec(0, 0)
+}
+
+// colInvariant describes each column by counts that relabellings commuting
+// with σ and column permutations keep: the symbols of 2-cycles and the fixed
+// symbols having taken it, and, sorted over the other columns j', how many
+// symbols took both and how many 2-cycles took one each.
+func (cn *counter) colInvariant(s state) [6]uint64 {
+	c, k := cn.x.c, cn.k
+	var inPairs, inFixed [6]uint64
+	var both, across [6][6]uint64
+	for y := range cn.n {
+		m := s[y]
+		for j := range c {
+			if m&(1<<j) == 0 {
+				continue
+			}
+			if y < 2*k {
+				inPairs[j]++
+			} else {
+				inFixed[j]++
+			}
+			for j2 := range c {
+				if j2 != j && m&(1<<j2) != 0 {
+					both[j][j2]++
+				}
+			}
+		}
+	}
+	for i := range k {
+		a, b := s[2*i], s[2*i+1]
+		for j := range c {
+			if a&(1<<j) == 0 {
+				continue
+			}
+			for j2 := range c {
+				if j2 != j && b&(1<<j2) != 0 {
+					across[j][j2]++
+					across[j2][j]++
+				}
+			}
+		}
+	}
+	var out [6]uint64
+	for j := range c {
+		var rest [5]uint64
+		m := 0
+		for j2 := range c {
+			if j2 != j {
+				rest[m] = both[j][j2]<<4 | across[j][j2]
+				m++
+			}
+		}
+		r := rest[:m]
+		for i := 1; i < len(r); i++ {
+			for q := i; q > 0 && r[q] < r[q-1]; q-- {
+				r[q], r[q-1] = r[q-1], r[q]
+			}
+		}
+		v := inPairs[j]<<4 | inFixed[j]
+		for _, x := range r {
+			v = v<<8 | x
+		}
+		out[j] = v
+	}
+	return out
+}
+
+// columnPerms tabulates every permutation of c columns on the masks.
+func columnPerms(c int) [][64]uint8 {
+	var out [][64]uint8
+	p := make([]int, c)
+	for i := range p {
+		p[i] = i
+	}
+	var rec func(int)
+	rec = func(i int) {
+		if i == c {
+			var t [64]uint8
+			for m := range 1 << c {
+				var im uint8
+				for j := range c {
+					if m&(1<<j) != 0 {
+						im |= 1 << p[j]
+					}
+				}
+				t[m] = im
+			}
+			out = append(out, t)
+			return
+		}
+		for j := i; j < c; j++ {
+			p[i], p[j] = p[j], p[i]
+			rec(i + 1)
+			p[i], p[j] = p[j], p[i]
+		}
+	}
+	rec(0)
+	return out
+}
+
+// parityFind is a union-find with each element's parity to its root.
+type parityFind struct {
+	parent     [2 * maxSymbols]int8
+	parity     [2 * maxSymbols]uint8
+	components int
+}
+
+func (u *parityFind) init(n int) {
+	for i := range n {
+		u.parent[i], u.parity[i] = int8(i), 0
+	}
+	u.components = n
+}
+
+func (u *parityFind) find(a int) (int, uint8) {
+	var p uint8
+	for int(u.parent[a]) != a {
+		p ^= u.parity[a]
+		a = int(u.parent[a])
+	}
+	return a, p
+}
+
+// union records bit(a) ⊕ bit(b) = par; false when that contradicts the
+// constraints recorded before.
+func (u *parityFind) union(a, b int, par uint8) bool {
+	ra, pa := u.find(a)
+	rb, pb := u.find(b)
+	if ra == rb {
+		return pa^pb == par
+	}
+	u.parent[ra] = int8(rb)
+	u.parity[ra] = pa ^ pb ^ par
+	u.components--
+	return true
+}
+
+func less(a, b state) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}

@@ -1,0 +1,129 @@
+package bandcols
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/sudoku-census/sudoku-census/pipeline"
+	"github.com/sudoku-census/sudoku-census/pipeline/pipelinetest"
+	"github.com/sudoku-census/sudoku-census/stages/maths/symmetry"
+)
+
+// TestProjectLastLayer projects the cost of Fixed on 2×6 class
+// BANDCOLS_PROJECT (2×6 numbering; skipped when unset), an element whose
+// band orbits are all single: for each involution σ_k (k 2-cycles) it
+// runs the first half's programme up to its last band, then times the last
+// band's expansion of BANDCOLS_SAMPLE (default 30) of the states before
+// it, drawn with seed 1 (CPU time, run with GOMAXPROCS=1), and projects
+// that layer as the number of states times the sample's mean, with its
+// 95% interval (Student's t from 2 to 9 degrees of freedom, then 2). The
+// layers before are timed whole; the join (one canon and stabilizer per
+// state of the last layer) is not included.
+func TestProjectLastLayer(t *testing.T) {
+	v := os.Getenv("BANDCOLS_PROJECT")
+	if v == "" {
+		t.Skip("set BANDCOLS_PROJECT to a 2×6 class")
+	}
+	cls, err := strconv.Atoi(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := pipelinetest.EnvInt(t, "BANDCOLS_SAMPLE", 30)
+	s := symmetry.Shape{R: 2, C: 6}
+	g, err := symmetry.NewGroup(s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := newExchange(s, g.Classes[cls].Rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := x.halves()
+	if len(a) != 3 {
+		t.Fatalf("class %d: the first half has %d band orbits, want 3 single bands", cls, len(a))
+	}
+	ks := pipelinetest.EnvInts(t, "BANDCOLS_KS")
+	if len(ks) == 0 {
+		ks = []int{0, 1, 2, 3, 4, 5, 6}
+	}
+	var total, lo, hi float64
+	for _, k := range ks {
+		cn := x.newCounter(k)
+		c0 := pipeline.ProcessCPU()
+		before, err := cn.forward(context.Background(), a[:2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := (pipeline.ProcessCPU() - c0).Seconds()
+		keys := make([]state, 0, len(before))
+		for key := range before {
+			keys = append(keys, key)
+		}
+		slices.SortFunc(keys, func(p, q state) int {
+			if less(p, q) {
+				return -1
+			}
+			if p == q {
+				return 0
+			}
+			return 1
+		})
+		rng := rand.New(rand.NewPCG(1, uint64(k)))
+		idx := rng.Perm(len(keys))[:min(sample, len(keys))]
+		var secs []float64
+		cn.canons = make(map[state]state)
+		for _, i := range idx {
+			c1 := pipeline.ProcessCPU()
+			cn.from = keys[i]
+			cn.raw = make(map[state]uint64)
+			cn.fillBand(a[2], 0, 0)
+			next := map[state]*big.Int{}
+			for r, w := range cn.raw {
+				c, ok := cn.canons[r]
+				if !ok {
+					c = cn.canon(r)
+					cn.canons[r] = c
+				}
+				next[c] = new(big.Int).SetUint64(w)
+			}
+			secs = append(secs, (pipeline.ProcessCPU() - c1).Seconds())
+		}
+		mean, half := meanInterval(secs)
+		n := float64(len(keys))
+		total += head + n*mean
+		lo += head + n*max(mean-half, 0)
+		hi += head + n*(mean+half)
+		t.Logf("2x6 class %d σ with %d 2-cycles: first two bands %.1f CPU-s, %d states; last band sampled %d: mean %.3f ± %.3f CPU-s, max %.3f: projected %.3g CPU-s [%.3g, %.3g]",
+			cls, k, head, len(keys), len(secs), mean, half, slices.Max(secs), head+n*mean, head+n*max(mean-half, 0), head+n*(mean+half))
+	}
+	t.Logf("2x6 class %d: first half projected %.3g CPU-h [%.3g, %.3g]", cls, total/3600, lo/3600, hi/3600)
+}
+
+// meanInterval returns the mean of xs and the half-width of its 95%
+// interval by Student's t.
+func meanInterval(xs []float64) (mean, half float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	n := float64(len(xs))
+	mean /= n
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	tq := []float64{12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26}
+	q := 2.0
+	if len(xs)-1 <= len(tq) {
+		q = tq[len(xs)-2]
+	}
+	return mean, q * math.Sqrt(ss/(n-1)/n)
+}
