@@ -291,6 +291,8 @@ func MathHTML(tex string) (string, error) {
 				binary("×")
 			case "pm":
 				binary("±")
+			case "approx": // a relation, spaced as = is
+				b.WriteString(" ≈ ")
 			case "mathrm": // \mathrm{s}: upright letters, a unit's
 				rest := name[n:]
 				end := strings.IndexByte(rest, '}')

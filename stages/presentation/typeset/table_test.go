@@ -23,6 +23,7 @@ func TestMathHTML(t *testing.T) {
 		{"[1 < 2]", "[1 &lt; 2]"},
 		{`[6.5\times 10^{21}, 6.8\times 10^{21}]`, "[6.5 × 10<sup>21</sup>, 6.8 × 10<sup>21</sup>]"},
 		{`\hat k`, "k\u0302"},
+		{`a \approx b`, "a ≈ b"},
 		{`^{\S}`, "<sup>§</sup>"},
 		{`[5.0\times 10^{4}, 5.2\times 10^{4}]\,\mathrm{s}^{-1}`, "[5.0 × 10<sup>4</sup>, 5.2 × 10<sup>4</sup>]\u2009s<sup>−1</sup>"},
 	} {
