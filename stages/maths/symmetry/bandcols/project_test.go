@@ -2,7 +2,6 @@ package bandcols
 
 import (
 	"context"
-	"math"
 	"math/big"
 	"math/rand/v2"
 	"os"
@@ -94,7 +93,7 @@ func TestProjectLastLayer(t *testing.T) {
 			}
 			secs = append(secs, (pipeline.ProcessCPU() - c1).Seconds())
 		}
-		mean, half := meanInterval(secs)
+		mean, half := pipelinetest.MeanInterval(secs)
 		n := float64(len(keys))
 		total += head + n*mean
 		lo += head + n*max(mean-half, 0)
@@ -103,27 +102,4 @@ func TestProjectLastLayer(t *testing.T) {
 			cls, k, head, len(keys), len(secs), mean, half, slices.Max(secs), head+n*mean, head+n*max(mean-half, 0), head+n*(mean+half))
 	}
 	t.Logf("2x6 class %d: first half projected %.3g CPU-h [%.3g, %.3g]", cls, total/3600, lo/3600, hi/3600)
-}
-
-// meanInterval returns the mean of xs and the half-width of its 95%
-// interval by Student's t.
-func meanInterval(xs []float64) (mean, half float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	n := float64(len(xs))
-	mean /= n
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	tq := []float64{12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26}
-	q := 2.0
-	if len(xs)-1 <= len(tq) {
-		q = tq[len(xs)-2]
-	}
-	return mean, q * math.Sqrt(ss/(n-1)/n)
 }

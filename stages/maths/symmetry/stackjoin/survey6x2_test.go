@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"math"
 	"math/big"
 	"math/rand/v2"
 	"os"
@@ -224,13 +223,13 @@ func TestSurvey6x2(t *testing.T) {
 		}
 		if over > 0 || len(secs) == 0 {
 			if len(secs) > 0 {
-				mean, _ := meanInterval(secs)
+				mean, _ := pipelinetest.MeanInterval(secs)
 				t.Logf("COST class %d: %d of %d parts past %v; the others mean %.2f CPU-s, max %.2f: no projection",
 					i, over, over+len(secs), partTimeout, mean, slices.Max(secs))
 			}
 			continue
 		}
-		mean, half := meanInterval(secs)
+		mean, half := pipelinetest.MeanInterval(secs)
 		h := func(s float64) float64 { return s * float64(parts) / 3600 }
 		totalHours, totalLo, totalHi = totalHours+h(mean), totalLo+h(max(mean-half, 0)), totalHi+h(mean+half)
 		t.Logf("COST class %d share %.3e parts %d sampled %d mean %.2f ± %.2f CPU-s max %.2f: projected %.3g CPU-h [%.3g, %.3g]",
@@ -239,30 +238,6 @@ func TestSurvey6x2(t *testing.T) {
 	if len(classes) > 0 {
 		t.Logf("COST total of the classes measured: %.3g CPU-h [%.3g, %.3g]", totalHours, totalLo, totalHi)
 	}
-}
-
-// meanInterval returns the mean of xs and the half-width of its 95%
-// interval by Student's t (the sample's spread; 0 for one value).
-func meanInterval(xs []float64) (mean, half float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	n := float64(len(xs))
-	mean /= n
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	// two-sided 97.5% quantiles of t for 1 to 9 degrees of freedom, then 2
-	tq := []float64{12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26}
-	q := 2.0
-	if len(xs)-1 <= len(tq) {
-		q = tq[len(xs)-2]
-	}
-	return mean, q * math.Sqrt(ss/(n-1)/n)
 }
 
 func envDuration(t *testing.T, key string, def time.Duration) time.Duration {
