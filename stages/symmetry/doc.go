@@ -62,13 +62,13 @@
 //     stacks only the group code (package symmetry, package perm) and
 //     search.SigmaTypes, the relabelling cycle types every method sums over:
 //     a type missing from that list escapes both. Counts whole.
-//   - bandcols for 6×2 class 172 (2×6 class 142, 49% of the 2×6 sum), in
-//     place of stackjoin: package bandcols counts the 2×6 transpose, an
-//     involutive stack exchange with single bands, band by band (each
-//     symbol's column, then the cells' orientations), one unit per σ type
-//     (check.6x2.class0172.part3of7), projected at 3.2 CPU-hours
-//     [2.7, 3.6] and listed when symmetry.check_max_class_cpu_hours and
-//     max_cpu_hours reach 3.7. It shares only the group code with stacks.
+//   - bandcols for 6×2 classes 172, 173 and 174 (2×6 classes 142, 153 and
+//     164: 49%, 8.2% and 2.3% of the 2×6 sum), in place of stackjoin:
+//     package bandcols counts the 2×6 transpose, an involutive stack
+//     exchange, band by band (each symbol's column, then the cells'
+//     orientations), one unit per σ type (check.6x2.class0172.part3of7),
+//     projected at 3.2, 5.4 and 2.7 CPU-hours. It shares only the group
+//     code with stacks.
 //   - multisets for every class of 2×2 to 2×5 (and transposes) that
 //     exchanges the stacks by an involution (ρ² = id, κ₁κ₀ = id): package
 //     multisets sums package pair's stack counts (the shapes stage's
@@ -161,7 +161,8 @@
 //     most projected CPU-hours of one class's second count that a run
 //     lists (the 21 heavy 5×2 classes took 0.01 to 0.34 each; the 350
 //     light 6×2 classes 0.00034 CPU-hours each, the heavy ones only once
-//     their parts are timed).
+//     their parts are timed); a class whose units the bundle holds whole
+//     is listed whatever its projection.
 //   - symmetry.transpose (default true): transposition in the group of
 //     square boxes (4×4: 2 essentially different grids with it, 3 without).
 //

@@ -23,7 +23,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "symmetry",
 	Doc:       "essentially different grids per box shape, by Burnside's lemma over the conjugacy classes of the symmetry group",
-	Version:   8,
+	Version:   9,
 	Requires:  []*pipeline.Stage{shapes.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Outputs:   []pipeline.Output{Classes.Output, Counts.Output, Corrections.Output},

@@ -8,8 +8,10 @@
 // keeps them (Bundle), the heavy classes split into parts, and ListAll
 // refuses a run whose missing units exceed symmetry.max_cpu_hours. A 6×2
 // class is listed only with a projection measured (checkWeightOrder6x2);
-// class 172 (2×6 class 142) is recounted instead by package bandcols on its
-// transpose, one unit per σ type (checkBandcols6x2). The classes of 2×c
+// classes 172, 173 and 174 (2×6 classes 142, 153 and 164) are recounted
+// instead by package bandcols on their transposes, one unit per σ type
+// (checkBandcols6x2); a class whose units the bundle holds whole is listed
+// whatever its projection. The classes of 2×c
 // and c×2 (c ≤ 5) that exchange the stacks by an involution are also
 // recounted in the run by package multisets (MultisetCounts).
 //
@@ -131,14 +133,21 @@ var checkWeightOrder6x2 = []int{
 var checkSplit6x2 = map[int]splitClass{}
 
 // checkBandcols6x2 is the 6×2 classes recounted by package bandcols on
-// their 2×6 transposes (involutive stack exchanges with single bands), one
-// unit per σ type (part k: the involutions with k 2-cycles, N_k), instead
-// of the R-stack method: 172 (2×6 class 142, 49% of the sum), projected by
-// bandcols' TestProjectLastLayer at 3.2 CPU-hours [2.7, 3.6] (30 states
-// sampled per type), here the interval's top rounded up; its heaviest
-// parts (k = 4, 5) about 1.1-1.4 CPU-hours each. Listed only when
-// symmetry.check_max_class_cpu_hours and symmetry.max_cpu_hours allow 3.7.
-var checkBandcols6x2 = map[int]splitClass{172: {parts: 7, hours: 3.7}}
+// their 2×6 transposes (involutive stack exchanges), one unit per σ type
+// (part k: the involutions with k 2-cycles, N_k), instead of the R-stack
+// method, each with bandcols' TestProjectLastLayer's projection (20-30
+// states sampled per type and half), the interval's top rounded up:
+// 172 (2×6 class 142, 49% of the sum, single bands) 3.2 CPU-hours [2.7,
+// 3.6], its heaviest parts (k = 4, 5) about 1.1-1.4 each; 173 (2×6 class
+// 153, 8.2%, one band pair, two halves to count) 5.4 [4.3, 6.4]; 174 (2×6
+// class 164, 2.3%, two band pairs) 2.7 [2.2, 3.3]. A class is listed when
+// symmetry.check_max_class_cpu_hours allows its projection or the bundle
+// holds all its units.
+var checkBandcols6x2 = map[int]splitClass{
+	172: {parts: 7, hours: 3.7},
+	173: {parts: 7, hours: 6.5},
+	174: {parts: 7, hours: 3.3},
+}
 
 // isBandcols reports whether class i of cs is recounted by package bandcols.
 func isBandcols(cs symmetry.Shape, i int) bool {
@@ -270,8 +279,9 @@ func checkClassOf(s symmetry.Shape, transpose bool, cs symmetry.Shape, c symmetr
 // shape; transpose tells which groups have transposition), in class
 // order: those with a relabelling type (the others fix no grid, which both
 // methods find at once) whose projection maxClassHours covers
-// (symmetry.check_max_class_cpu_hours).
-func checkedClasses(cs symmetry.Shape, shapes []symmetry.Shape, transpose func(symmetry.Shape) bool, maxClassHours float64) ([]int, error) {
+// (symmetry.check_max_class_cpu_hours) or that held reports whole in the
+// bundle (a committed recount is always used).
+func checkedClasses(cs symmetry.Shape, shapes []symmetry.Shape, transpose func(symmetry.Shape) bool, maxClassHours float64, held func(int) bool) ([]int, error) {
 	g, err := symunits.Group(cs, false)
 	if err != nil {
 		return nil, err
@@ -295,7 +305,7 @@ func checkedClasses(cs symmetry.Shape, shapes []symmetry.Shape, transpose func(s
 	}
 	var out []int
 	for _, c := range g.Classes[1:] {
-		if need[c.Index] && len(search.SigmaTypes(cs, c.Rep)) > 0 && checkClassCPUHours(cs, c.Index) <= maxClassHours {
+		if need[c.Index] && len(search.SigmaTypes(cs, c.Rep)) > 0 && (checkClassCPUHours(cs, c.Index) <= maxClassHours || held(c.Index)) {
 			out = append(out, c.Index)
 		}
 	}
@@ -308,7 +318,22 @@ func checkedClasses(cs symmetry.Shape, shapes []symmetry.Shape, transpose func(s
 // it refuses when the units Bundle lacks need more than maxHours
 // (symmetry.max_cpu_hours).
 func listIDs(root string, cs symmetry.Shape, shapes []symmetry.Shape, transpose func(symmetry.Shape) bool, maxClassHours, maxHours float64) ([]string, error) {
-	classes, err := checkedClasses(cs, shapes, transpose, maxClassHours)
+	var have map[string]pipeline.BundleRow
+	if isBundled(cs) {
+		var err error
+		if have, err = pipeline.ReadBundle(root, Bundle, nil); err != nil {
+			return nil, err
+		}
+	}
+	held := func(i int) bool {
+		for _, id := range checkUnitIDs(cs, i) {
+			if _, ok := have[id]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	classes, err := checkedClasses(cs, shapes, transpose, maxClassHours, held)
 	if err != nil {
 		return nil, err
 	}
@@ -332,10 +357,6 @@ func listIDs(root string, cs symmetry.Shape, shapes []symmetry.Shape, transpose 
 	}
 	if !isBundled(cs) {
 		return ids, nil
-	}
-	have, err := pipeline.ReadBundle(root, Bundle, ids)
-	if err != nil {
-		return nil, err
 	}
 	missing, hours := 0, 0.0
 	for _, id := range ids {

@@ -50,12 +50,22 @@
 // division by |H| checked to be exact). When the halves have the same bands
 // (class 142: six single bands, all swapped) B is A and is computed once.
 //
+// Band pairs. A pair's weight needs both bands' cells: with σ an involution
+// the two bands' bits are tied symbol by symbol (consistent only when both
+// bands or neither swap their rows), and the components are the cycles of
+// band b's cells joined with σ's image of band β(b)'s. A half places one
+// pair first, from nothing, in two layers: the first band alone, unweighed,
+// whose state (one column per symbol) keeps its cells, then the second band,
+// weighing the pair; the states between are merged like any others. A pair
+// placed later is enumerated with both its bands from each state.
+//
 // # Verification
 //
 // TestMatchesStacks: Fixed equals stacks.Fixed on all 19 involutive stack
-// exchanges of 2×2 to 2×4 and on the 6 of 2×5 without band pairs (27 s); the
-// 6 of 2×5 with band pairs (27, 41, 55, 62, 76, 83; BANDCOLS_2X5_ALL=1) were
-// equal before the halves were joined. TestStackTotal6: on 2×6, N_0 of class
+// exchanges of 2×2 to 2×4 and on the 6 of 2×5 without band pairs (27 s), and
+// with BANDCOLS_2X5_ALL=1 on the 6 with band pairs (27, 41, 55, 62, 76, 83:
+// 1.7-3.1 s each with a pair's two layers; 62 and 83 took 64 and 114 s
+// with both bands enumerated together). TestStackTotal6: on 2×6, N_0 of class
 // 142 (σ = id, every stack: 4,876,139,207,527,966,044,188,061,990,912,000, 5
 // CPU-s) equals Σ W(O)·E(O) over the shapes stage's orbit_stacks.parquet.
 //
@@ -85,10 +95,17 @@
 // 2.6·10⁶ units and at least 3.2·10³ ± 3.1·10³ CPU-hours; each of 4 sampled
 // first rows of its 5,778 passed 5 CPU-s.
 //
+// With band pairs (BANDCOLS_PROJECT=164 and 153, BANDCOLS_SAMPLE=20): the
+// states after a pair number as those after two single bands, so each half
+// costs about what class 142's does. Class 164 (two pairs, halves alike,
+// computed once) 2.74 CPU-hours [2.23, 3.26]; class 153 (one pair: halves
+// of three single bands and of the pair and a band, both computed) 5.37
+// [4.32, 6.41], its types k = 4 and 5 about 2.2 CPU-hours each.
+//
 // Applies holds for 16 classes of 2×6: 10, 21, 32, 54, 76, 109 and 142 have
 // single bands only (48.7% of the non-identity sum, 142 all but 0.2% of it);
 // 43, 65, 87, 98, 120, 131, 153, 164 and 175 exchange bands (12.2%, 153
-// 8.2%). A band pair's two bands are enumerated together from one state, too
-// many on 2×6 (2×5 class 62: 64 s, 83: 114 s); a state carrying the first
-// band's cells until the second is placed would make a pair two layers.
+// 8.2%, 164 2.3%). Class 175 (three pairs) has no half of three bands, so
+// its second and third pairs are each enumerated together from every state:
+// not projected.
 package bandcols

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"math/bits"
+	"slices"
 )
 
 // state is the columns each symbol has taken in the bands placed so far,
@@ -29,6 +31,7 @@ type counter struct {
 	raw map[state]uint64
 	// leaves: fillings weighed in the current layer
 	leaves uint64
+	mode   layerMode
 }
 
 // stacks returns N_k: Σ over the stacks of the orientation counts that
@@ -157,41 +160,102 @@ func (x *exchange) alike(a, b [][]int) bool {
 	return true
 }
 
+// layerMode says what one layer of the programme places: a whole band
+// orbit, or one band of a pair at a time (pairLayers).
+type layerMode int
+
+const (
+	wholeOrbit layerMode = iota
+	pairFirst            // the pair's first band, unweighed
+	pairSecond           // its second band, the pair weighed
+)
+
+// pairLayers reports whether the band pair g, placed from the states cur,
+// is placed one band a layer: only from nothing, where a state's masks are
+// the first band's columns (one each), so that the state keeps the first
+// band's cells, which the pair's weight needs once the second is placed.
+// Elsewhere both bands are enumerated together from each state.
+func pairLayers(g []int, cur map[state]*big.Int) bool {
+	_, empty := cur[state{}]
+	return len(g) == 2 && len(cur) == 1 && empty
+}
+
 // forward runs the programme over the band orbits gs from no band placed:
-// the total weight of the paths into each canonical state's orbit.
+// the total weight of the paths into each canonical state's orbit. A band
+// pair that comes first is placed in two layers (pairLayers), so that the
+// states between them are merged up to the column permutations and
+// relabellings like any others.
 func (cn *counter) forward(ctx context.Context, gs [][]int) (map[state]*big.Int, error) {
 	cn.colPerm = columnPerms(cn.x.c)
 	cur := map[state]*big.Int{{}: big.NewInt(1)}
-	for _, g := range gs {
-		next := make(map[state]*big.Int)
-		cn.canons = make(map[state]state)
-		for key, val := range cur {
-			if err := ctx.Err(); err != nil {
+	for _, g := range pairsFirst(gs) {
+		modes := []layerMode{wholeOrbit}
+		if pairLayers(g, cur) {
+			modes = []layerMode{pairFirst, pairSecond}
+		}
+		for _, mode := range modes {
+			var err error
+			if cur, err = cn.layer(ctx, cur, g, mode); err != nil {
 				return nil, err
 			}
-			cn.from = key
-			cn.raw = make(map[state]uint64)
-			cn.fillBand(g, 0, 0)
-			for r, w := range cn.raw {
-				c, ok := cn.canons[r]
-				if !ok {
-					c = cn.canon(r)
-					cn.canons[r] = c
-				}
-				add := new(big.Int).Mul(val, new(big.Int).SetUint64(w))
-				if v, ok := next[c]; ok {
-					v.Add(v, add)
-				} else {
-					next[c] = add
-				}
-			}
 		}
-		slog.Debug("bandcols layer", "k", cn.k, "bands", g, "states", len(cur), "leaves", cn.leaves, "raw", len(cn.canons), "next", len(next))
-		cn.leaves = 0
-		cur = next
 	}
 	cn.canons = nil
 	return cur, nil
+}
+
+// pairsFirst returns gs with one band pair, if any, moved to the front, so
+// that it is placed from nothing (pairLayers).
+func pairsFirst(gs [][]int) [][]int {
+	out := slices.Clone(gs)
+	for i, g := range out {
+		if len(g) == 2 {
+			copy(out[1:i+1], out[:i])
+			out[0] = g
+			break
+		}
+	}
+	return out
+}
+
+// layer places the band orbit g (or one band of it, by mode) from every
+// state of cur.
+func (cn *counter) layer(ctx context.Context, cur map[state]*big.Int, g []int, mode layerMode) (map[state]*big.Int, error) {
+	next := make(map[state]*big.Int)
+	cn.canons = make(map[state]state)
+	cn.mode = mode
+	for key, val := range cur {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cn.from = key
+		cn.raw = make(map[state]uint64)
+		if mode == pairSecond {
+			// the first band's columns are the state's masks, one each
+			for y := range cn.n {
+				cn.col[0][y] = int8(bits.TrailingZeros8(key[y]))
+			}
+			cn.fillBand(g, 1, 0)
+		} else {
+			cn.fillBand(g, 0, 0)
+		}
+		for r, w := range cn.raw {
+			c, ok := cn.canons[r]
+			if !ok {
+				c = cn.canon(r)
+				cn.canons[r] = c
+			}
+			add := new(big.Int).Mul(val, new(big.Int).SetUint64(w))
+			if v, ok := next[c]; ok {
+				v.Add(v, add)
+			} else {
+				next[c] = add
+			}
+		}
+	}
+	slog.Debug("bandcols layer", "k", cn.k, "bands", g, "mode", mode, "states", len(cur), "leaves", cn.leaves, "raw", len(cn.canons), "next", len(next))
+	cn.leaves = 0
+	return next, nil
 }
 
 // join returns Σ_C D_A(C)·D_B(C^c)/|orbit(C)| (see stacks); |orbit(C)| =
@@ -306,16 +370,20 @@ func (cn *counter) stabilizer(c state) uint64 {
 // two symbols a column; at the end it weighs the filling.
 func (cn *counter) fillBand(g []int, i, x int) {
 	if x == cn.n {
-		if i+1 < len(g) {
+		if i+1 < len(g) && cn.mode != pairFirst {
 			cn.fillBand(g, i+1, 0)
 			return
 		}
 		cn.leaves++
-		if w := cn.weight(g); w != 0 {
+		w, placed := uint64(1), i+1
+		if cn.mode != pairFirst {
+			w = cn.weight(g)
+		}
+		if w != 0 {
 			var next state
 			for y := range cn.n {
 				next[y] = cn.from[y]
-				for j := range g {
+				for j := range placed {
 					next[y] |= 1 << cn.col[j][y]
 				}
 			}
