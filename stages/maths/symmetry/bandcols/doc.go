@@ -35,7 +35,10 @@
 // different rows" are parity constraints on the bits P_b(x): their solutions
 // number 2^components when consistent, else 0 (a union-find with parity). A
 // band with β(b) = b is weighed alone; the two bands of a pair b ↔ β(b) are
-// weighed together.
+// weighed together. σ's constraints are entered before a band is filled and
+// each cell's as it is completed, so a filling is cut at its first
+// contradiction (BenchmarkFixedType6, 2×6 class 164 with one 2-cycle: 16.0
+// CPU-s with every filling weighed at its end, 11.9 so).
 //
 // The programme runs over the band orbits with the state "the columns each
 // symbol has taken", one mask per symbol, kept up to the column permutations
@@ -95,7 +98,8 @@
 // 2.6·10⁶ units and at least 3.2·10³ ± 3.1·10³ CPU-hours; each of 4 sampled
 // first rows of its 5,778 passed 5 CPU-s.
 //
-// With band pairs (BANDCOLS_PROJECT=164 and 153, BANDCOLS_SAMPLE=20): the
+// With band pairs (BANDCOLS_PROJECT=164 and 153, BANDCOLS_SAMPLE=20, before
+// the fillings were cut at their first contradiction): the
 // states after a pair number as those after two single bands, so each half
 // costs about what class 142's does. Class 164 (two pairs, halves alike,
 // computed once) 2.74 CPU-hours [2.23, 3.26]; class 153 (one pair: halves

@@ -25,6 +25,11 @@ type counter struct {
 	// the group's i-th band, fill[i][j] how many symbols column j holds
 	col  [2][maxSymbols]int8
 	fill [2][6]int8
+	// first[i][j]: the symbol that took column j of band i first
+	first [2][6]int8
+	// uf: the parity constraints of the cells placed so far and of σ
+	// (see weigh)
+	uf   parityFind
 	from state
 	// raw: the successors of the current state, up to relabelling only,
 	// with their summed weights
@@ -230,14 +235,16 @@ func (cn *counter) layer(ctx context.Context, cur map[state]*big.Int, g []int, m
 		}
 		cn.from = key
 		cn.raw = make(map[state]uint64)
+		band := 0
 		if mode == pairSecond {
 			// the first band's columns are the state's masks, one each
 			for y := range cn.n {
 				cn.col[0][y] = int8(bits.TrailingZeros8(key[y]))
 			}
-			cn.fillBand(g, 1, 0)
-		} else {
-			cn.fillBand(g, 0, 0)
+			band = 1
+		}
+		if cn.weigh(g) {
+			cn.fillBand(g, band, 0)
 		}
 		for r, w := range cn.raw {
 			c, ok := cn.canons[r]
@@ -377,18 +384,16 @@ func (cn *counter) fillBand(g []int, i, x int) {
 		cn.leaves++
 		w, placed := uint64(1), i+1
 		if cn.mode != pairFirst {
-			w = cn.weight(g)
+			w = 1 << cn.uf.components // every cell consistent (fillBand)
 		}
-		if w != 0 {
-			var next state
-			for y := range cn.n {
-				next[y] = cn.from[y]
-				for j := range placed {
-					next[y] |= 1 << cn.col[j][y]
-				}
+		var next state
+		for y := range cn.n {
+			next[y] = cn.from[y]
+			for j := range placed {
+				next[y] |= 1 << cn.col[j][y]
 			}
-			cn.raw[cn.relabelSort(next)] += w
 		}
+		cn.raw[cn.relabelSort(next)] += w
 		return
 	}
 	used := cn.from[x]
@@ -400,35 +405,40 @@ func (cn *counter) fillBand(g []int, i, x int) {
 			continue
 		}
 		cn.col[i][x] = int8(j)
+		if cn.fill[i][j] == 0 {
+			cn.first[i][j] = int8(x)
+		} else if cn.mode != pairFirst {
+			// the cell is complete: its symbols lie in different rows
+			saved := cn.uf
+			if !cn.uf.union(i*cn.n+int(cn.first[i][j]), i*cn.n+x, 1) {
+				continue // no orientation: nothing below counts
+			}
+			cn.fill[i][j]++
+			cn.fillBand(g, i, x+1)
+			cn.fill[i][j]--
+			cn.uf = saved
+			continue
+		}
 		cn.fill[i][j]++
 		cn.fillBand(g, i, x+1)
 		cn.fill[i][j]--
 	}
 }
 
-// weight counts the orientations of the group's cells (which symbol of
-// each cell is in the upper row) that meet σ's constraints: a symbol's
-// row in band b decides σ's in band image(b), P_{β(b)}(σx) = P_b(x) ⊕
-// swap_b ⊕ 1. With the cells' "different rows" these are parity
-// constraints on one bit per symbol and band: 2^components when they are
-// consistent, else 0.
-func (cn *counter) weight(g []int) uint64 {
-	var uf parityFind
+// weigh starts the parity constraints of the orientations of the group's
+// cells (which symbol of each cell is in the upper row) that meet σ's
+// constraints, one bit per symbol and band: a symbol's row in band b
+// decides σ's in band image(b), P_{β(b)}(σx) = P_b(x) ⊕ swap_b ⊕ 1, and
+// in the second layer of a pair the first band's cells are placed
+// already. fillBand adds each cell's "different rows" as the cell is
+// completed and cuts a filling at the first contradiction, so a finished
+// one has 2^components orientations. weigh reports false when σ's
+// constraints alone contradict each other (no filling counts).
+func (cn *counter) weigh(g []int) bool {
 	nb := len(g)
-	uf.init(nb * cn.n)
-	for i := range nb {
-		var first [6]int8
-		for j := range first {
-			first[j] = -1
-		}
-		for y := range cn.n {
-			j := cn.col[i][y]
-			if first[j] < 0 {
-				first[j] = int8(y)
-			} else if !uf.union(i*cn.n+int(first[j]), i*cn.n+y, 1) {
-				return 0
-			}
-		}
+	cn.uf.init(nb * cn.n)
+	if cn.mode == pairFirst {
+		return true
 	}
 	for i, b := range g {
 		// band b's image is g[1-i] in a pair, itself alone
@@ -441,12 +451,26 @@ func (cn *counter) weight(g []int) uint64 {
 			par = 0
 		}
 		for y := range cn.n {
-			if !uf.union(i*cn.n+y, o*cn.n+cn.sigma[y], par) {
-				return 0
+			if !cn.uf.union(i*cn.n+y, o*cn.n+cn.sigma[y], par) {
+				return false
 			}
 		}
 	}
-	return 1 << uf.components
+	if cn.mode == pairSecond {
+		var first [6]int8
+		for j := range first {
+			first[j] = -1
+		}
+		for y := range cn.n {
+			j := cn.col[0][y]
+			if first[j] < 0 {
+				first[j] = int8(y)
+			} else if !cn.uf.union(int(first[j]), y, 1) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // relabelSort is s up to the relabellings commuting with σ: each 2-cycle's
