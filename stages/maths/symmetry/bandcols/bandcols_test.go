@@ -48,3 +48,41 @@ func TestMatchesStacks(t *testing.T) {
 		}
 	}
 }
+
+// TestPairsTogetherMatchStacks checks the enumeration of a pair's two bands
+// together, which a half with two pairs needs for its second (2×6 class
+// 175), on the band-pair classes of 2×2 to 2×4, where the two layers of a
+// first pair would otherwise always be taken.
+func TestPairsTogetherMatchStacks(t *testing.T) {
+	pairsInLayers = false
+	defer func() { pairsInLayers = true }()
+	seen := 0
+	for c := 2; c <= 4; c++ {
+		s := symmetry.Shape{R: 2, C: c}
+		g, err := symmetry.NewGroup(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cl := range g.Classes {
+			x, err := newExchange(s, cl.Rep)
+			if err != nil || len(x.groups()) == c {
+				continue // not an exchange, or single bands only
+			}
+			seen++
+			got, err := Fixed(context.Background(), s, cl.Rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := stacks.Fixed(context.Background(), s, cl.Rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Cmp(want) != 0 {
+				t.Errorf("%v class %d [%s], pairs together: bandcols %v, stacks %v", s, cl.Index, cl.Desc, got, want)
+			}
+		}
+	}
+	if seen != 7 {
+		t.Errorf("%d classes with band pairs, want 7 (2×2: 1, 2×3: 2, 2×4: 4)", seen)
+	}
+}
