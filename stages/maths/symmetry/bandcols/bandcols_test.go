@@ -2,6 +2,7 @@ package bandcols
 
 import (
 	"context"
+	"math/big"
 	"os"
 	"testing"
 	"time"
@@ -13,8 +14,7 @@ import (
 // TestMatchesStacks compares Fixed with package stacks' count (the first
 // count; the two share only the group code) on every involutive stack
 // exchange of 2×2 to 2×4 and on those of 2×5 that exchange no bands (with
-// BANDCOLS_2X5_ALL=1 all of 2×5's too: classes 27, 41 and 55 take about 2
-// minutes each, 62 and 83 longer, their band pairs enumerated together).
+// BANDCOLS_2X5_ALL=1 all of 2×5's too, 1-3 s each).
 func TestMatchesStacks(t *testing.T) {
 	all := os.Getenv("BANDCOLS_2X5_ALL") == "1"
 	for c := 2; c <= 5; c++ {
@@ -50,12 +50,27 @@ func TestMatchesStacks(t *testing.T) {
 }
 
 // TestPairsTogetherMatchStacks checks the enumeration of a pair's two bands
-// together, which a half with two pairs needs for its second (2×6 class
-// 175), on the band-pair classes of 2×2 to 2×4, where the two layers of a
-// first pair would otherwise always be taken.
+// together on the band-pair classes of 2×2 to 2×4, where the two layers of a
+// first pair would otherwise always be taken: with the layers off, and with
+// one half holding every band orbit (joined with the empty half), so that
+// a pair after the first is placed from states with bands in them, as in
+// 2×6 class 175's half of three pairs.
 func TestPairsTogetherMatchStacks(t *testing.T) {
-	pairsInLayers = false
-	defer func() { pairsInLayers = true }()
+	seen := 0
+	for _, layers := range []bool{false, true} {
+		pairsInLayers = layers
+		seen += pairsTogether(t, layers) // layers off: Fixed; on: one half
+	}
+	pairsInLayers = true
+	if seen != 14 {
+		t.Errorf("%d classes with band pairs, want 7 (2×2: 1, 2×3: 2, 2×4: 4) twice", seen)
+	}
+}
+
+// pairsTogether compares Fixed (or, when oneHalf, every band orbit run as
+// one half) with stacks.Fixed on the band-pair classes of 2×2 to 2×4 and
+// returns how many it compared.
+func pairsTogether(t *testing.T, oneHalf bool) int {
 	seen := 0
 	for c := 2; c <= 4; c++ {
 		s := symmetry.Shape{R: 2, C: c}
@@ -70,6 +85,9 @@ func TestPairsTogetherMatchStacks(t *testing.T) {
 			}
 			seen++
 			got, err := Fixed(context.Background(), s, cl.Rep)
+			if oneHalf {
+				got, err = fixedOneHalf(x)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,11 +96,27 @@ func TestPairsTogetherMatchStacks(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got.Cmp(want) != 0 {
-				t.Errorf("%v class %d [%s], pairs together: bandcols %v, stacks %v", s, cl.Index, cl.Desc, got, want)
+				t.Errorf("%v class %d [%s], pairs together (one half: %v): bandcols %v, stacks %v", s, cl.Index, cl.Desc, oneHalf, got, want)
 			}
 		}
 	}
-	if seen != 7 {
-		t.Errorf("%d classes with band pairs, want 7 (2×2: 1, 2×3: 2, 2×4: 4)", seen)
+	return seen
+}
+
+// fixedOneHalf is Fixed with every band orbit in the first half and none
+// in the second.
+func fixedOneHalf(x *exchange) (*big.Int, error) {
+	s := symmetry.Shape{R: 2, C: x.c}
+	sums := make([]*big.Int, s.N()/2+1)
+	for k := range sums {
+		cn := x.newCounter(k)
+		da, err := cn.forward(context.Background(), x.groups())
+		if err != nil {
+			return nil, err
+		}
+		if sums[k], err = cn.join(da, map[state]*big.Int{{}: big.NewInt(1)}); err != nil {
+			return nil, err
+		}
 	}
+	return Combine(s, sums)
 }

@@ -68,9 +68,10 @@
 // exchanges of 2×2 to 2×4 and on the 6 of 2×5 without band pairs (27 s), and
 // with BANDCOLS_2X5_ALL=1 on the 6 with band pairs (27, 41, 55, 62, 76, 83:
 // 1.7-3.1 s each with a pair's two layers; 62 and 83 took 64 and 114 s
-// with both bands enumerated together). TestPairsTogetherMatchStacks: with
-// the two layers turned off, the 7 band-pair classes of 2×2 to 2×4 equal
-// stacks.Fixed too (the enumeration class 175's later pairs take). TestStackTotal6: on 2×6, N_0 of class
+// with both bands enumerated together). TestPairsTogetherMatchStacks: the 7
+// band-pair classes of 2×2 to 2×4 equal stacks.Fixed too with the two
+// layers turned off, and with every band orbit in one half, so that a pair
+// is placed from states with bands in them, as class 175's later pairs are. TestStackTotal6: on 2×6, N_0 of class
 // 142 (σ = id, every stack: 4,876,139,207,527,966,044,188,061,990,912,000, 5
 // CPU-s) equals Σ W(O)·E(O) over the shapes stage's orbit_stacks.parquet.
 //
