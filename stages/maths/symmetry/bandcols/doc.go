@@ -92,6 +92,12 @@
 //	5  38,699  0.112 ± 0.014     4,360 [3,830, 4,890]
 //	6   7,112  0.132 ± 0.019       947 [813, 1,080]
 //
+// Memory is the limit on this machine (24 GiB): the states after half A's
+// last band, each a map entry holding a big.Int, took part 3 (k = 3) to a
+// peak of 3.9 GiB; part 4 passed 21 GiB at 2,900 CPU-s (part 5 10 GiB at
+// 2,600, run beside it) without finishing. A leaner table (fixed-width counts, a sorted
+// array) must come before they run.
+//
 // Class 142 in all: 3.2 CPU-hours [2.7, 3.6] (the first two bands 4-12
 // CPU-s per type and the join, one key per state, not included). Run whole
 // (FixedType, the unit of part 2), type 2 took 179 CPU-s against 254
