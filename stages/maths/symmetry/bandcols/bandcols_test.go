@@ -114,7 +114,11 @@ func fixedOneHalf(x *exchange) (*big.Int, error) {
 		if err != nil {
 			return nil, err
 		}
-		if sums[k], err = cn.join(da, map[state]*big.Int{{}: big.NewInt(1)}); err != nil {
+		empty := newStateTable(cn.n)
+		if err := empty.add(state{}, count128{lo: 1}, 1); err != nil {
+			return nil, err
+		}
+		if sums[k], err = cn.join(da, empty); err != nil {
 			return nil, err
 		}
 	}

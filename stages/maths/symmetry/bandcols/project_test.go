@@ -2,7 +2,6 @@ package bandcols
 
 import (
 	"context"
-	"math/big"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -62,10 +61,11 @@ func TestProjectLastLayer(t *testing.T) {
 				t.Fatal(err)
 			}
 			head := (pipeline.ProcessCPU() - c0).Seconds()
-			keys := make([]state, 0, len(before))
-			for key := range before {
+			var keys []state
+			before.each(func(key state, _ count128) error {
 				keys = append(keys, key)
-			}
+				return nil
+			})
 			slices.SortFunc(keys, func(p, q state) int {
 				if less(p, q) {
 					return -1
@@ -78,23 +78,14 @@ func TestProjectLastLayer(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, uint64(k)))
 			idx := rng.Perm(len(keys))[:min(sample, len(keys))]
 			var secs []float64
-			cn.canons = make(map[state]state)
-			cn.mode = wholeOrbit
 			for _, i := range idx {
-				c1 := pipeline.ProcessCPU()
-				cn.from = keys[i]
-				cn.raw = make(map[state]uint64)
-				if cn.weigh(gs[len(gs)-1]) {
-					cn.fillBand(gs[len(gs)-1], 0, 0)
+				one := newStateTable(cn.n)
+				if err := one.add(keys[i], count128{lo: 1}, 1); err != nil {
+					t.Fatal(err)
 				}
-				next := map[state]*big.Int{}
-				for r, w := range cn.raw {
-					c, ok := cn.canons[r]
-					if !ok {
-						c = cn.canon(r)
-						cn.canons[r] = c
-					}
-					next[c] = new(big.Int).SetUint64(w)
+				c1 := pipeline.ProcessCPU()
+				if _, err := cn.layer(context.Background(), one, gs[len(gs)-1], wholeOrbit); err != nil {
+					t.Fatal(err)
 				}
 				secs = append(secs, (pipeline.ProcessCPU() - c1).Seconds())
 			}
