@@ -92,11 +92,15 @@
 //	5  38,699  0.112 ± 0.014     4,360 [3,830, 4,890]
 //	6   7,112  0.132 ± 0.019       947 [813, 1,080]
 //
-// Memory is the limit on this machine (24 GiB): the states after half A's
-// last band, each a map entry holding a big.Int, took part 3 (k = 3) to a
-// peak of 3.9 GiB; part 4 passed 21 GiB at 2,900 CPU-s (part 5 10 GiB at
-// 2,600, run beside it) without finishing. A leaner table (fixed-width counts, a sorted
-// array) must come before they run.
+// Memory. Class 172's part 3 (k = 3) peaked at 3.9 GiB and part 4 passed
+// 21 GiB without finishing: not for its states (k = 2 ends half A with
+// 40,211) but for the map of canonical keys, which kept every raw key a
+// layer met, up to about 450,000 per state. The canons are now cached in
+// 2^22 direct-mapped slots (105 MB) and the states sit in a flat table of
+// 60-bit keys (each mask's rank among the masks of its size) and checked
+// 128-bit counts, bounded at 2^28 slots (6 GiB): part 2 (FixedType, k =
+// 2, one core of the loaded machine) peaks at 213 MiB (678 before) in 103
+// CPU-s (179 in its bundled run).
 //
 // Class 142 in all: 3.2 CPU-hours [2.7, 3.6] (the first two bands 4-12
 // CPU-s per type and the join, one key per state, not included). Run whole

@@ -2,6 +2,7 @@ package bandcols
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -20,7 +21,7 @@ type counter struct {
 	sigma [maxSymbols]int
 	// colPerm[p][m]: mask m with its columns moved by the p-th permutation
 	colPerm [][64]uint8
-	canons  map[state]state // canon of the raw keys met in this layer
+	canons  *canonCache // canon of raw keys met lately
 	// the filling being enumerated: col[i][x] the column of symbol x in
 	// the group's i-th band, fill[i][j] how many symbols column j holds
 	col  [2][maxSymbols]int8
@@ -213,7 +214,6 @@ func (cn *counter) forward(ctx context.Context, gs [][]int) (*stateTable, error)
 			}
 		}
 	}
-	cn.canons = nil
 	return cur, nil
 }
 
@@ -235,7 +235,9 @@ func pairsFirst(gs [][]int) [][]int {
 // state of cur.
 func (cn *counter) layer(ctx context.Context, cur *stateTable, g []int, mode layerMode) (*stateTable, error) {
 	next := newStateTable(cn.n)
-	cn.canons = make(map[state]state)
+	if cn.canons == nil {
+		cn.canons = newCanonCache()
+	}
 	cn.mode = mode
 	err := cur.each(func(key state, val count128) error {
 		if err := ctx.Err(); err != nil {
@@ -255,13 +257,10 @@ func (cn *counter) layer(ctx context.Context, cur *stateTable, g []int, mode lay
 			cn.fillBand(g, band, 0)
 		}
 		for r, w := range cn.raw {
-			c, ok := cn.canons[r]
+			c, ok := cn.canons.get(r)
 			if !ok {
 				c = cn.canon(r)
-				if len(cn.canons) >= maxCanons {
-					clear(cn.canons) // a cache: memory, not the count, is what it bounds
-				}
-				cn.canons[r] = c
+				cn.canons.put(r, c)
 			}
 			if err := next.add(c, val, w); err != nil {
 				return fmt.Errorf("%w (%d 2-cycles, bands %v)", err, cn.k, g)
@@ -285,7 +284,7 @@ func (cn *counter) join(da, db *stateTable) (*big.Int, error) {
 	full := uint8(1)<<cn.x.c - 1
 	sum := new(big.Int)
 	term := new(big.Int)
-	da.each(func(c state, va count128) error {
+	err := da.each(func(c state, va count128) error {
 		var comp state
 		for y := range cn.n {
 			comp[y] = full &^ c[y]
@@ -299,6 +298,9 @@ func (cn *counter) join(da, db *stateTable) (*big.Int, error) {
 		sum.Add(sum, term)
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	h := new(big.Int).Mul(involutionCentralizer(cn.n, cn.k), factorial(cn.x.c))
 	q, r := new(big.Int).QuoRem(sum, h, new(big.Int))
 	if r.Sign() != 0 {
@@ -728,7 +730,38 @@ func less(a, b state) bool {
 	return false
 }
 
-// maxCanons bounds the cache of canonical keys of a layer (about 50 bytes
-// an entry, so under 1 GiB): a layer meets up to 720 raw keys for each of
-// its states, and class 172's part 4 passed 21 GiB with the cache unbounded.
-const maxCanons = 1 << 24
+// canonCache remembers the canon of recently met raw keys, direct-mapped
+// (a key's slot is fixed by its hash and a newer key takes it): a state has
+// up to about 450,000 raw successors (class 142, k = 3), so no cache holds
+// a layer's, and a map that kept them all took class 172's part 4 past 21
+// GiB. The canon depends only on σ_k and the key, so the cache serves
+// every layer of a counter.
+type canonCache struct {
+	raw, canon []state
+	full       []bool
+}
+
+// canonSlots is the cache's size: 2^22 slots of 25 bytes, 105 MB.
+const canonSlots = 1 << 22
+
+func newCanonCache() *canonCache {
+	return &canonCache{raw: make([]state, canonSlots), canon: make([]state, canonSlots), full: make([]bool, canonSlots)}
+}
+
+func (c *canonCache) slot(r state) int {
+	h := binary.LittleEndian.Uint64(r[:8])*0x9E3779B97F4A7C15 ^ uint64(binary.LittleEndian.Uint32(r[8:]))*0xC2B2AE3D27D4EB4F
+	return int((h ^ h>>29) & (canonSlots - 1))
+}
+
+func (c *canonCache) get(r state) (state, bool) {
+	i := c.slot(r)
+	if c.full[i] && c.raw[i] == r {
+		return c.canon[i], true
+	}
+	return state{}, false
+}
+
+func (c *canonCache) put(r, v state) {
+	i := c.slot(r)
+	c.raw[i], c.canon[i], c.full[i] = r, v, true
+}

@@ -22,9 +22,10 @@ type stateTable struct {
 	width  int  // symbols
 }
 
-// maxTableSlots bounds a table at 2^29 slots (12 GiB): a layer that needs
-// more fails with an error rather than driving the machine into swap.
-const maxTableSlots = 1 << 29
+// maxTableSlots bounds a table at 2^28 slots (6 GiB; growing to it holds
+// the old 3 GiB too): a layer that needs more fails with an error instead
+// of exhausting the machine's 24 GiB (it has no swap).
+const maxTableSlots = 1 << 28
 
 func newStateTable(width int) *stateTable {
 	t := &stateTable{width: width, bitsIn: -1}
@@ -113,7 +114,7 @@ func (t *stateTable) add(s state, v count128, w uint64) error {
 
 func (t *stateTable) grow() error {
 	if 2*len(t.keys) > maxTableSlots {
-		return fmt.Errorf("bandcols: a layer holds over %d states, more than the table's bound of %d slots (12 GiB)", t.n, maxTableSlots)
+		return fmt.Errorf("bandcols: a layer holds over %d states, more than the table's bound of %d slots (6 GiB)", t.n, maxTableSlots)
 	}
 	keys, vals := t.keys, t.vals
 	t.alloc(2 * len(keys))

@@ -1,0 +1,122 @@
+package bandcols
+
+import (
+	"math/big"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestStateTableMatchesMap adds random states with random counts to a
+// stateTable and to a map of big.Ints, through enough growth to move every
+// entry several times, and compares each count, the absent states (of
+// the same mask size and of another) and the unequal-size error.
+func TestStateTableMatchesMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	mask := func(p int) uint8 {
+		for {
+			if m := uint8(rng.IntN(64)); bits.OnesCount8(m) == p {
+				return m
+			}
+		}
+	}
+	for _, width := range []int{2, 7, 12} {
+		for p := 1; p <= 5; p++ {
+			tb := newStateTable(width)
+			want := map[state]*big.Int{}
+			for range 20000 {
+				var s state
+				for y := range width {
+					s[y] = mask(p)
+				}
+				v := count128{hi: rng.Uint64() >> 52, lo: rng.Uint64()}
+				w := rng.Uint64() >> 44
+				if err := tb.add(s, v, w); err != nil {
+					t.Fatal(err)
+				}
+				prod := new(big.Int).Mul(v.big(), new(big.Int).SetUint64(w))
+				if x, ok := want[s]; ok {
+					x.Add(x, prod)
+				} else {
+					want[s] = prod
+				}
+			}
+			seen := 0
+			if err := tb.each(func(s state, v count128) error {
+				seen++
+				if want[s] == nil || want[s].Cmp(v.big()) != 0 {
+					t.Errorf("width %d, %d bits: state %v holds %v, want %v", width, p, s[:width], v.big(), want[s])
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if seen != len(want) || tb.n != len(want) {
+				t.Fatalf("width %d, %d bits: %d states listed, %d counted, want %d", width, p, seen, tb.n, len(want))
+			}
+			for range 1000 {
+				var s state
+				for y := range width {
+					s[y] = mask(p)
+				}
+				if _, ok := tb.get(s); ok != (want[s] != nil) {
+					t.Fatalf("width %d, %d bits: get(%v) = %v", width, p, s[:width], ok)
+				}
+				s[rng.IntN(width)] = mask(p + 1)
+				if _, ok := tb.get(s); ok {
+					t.Fatalf("width %d, %d bits: found %v, whose masks differ in size", width, p, s[:width])
+				}
+				if err := tb.add(s, count128{lo: 1}, 1); err == nil {
+					t.Fatalf("width %d: added %v, whose masks differ in size", width, s[:width])
+				}
+			}
+		}
+	}
+}
+
+// TestAddProduct compares count128.addProduct with big.Int on the edges
+// (all ones, carries into the high word, sums at 2^128 − 1 and 2^128) and
+// on random operands, the overflow flag included.
+func TestAddProduct(t *testing.T) {
+	limit := new(big.Int).Lsh(big.NewInt(1), 128)
+	ones := ^uint64(0)
+	type tc struct {
+		a, v count128
+		w    uint64
+	}
+	cases := []tc{
+		{count128{ones, ones}, count128{0, 1}, 1},
+		{count128{ones, ones}, count128{0, 0}, 5},
+		{count128{0, 0}, count128{ones, ones}, 1},
+		{count128{0, 0}, count128{ones, ones}, 2},
+		{count128{0, 0}, count128{1, 0}, ones},
+		{count128{0, 0}, count128{1, 1}, ones},
+		{count128{0, 1}, count128{0, ones}, ones},
+		{count128{1 << 63, 0}, count128{1 << 63, 0}, 1},
+		{count128{0, 0}, count128{1 << 62, 0}, 4},
+		{count128{0, 0}, count128{1<<62 - 1, ones}, 4},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	pick := func() uint64 {
+		switch rng.IntN(4) {
+		case 0:
+			return 0
+		case 1:
+			return ones - rng.Uint64N(3)
+		case 2:
+			return rng.Uint64() >> rng.UintN(64)
+		}
+		return rng.Uint64()
+	}
+	for range 100000 {
+		cases = append(cases, tc{count128{pick(), pick()}, count128{pick(), pick()}, pick()})
+	}
+	for _, c := range cases {
+		want := new(big.Int).Mul(c.v.big(), new(big.Int).SetUint64(c.w))
+		want.Add(want, c.a.big())
+		got, ok := c.a.addProduct(c.v, c.w)
+		if fits := want.Cmp(limit) < 0; ok != fits || (ok && got.big().Cmp(want) != 0) {
+			t.Fatalf("%+v: got %v (fits %v), want %v", c, got.big(), ok, want)
+		}
+	}
+}
