@@ -67,8 +67,8 @@
 //     package bandcols counts the 2×6 transpose, an involutive stack
 //     exchange, band by band (each symbol's column, then the cells'
 //     orientations), one unit per σ type (check.6x2.class0172.part3of7),
-//     projected at 3.2, 5.4 and 2.7 CPU-hours. It shares only the group
-//     code with stacks.
+//     class 172 all seven in (2.64 CPU-hours), 173 and 174 projected at
+//     5.4 and 2.5. It shares only the group code with stacks.
 //   - multisets for every class of 2×2 to 2×5 (and transposes) that
 //     exchanges the stacks by an involution (ρ² = id, κ₁κ₀ = id): package
 //     multisets sums package pair's stack counts (the shapes stage's

@@ -100,13 +100,16 @@
 // 60-bit keys (each mask's rank among the masks of its size) and checked
 // 128-bit counts, bounded at 2^28 slots (6 GiB): part 2 (FixedType, k =
 // 2, one core of the loaded machine) peaks at 213 MiB (678 before) in 103
-// CPU-s (179 in its bundled run).
+// CPU-s (184 in its bundled run).
 //
-// Class 142 in all: 3.2 CPU-hours [2.7, 3.6] (the first two bands 4-12
-// CPU-s per type and the join, one key per state, not included). Run whole
-// (FixedType, the unit of part 2), type 2 took 179 CPU-s against 254
-// projected: each sampled state misses the cache of keys that a whole
-// layer shares, so the projection is an upper estimate. The R-stack method on 6×2 class
+// Class 142 in all: projected 3.2 CPU-hours [2.7, 3.6] (the first two
+// bands 4-12 CPU-s per type and the join not included); its seven bundled
+// units took 2.64 (k = 0…6: 6, 15, 184, 1,451, 3,767, 3,483 and 614
+// CPU-s), and N_5 = N_6, as it must: with every band's rows swapped, σ's
+// constraints put each 2-cycle's symbols in one row, and a row of six then
+// holds σ_5's two fixed symbols together, as if they were a 2-cycle. Each
+// sampled state misses the cache of keys that a whole layer shares, so the
+// projection is an upper estimate. The R-stack method on 6×2 class
 // 172 (stackjoin's TestKnuthProject, 300 s, counts cut at 20 s) projects
 // 2.6·10⁶ units and at least 3.2·10³ ± 3.1·10³ CPU-hours; each of 4 sampled
 // first rows of its 5,778 passed 5 CPU-s.
