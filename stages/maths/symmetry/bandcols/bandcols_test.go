@@ -2,6 +2,7 @@ package bandcols
 
 import (
 	"context"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"math/big"
 	"os"
 	"testing"
@@ -115,7 +116,7 @@ func fixedOneHalf(x *exchange) (*big.Int, error) {
 			return nil, err
 		}
 		empty := newStateTable(cn.n)
-		if err := empty.add(state{}, count128{lo: 1}, 1); err != nil {
+		if err := empty.add(state{}, grid.Uint128{Lo: 1}, 1); err != nil {
 			return nil, err
 		}
 		if sums[k], err = cn.join(da, empty); err != nil {

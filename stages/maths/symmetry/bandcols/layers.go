@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"log/slog"
 	"math/big"
 	"math/bits"
@@ -199,7 +200,7 @@ var pairsInLayers = true
 func (cn *counter) forward(ctx context.Context, gs [][]int) (*stateTable, error) {
 	cn.colPerm = columnPerms(cn.x.c)
 	cur := newStateTable(cn.n)
-	if err := cur.add(state{}, count128{lo: 1}, 1); err != nil {
+	if err := cur.add(state{}, grid.Uint128{Lo: 1}, 1); err != nil {
 		return nil, err
 	}
 	for _, g := range pairsFirst(gs) {
@@ -239,7 +240,7 @@ func (cn *counter) layer(ctx context.Context, cur *stateTable, g []int, mode lay
 		cn.canons = newCanonCache()
 	}
 	cn.mode = mode
-	err := cur.each(func(key state, val count128) error {
+	err := cur.each(func(key state, val grid.Uint128) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -284,7 +285,7 @@ func (cn *counter) join(da, db *stateTable) (*big.Int, error) {
 	full := uint8(1)<<cn.x.c - 1
 	sum := new(big.Int)
 	term := new(big.Int)
-	err := da.each(func(c state, va count128) error {
+	err := da.each(func(c state, va grid.Uint128) error {
 		var comp state
 		for y := range cn.n {
 			comp[y] = full &^ c[y]
@@ -293,7 +294,7 @@ func (cn *counter) join(da, db *stateTable) (*big.Int, error) {
 		if !ok {
 			return nil
 		}
-		term.Mul(va.big(), vb.big())
+		term.Mul(va.Big(), vb.Big())
 		term.Mul(term, new(big.Int).SetUint64(cn.stabilizer(c)))
 		sum.Add(sum, term)
 		return nil

@@ -2,6 +2,7 @@ package bandcols
 
 import (
 	"context"
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -62,7 +63,7 @@ func TestProjectLastLayer(t *testing.T) {
 			}
 			head := (pipeline.ProcessCPU() - c0).Seconds()
 			var keys []state
-			before.each(func(key state, _ count128) error {
+			before.each(func(key state, _ grid.Uint128) error {
 				keys = append(keys, key)
 				return nil
 			})
@@ -80,7 +81,7 @@ func TestProjectLastLayer(t *testing.T) {
 			var secs []float64
 			for _, i := range idx {
 				one := newStateTable(cn.n)
-				if err := one.add(keys[i], count128{lo: 1}, 1); err != nil {
+				if err := one.add(keys[i], grid.Uint128{Lo: 1}, 1); err != nil {
 					t.Fatal(err)
 				}
 				c1 := pipeline.ProcessCPU()

@@ -2,8 +2,9 @@ package bandcols
 
 import (
 	"fmt"
-	"math/big"
 	"math/bits"
+
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 )
 
 // stateTable maps states to counts in one flat open-addressing table: 24
@@ -15,7 +16,7 @@ import (
 // 20, five bits).
 type stateTable struct {
 	keys   []uint64 // packed state + 1; 0 is an empty slot
-	vals   []count128
+	vals   []grid.Uint128
 	n      int
 	shift  uint // 64 − log2(len(keys))
 	bitsIn int  // the masks' common number of bits (set by the first add)
@@ -35,7 +36,7 @@ func newStateTable(width int) *stateTable {
 
 func (t *stateTable) alloc(slots int) {
 	t.keys = make([]uint64, slots)
-	t.vals = make([]count128, slots)
+	t.vals = make([]grid.Uint128, slots)
 	t.shift = uint(64 - bits.TrailingZeros(uint(slots)))
 }
 
@@ -84,7 +85,7 @@ func (t *stateTable) slot(key uint64) int {
 }
 
 // add adds v·w to s's count.
-func (t *stateTable) add(s state, v count128, w uint64) error {
+func (t *stateTable) add(s state, v grid.Uint128, w uint64) error {
 	key, err := t.pack(s)
 	if err != nil {
 		return err
@@ -104,7 +105,7 @@ func (t *stateTable) add(s state, v count128, w uint64) error {
 		t.keys[i] = key
 		t.n++
 	}
-	sum, ok := t.vals[i].addProduct(v, w)
+	sum, ok := mulAdd(t.vals[i], v, w)
 	if !ok {
 		return fmt.Errorf("bandcols: the count of state %v passed 128 bits", s[:t.width])
 	}
@@ -133,13 +134,13 @@ func (t *stateTable) grow() error {
 }
 
 // get returns s's count, false when s has none.
-func (t *stateTable) get(s state) (count128, bool) {
+func (t *stateTable) get(s state) (grid.Uint128, bool) {
 	if t.n == 0 {
-		return count128{}, false
+		return grid.Uint128{}, false
 	}
 	key, err := t.pack(s)
 	if err != nil {
-		return count128{}, false
+		return grid.Uint128{}, false
 	}
 	mask := len(t.keys) - 1
 	for i := t.slot(key); t.keys[i] != 0; i = (i + 1) & mask {
@@ -147,12 +148,12 @@ func (t *stateTable) get(s state) (count128, bool) {
 			return t.vals[i], true
 		}
 	}
-	return count128{}, false
+	return grid.Uint128{}, false
 }
 
 // each calls f on every state and its count, in slot order (the callers
 // sum, so the order does not reach a result); it stops at f's first error.
-func (t *stateTable) each(f func(state, count128) error) error {
+func (t *stateTable) each(f func(state, grid.Uint128) error) error {
 	for i, key := range t.keys {
 		if key != 0 {
 			if err := f(t.unpack(key), t.vals[i]); err != nil {
@@ -163,24 +164,12 @@ func (t *stateTable) each(f func(state, count128) error) error {
 	return nil
 }
 
-// count128 is a count below 2^128: the programme's states hold one each.
-type count128 struct{ hi, lo uint64 }
-
-// addProduct returns a + v·w, and false when it passes 128 bits.
-func (a count128) addProduct(v count128, w uint64) (count128, bool) {
-	h1, l1 := bits.Mul64(v.lo, w)
-	h2, l2 := bits.Mul64(v.hi, w)
-	hi, carry := bits.Add64(l2, h1, 0)
-	if h2 != 0 || carry != 0 {
-		return count128{}, false
+// mulAdd returns a + v·w, and false when it passes 128 bits.
+func mulAdd(a, v grid.Uint128, w uint64) (grid.Uint128, bool) {
+	p, over := v.Mul64(w)
+	if over {
+		return grid.Uint128{}, false
 	}
-	lo, c := bits.Add64(a.lo, l1, 0)
-	hi, c = bits.Add64(a.hi, hi, c)
-	return count128{hi: hi, lo: lo}, c == 0
-}
-
-func (a count128) big() *big.Int {
-	v := new(big.Int).SetUint64(a.hi)
-	v.Lsh(v, 64)
-	return v.Or(v, new(big.Int).SetUint64(a.lo))
+	sum, over := a.Add(p)
+	return sum, !over
 }

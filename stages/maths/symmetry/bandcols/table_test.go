@@ -1,6 +1,7 @@
 package bandcols
 
 import (
+	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
@@ -29,12 +30,12 @@ func TestStateTableMatchesMap(t *testing.T) {
 				for y := range width {
 					s[y] = mask(p)
 				}
-				v := count128{hi: rng.Uint64() >> 52, lo: rng.Uint64()}
+				v := grid.Uint128{Hi: rng.Uint64() >> 52, Lo: rng.Uint64()}
 				w := rng.Uint64() >> 44
 				if err := tb.add(s, v, w); err != nil {
 					t.Fatal(err)
 				}
-				prod := new(big.Int).Mul(v.big(), new(big.Int).SetUint64(w))
+				prod := new(big.Int).Mul(v.Big(), new(big.Int).SetUint64(w))
 				if x, ok := want[s]; ok {
 					x.Add(x, prod)
 				} else {
@@ -42,10 +43,10 @@ func TestStateTableMatchesMap(t *testing.T) {
 				}
 			}
 			seen := 0
-			if err := tb.each(func(s state, v count128) error {
+			if err := tb.each(func(s state, v grid.Uint128) error {
 				seen++
-				if want[s] == nil || want[s].Cmp(v.big()) != 0 {
-					t.Errorf("width %d, %d bits: state %v holds %v, want %v", width, p, s[:width], v.big(), want[s])
+				if want[s] == nil || want[s].Cmp(v.Big()) != 0 {
+					t.Errorf("width %d, %d bits: state %v holds %v, want %v", width, p, s[:width], v.Big(), want[s])
 				}
 				return nil
 			}); err != nil {
@@ -66,7 +67,7 @@ func TestStateTableMatchesMap(t *testing.T) {
 				if _, ok := tb.get(s); ok {
 					t.Fatalf("width %d, %d bits: found %v, whose masks differ in size", width, p, s[:width])
 				}
-				if err := tb.add(s, count128{lo: 1}, 1); err == nil {
+				if err := tb.add(s, grid.Uint128{Lo: 1}, 1); err == nil {
 					t.Fatalf("width %d: added %v, whose masks differ in size", width, s[:width])
 				}
 			}
@@ -74,27 +75,28 @@ func TestStateTableMatchesMap(t *testing.T) {
 	}
 }
 
-// TestAddProduct compares count128.addProduct with big.Int on the edges
+// TestMulAdd compares mulAdd with big.Int on the edges
 // (all ones, carries into the high word, sums at 2^128 − 1 and 2^128) and
 // on random operands, the overflow flag included.
-func TestAddProduct(t *testing.T) {
+func TestMulAdd(t *testing.T) {
 	limit := new(big.Int).Lsh(big.NewInt(1), 128)
 	ones := ^uint64(0)
+	u := func(hi, lo uint64) grid.Uint128 { return grid.Uint128{Hi: hi, Lo: lo} }
 	type tc struct {
-		a, v count128
+		a, v grid.Uint128
 		w    uint64
 	}
 	cases := []tc{
-		{count128{ones, ones}, count128{0, 1}, 1},
-		{count128{ones, ones}, count128{0, 0}, 5},
-		{count128{0, 0}, count128{ones, ones}, 1},
-		{count128{0, 0}, count128{ones, ones}, 2},
-		{count128{0, 0}, count128{1, 0}, ones},
-		{count128{0, 0}, count128{1, 1}, ones},
-		{count128{0, 1}, count128{0, ones}, ones},
-		{count128{1 << 63, 0}, count128{1 << 63, 0}, 1},
-		{count128{0, 0}, count128{1 << 62, 0}, 4},
-		{count128{0, 0}, count128{1<<62 - 1, ones}, 4},
+		{u(ones, ones), u(0, 1), 1},
+		{u(ones, ones), u(0, 0), 5},
+		{u(0, 0), u(ones, ones), 1},
+		{u(0, 0), u(ones, ones), 2},
+		{u(0, 0), u(1, 0), ones},
+		{u(0, 0), u(1, 1), ones},
+		{u(0, 1), u(0, ones), ones},
+		{u(1<<63, 0), u(1<<63, 0), 1},
+		{u(0, 0), u(1<<62, 0), 4},
+		{u(0, 0), u(1<<62-1, ones), 4},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	pick := func() uint64 {
@@ -109,14 +111,14 @@ func TestAddProduct(t *testing.T) {
 		return rng.Uint64()
 	}
 	for range 100000 {
-		cases = append(cases, tc{count128{pick(), pick()}, count128{pick(), pick()}, pick()})
+		cases = append(cases, tc{u(pick(), pick()), u(pick(), pick()), pick()})
 	}
 	for _, c := range cases {
-		want := new(big.Int).Mul(c.v.big(), new(big.Int).SetUint64(c.w))
-		want.Add(want, c.a.big())
-		got, ok := c.a.addProduct(c.v, c.w)
-		if fits := want.Cmp(limit) < 0; ok != fits || (ok && got.big().Cmp(want) != 0) {
-			t.Fatalf("%+v: got %v (fits %v), want %v", c, got.big(), ok, want)
+		want := new(big.Int).Mul(c.v.Big(), new(big.Int).SetUint64(c.w))
+		want.Add(want, c.a.Big())
+		got, ok := mulAdd(c.a, c.v, c.w)
+		if fits := want.Cmp(limit) < 0; ok != fits || (ok && got.Big().Cmp(want) != 0) {
+			t.Fatalf("%+v: got %v (fits %v), want %v", c, got.Big(), ok, want)
 		}
 	}
 }
