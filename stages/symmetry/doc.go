@@ -59,20 +59,26 @@
 //     in 64 parts, check.5x2.class081.part07of64; 6×2 ones in parts too,
 //     check.6x2.class0172.part007of256, once their parts are timed: see
 //     package symchecks and stackjoin's doc, # Cost). It shares with search and
-//     stacks only the group code (package symmetry, package perm) and
-//     search.SigmaTypes, the relabelling cycle types every method sums over:
-//     a type missing from that list escapes both. Counts whole.
+//     stacks only their inputs: G's classes (representative, size, order;
+//     package symmetry, with package perm) and search.SigmaTypes, the
+//     relabelling types every method sums over. Each input has its own
+//     check by code that does not use it: the classes of 2×5, 2×6, 3×4 and
+//     transposes are compared with the groups listed element by element
+//     (package symmetry's TestGroupClassesOfNewShapesByElements), the types
+//     of every class of those shapes with the rows', columns' and boxes'
+//     images (search's TestSigmaTypesByUnitImages). Counts whole.
 //   - bandcols for 6×2 classes 172, 173 and 174 (2×6 classes 142, 153 and
 //     164: 49%, 8.2% and 2.3% of the 2×6 sum), in place of stackjoin:
 //     package bandcols counts the 2×6 transpose, an involutive stack
 //     exchange, band by band (each symbol's column, then the cells'
 //     orientations), one unit per σ type (check.6x2.class0172.part3of7),
 //     class 172 all seven in (2.64 CPU-hours), 173 and 174 projected at
-//     5.4 and 2.5. It shares only the group code with stacks.
+//     5.4 and 2.5. It shares only G's classes with stacks (it finds
+//     the relabelling types itself: σ is an involution).
 //   - multisets for every class of 2×2 to 2×5 (and transposes) that
 //     exchanges the stacks by an involution (ρ² = id, κ₁κ₀ = id): package
 //     multisets sums package pair's stack counts (the shapes stage's
-//     counter) over the pattern multisets, sharing only the group code with
+//     counter) over the pattern multisets, sharing only G's classes with
 //     the first count. On 2×5 these six classes carry 46% of the
 //     non-identity sum. Counts whole; beside a stackjoin count the table
 //     says "stackjoin+multisets".
