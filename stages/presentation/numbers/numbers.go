@@ -292,9 +292,8 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.num(name, typeset.Int(e.Count))
 			// The share of the non-identity sum counted twice, in per cent
 			// (\VerifiedShareTwoXFive): no claim of a count goes beyond it.
-			if share, err := strconv.ParseFloat(e.VerifiedShare, 64); err == nil {
-				// Rounded down: 99.9996% is not 100.00%.
-				m.num(typeset.MacroName("verified", "share", e.Shape.String()), strconv.FormatFloat(math.Floor(10000*share)/100, 'f', 2, 64))
+			if pct, ok := e.VerifiedPercent(); ok {
+				m.num(typeset.MacroName("verified", "share", e.Shape.String()), pct)
 			}
 			// The share the pair method's multisets recount (the classes
 			// that exchange the stacks by an involution): \MultisetsShareTwoXFive.

@@ -418,3 +418,15 @@ func TestCorrectionTable(t *testing.T) {
 		t.Errorf("share 0.999999: %d rows, want none", len(rows))
 	}
 }
+
+// TestVerifiedPercent checks that the share is printed rounded down,
+// exactly, so that no printed share exceeds the stage's.
+func TestVerifiedPercent(t *testing.T) {
+	for share, want := range map[string]string{"0.486276": "48.62", "1.000000": "100.00", "0.999999": "99.99",
+		"0.000715": "0.07", "0.290000": "29.00", "0": "0.00", "": "", "x": "", "1.000001": "", "-0.1": ""} {
+		got, ok := EssentiallyDifferent{VerifiedShare: share}.VerifiedPercent()
+		if got != want || ok != (want != "") {
+			t.Errorf("VerifiedPercent(%q) = %q, %v; want %q", share, got, ok, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package present
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 
@@ -39,6 +40,20 @@ type EssentiallyDifferent struct {
 // Burnside sum a second count equals (the stage writes 6 decimals, rounded
 // down, so only an exact 1 prints so).
 const FullShare = "1.000000"
+
+// VerifiedPercent is VerifiedShare in per cent with 2 decimals, rounded
+// down (exactly: 0.999996 is 99.99, not 100.00), so that no statement of it
+// claims more than the stage measured; ok is false when the share is
+// missing or not a number in [0, 1].
+func (e EssentiallyDifferent) VerifiedPercent() (pct string, ok bool) {
+	share, ok := new(big.Rat).SetString(e.VerifiedShare)
+	if !ok || share.Sign() < 0 || share.Cmp(big.NewRat(1, 1)) > 0 {
+		return "", false
+	}
+	hundredths := new(big.Int).Quo(new(big.Int).Mul(share.Num(), big.NewInt(10000)), share.Denom())
+	q, r := new(big.Int).QuoRem(hundredths, big.NewInt(100), new(big.Int))
+	return fmt.Sprintf("%v.%02d", q, r.Int64()), true
+}
 
 // New reports whether no count of the shape's essentially different grids
 // has been published: the count is a new result of this project.

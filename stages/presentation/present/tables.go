@@ -585,7 +585,8 @@ func tailPieces(e Estimator) []typeset.Piece {
 }
 
 // SymmetryTable lists, per box shape, the symmetry group's order and
-// classes, the Burnside sum and the essentially different grids.
+// classes, the Burnside sum, the essentially different grids and the share
+// of the non-identity sum that a second count equals.
 func SymmetryTable(r *Results) typeset.Table {
 	var rows [][]typeset.Cell
 	for _, e := range r.Symmetry {
@@ -595,14 +596,14 @@ func SymmetryTable(r *Results) typeset.Table {
 		}
 		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(group),
 			typeset.MathCell(typeset.Int(e.GroupOrder)), typeset.MathCell(fmt.Sprintf("%d/%d", e.ClassesFixing, e.Classes)),
-			typeset.MathCell(typeset.Int(e.BurnsideSum)), typeset.MathCell(typeset.Int(e.Count) + literatureMark(e))}, e.From))
+			typeset.MathCell(typeset.Int(e.BurnsideSum)), typeset.MathCell(typeset.Int(e.Count) + literatureMark(e)), recountedCell(e)}, e.From))
 	}
 	var notes [][]typeset.Cell
 	for _, e := range r.Symmetry {
 		if e.DiffersFromLiterature() {
 			note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{*}`},
 				typeset.Piece{Kind: typeset.Text, S: " differs from the published count (" + e.LiteratureSource + "); see the text"})
-			note.Span, note.Align = 6, "l"
+			note.Span, note.Align = 7, "l"
 			notes = append(notes, []typeset.Cell{note})
 			break
 		}
@@ -610,15 +611,35 @@ func SymmetryTable(r *Results) typeset.Table {
 	if slices.ContainsFunc(r.Symmetry, EssentiallyDifferent.New) {
 		note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`},
 			typeset.Piece{Kind: typeset.Text, S: " new: no count has been published; see the text for its checks"})
-		note.Span, note.Align = 6, "l"
+		var quoted []string
+		for _, e := range r.Symmetry {
+			if _, computed := r.ExactGrids(e.Shape); e.New() && !computed {
+				quoted = append(quoted, fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C))
+			}
+		}
+		if len(quoted) > 0 {
+			note.Pieces = append(note.Pieces, typeset.Piece{Kind: typeset.Text,
+				S: "; the " + strings.Join(quoted, " and ") + " counts rest on the published count of the grids, which enters the identity's term"})
+		}
+		note.Span, note.Align = 7, "l"
 		notes = append(notes, []typeset.Cell{note})
 	}
 	if len(notes) > 0 {
 		rows = append(append(rows, nil), notes...)
 	}
-	head := texts("boxes", "group", "", "classes fixing", "Burnside sum", "essentially different")
+	head := texts("boxes", "group", "", "classes fixing", "Burnside sum", "essentially different", "recounted")
 	head[2] = typeset.MathCell("|G|")
-	return typeset.Table{Spec: "llrrrr", Head: head, Rows: rows}
+	return typeset.Table{Spec: "llrrrrr", Head: head, Rows: rows}
+}
+
+// recountedCell is the share of the shape's non-identity Burnside sum that
+// a second count equals, in per cent rounded down (VerifiedPercent); a
+// dash when the stage wrote none.
+func recountedCell(e EssentiallyDifferent) typeset.Cell {
+	if pct, ok := e.VerifiedPercent(); ok {
+		return typeset.MathCell(pct + `\%`)
+	}
+	return typeset.DashCell()
 }
 
 // literatureMark is the mark (TeX math) of a count that differs from the
