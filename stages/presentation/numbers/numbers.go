@@ -476,7 +476,8 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			// The 9×9 run with the highest efficiency per CPU second
 			// among the long runs (HaveKnuthBestMeasured), named the
 			// cheapest for a given accuracy only when its 95% interval
-			// lies above that of every other (HaveKnuthBestRanked);
+			// lies above that of every other by more than the spread of
+			// CPU time (present.MoreEfficient; HaveKnuthBestRanked);
 			// otherwise the run whose interval reaches highest is named
 			// beside it (…BestRunnerUp) and the two are not ranked.
 			p := typeset.MacroName(method, "best")
@@ -734,12 +735,15 @@ func runnerUp(r *present.Results, method string, s grid.Shape, best present.Esti
 }
 
 // efficiencyRanking orders the long runs of each shape by their
-// efficiencies per CPU second and joins each to the next by ">" when their
-// 95% intervals are disjoint and by "≈" when they meet, which the paper does
-// not rank: "on 16×16 boxes, stacks > bandse". Neighbours only: a dozen 9×9
-// runs would make 66 pairs, and a pair of non-neighbours ranks by the chain
-// between them or not at all. The intervals themselves are the estimators
-// table's, so a shape's chain is one line of text, not a paragraph.
+// efficiency per CPU second and splits them into groups, cut wherever every
+// run before the cut is more efficient than every run after it
+// (present.MoreEfficient: intervals apart by more than the spread of CPU
+// time). The groups are joined by ">", a group of several runs in
+// parentheses, its runs not ranked among themselves: "on 9×9 boxes,
+// (stacks, bandse) > hybrid > rowmajor". Every ">" thus ranks every pair
+// across it, which a chain of neighbours joined by "≈" would not (≈ is not
+// transitive). The intervals themselves are the estimators table's, so a
+// shape's ranking is one line of text, not a paragraph.
 func efficiencyRanking(long []present.Estimator) [][]typeset.Piece {
 	var shapes []grid.Shape
 	byShape := map[grid.Shape][]present.Estimator{}
@@ -759,23 +763,46 @@ func efficiencyRanking(long []present.Estimator) [][]typeset.Piece {
 			continue
 		}
 		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Long.Efficiency > runs[j].Long.Efficiency })
-		chain := []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, s.R, s.C)}, words(" boxes, "),
-			{Kind: typeset.Code, S: runs[0].Variant}}
-		for i := 1; i < len(runs); i++ {
-			a, b := runs[i-1], runs[i]
-			relation := `\approx`
-			switch {
-			case present.MoreEfficient(a, b):
-				relation = ">"
-			case present.MoreEfficient(b, a): // a wider interval about a higher point
-				relation = "<"
+		chain := []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, s.R, s.C)}, words(" boxes, ")}
+		start := 0
+		for i := 1; i <= len(runs); i++ {
+			if i < len(runs) && !rankedCut(runs[:i], runs[i:]) {
+				continue
 			}
-			chain = append(chain, words(" "), typeset.Piece{Kind: typeset.Math, S: relation}, words(" "),
-				typeset.Piece{Kind: typeset.Code, S: b.Variant})
+			if start > 0 {
+				chain = append(chain, words(" "), typeset.Piece{Kind: typeset.Math, S: ">"}, words(" "))
+			}
+			group := runs[start:i]
+			if len(group) > 1 {
+				chain = append(chain, words("("))
+			}
+			for k, e := range group {
+				if k > 0 {
+					chain = append(chain, words(", "))
+				}
+				chain = append(chain, typeset.Piece{Kind: typeset.Code, S: e.Variant})
+			}
+			if len(group) > 1 {
+				chain = append(chain, words(")"))
+			}
+			start = i
 		}
 		chains = append(chains, chain)
 	}
 	return chains
+}
+
+// rankedCut reports whether every run of upper is more efficient than
+// every run of lower.
+func rankedCut(upper, lower []present.Estimator) bool {
+	for _, a := range upper {
+		for _, b := range lower {
+			if !present.MoreEfficient(a, b) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // bestOn returns the run of method on shape s the paper names: the long

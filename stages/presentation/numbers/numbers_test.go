@@ -149,17 +149,26 @@ func TestEfficiencyRanking(t *testing.T) {
 	defaultRun := present.Estimator{Method: "knuth", Shape: four, Variant: "mrv"}
 	chains := efficiencyRanking([]present.Estimator{
 		run("bandse", four, 1, 2), run("stacks", four, 5, 9), run("se", five, 1, 3), run("stackshybrid", five, 2.5, 4), defaultRun})
-	if got := itemsText(chains); got != `on 4\times4 boxes, stacks > bandse|on 5\times5 boxes, stackshybrid \approx se|` {
+	if got := itemsText(chains); got != `on 4\times4 boxes, stacks > bandse|on 5\times5 boxes, (stackshybrid, se)|` {
 		t.Errorf("chains: %s", got)
 	}
-	// Three runs of one shape: neighbours in the order of efficiency only
-	// (a over b, b and c tied; a over c, not neighbours, is not stated).
-	chains = efficiencyRanking([]present.Estimator{run("c", four, 1, 3), run("a", four, 5, 9), run("b", four, 2, 4)})
-	if got := itemsText(chains); got != `on 4\times4 boxes, a > b \approx c|` {
+	// Three runs of one shape: a over b and c, which are not ranked.
+	chains = efficiencyRanking([]present.Estimator{run("c", four, 1, 3), run("a", four, 9, 12), run("b", four, 2, 4)})
+	if got := itemsText(chains); got != `on 4\times4 boxes, a > (b, c)|` {
 		t.Errorf("three runs: %s", got)
+	}
+	// No cut between a and b, nor between b and c, although a beats c: one
+	// group, since a cut must rank every pair across it.
+	chains = efficiencyRanking([]present.Estimator{run("c", four, 1, 2), run("a", four, 4.5, 6), run("b", four, 2.5, 4)})
+	if got := itemsText(chains); got != `on 4\times4 boxes, (a, b, c)|` {
+		t.Errorf("a chain of ties: %s", got)
 	}
 	if present.MoreEfficient(run("a", four, 1, 2), defaultRun) || present.MoreEfficient(run("a", four, 1, 2), run("b", four, 2, 3)) {
 		t.Error("ranked a pair whose intervals meet, or a run without an interval")
+	}
+	// Disjoint intervals closer than the spread of CPU time: not ranked.
+	if present.MoreEfficient(run("a", four, 3, 4), run("b", four, 1.8, 2.5)) || !present.MoreEfficient(run("a", four, 5.1, 6), run("b", four, 1.8, 2.5)) {
+		t.Errorf("ranking ignores the factor %v of CPU time", present.CPUTimeSpread)
 	}
 }
 
@@ -219,7 +228,9 @@ func TestKnuthBestByEfficiency(t *testing.T) {
 		runs   []present.Estimator
 		ranked bool
 	}{
-		{"separated", []present.Estimator{run("mrv", 1e4, 2e4), run("bandse", 8e4, 9e4), run("se", 3e4, 5e4)}, true},
+		{"separated", []present.Estimator{run("mrv", 1e4, 2e4), run("bandse", 8e4, 9e4), run("se", 2e4, 3.5e4)}, true},
+		// Disjoint, but closer than the spread of CPU time between units.
+		{"within the CPU spread", []present.Estimator{run("mrv", 1e4, 2e4), run("bandse", 8e4, 9e4), run("se", 3e4, 5e4)}, false},
 		{"overlapping", []present.Estimator{run("mrv", 1e4, 2e4), run("bandse", 8e4, 9e4), run("bandselast", 6e4, 8.5e4)}, false},
 	} {
 		// A heavy-tailed long run (k̂ ≥ 1/2: the headline rule does not
@@ -238,7 +249,10 @@ func TestKnuthBestByEfficiency(t *testing.T) {
 				t.Errorf("%s: numbers.tex lacks %s", c.name, want)
 			}
 		}
-		up := map[bool]string{true: "se", false: "bandselast"}[c.ranked]
+		up := map[string]string{"overlapping": "bandselast"}[c.name]
+		if up == "" {
+			up = "se"
+		}
 		if !strings.Contains(s, `\newcommand{\KnuthBestRunnerUp}{\texttt{`+up+`}}`) {
 			t.Errorf("%s: runner-up is not %s", c.name, up)
 		}

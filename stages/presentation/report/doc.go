@@ -38,12 +38,12 @@
 //	    (\ifHaveKnuthBestMeasured; without one, the most precise
 //	    run and no comparison), with its interval and the runner-up's
 //	    (the other long run whose interval reaches highest),
-//	    \ifHaveKnuthBestRanked only when the two are disjoint (no macro
-//	    compares estimators by cells visited: the paper compares CPU time
-//	    alone); \LongEfficiencyRanked, the long runs of each shape in the
-//	    order of their efficiencies, each joined to the next by > when
-//	    their efficiency intervals are disjoint and by ≈ when they meet
-//	    (the intervals are the estimators table's), and \ifHave… flags for each part that
+//	    \ifHaveKnuthBestRanked only when the two lie apart by more than
+//	    present.CPUTimeSpread (no macro compares estimators by cells
+//	    visited: the paper compares CPU time alone); \LongEfficiencyRanked,
+//	    the long runs of each shape in the order of their efficiencies, in
+//	    groups joined by > where every run before is so far above every
+//	    run after (the intervals are the estimators table's), and \ifHave… flags for each part that
 //	    ran: \ifHaveTable<Name> for each table written, \ifHaveFig<Name> for
 //	    each figure that data/figures.parquet marks as drawn from data
 //	paper/generated/funnel.tex
