@@ -633,9 +633,14 @@ func SymmetryTable(r *Results) typeset.Table {
 }
 
 // recountedCell is the share of the shape's non-identity Burnside sum that
-// a second count equals, in per cent rounded down (VerifiedPercent); a
-// dash when the stage wrote none.
+// a second count equals, in per cent rounded down (VerifiedPercent), for a
+// count that is new or differs from the published one; a dash for a count
+// that equals the literature (its evidence is that agreement, and for
+// sides up to 6 the count of canonical forms) or when the stage wrote none.
 func recountedCell(e EssentiallyDifferent) typeset.Cell {
+	if !e.New() && !e.DiffersFromLiterature() {
+		return typeset.DashCell()
+	}
 	if pct, ok := e.VerifiedPercent(); ok {
 		return typeset.MathCell(pct + `\%`)
 	}
