@@ -72,8 +72,8 @@
 //     package bandcols counts the 2×6 transpose, an involutive stack
 //     exchange, band by band (each symbol's column, then the cells'
 //     orientations), one unit per σ type (check.6x2.class0172.part3of7),
-//     class 172 all seven in (2.64 CPU-hours), 173 and 174 projected at
-//     5.4 and 2.5. It shares only G's classes with stacks (it finds
+//     classes 172 and 174 all seven in (2.64 and 2.93 CPU-hours, peak
+//     1.9 GiB and 362 MiB), 173 projected at 5.4. It shares only G's classes with stacks (it finds
 //     the relabelling types itself: σ is an involution).
 //   - multisets for every class of 2×2 to 2×5 (and transposes) that
 //     exchanges the stacks by an involution (ρ² = id, κ₁κ₀ = id): package
