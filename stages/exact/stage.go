@@ -127,6 +127,23 @@ type CompletionsRow struct {
 // Total is data/total.parquet.
 var Total = pipeline.NewTable[TotalRow]("total", "one row: the number of Sudoku grids")
 
+// ReadGrids reads the number of 9×9 grids from total.parquet, for the
+// stages that compare their counts with it.
+func ReadGrids(p *pipeline.Pass) (*big.Int, error) {
+	total, err := Total.Read(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(total) != 1 {
+		return nil, fmt.Errorf("%s has %d rows, want 1", Total.Path, len(total))
+	}
+	n, ok := new(big.Int).SetString(strings.TrimSpace(total[0].Grids), 10)
+	if !ok {
+		return nil, fmt.Errorf("%s: grids %q is not a decimal integer", Total.Path, total[0].Grids)
+	}
+	return n, nil
+}
+
 // TotalRow is the census: Grids = 9!·Σ first_bands·completions, and
 // ReducedCount = Grids/(9!·72²) with its prime factorisation, all decimal
 // strings.

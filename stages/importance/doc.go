@@ -55,7 +55,7 @@
 //	relvar             double  sample variance / estimate², per sample
 //	relvar_work        double  relvar × work per sample
 //	relvar_low         double  95% bootstrap interval of relvar over the run's blocks
-//	relvar_high        double  (as in data/knuth.parquet; NaN for a run of one block)
+//	relvar_high        double  (as in data/knuth.parquet; NaN for fewer than 10 blocks)
 //	ess                double  effective sample size (Σw)²/Σw² of the samples as weights
 //	max_weight_share   double  the largest sample / Σw
 //	pareto_k           double  k̂ of the upper tail (as in data/knuth.parquet; NaN: no

@@ -15,7 +15,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "importance",
 	Doc:       "Ridder's importance-sampling estimates of the number of grids per shape",
-	Version:   4,
+	Version:   5,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output},

@@ -113,7 +113,7 @@
 //	relvar_work       double  relvar × work per sample (work is undefined for stacks
 //	                          and stackshybrid: compare estimators by efficiency)
 //	relvar_low        double  the 2.5% and 97.5% quantiles of relvar over 1000
-//	relvar_high       double  bootstrap resamples of the run's blocks (NaN: one block)
+//	relvar_high       double  bootstrap resamples of the run's blocks (NaN: fewer than 10 blocks)
 //	ess               double  (Σw)²/Σw²
 //	max_weight_share  double  largest sample / Σw
 //	pareto_k          double  k̂ of the largest ⌈min(n/5, 3√n)⌉ samples (NaN if < 5)

@@ -18,7 +18,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "knuth",
 	Doc:       "Knuth random-walk estimates of the number of grids per shape and variant",
-	Version:   13,
+	Version:   14,
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Globals:   []string{"seed"},
 	Outputs:   []pipeline.Output{Summary.Output, Trace.Output, Coverage.Output, LongSummary.Output},

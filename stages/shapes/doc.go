@@ -4,8 +4,8 @@
 // the same count: one computation per width c serves 2×c and c×2) are
 // counted by the pair method of package pair; every count is checked by
 // computations that share no counting code with it, and the classic 3×3
-// count is read from the exact stage's data/total.parquet. Any disagreement
-// fails the stage. It requires exact.
+// count is read from the exact stage's data/total.parquet and recounted by
+// the three-stack method. Any disagreement fails the stage. It requires exact.
 //
 // # Pair method
 //
@@ -49,6 +49,11 @@
 //     counts row by row of the stack instead of symbol by symbol;
 //   - backtracking (grid.Grid.Count), for every shape of side ≤ 6 (2×1, 2×2,
 //     2×3 and their transposes);
+//   - gangster, for 3×2, 2×3 and 3×3: package triple's three-stack count,
+//     which uses neither the pair method nor the exact stage's catalogue of
+//     first bands, so that the 9×9 count has a second computation that
+//     shares nothing with the first (0.5 CPU-s; 3×4 would take hundreds of
+//     CPU-hours);
 //   - the literature's count (package stages/shared/literature: OEIS
 //     A107739, Pettersen 2006 by hand, Russell 2005, Felgenhauer and Jarvis 2005, Pettersen 2005 and
 //     2006), for every shape that has one, 3×3 included.
@@ -107,7 +112,9 @@
 //	                    for 2x6/6x2 "counted here: pair split-and-join kernel v1,
 //	                    1975 units of 32 orbits (data/bundles/shapes-2x6.parquet)";
 //	                    for 3x3 "exact stage: backtracking of the classes chosen by
-//	                    exact.crosscheck"; then "published: <source>" when the
+//	                    exact.crosscheck"; "gangster: three-stack count over the
+//	                    classes of first stacks (package triple)" (3x2, 2x3, 3x3);
+//	                    then "published: <source>" when the
 //	                    literature has the count (every shape but 2x1/1x2); empty
 //	                    when no check applies
 //

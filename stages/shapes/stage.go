@@ -13,6 +13,7 @@ import (
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"github.com/sudoku-census/sudoku-census/stages/maths/pair"
 	"github.com/sudoku-census/sudoku-census/stages/maths/pairindep"
+	"github.com/sudoku-census/sudoku-census/stages/maths/triple"
 	"github.com/sudoku-census/sudoku-census/stages/shared/literature"
 	"github.com/sudoku-census/sudoku-census/stages/shared/pairunits"
 )
@@ -21,7 +22,7 @@ import (
 var Stage = &pipeline.Stage{
 	Name:      "shapes",
 	Doc:       "the number of grids for each configured box shape RxC, by two independent computations",
-	Version:   6,
+	Version:   7,
 	Requires:  []*pipeline.Stage{exact.Stage},
 	NewConfig: func() pipeline.Config { return DefaultConfig() },
 	Outputs:   []pipeline.Output{Table.Output, UnitsTable.Output, OrbitStacks.Output},
@@ -82,6 +83,9 @@ const (
 	methodMultisets = "multisets: the same sum over every pattern multiset, stacks counted row by row (package pairindep)"
 	methodBacktrack = "backtracking: every grid counted cell by cell"
 	methodExact     = "exact stage: band-pair method over the 44 classes of first bands"
+	// methodGangster shares no code with the pair method, with the exact
+	// stage or with its catalogue of first bands.
+	methodGangster = "gangster: three-stack count over the classes of first stacks (package triple)"
 	// backtrackMaxSide is the largest side also counted by backtracking.
 	backtrackMaxSide = 6
 )
@@ -164,7 +168,7 @@ func computeUnit(p *pipeline.Pass, id string) ([]byte, error) {
 
 func run(p *pipeline.Pass) error {
 	cfg := pipeline.ConfigOf[Config](p)
-	nine, err := exactTotal(p)
+	nine, err := exact.ReadGrids(p)
 	if err != nil {
 		return err
 	}
@@ -180,16 +184,11 @@ func run(p *pipeline.Pass) error {
 	for _, text := range cfg.Shapes {
 		s, _ := grid.ParseShape(text) // Validate has accepted it
 		if s == (grid.Shape{R: 3, C: 3}) {
-			checked := []string{"exact stage: backtracking of the classes chosen by exact.crosscheck"}
-			agrees, err := literature.Check(s, nine)
+			checked, err := recounts(p, s, nine, []string{"exact stage: backtracking of the classes chosen by exact.crosscheck"})
 			if err != nil {
 				return fmt.Errorf("box shape %s: %w", s, err)
 			}
-			if agrees != "" {
-				checked = append(checked, agrees)
-			}
-			rows = append(rows, Row{Rows: 3, Cols: 3, Grids: nine.String(), Method: methodExact,
-				CheckedBy: strings.Join(checked, "; ")})
+			rows = append(rows, Row{Rows: 3, Cols: 3, Grids: nine.String(), Method: methodExact, CheckedBy: checked})
 			continue
 		}
 		row, err := checkedRow(p, s, found, slices.Contains(cfg.Check, text))
@@ -232,41 +231,41 @@ func checkedRow(p *pipeline.Pass, s grid.Shape, found pairunits.Counts, multiset
 		}
 		agreed = append(agreed, methodMultisets)
 	}
+	checked, err := recounts(p, s, count, agreed)
+	return Row{Rows: int32(s.R), Cols: int32(s.C), Grids: count.String(), Method: methodPair, CheckedBy: checked}, err
+}
+
+// recounts appends to agreed the computations that share no code with the
+// first count and equal it: backtracking (side ≤ backtrackMaxSide), the
+// three-stack method (triple.CountShape's shapes) and the literature, and
+// joins them with "; "; an error when one of them differs.
+func recounts(p *pipeline.Pass, s grid.Shape, count *big.Int, agreed []string) (string, error) {
 	if s.N() <= backtrackMaxSide {
 		start := time.Now()
-		check, err := grid.Grid{Shape: s, Cells: make([]uint8, s.N()*s.N())}.Count(p.Context(), 0)
+		n, err := grid.Grid{Shape: s, Cells: make([]uint8, s.N()*s.N())}.Count(p.Context(), 0)
 		if err != nil {
-			return Row{}, err
+			return "", err
 		}
 		p.Report("backtrack_seconds_"+s.String(), time.Since(start).Seconds())
-		if check.Cmp(count) != 0 {
-			return Row{}, fmt.Errorf("pair method gives %v grids, backtracking %v", count, check)
+		if n.Cmp(count) != 0 {
+			return "", fmt.Errorf("the first count gives %v grids, backtracking %v", count, n)
 		}
 		agreed = append(agreed, methodBacktrack)
 	}
-	if agrees, err := literature.Check(s, count); err != nil {
-		return Row{}, err
-	} else if agrees != "" {
+	start := time.Now()
+	if n, ok, err := triple.CountShape(p.Context(), s.R, s.C); err != nil {
+		return "", err
+	} else if ok && n.Cmp(count) != 0 {
+		return "", fmt.Errorf("the first count gives %v grids, the three-stack method %v", count, n)
+	} else if ok {
+		p.Report("gangster_seconds_"+s.String(), time.Since(start).Seconds())
+		agreed = append(agreed, methodGangster)
+	}
+	agrees, err := literature.Check(s, count)
+	if agrees != "" {
 		agreed = append(agreed, agrees)
 	}
-	return Row{Rows: int32(s.R), Cols: int32(s.C), Grids: count.String(), Method: methodPair,
-		CheckedBy: strings.Join(agreed, "; ")}, nil
-}
-
-// exactTotal reads the 9×9 count of the exact stage.
-func exactTotal(p *pipeline.Pass) (*big.Int, error) {
-	total, err := exact.Total.Read(p)
-	if err != nil {
-		return nil, err
-	}
-	if len(total) != 1 {
-		return nil, fmt.Errorf("total.parquet has %d rows, want 1", len(total))
-	}
-	n, ok := new(big.Int).SetString(strings.TrimSpace(total[0].Grids), 10)
-	if !ok {
-		return nil, fmt.Errorf("total.parquet: grids %q is not a decimal integer", total[0].Grids)
-	}
-	return n, nil
+	return strings.Join(agreed, "; "), err
 }
 
 // headlines are each shape's count of grids, for census diff.

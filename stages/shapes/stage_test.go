@@ -84,6 +84,10 @@ func TestStage(t *testing.T) {
 			t.Errorf("%dx%d: checked by %q; the literature has every shape but 2x1", r.Rows, r.Cols, r.CheckedBy)
 		}
 		side := r.Rows * r.Cols
+		threeRows := (r.Rows == 3 && r.Cols <= 3) || (r.Cols == 3 && r.Rows <= 3)
+		if gangster := strings.Contains(r.CheckedBy, "gangster: "); gangster != (threeRows && side > 3) {
+			t.Errorf("%dx%d: checked by %q; the three-stack method counts 3x2, 2x3 and 3x3", r.Rows, r.Cols, r.CheckedBy)
+		}
 		switch {
 		case r.Rows == 3 && r.Cols == 3:
 		case !strings.Contains(r.CheckedBy, "multisets"):

@@ -39,15 +39,23 @@ type RelVarInterval struct {
 	Low, High float64
 }
 
+// MinBootstrapBlocks is the fewest blocks a run needs for a bootstrap
+// interval. n blocks give at most C(2n−1, n) distinct resamples (3 for two
+// blocks, 126 for five), and the percentile interval of so few blocks is
+// far narrower than the relative variance's real uncertainty under a heavy
+// tail, so a run of fewer blocks gets no interval (and so no efficiency
+// interval and no place in a ranking).
+const MinBootstrapBlocks = 10
+
 // BootstrapRelVar returns the 95% bootstrap interval of the relative
 // variance per sample of the run spec made of blocks (given in block
-// order), from resamples draws (see above). With fewer than two blocks,
-// or resamples < 1, there is nothing to resample: both ends are NaN. A
+// order), from resamples draws (see above). With fewer than
+// MinBootstrapBlocks blocks, or resamples < 1, both ends are NaN. A
 // draw whose blocks have mean 0 has relative variance +Inf, so an end may
 // be +Inf when most blocks found nothing.
 func BootstrapRelVar(spec Spec, blocks []Moments, resamples int) RelVarInterval {
 	n := len(blocks)
-	if n < 2 || resamples < 1 {
+	if n < MinBootstrapBlocks || resamples < 1 {
 		return RelVarInterval{Low: math.NaN(), High: math.NaN()}
 	}
 	src := rand.NewChaCha8(spec.seed(bootstrapDomain, 0))

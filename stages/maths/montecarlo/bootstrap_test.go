@@ -30,27 +30,34 @@ func valuesOf(fs ...float64) []Value {
 var bootSpec = Spec{Seed: 1, Stage: "test", Shape: "3x3", Variant: "mrv", BlockSize: 2}
 
 // TestBootstrapRelVarByHand checks two runs whose bootstrap can be worked
-// out on paper.
+// out on paper, and that runs of fewer than MinBootstrapBlocks blocks get
+// no interval.
 func TestBootstrapRelVarByHand(t *testing.T) {
-	// Three blocks {1, 3}: every draw is the six samples 1, 3, 1, 3, 1, 3,
-	// mean 2, Σ(x − 2)² = 6, variance 6/5, relvar 1.2/4 = 0.3.
-	same := blocksOf(valuesOf(1, 3, 1, 3, 1, 3), 2)
-	if iv := BootstrapRelVar(bootSpec, same, BootstrapResamples); math.Abs(iv.Low-0.3) > 1e-15 || math.Abs(iv.High-0.3) > 1e-15 {
-		t.Errorf("identical blocks: %+v, want [0.3, 0.3]", iv)
+	// Ten blocks {1, 3}: every draw is ten ones and ten threes: mean 2,
+	// Σ(x − 2)² = 20, variance 20/19, relvar 5/19.
+	same := blocksOf(valuesOf(1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3), 2)
+	if iv := BootstrapRelVar(bootSpec, same, BootstrapResamples); math.Abs(iv.Low-5.0/19) > 1e-15 || math.Abs(iv.High-5.0/19) > 1e-15 {
+		t.Errorf("identical blocks: %+v, want [5/19, 5/19]", iv)
 	}
-	// Blocks {1, 1} and {3, 3}: a draw is both blocks alike (relvar 0,
-	// chance 1/2) or one of each, the samples 1, 1, 3, 3: mean 2,
-	// Σ(x − 2)² = 4, variance 4/3, relvar 1/3 (chance 1/2). The 2.5% and
-	// 97.5% quantiles are 0 and 1/3, the run's own relvar the upper end.
-	two := blocksOf(valuesOf(1, 1, 3, 3), 2)
-	iv := BootstrapRelVar(bootSpec, two, BootstrapResamples)
-	if iv.Low != 0 || math.Abs(iv.High-1.0/3) > 1e-15 {
-		t.Errorf("blocks {1,1}, {3,3}: %+v, want [0, 1/3]", iv)
+	// Five blocks {0, 0} and five {1, 1}: a draw with j blocks {1, 1} has
+	// mean m = j/10 and relvar 20(1 − m)/(19m), j binomial(10, 1/2). Of
+	// 1,000 draws about 11 have j ≥ 9 and 55 have j ≥ 8, so the 25th
+	// smallest relvar is j = 8's, 5/19; about 11 have j ≤ 1 and 55 j ≤ 2,
+	// so the 975th is j = 2's, 80/19.
+	var xs []float64
+	for i := range 10 {
+		x := float64(i % 2)
+		xs = append(xs, x, x)
 	}
-	// One block, or no draws: no interval.
-	for _, iv := range []RelVarInterval{BootstrapRelVar(bootSpec, two[:1], 1000), BootstrapRelVar(bootSpec, two, 0)} {
+	split := blocksOf(valuesOf(xs...), 2)
+	iv := BootstrapRelVar(bootSpec, split, BootstrapResamples)
+	if math.Abs(iv.Low-5.0/19) > 1e-12 || math.Abs(iv.High-80.0/19) > 1e-12 {
+		t.Errorf("blocks {0,0} and {1,1}: %+v, want [5/19, 80/19]", iv)
+	}
+	// Too few blocks, or no draws: no interval.
+	for _, iv := range []RelVarInterval{BootstrapRelVar(bootSpec, same[:MinBootstrapBlocks-1], 1000), BootstrapRelVar(bootSpec, same[:1], 1000), BootstrapRelVar(bootSpec, same, 0)} {
 		if !math.IsNaN(iv.Low) || !math.IsNaN(iv.High) {
-			t.Errorf("nothing to resample: %+v, want NaN ends", iv)
+			t.Errorf("too little to resample: %+v, want NaN ends", iv)
 		}
 	}
 	// The efficiency: the high relvar gives the low efficiency.

@@ -24,7 +24,7 @@ import (
 //     shape k has finite variance only for k < 1/2 and is finite only for
 //     k < 1; PSIS calls an estimate unreliable beyond k̂ = 0.7, where the
 //     central limit theorem needs far more samples than any run draws, and
-//     beyond 1 − 1/log₁₀ n on fewer than about 2,200 samples, where k̂
+//     beyond 1 − 1/log₁₀ n on fewer than 2,155 samples (UnreliableKFullFrom), where k̂
 //     itself is too uncertain to vouch for the interval (UnreliableAbove).
 //     NaN when there are fewer than 5 tail samples or they do not spread
 //     (all exceedances 0: no tail at all).
@@ -54,6 +54,23 @@ func UnreliableAbove(n int64) float64 {
 		return math.Inf(-1)
 	}
 	return min(1-1/math.Log10(float64(n)), UnreliableK)
+}
+
+// UnreliableKFullFrom is the smallest sample size n at which the
+// sample-size dependent threshold 1 − 1/log₁₀ n reaches UnreliableK, so
+// that UnreliableAbove(n) = UnreliableK: n = ⌈10^(1/(1−UnreliableK))⌉
+// (2,155 for 0.7). Below it k̂ is too uncertain to vouch for an interval
+// even when it is under UnreliableK.
+func UnreliableKFullFrom() int64 {
+	n := int64(math.Ceil(math.Pow(10, 1/(1-UnreliableK))))
+	// Settle the rounding of Pow at the boundary with the function itself.
+	for n > 2 && UnreliableAbove(n-1) >= UnreliableK {
+		n--
+	}
+	for UnreliableAbove(n) < UnreliableK {
+		n++
+	}
+	return n
 }
 
 // ParetoTailSize is the number of largest samples a run of n samples keeps

@@ -155,6 +155,14 @@ func TestWilson(t *testing.T) {
 	}
 }
 
+// 10^(1/0.3) = 2154.43…: the threshold is below 0.7 at 2,154 and 0.7 from 2,155.
+func TestUnreliableKFullFrom(t *testing.T) {
+	n := UnreliableKFullFrom()
+	if n != 2155 || UnreliableAbove(n-1) >= UnreliableK || UnreliableAbove(n) != UnreliableK {
+		t.Errorf("UnreliableKFullFrom() = %d; threshold %v at %d, %v at %d", n, UnreliableAbove(n-1), n-1, UnreliableAbove(n), n)
+	}
+}
+
 func TestUnreliableAbove(t *testing.T) {
 	for n, want := range map[int64]float64{100: 0.5, 1000: 2.0 / 3, 2154: 0.7, 10000: 0.7, 1e9: 0.7} {
 		if got := UnreliableAbove(n); math.Abs(got-want) > 1e-3 {

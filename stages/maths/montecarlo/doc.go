@@ -47,7 +47,8 @@
 //
 // BootstrapRelVar gives a run's relative variance per sample a 95%
 // interval by resampling its blocks (a percentile bootstrap whose draws are
-// seeded from the run's Spec, so the same bytes everywhere), and
+// seeded from the run's Spec, so the same bytes everywhere; none for a run
+// of fewer than MinBootstrapBlocks = 10 blocks), and
 // Efficiency and EfficiencyInterval turn it into 1/(relvar × cost) at a
 // given cost per sample.
 package montecarlo

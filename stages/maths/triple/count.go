@@ -133,6 +133,24 @@ func (t *Tables) PlainPart(g Gangster, part int) []PairRep {
 // (Plan.Part).
 func (t *Tables) Parts() int { return t.s.NumSplits() / 2 }
 
+// CountShapeMaxC is the widest box CountShape counts: 3×3 takes half a
+// CPU-second, 3×4 hundreds of CPU-hours.
+const CountShapeMaxC = 3
+
+// CountShape returns the number of grids with boxes of r rows × c columns
+// when one side is 3 and the other 2 … CountShapeMaxC (a shape and its
+// transpose have the same count); ok is false for any other shape.
+func CountShape(ctx context.Context, r, c int) (n *big.Int, ok bool, err error) {
+	if r != 3 {
+		r, c = c, r
+	}
+	if r != 3 || c < 2 || c > CountShapeMaxC {
+		return nil, false, nil
+	}
+	n, _, err = Count(ctx, c)
+	return n, err == nil, err
+}
+
 // Count returns the number of Sudoku grids with boxes of 3 rows × c
 // columns: Σ over the gangsters of Weight · E · F.
 func Count(ctx context.Context, c int) (*big.Int, *Tables, error) {

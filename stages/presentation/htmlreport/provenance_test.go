@@ -37,7 +37,7 @@ var (
 // constants are the paper's numbers that no artifact holds: the code's
 // constants (9!^9, the Pareto k̂ limit, the side the tails table starts
 // at). Every other number of the paper links to its artifact rows.
-var constants = map[string]bool{"OmegaSizeSci": true, "UnreliableK": true, "TailSide": true, "HeuristicFigureLinearPercent": true}
+var constants = map[string]bool{"OmegaSizeSci": true, "UnreliableK": true, "UnreliableKFullFrom": true, "TailSide": true, "HeuristicFigureLinearPercent": true}
 
 // checkProvenance fails t for every problem provenanceProblems finds in
 // the page of the run in root, checks that broken copies of the page (a

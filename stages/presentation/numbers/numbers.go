@@ -295,12 +295,16 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			if pct, ok := e.VerifiedPercent(); ok {
 				m.num(typeset.MacroName("verified", "share", e.Shape.String()), pct)
 			}
-			// The share the pair method's multisets recount (the classes
-			// that exchange the stacks by an involution): \MultisetsShareTwoXFive.
-			if share, n, ok := present.CheckedShare(r.SymmetryClasses, e.Shape, "multisets"); ok && n > 0 {
-				pct, _ := new(big.Rat).Mul(share, big.NewRat(100, 1)).Float64()
-				m.num(typeset.MacroName("multisets", "share", e.Shape.String()), strconv.FormatFloat(pct, 'f', 0, 64))
-				m.num(typeset.MacroName("multisets", "classes", e.Shape.String()), typeset.Int64(int64(n)))
+			// The share a second method recounts, in whole per cent, and
+			// its classes: the pair method's multisets (the classes that
+			// exchange the stacks by an involution, \MultisetsShareTwoXFive)
+			// and the band-pair programme (\BandcolsShareTwoXSix).
+			for _, method := range []string{"multisets", "bandcols"} {
+				if share, n, ok := present.CheckedShare(r.SymmetryClasses, e.Shape, method); ok && n > 0 {
+					pct, _ := new(big.Rat).Mul(share, big.NewRat(100, 1)).Float64()
+					m.num(typeset.MacroName(method, "share", e.Shape.String()), strconv.FormatFloat(pct, 'f', 0, 64))
+					m.num(typeset.MacroName(method, "classes", e.Shape.String()), typeset.Int64(int64(n)))
+				}
 			}
 			if e.Shape == present.Classic {
 				m.flag("HaveSymmetryNine")
@@ -401,6 +405,8 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.comment(fmt.Sprintf("Monte Carlo estimators (stages %s and %s)", knuth.Stage.Name, importance.Stage.Name), knuth.Stage.Name, importance.Stage.Name, exact.Stage.Name)
 		// Above this Pareto k̂ an interval is marked unreliable.
 		m.num("UnreliableK", strconv.FormatFloat(montecarlo.UnreliableK, 'f', -1, 64))
+		// Below this many samples the threshold depends on the sample size.
+		m.num("UnreliableKFullFrom", typeset.Int64(montecarlo.UnreliableKFullFrom()))
 		methods := map[string]bool{}
 		var noSuccess, zeroVariance [][]typeset.Piece // runs, in words
 		var noSuccessFrom, zeroVarianceFrom []typeset.Source
@@ -620,7 +626,15 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.source(append(from, known...)...)
 			m.text("LongDisagreements", joinEnglish(d)...)
 		}
-		if chains := efficiencyRanking(long); len(chains) > 0 {
+		// Only the runs the headline rule trusts are ranked: an untrusted
+		// run's relvar interval is itself unreliable.
+		var trusted []present.Estimator
+		for _, e := range long {
+			if r.Trusted(e) {
+				trusted = append(trusted, e)
+			}
+		}
+		if chains := efficiencyRanking(trusted); len(chains) > 0 {
 			m.flag("HaveLongEfficiencyRanked")
 			var text []typeset.Piece
 			for i, c := range chains {

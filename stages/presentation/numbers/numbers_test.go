@@ -100,7 +100,7 @@ func TestEveryNumberHasItsSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	constants := map[string]bool{"OmegaSizeSci": true, "UnreliableK": true, "TailSide": true, "HeuristicFigureLinearPercent": true}
+	constants := map[string]bool{"OmegaSizeSci": true, "UnreliableK": true, "UnreliableKFullFrom": true, "TailSide": true, "HeuristicFigureLinearPercent": true}
 	from := map[string][]typeset.Source{}
 	for _, m := range list {
 		if m.Kind != Number && m.Kind != Words || constants[m.Name] || typeset.TeXPieces(m.Value) == "" {
