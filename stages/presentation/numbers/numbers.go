@@ -403,6 +403,17 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 
 	if len(r.Estimators) > 0 {
 		m.comment(fmt.Sprintf("Monte Carlo estimators (stages %s and %s)", knuth.Stage.Name, importance.Stage.Name), knuth.Stage.Name, importance.Stage.Name, exact.Stage.Name)
+		// The default runs' intervals against the known counts: how many
+		// miss, against the one in twenty a 95% interval may.
+		if runs, misses, from := defaultMisses(r); runs > 0 {
+			m.source(from...)
+			m.num("DefaultKnownRuns", typeset.Int64(int64(runs)))
+			m.num("DefaultMissCount", typeset.Int64(int64(len(misses))))
+			m.num("DefaultExpectedMisses", strconv.FormatFloat(0.05*float64(runs), 'f', 1, 64))
+			if len(misses) > 0 {
+				m.text("DefaultMisses", joinEnglish(misses)...)
+			}
+		}
 		// Above this Pareto k̂ an interval is marked unreliable.
 		m.num("UnreliableK", strconv.FormatFloat(montecarlo.UnreliableK, 'f', -1, 64))
 		// Below this many samples the threshold depends on the sample size.
@@ -855,6 +866,28 @@ func bestOn(r *present.Results, method string, s grid.Shape) (best present.Estim
 // (k̂ = 0.74) lies below stackshybrid's [c, d] (k̂ = 0.33)"). A run without
 // a success has no interval and is left out. It returns the sources of the
 // known counts it compared with.
+// defaultMisses counts the default runs (not long) with an interval and a
+// known count, and lists those whose interval misses it, with z.
+func defaultMisses(r *present.Results) (runs int, misses [][]typeset.Piece, from []typeset.Source) {
+	for _, e := range r.Estimators {
+		if e.Long != nil || e.CIHigh == nil || e.CIHigh.Sign() == 0 || e.ZeroVariance() {
+			continue
+		}
+		n, _, ok := r.KnownGrids(e.Shape)
+		if !ok {
+			continue
+		}
+		runs++
+		from = append(from, e.From, r.KnownFrom(e.Shape))
+		if z, ok := e.Z(n); ok && !e.Covers(n) {
+			misses = append(misses, []typeset.Piece{{Kind: typeset.Code, S: e.Label()}, words(" on "),
+				{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, e.Shape.R, e.Shape.C)}, words(" boxes ("),
+				{Kind: typeset.Math, S: "z = " + typeset.Fixed(z, 2)}, words(")")})
+		}
+	}
+	return runs, misses, from
+}
+
 func longDisagreements(long []present.Estimator, r *present.Results) ([][]typeset.Piece, []typeset.Source) {
 	var out [][]typeset.Piece
 	var known []typeset.Source

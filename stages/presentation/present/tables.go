@@ -80,11 +80,7 @@ func LongRunsTable(r *Results) typeset.Table {
 	for _, e := range r.LongRuns() {
 		k := typeset.DashCell()
 		if !math.IsNaN(e.ParetoK) {
-			mark := unreliableMark(e)
-			if mark == "" && e.ParetoK >= montecarlo.HeadlineK {
-				mark = `^{\dagger}`
-			}
-			k = typeset.MathCell(typeset.Fixed(e.ParetoK, 2) + mark)
+			k = typeset.MathCell(typeset.Fixed(e.ParetoK, 2) + tailMark(e))
 		}
 		// A run that never succeeded has no interval ("0 (±∞%)" would say
 		// nothing): the bound on its chance of success, as in the
@@ -130,7 +126,6 @@ func (r *Results) TailEstimators() []Estimator {
 func TailsTable(r *Results) typeset.Table {
 	var rows [][]typeset.Cell
 	var last grid.Shape
-	noHeadline := false
 	es := r.TailEstimators()
 	for i, e := range es {
 		if i > 0 && e.Shape != last {
@@ -139,24 +134,14 @@ func TailsTable(r *Results) typeset.Table {
 		last = e.Shape
 		k := typeset.DashCell() // no tail to fit
 		if !math.IsNaN(e.ParetoK) {
-			mark := unreliableMark(e)
-			if mark == "" && e.ParetoK >= montecarlo.HeadlineK {
-				mark = `^{\dagger}`
-				noHeadline = true
-			}
-			k = typeset.MathCell(typeset.Fixed(e.ParetoK, 2) + mark)
+			k = typeset.MathCell(typeset.Fixed(e.ParetoK, 2) + tailMark(e))
 		}
 		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.N(), e.Shape.N())),
 			typeset.Cells(typeset.Piece{Kind: typeset.Code, S: e.Label()}), typeset.MathCell(typeset.Int64(e.Samples)),
 			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), typeset.MathCell(typeset.Fixed(e.ESS, 1)),
 			typeset.MathCell(typeset.Percent(e.ESS/float64(e.Samples), 2)), typeset.MathCell(typeset.Percent(e.MaxShare, 2)), k}, e.From))
 	}
-	rows = appendUnreliableNote(rows, es, 9)
-	if noHeadline {
-		note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`}, typeset.Piece{Kind: typeset.Text, S: fmt.Sprintf(" k-hat at least %g: an infinite-variance tail, so no headline figure (the headline rule)", montecarlo.HeadlineK)})
-		note.Span, note.Align = 9, "l"
-		rows = append(rows, nil, []typeset.Cell{note})
-	}
+	rows = appendTailNotes(rows, es, 9)
 	head := texts("boxes", "grid", "estimator", "samples", "RE (%)", "ESS", "ESS/n (%)", "largest share (%)", "")
 	head[8] = typeset.MathCell(`\hat k`)
 	return typeset.Table{Spec: "lllrrrrrr", Head: head, Rows: rows}
@@ -310,7 +295,7 @@ func EstimatorsTable(r *Results) typeset.Table {
 			label.Pieces = append(label.Pieces, typeset.Piece{Kind: typeset.Text, S: " (" + e.Settings + ")"})
 		}
 		if e.ZeroVariance() {
-			label.Pieces = append(label.Pieces, typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`})
+			label.Pieces = append(label.Pieces, typeset.Piece{Kind: typeset.Math, S: zeroVarianceMark})
 			zeroVariance = true
 		}
 		rat, eff := typeset.DashCell(), typeset.DashCell()
@@ -335,14 +320,14 @@ func EstimatorsTable(r *Results) typeset.Table {
 		}
 		// The estimate gets at least the digits that tell its interval's ends apart.
 		rows = append(rows, sourced([]typeset.Cell{label, samples, typeset.MathCell(SciFloat(e.Estimate, IntervalDigits(e.CILow, e.CIHigh, 4))),
-			typeset.MathCell(IntervalTeX(e.CILow, e.CIHigh, 3) + unreliableMark(e)),
+			typeset.MathCell(IntervalTeX(e.CILow, e.CIHigh, 3) + tailMark(e)),
 			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), z, IntervalCell(e.RelVarLow, e.RelVarHigh, 2), eff, rat}, e.From))
 	}
 	if zeroVariance {
-		rows = append(rows, nil, []typeset.Cell{span(cols, typeset.Piece{Kind: typeset.Math, S: `^{\dagger}`},
+		rows = append(rows, nil, []typeset.Cell{span(cols, typeset.Piece{Kind: typeset.Math, S: zeroVarianceMark},
 			typeset.Piece{Kind: typeset.Text, S: "Every sample was the same number, so the interval has zero width: the row checks the arithmetic, not the Monte Carlo method."})})
 	}
-	rows = appendUnreliableNote(rows, r.Estimators, cols)
+	rows = appendTailNotes(rows, r.Estimators, cols)
 	head := texts("estimator", "samples", "estimate", "95% interval", "RE (%)", "", "relvar, 95%", "", "RAT")
 	head[5] = typeset.MathCell("z")
 	head[7] = typeset.Cells(typeset.Piece{Kind: typeset.Text, S: "efficiency (s"}, typeset.Piece{Kind: typeset.Math, S: "^{-1}"}, typeset.Piece{Kind: typeset.Text, S: "), 95%"})
@@ -407,23 +392,42 @@ func exactPiece(n *big.Int) typeset.Piece {
 	return typeset.Piece{Kind: typeset.Math, S: typeset.SciInt(n, 6)}
 }
 
-// unreliableMark is the mark (TeX math) of an interval whose Pareto k̂
-// exceeds montecarlo.UnreliableAbove(its samples), "" for the others.
-func unreliableMark(e Estimator) string {
-	if e.Unreliable {
-		return `^{\ddagger}`
+// The marks of the Monte Carlo tables, one per meaning: the paper's
+// captions and text use the same.
+const (
+	// unreliableMarkTeX: k̂ above montecarlo.UnreliableAbove(samples).
+	unreliableMarkTeX = `^{\ddagger}`
+	// noHeadlineMark: not unreliable, but k̂ ≥ montecarlo.HeadlineK, an
+	// infinite-variance tail, so no headline figure.
+	noHeadlineMark = `^{\P}`
+	// zeroVarianceMark: every sample was the same number.
+	zeroVarianceMark = `^{\circ}`
+)
+
+// tailMark is the mark (TeX math) of an interval by its Pareto k̂:
+// unreliableMarkTeX, noHeadlineMark, or "" for the others.
+func tailMark(e Estimator) string {
+	switch {
+	case e.Unreliable:
+		return unreliableMarkTeX
+	case e.ParetoK >= montecarlo.HeadlineK:
+		return noHeadlineMark
 	}
 	return ""
 }
 
-// appendUnreliableNote appends, when any of es is unreliable, a rule and a
-// note row spanning cols columns that explains the mark.
-func appendUnreliableNote(rows [][]typeset.Cell, es []Estimator, cols int) [][]typeset.Cell {
-	for _, e := range es {
-		if e.Unreliable {
-			note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{\ddagger}`}, typeset.Piece{Kind: typeset.Text, S: fmt.Sprintf(" unreliable: the Pareto tail index of the n samples (k-hat) exceeds min(1 - 1/log10 n, %g), so the normal interval cannot be trusted", montecarlo.UnreliableK)})
+// appendTailNotes appends to rows, when an estimator of es carries a tail
+// mark, a note row spanning cols columns that explains each mark used.
+func appendTailNotes(rows [][]typeset.Cell, es []Estimator, cols int) [][]typeset.Cell {
+	notes := map[string]string{
+		unreliableMarkTeX: fmt.Sprintf(" unreliable: the Pareto tail index of the n samples (k-hat) exceeds min(1 - 1/log10 n, %g), so the normal interval cannot be trusted", montecarlo.UnreliableK),
+		noHeadlineMark:    fmt.Sprintf(" k-hat at least %g: an infinite-variance tail, so no headline figure (the headline rule)", montecarlo.HeadlineK),
+	}
+	for _, mark := range []string{unreliableMarkTeX, noHeadlineMark} {
+		if slices.ContainsFunc(es, func(e Estimator) bool { return tailMark(e) == mark }) {
+			note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: mark}, typeset.Piece{Kind: typeset.Text, S: notes[mark]})
 			note.Span, note.Align = cols, "l"
-			return append(rows, nil, []typeset.Cell{note})
+			rows = append(rows, nil, []typeset.Cell{note})
 		}
 	}
 	return rows
@@ -524,7 +528,7 @@ func ShapesTable(r *Results) typeset.Table {
 			}
 		}
 		if haveMC {
-			mcCell = withFrom(typeset.MathCell(SciFloat(best.Estimate, 3)+`\ (\pm `+typeset.Percent(best.RelativeError*montecarlo.Z95, 2)+`\%)`+unreliableMark(best)), best.From)
+			mcCell = withFrom(typeset.MathCell(SciFloat(best.Estimate, 3)+`\ (\pm `+typeset.Percent(best.RelativeError*montecarlo.Z95, 2)+`\%)`+tailMark(best)), best.From)
 			shown = append(shown, best)
 			if known {
 				coverCell = withFrom(typeset.TextCell(map[bool]string{true: "yes", false: "no"}[best.Covers(n)]), best.From, knownFrom)
@@ -536,7 +540,7 @@ func ShapesTable(r *Results) typeset.Table {
 		rows = append(rows, []typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", s.R, s.C)), typeset.TextCell(fmt.Sprintf("%d×%d", s.N(), s.N())),
 			exactCell, sourceCell, heurCell, ratioCell, mcCell, zCell, coverCell})
 	}
-	rows = appendUnreliableNote(rows, shown, cols)
+	rows = appendTailNotes(rows, shown, cols)
 	if len(sampled) > 0 {
 		note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: `^{*}`}, typeset.Piece{Kind: typeset.Text, S: " six-row bands sampled, 95% half-width "})
 		for i, h := range sampled {

@@ -199,7 +199,7 @@ func TestNoSuccessAndZeroVariance(t *testing.T) {
 	if strings.Contains(est, `[0, 0]`) {
 		t.Errorf("an interval [0, 0] is reported:\n%s", est)
 	}
-	if !strings.Contains(est, `\texttt{knuth/hybrid}$^{\dagger}$ & $2{,}000$ & $2.880\times 10^{2}$`) || !strings.Contains(est, `$^{\dagger}$Every sample was the same number`) {
+	if !strings.Contains(est, `\texttt{knuth/hybrid}$^{\circ}$ & $2{,}000$ & $2.880\times 10^{2}$`) || !strings.Contains(est, `$^{\circ}$Every sample was the same number`) {
 		t.Errorf("the zero-variance run is not marked and explained:\n%s", est)
 	}
 	// The HTML report prints the same cells: the bound, the mark and the
@@ -216,7 +216,7 @@ func TestNoSuccessAndZeroVariance(t *testing.T) {
 	}
 	page := strings.Join(html, "|")
 	for _, want := range []string{`no success; <span class="num">p &lt; 1.8 × 10<sup>−3</sup></span>`,
-		`<code>knuth/hybrid</code><span class="num"><sup>†</sup></span>`, `<em>2×2 boxes, 4×4 grid</em>: <span class="num">288</span> grids`} {
+		`<code>knuth/hybrid</code><span class="num"><sup>°</sup></span>`, `<em>2×2 boxes, 4×4 grid</em>: <span class="num">288</span> grids`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the HTML estimators table lacks %s:\n%s", want, page)
 		}
@@ -490,13 +490,13 @@ func TestTailsTable(t *testing.T) {
 	if !strings.Contains(tails, `4$\times$4 & 16$\times$16`) || strings.Contains(tails, `9$\times$9`) || !strings.Contains(tails, `$\hat k$`) {
 		t.Errorf("tails table:\n%s", tails)
 	}
-	// k̂ from 1/2 on, though not unreliable: marked †, with its note.
+	// k̂ from 1/2 on, though not unreliable: marked ¶, with its note.
 	for i, e := range r.Estimators {
 		if e.Shape == (grid.Shape{R: 4, C: 4}) {
 			r.Estimators[i].ParetoK, r.Estimators[i].Unreliable = 0.6, false
 		}
 	}
-	if tails := string(TailsTable(r)); !strings.Contains(tails, `0.60^{\dagger}`) || !strings.Contains(tails, "no headline figure") {
+	if tails := string(TailsTable(r)); !strings.Contains(tails, `0.60^{\P}`) || !strings.Contains(tails, "no headline figure") {
 		t.Errorf("tails table without the k-hat ≥ 1/2 mark:\n%s", tails)
 	}
 }

@@ -356,6 +356,8 @@ var mathSymbols = map[string]string{
 	"dagger":    "†",
 	"ddagger":   "‡",
 	"S":         "§",
+	"P":         "¶",
+	"circ":      "°",
 	"textstyle": "",
 }
 
