@@ -73,7 +73,9 @@
 //     exchange, band by band (each symbol's column, then the cells'
 //     orientations), one unit per σ type (check.6x2.class0172.part3of7),
 //     classes 172 and 174 all seven in (2.64 and 2.93 CPU-hours, peak
-//     1.9 GiB and 362 MiB), 173 projected at 5.4. It shares only G's classes with stacks (it finds
+//     1.9 GiB and 362 MiB); 173 projected at 5.4, five units in (parts
+//     0–3 and 6: 5, 15, 268, 2,317 and 1,305 CPU-s, peak 443 MiB), parts 4 and 5
+//     left; a class is listed, and counts, only once all seven are in. It shares only G's classes with stacks (it finds
 //     the relabelling types itself: σ is an involution).
 //   - multisets for every class of 2×2 to 2×5 (and transposes) that
 //     exchanges the stacks by an involution (ρ² = id, κ₁κ₀ = id): package

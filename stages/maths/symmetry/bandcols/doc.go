@@ -123,6 +123,8 @@
 // [4.32, 6.41], its types k = 4 and 5 about 2.2 CPU-hours each. With the
 // fillings cut, class 164 projects at 2.45 [1.94, 2.96]; measured, its
 // seven units took 2.93 CPU-hours (peak 362 MiB), on a loaded machine.
+// Class 153's types k = 0–3 and 6 took 5, 15, 268, 2,317 and 1,305 CPU-s
+// (peak 443 MiB), under the same load; k = 4 and 5 are still to run.
 //
 // Applies holds for 16 classes of 2×6: 10, 21, 32, 54, 76, 109 and 142 have
 // single bands only (48.7% of the non-identity sum, 142 all but 0.2% of it);
