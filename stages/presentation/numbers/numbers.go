@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/sudoku-census/sudoku-census/stages/classes"
 	"github.com/sudoku-census/sudoku-census/stages/exact"
@@ -551,6 +552,10 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.flag(typeset.MacroName("have", "mc", s.String()))
 		m.source(best.From)
 		m.text(p+"Estimator", typeset.Piece{Kind: typeset.Code, S: best.Label()})
+		// \ifHaveMcSixXFiveDraws: the headline draws candidates (@k).
+		if strings.Contains(best.Variant, "@") {
+			m.flag(typeset.MacroName("have", "mc", s.String(), "draws"))
+		}
 		m.num(p+"Samples", typeset.Int64(best.Samples))
 		m.num(p+"Estimate", present.SciFloat(best.Estimate, 4))
 		ciDigits := present.IntervalDigits(best.CILow, best.CIHigh, 4)
