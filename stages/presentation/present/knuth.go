@@ -79,7 +79,7 @@ func settings(variant string, budget int32, alpha float64, hybridK int32) string
 	case "lookahead":
 		return fmt.Sprintf("B=%d, α=%g", budget, alpha)
 	case "hybrid":
-		return fmt.Sprintf("k=%d", hybridK)
+		return fmt.Sprintf("h=%d", hybridK)
 	}
 	return ""
 }

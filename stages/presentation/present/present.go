@@ -108,7 +108,7 @@ type Estimator struct {
 	Method          string // the stage that ran it: knuth.Stage.Name or importance.Stage.Name
 	Shape           grid.Shape
 	Variant         string
-	Settings        string // the variant's parameters, as "B=30" or "k=60" ("" for none)
+	Settings        string // the variant's parameters, as "B=30" or "h=60" (h the hybrid depth) ("" for none)
 	Samples         int64
 	Estimate        *big.Float
 	StdError        *big.Float
