@@ -9,7 +9,7 @@ import (
 
 // BenchmarkFixedType6 times FixedType on 2×6 class 164 (two band pairs,
 // halves alike) with σ of one 2-cycle, the whole programme of one unit
-// type: about 12 CPU-s.
+// type: about 8 CPU-s.
 func BenchmarkFixedType6(b *testing.B) {
 	s := symmetry.Shape{R: 2, C: 6}
 	g, err := symmetry.NewGroup(s, false)

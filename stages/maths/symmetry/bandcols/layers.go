@@ -2,7 +2,6 @@ package bandcols
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"github.com/sudoku-census/sudoku-census/stages/maths/grid"
 	"log/slog"
@@ -33,9 +32,12 @@ type counter struct {
 	// (see weigh)
 	uf   parityFind
 	from state
+	// cur: from with the filling's columns so far added (the leaf's
+	// successor before relabelling)
+	cur state
 	// raw: the successors of the current state, up to relabelling only,
 	// with their summed weights
-	raw map[state]uint64
+	raw *rawTable
 	// leaves: fillings weighed in the current layer
 	leaves uint64
 	mode   layerMode
@@ -240,12 +242,14 @@ func (cn *counter) layer(ctx context.Context, cur *stateTable, g []int, mode lay
 		cn.canons = newCanonCache()
 	}
 	cn.mode = mode
+	if cn.raw == nil {
+		cn.raw = newRawTable()
+	}
 	err := cur.each(func(key state, val grid.Uint128) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		cn.from = key
-		cn.raw = make(map[state]uint64)
+		cn.from, cn.cur = key, key
 		band := 0
 		if mode == pairSecond {
 			// the first band's columns are the state's masks, one each
@@ -257,7 +261,7 @@ func (cn *counter) layer(ctx context.Context, cur *stateTable, g []int, mode lay
 		if cn.weigh(g) {
 			cn.fillBand(g, band, 0)
 		}
-		for r, w := range cn.raw {
+		return cn.raw.each(func(r state, w uint64) error {
 			c, ok := cn.canons.get(r)
 			if !ok {
 				c = cn.canon(r)
@@ -266,8 +270,8 @@ func (cn *counter) layer(ctx context.Context, cur *stateTable, g []int, mode lay
 			if err := next.add(c, val, w); err != nil {
 				return fmt.Errorf("%w (%d 2-cycles, bands %v)", err, cn.k, g)
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -398,29 +402,20 @@ func (cn *counter) fillBand(g []int, i, x int) {
 			return
 		}
 		cn.leaves++
-		w, placed := uint64(1), i+1
+		w := uint64(1)
 		if cn.mode != pairFirst {
 			w = 1 << cn.uf.components // every cell consistent (fillBand)
 		}
-		var next state
-		for y := range cn.n {
-			next[y] = cn.from[y]
-			for j := range placed {
-				next[y] |= 1 << cn.col[j][y]
-			}
-		}
-		cn.raw[cn.relabelSort(next)] += w
+		cn.raw.add(cn.relabelSort(cn.cur), w)
 		return
 	}
-	used := cn.from[x]
-	if i == 1 {
-		used |= 1 << cn.col[0][x]
-	}
+	used := cn.cur[x] // the columns x took before, in this group's bands too
 	for j := range cn.x.c {
 		if used&(1<<j) != 0 || cn.fill[i][j] == 2 {
 			continue
 		}
 		cn.col[i][x] = int8(j)
+		cn.cur[x] = used | 1<<j
 		if cn.fill[i][j] == 0 {
 			cn.first[i][j] = int8(x)
 		} else if cn.mode != pairFirst {
@@ -439,6 +434,7 @@ func (cn *counter) fillBand(g []int, i, x int) {
 		cn.fillBand(g, i, x+1)
 		cn.fill[i][j]--
 	}
+	cn.cur[x] = used
 }
 
 // weigh starts the parity constraints of the orientations of the group's
@@ -750,8 +746,7 @@ func newCanonCache() *canonCache {
 }
 
 func (c *canonCache) slot(r state) int {
-	h := binary.LittleEndian.Uint64(r[:8])*0x9E3779B97F4A7C15 ^ uint64(binary.LittleEndian.Uint32(r[8:]))*0xC2B2AE3D27D4EB4F
-	return int((h ^ h>>29) & (canonSlots - 1))
+	return int(stateHash(r) & (canonSlots - 1))
 }
 
 func (c *canonCache) get(r state) (state, bool) {
