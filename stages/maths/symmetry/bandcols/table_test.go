@@ -122,3 +122,43 @@ func TestMulAdd(t *testing.T) {
 		}
 	}
 }
+
+// TestRawTableMatchesMap fills a rawTable with random states and weights
+// through several growths, compares what each lists with a map, and
+// repeats with states met many times in the table each has emptied.
+func TestRawTableMatchesMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	tb := newRawTable()
+	// three values a symbol: about 50,000 states, five growths; then two:
+	// 4,096 states met about five times each, from the emptied table
+	for round, r := range []struct{ n, values int }{{50000, 3}, {20000, 2}} {
+		want := map[state]uint64{}
+		for range r.n {
+			var s state
+			for y := range 12 {
+				s[y] = uint8(rng.IntN(r.values))
+			}
+			w := 1 + rng.Uint64N(1000)
+			tb.add(s, w)
+			want[s] += w
+		}
+		got := map[state]uint64{}
+		if err := tb.each(func(s state, w uint64) error {
+			if _, dup := got[s]; dup {
+				t.Fatalf("round %d: state %v listed twice", round, s)
+			}
+			got[s] = w
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("round %d: %d states listed, want %d", round, len(got), len(want))
+		}
+		for s, w := range want {
+			if got[s] != w {
+				t.Fatalf("round %d: state %v weighs %d, want %d", round, s, got[s], w)
+			}
+		}
+	}
+}
