@@ -28,7 +28,7 @@
 //   - bandmrvlast, bandselast: the same, the last band's completions counted
 //     exactly (R ≤ 3; walkbands.LastBand).
 //   - stacks: no walk. Each stack's structure (which column of the stack
-//     holds each symbol in each band) is drawn uniformly among S(R,C) (for
+//     holds each symbol in each band) is drawn uniformly among SA(R,C) (for
 //     C = 6 by sequential importance sampling, weighed by 1/P); given
 //     them, grids = Σ Π_bands EC_R(H_b), the proper R-edge-colourings of the
 //     band's column–symbol graph, counted exactly for R ≤ 3 and for R ≥ 4 as

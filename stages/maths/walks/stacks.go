@@ -21,7 +21,7 @@ import (
 // boxes of the stack (one per band) and once in each of its C columns, so
 // it defines a bijection π_x from bands to the stack's columns; column j
 // holds R symbols in band b, so #{x : π_x(b) = j} = R. Call the N
-// bijections of a stack its structure; there are S(R,C) = N!·M(C,R)/(R!)^C
+// bijections of a stack its structure; there are SA(R,C) = N!·M(C,R)/(R!)^C
 // structures, with M the set arrays of package walkbands (a stack structure
 // is the set array of a band of the transposed shape C×R). Given the R
 // stacks' structures, band b is fixed up to the rows: H_b, the bipartite
@@ -34,7 +34,7 @@ import (
 //
 // with EC_R the number of ordered R-edge-colourings (verified by the tests
 // against 288 and 28,200,960). A sample draws the R structures uniformly
-// (from uniform bands of the transposed shape) and returns S^R·Π_b Ê_b with
+// (from uniform bands of the transposed shape) and returns SA^R·Π_b Ê_b with
 // Ê_b an unbiased estimate of EC_R(H_b). For C = 6 the uniform draw is out
 // of reach (walkbands.FirstBand needs the count M(C,R), known for C ≤
 // MaxFirstBandHeight = 5 only), so each structure is drawn by
@@ -55,7 +55,7 @@ import (
 type Stacks struct {
 	r, c, n int
 	first   *walkbands.FirstBand // uniform bands of the transposed shape C×R, or nil
-	factor  montecarlo.Value     // S(R,C)^R, with first
+	factor  montecarlo.Value     // SA(R,C)^R, with first
 	// sampled draws the structures when first is nil (C = 6), into array:
 	// array[x·C + i] is the box (band) that row i of the transposed band
 	// (a column of the stack) gives symbol x.
@@ -292,7 +292,7 @@ func (e *Stacks) Sample(src *rand.ChaCha8) (montecarlo.Value, int64) {
 }
 
 // drawGraphs draws the R stacks' structures, puts each band's graph H_b
-// in e.graph[b] and returns their weight: S^R for uniform structures, the
+// in e.graph[b] and returns their weight: SA^R for uniform structures, the
 // product of their 1/P for sampled ones.
 func (e *Stacks) drawGraphs(src *rand.ChaCha8) montecarlo.Value {
 	for _, g := range e.graph {

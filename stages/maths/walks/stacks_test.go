@@ -235,7 +235,7 @@ func simulateSampled(t testing.TB, shape grid.Shape, v Variant, seed uint64, sam
 // on shapes whose structures the uniform draw also reaches (box widths 2 to
 // 5; all colourings exact, or matchings drawn whole or in part), and on 2×6,
 // whose width 6 takes this path in NewStacks itself. The weights differ
-// from the uniform S^R, so the samples do too.
+// from the uniform SA^R, so the samples do too.
 func TestStacksSampledStructuresUnbiased(t *testing.T) {
 	for _, c := range []struct {
 		shape, known string

@@ -435,7 +435,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			if e.NoSuccess() {
 				// No interval: the bound on the chance of a success.
 				m.flag(typeset.MacroName("have", "no", "success") + p)
-				m.num(p+"NoSuccessBound", typeset.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2))
+				m.num(p+"NoSuccessBound", typeset.Sig(montecarlo.NoSuccessUpper95(e.Samples), 2))
 				noSuccess, noSuccessFrom = append(noSuccess, run), append(noSuccessFrom, e.From)
 			}
 			if e.ZeroVariance() {
@@ -449,18 +449,18 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.num(p+"CILow", present.SciFloat(e.CILow, ciDigits))
 			m.num(p+"CIHigh", present.SciFloat(e.CIHigh, ciDigits))
 			m.num(p+"RelErrPercent", typeset.Percent(e.RelativeError, 2))
-			m.num(p+"RelVar", typeset.Sci(e.RelVar, 3))
+			m.num(p+"RelVar", typeset.Sig(e.RelVar, 3))
 			// The relvar's bootstrap interval ("--" for a run of one block).
-			m.num(p+"RelVarLow", typeset.Sci(e.RelVarLow, 3))
-			m.num(p+"RelVarHigh", typeset.Sci(e.RelVarHigh, 3))
+			m.num(p+"RelVarLow", typeset.Sig(e.RelVarLow, 3))
+			m.num(p+"RelVarHigh", typeset.Sig(e.RelVarHigh, 3))
 			if e.Long != nil {
 				m.num(p+"Units", typeset.Int64(int64(e.Long.Units)))
 				m.num(p+"CPUHours", present.CPUHours(e.Long.CPUSeconds))
-				m.num(p+"CPUSecondsPerSample", typeset.Sci(e.Long.CPUSeconds/float64(e.Samples), 3))
+				m.num(p+"CPUSecondsPerSample", typeset.Sig(e.Long.CPUSeconds/float64(e.Samples), 3))
 				if e.EfficiencyKnown() {
-					m.num(p+"Efficiency", typeset.Sci(e.Long.Efficiency, 3))
-					m.num(p+"EfficiencyLow", typeset.Sci(e.Long.EfficiencyLow, 3))
-					m.num(p+"EfficiencyHigh", typeset.Sci(e.Long.EfficiencyHigh, 3))
+					m.num(p+"Efficiency", typeset.Sig(e.Long.Efficiency, 3))
+					m.num(p+"EfficiencyLow", typeset.Sig(e.Long.EfficiencyLow, 3))
+					m.num(p+"EfficiencyHigh", typeset.Sig(e.Long.EfficiencyHigh, 3))
 				}
 			}
 			if e.HasRatEff {
@@ -503,9 +503,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 				m.flag(typeset.MacroName("have", method, "best", "measured"))
 				// As many digits as tell the interval's ends apart.
 				d := present.IntervalDigits(big.NewFloat(best.Long.EfficiencyLow), big.NewFloat(best.Long.EfficiencyHigh), 2)
-				m.num(p+"EfficiencyLow", typeset.Sci(best.Long.EfficiencyLow, d))
-				m.num(p+"EfficiencyHigh", typeset.Sci(best.Long.EfficiencyHigh, d))
-				m.num(p+"CPUSecondsPerSample", typeset.Sci(best.Long.CPUSeconds/float64(best.Samples), 2))
+				m.num(p+"EfficiencyLow", typeset.Sig(best.Long.EfficiencyLow, d))
+				m.num(p+"EfficiencyHigh", typeset.Sig(best.Long.EfficiencyHigh, d))
+				m.num(p+"CPUSecondsPerSample", typeset.Sig(best.Long.CPUSeconds/float64(best.Samples), 2))
 				if up, ok := runnerUp(r, method, present.Classic, best); ok {
 					m.flag(typeset.MacroName("have", method, "best", "compared"))
 					if present.MoreEfficient(best, up) {
@@ -514,8 +514,8 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 					m.source(up.From)
 					m.text(p+"RunnerUp", typeset.Piece{Kind: typeset.Code, S: up.Variant})
 					d := present.IntervalDigits(big.NewFloat(up.Long.EfficiencyLow), big.NewFloat(up.Long.EfficiencyHigh), 2)
-					m.num(p+"RunnerUpEfficiencyLow", typeset.Sci(up.Long.EfficiencyLow, d))
-					m.num(p+"RunnerUpEfficiencyHigh", typeset.Sci(up.Long.EfficiencyHigh, d))
+					m.num(p+"RunnerUpEfficiencyLow", typeset.Sig(up.Long.EfficiencyLow, d))
+					m.num(p+"RunnerUpEfficiencyHigh", typeset.Sig(up.Long.EfficiencyHigh, d))
 				}
 			}
 			m.source(best.From)
@@ -563,7 +563,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.num(p+"CIHigh", present.SciFloat(best.CIHigh, ciDigits))
 		m.num(p+"RelErrPercent", typeset.Percent(best.RelativeError, 2))
 		m.num(p+"HalfWidthPercent", typeset.Percent(montecarlo.Z95*best.RelativeError, 2))
-		m.num(p+"RelVar", typeset.Sci(best.RelVar, 2))
+		m.num(p+"RelVar", typeset.Sig(best.RelVar, 2))
 		// Its tail diagnostics, which qualify the interval.
 		m.num(p+"ESS", typeset.Fixed(best.ESS, 1))
 		m.num(p+"MaxSharePercent", typeset.Percent(best.MaxShare, 1))

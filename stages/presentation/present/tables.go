@@ -87,7 +87,7 @@ func LongRunsTable(r *Results) typeset.Table {
 		// estimators' table.
 		estimate := typeset.MathCell(SciFloat(e.Estimate, 4) + `\ (\pm ` + typeset.Percent(e.RelativeError*montecarlo.Z95, 2) + `\%)`)
 		if e.NoSuccess() {
-			estimate = typeset.Cells(typeset.Piece{Kind: typeset.Text, S: "no success; "}, typeset.Piece{Kind: typeset.Math, S: "p<" + typeset.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2)})
+			estimate = typeset.Cells(typeset.Piece{Kind: typeset.Text, S: "no success; "}, typeset.Piece{Kind: typeset.Math, S: "p<" + typeset.Sig(montecarlo.NoSuccessUpper95(e.Samples), 2)})
 		}
 		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.N(), e.Shape.N())),
 			typeset.Cells(typeset.Piece{Kind: typeset.Code, S: e.Variant}), typeset.MathCell(typeset.Int64(e.Samples)),
@@ -308,7 +308,7 @@ func EstimatorsTable(r *Results) typeset.Table {
 		samples := typeset.MathCell(typeset.Int64(e.Samples))
 		if e.NoSuccess() {
 			rows = append(rows, sourced([]typeset.Cell{label, samples,
-				span(4, typeset.Piece{Kind: typeset.Text, S: "no success; "}, typeset.Piece{Kind: typeset.Math, S: "p<" + typeset.Sci(montecarlo.NoSuccessUpper95(e.Samples), 2)}),
+				span(4, typeset.Piece{Kind: typeset.Text, S: "no success; "}, typeset.Piece{Kind: typeset.Math, S: "p<" + typeset.Sig(montecarlo.NoSuccessUpper95(e.Samples), 2)}),
 				typeset.DashCell(), eff, rat}, e.From))
 			continue
 		}
@@ -344,7 +344,7 @@ func IntervalCell(lo, hi float64, sig int) typeset.Cell {
 		return typeset.DashCell()
 	}
 	if lo == hi {
-		return typeset.MathCell(typeset.Sci(lo, sig))
+		return typeset.MathCell(typeset.Sig(lo, sig))
 	}
 	return typeset.MathCell(FloatIntervalTeX(lo, hi, sig))
 }
@@ -352,7 +352,7 @@ func IntervalCell(lo, hi float64, sig int) typeset.Cell {
 // FloatIntervalTeX is IntervalTeX for float64 ends.
 func FloatIntervalTeX(lo, hi float64, least int) string {
 	d := IntervalDigits(big.NewFloat(lo), big.NewFloat(hi), least)
-	return "[" + typeset.Sci(lo, d) + ", " + typeset.Sci(hi, d) + "]"
+	return "[" + typeset.Sig(lo, d) + ", " + typeset.Sig(hi, d) + "]"
 }
 
 // span makes a cell of pieces spanning n columns, aligned left.

@@ -24,9 +24,11 @@ func TestIntervalCell(t *testing.T) {
 		lo, hi float64
 		want   string
 	}{
-		{0.51, 0.74, `[5.1\times 10^{-1}, 7.4\times 10^{-1}]`},
-		{0.1102, 0.1149, `[1.102\times 10^{-1}, 1.149\times 10^{-1}]`}, // one digit below the width's leading digit (IntervalDigits)
+		{0.51, 0.74, `[0.51, 0.74]`},
+		{0.1102, 0.1149, `[0.1102, 0.1149]`}, // one digit below the width's leading digit (IntervalDigits)
 		{2, 2, `2.0`},
+		{14.93, 185.2, `[15, 190]`},
+		{2.2e-3, 0.91, `[2.2\times 10^{-3}, 0.91]`},
 		{0, 0, `0`},
 		{math.NaN(), 1, "dash"},
 		{1, math.Inf(1), "dash"},

@@ -94,10 +94,13 @@ func sci(mantissa string, exp int) string {
 	return mantissa + `\times 10^{` + strconv.Itoa(exp) + `}`
 }
 
-// Sci prints x in scientific notation with sig significant digits, rounded
-// to nearest: Sci(6.6709e21, 4) is `6.671\times 10^{21}`. It is for
-// statistics; exact values go through SciRat.
-func Sci(x float64, sig int) string {
+// Sig prints the statistic x with sig significant digits, rounded to
+// nearest: in plain decimals when 0.01 ≤ |x| < 1000 (Sig(16.62, 3) is
+// "16.6", Sig(0.7281, 3) is "0.728"), so that a table's column of relative
+// variances reads 0.73, 16.6, 120 rather than mixing powers of ten into
+// small numbers, and in scientific notation otherwise (Sig(6.6709e21, 4)
+// is `6.671\times 10^{21}`). Exact values go through SciRat.
+func Sig(x float64, sig int) string {
 	if special, ok := nonFinite(x); ok {
 		return special
 	}
@@ -107,6 +110,11 @@ func Sci(x float64, sig int) string {
 	s := strconv.FormatFloat(x, 'e', sig-1, 64)
 	mant, exp, _ := strings.Cut(s, "e")
 	e, _ := strconv.Atoi(exp)
+	if e >= -2 && e <= 2 {
+		// Reformat the rounded value, so the digits are those of s.
+		rounded, _ := strconv.ParseFloat(s, 64)
+		return strconv.FormatFloat(rounded, 'f', max(sig-1-e, 0), 64)
+	}
 	return sci(mant, e)
 }
 

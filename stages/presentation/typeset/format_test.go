@@ -133,7 +133,7 @@ func TestSciRatAsBefore(t *testing.T) {
 	}
 }
 
-func TestSci(t *testing.T) {
+func TestSig(t *testing.T) {
 	for _, c := range []struct {
 		in   float64
 		sig  int
@@ -142,13 +142,21 @@ func TestSci(t *testing.T) {
 		{6.675149464993393541120e21, 4, `6.675\times 10^{21}`},
 		{6.24e-29, 3, `6.24\times 10^{-29}`},
 		{1.091e50, 4, `1.091\times 10^{50}`},
-		{288, 3, `2.88\times 10^{2}`},
+		{288, 3, `288`},
 		{5, 2, `5.0`},
+		{16.62, 3, `16.6`},
+		{0.72814, 3, `0.728`},
+		{0.0123, 2, `0.012`},
+		{0.00999, 2, `0.010`},
+		{0.00949, 2, `9.5\times 10^{-3}`},
+		{999.6, 3, `1.00\times 10^{3}`},
+		{530.2, 2, `530`},
+		{-16.62, 3, `-16.6`},
 		{0, 3, `0`},
 		{math.Inf(1), 3, `\infty`},
 	} {
-		if got := Sci(c.in, c.sig); got != c.want {
-			t.Errorf("Sci(%g, %d) = %q, want %q", c.in, c.sig, got, c.want)
+		if got := Sig(c.in, c.sig); got != c.want {
+			t.Errorf("Sig(%g, %d) = %q, want %q", c.in, c.sig, got, c.want)
 		}
 	}
 }
