@@ -296,14 +296,15 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			if pct, ok := e.VerifiedPercent(); ok {
 				m.num(typeset.MacroName("verified", "share", e.Shape.String()), pct)
 			}
-			// The share a second method recounts, in whole per cent, and
+			// The share a second method recounts, in whole per cent rounded
+			// down (a part never printed above the whole share), and
 			// its classes: the pair method's multisets (the classes that
 			// exchange the stacks by an involution, \MultisetsShareTwoXFive)
 			// and the band-pair programme (\BandcolsShareTwoXSix).
 			for _, method := range []string{"multisets", "bandcols"} {
 				if share, n, ok := present.CheckedShare(r.SymmetryClasses, e.Shape, method); ok && n > 0 {
-					pct, _ := new(big.Rat).Mul(share, big.NewRat(100, 1)).Float64()
-					m.num(typeset.MacroName(method, "share", e.Shape.String()), strconv.FormatFloat(pct, 'f', 0, 64))
+					pct := new(big.Rat).Mul(share, big.NewRat(100, 1))
+					m.num(typeset.MacroName(method, "share", e.Shape.String()), new(big.Int).Quo(pct.Num(), pct.Denom()).String())
 					m.num(typeset.MacroName(method, "classes", e.Shape.String()), typeset.Int64(int64(n)))
 				}
 			}
@@ -445,22 +446,25 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			m.flag("Have" + p)
 			m.num(p+"Samples", typeset.Int64(e.Samples))
 			m.num(p+"Estimate", present.SciFloat(e.Estimate, 4))
-			ciDigits := present.IntervalDigits(e.CILow, e.CIHigh, 4)
+			// Ends as the tables print them (IntervalTeX's digits).
+			ciDigits := present.IntervalDigits(e.CILow, e.CIHigh, 3)
 			m.num(p+"CILow", present.SciFloat(e.CILow, ciDigits))
 			m.num(p+"CIHigh", present.SciFloat(e.CIHigh, ciDigits))
 			m.num(p+"RelErrPercent", typeset.Percent(e.RelativeError, 2))
 			m.num(p+"RelVar", typeset.Sig(e.RelVar, 3))
 			// The relvar's bootstrap interval ("--" for a run of one block).
-			m.num(p+"RelVarLow", typeset.Sig(e.RelVarLow, 3))
-			m.num(p+"RelVarHigh", typeset.Sig(e.RelVarHigh, 3))
+			lo, hi := present.IntervalEnds(e.RelVarLow, e.RelVarHigh, 2)
+			m.num(p+"RelVarLow", lo)
+			m.num(p+"RelVarHigh", hi)
 			if e.Long != nil {
 				m.num(p+"Units", typeset.Int64(int64(e.Long.Units)))
 				m.num(p+"CPUHours", present.CPUHours(e.Long.CPUSeconds))
 				m.num(p+"CPUSecondsPerSample", typeset.Sig(e.Long.CPUSeconds/float64(e.Samples), 3))
 				if e.EfficiencyKnown() {
 					m.num(p+"Efficiency", typeset.Sig(e.Long.Efficiency, 3))
-					m.num(p+"EfficiencyLow", typeset.Sig(e.Long.EfficiencyLow, 3))
-					m.num(p+"EfficiencyHigh", typeset.Sig(e.Long.EfficiencyHigh, 3))
+					lo, hi := present.IntervalEnds(e.Long.EfficiencyLow, e.Long.EfficiencyHigh, 2)
+					m.num(p+"EfficiencyLow", lo)
+					m.num(p+"EfficiencyHigh", hi)
 				}
 			}
 			if e.HasRatEff {
@@ -502,9 +506,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			if measured {
 				m.flag(typeset.MacroName("have", method, "best", "measured"))
 				// As many digits as tell the interval's ends apart.
-				d := present.IntervalDigits(big.NewFloat(best.Long.EfficiencyLow), big.NewFloat(best.Long.EfficiencyHigh), 2)
-				m.num(p+"EfficiencyLow", typeset.Sig(best.Long.EfficiencyLow, d))
-				m.num(p+"EfficiencyHigh", typeset.Sig(best.Long.EfficiencyHigh, d))
+				lo, hi := present.IntervalEnds(best.Long.EfficiencyLow, best.Long.EfficiencyHigh, 2)
+				m.num(p+"EfficiencyLow", lo)
+				m.num(p+"EfficiencyHigh", hi)
 				m.num(p+"CPUSecondsPerSample", typeset.Sig(best.Long.CPUSeconds/float64(best.Samples), 2))
 				if up, ok := runnerUp(r, method, present.Classic, best); ok {
 					m.flag(typeset.MacroName("have", method, "best", "compared"))
@@ -513,9 +517,9 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 					}
 					m.source(up.From)
 					m.text(p+"RunnerUp", typeset.Piece{Kind: typeset.Code, S: up.Variant})
-					d := present.IntervalDigits(big.NewFloat(up.Long.EfficiencyLow), big.NewFloat(up.Long.EfficiencyHigh), 2)
-					m.num(p+"RunnerUpEfficiencyLow", typeset.Sig(up.Long.EfficiencyLow, d))
-					m.num(p+"RunnerUpEfficiencyHigh", typeset.Sig(up.Long.EfficiencyHigh, d))
+					lo, hi := present.IntervalEnds(up.Long.EfficiencyLow, up.Long.EfficiencyHigh, 2)
+					m.num(p+"RunnerUpEfficiencyLow", lo)
+					m.num(p+"RunnerUpEfficiencyHigh", hi)
 				}
 			}
 			m.source(best.From)
@@ -565,7 +569,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		m.num(p+"HalfWidthPercent", typeset.Percent(montecarlo.Z95*best.RelativeError, 2))
 		m.num(p+"RelVar", typeset.Sig(best.RelVar, 2))
 		// Its tail diagnostics, which qualify the interval.
-		m.num(p+"ESS", typeset.Fixed(best.ESS, 1))
+		m.num(p+"ESS", typeset.Count(best.ESS))
 		m.num(p+"MaxSharePercent", typeset.Percent(best.MaxShare, 1))
 		if !math.IsNaN(best.ParetoK) {
 			m.flag(typeset.MacroName("have", "mc", s.String(), "pareto", "k"))
@@ -640,7 +644,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		if d, known := longDisagreements(long, r); len(d) > 0 {
 			m.flag("HaveLongDisagreements")
 			m.source(append(from, known...)...)
-			m.text("LongDisagreements", joinEnglish(d)...)
+			m.text("LongDisagreements", d...)
 		}
 		// Only the runs the headline rule trusts are ranked: an untrusted
 		// run's relvar interval is itself unreliable.
@@ -893,8 +897,16 @@ func defaultMisses(r *present.Results) (runs int, misses [][]typeset.Piece, from
 	return runs, misses, from
 }
 
-func longDisagreements(long []present.Estimator, r *present.Results) ([][]typeset.Piece, []typeset.Source) {
-	var out [][]typeset.Piece
+func longDisagreements(long []present.Estimator, r *present.Results) ([]typeset.Piece, []typeset.Source) {
+	// The disagreements of each shape, shapes in the order first met.
+	var shapes []grid.Shape
+	items := map[grid.Shape][][]typeset.Piece{}
+	add := func(s grid.Shape, item []typeset.Piece) {
+		if items[s] == nil {
+			shapes = append(shapes, s)
+		}
+		items[s] = append(items[s], item)
+	}
 	var known []typeset.Source
 	interval := func(e present.Estimator) []typeset.Piece {
 		ps := []typeset.Piece{{Kind: typeset.Code, S: e.Variant}, words("'s "),
@@ -903,9 +915,6 @@ func longDisagreements(long []present.Estimator, r *present.Results) ([][]typese
 			ps = append(ps, words(" ("), typeset.Piece{Kind: typeset.Math, S: `\hat k = ` + typeset.Fixed(e.ParetoK, 2)}, words(")"))
 		}
 		return ps
-	}
-	on := func(s grid.Shape) []typeset.Piece {
-		return []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, s.R, s.C)}, words(" boxes, ")}
 	}
 	compared := map[grid.Shape]bool{}
 	for i, a := range long {
@@ -919,7 +928,7 @@ func longDisagreements(long []present.Estimator, r *present.Results) ([][]typese
 			}
 			if !a.Covers(n) {
 				side := map[bool]string{true: " lies above the count", false: " lies below the count"}[a.CILow.Cmp(new(big.Float).SetInt(n)) > 0]
-				out = append(out, append(append(on(a.Shape), interval(a)...), words(side)))
+				add(a.Shape, append(interval(a), words(side)))
 			}
 			continue
 		}
@@ -933,10 +942,18 @@ func longDisagreements(long []present.Estimator, r *present.Results) ([][]typese
 			} else if a.CIHigh.Cmp(b.CILow) >= 0 {
 				continue // the intervals meet
 			}
-			item := append(on(a.Shape), interval(lo)...)
-			item = append(item, words(" lies below "))
-			out = append(out, append(item, interval(hi)...))
+			item := append(interval(lo), words(" lies below "))
+			add(a.Shape, append(item, interval(hi)...))
 		}
+	}
+	// "on 3×3 boxes, a and b; on 5×5 boxes, c".
+	var out []typeset.Piece
+	for i, s := range shapes {
+		if i > 0 {
+			out = append(out, words("; "))
+		}
+		out = append(out, words("on "), typeset.Piece{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, s.R, s.C)}, words(" boxes, "))
+		out = append(out, joinEnglish(items[s])...)
 	}
 	return out, known
 }

@@ -27,12 +27,12 @@ func TestLongDisagreements(t *testing.T) {
 		run("random", five, 0, 0, math.NaN()),     // no success: no interval
 		run("stacks", grid.Shape{R: 4, C: 5}, 5, 6, 0.2),
 	}, r)
-	got := itemsText(d)
+	got := typeset.TeXPieces(d)
 	if len(known) != 0 {
 		t.Errorf("no count is known, yet compared with %v", known)
 	}
-	if strings.Count(got, "|") != 1 || !strings.Contains(got, "se's") || !strings.Contains(got, "0.74") ||
-		strings.Index(got, "se's") > strings.Index(got, "stackshybrid's") || strings.Contains(got, "bandse") {
+	if strings.Count(got, " lies ") != 1 || !strings.Contains(got, "se}'s") || !strings.Contains(got, "0.74") ||
+		strings.Index(got, "se}'s") > strings.Index(got, "stackshybrid}'s") || strings.Contains(got, "bandse") {
 		t.Errorf("disagreements %q: want se below stackshybrid alone", got)
 	}
 	if got, _ := longDisagreements([]present.Estimator{run("a", five, 1, 2, 0.1), run("b", five, 2, 3, 0.1)}, r); len(got) != 0 {
@@ -42,16 +42,20 @@ func TestLongDisagreements(t *testing.T) {
 	// it, not against the others: one above it, one holding it, none without
 	// a success.
 	nine := grid.Shape{R: 3, C: 3}
+	// The shape is named once for its runs, shapes apart by semicolons.
 	d, known = longDisagreements([]present.Estimator{
 		run("cover", nine, 6.678e21, 6.763e21, 0.26),
 		run("bandse", nine, 6.6688e21, 6.6748e21, 0.15),
 		run("bandmrv", nine, 6.613e21, 6.670e21, 0.21),
 		run("random", nine, 0, 0, math.NaN()),
+		run("stackshybrid", five, 4.32, 4.41, 0.33),
+		run("se", five, 2.92, 3.82, 0.74),
 	}, r)
-	got = itemsText(d)
-	if strings.Count(got, "|") != 2 || !strings.Contains(got, "cover's") || !strings.Contains(got, "above the count") ||
-		!strings.Contains(got, "bandmrv's") || !strings.Contains(got, "below the count") || strings.Contains(got, "bandse") || strings.Contains(got, "random") || len(known) != 1 {
-		t.Errorf("9×9 disagreements %q (compared with %v): want cover above and bandmrv below the count", got, known)
+	got = typeset.TeXPieces(d)
+	if strings.Count(got, " lies ") != 3 || !strings.Contains(got, "cover}'s") || !strings.Contains(got, "above the count and ") ||
+		!strings.Contains(got, "bandmrv}'s") || !strings.Contains(got, "below the count; on $5\\times5$ boxes, ") ||
+		strings.Count(got, `on $3\times3$ boxes`) != 1 || strings.Contains(got, "bandse") || strings.Contains(got, "random") || len(known) != 1 {
+		t.Errorf("disagreements %q (compared with %v): want 3×3 once, cover above and bandmrv below the count, then 5×5", got, known)
 	}
 }
 

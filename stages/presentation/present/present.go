@@ -606,12 +606,13 @@ func (r *Results) LongRuns() []Estimator {
 	return out
 }
 
-// CPUHours prints a CPU time in seconds as hours, to 2 decimals from 1
-// hour up and to 3 below (a smoke run's seconds).
+// CPUHours prints a CPU time in seconds as hours (TeX math), to 2
+// decimals from 1 hour up and to 2 significant digits below, so that a run
+// of seconds reads 1.3×10⁻⁴, not 0.000.
 func CPUHours(seconds float64) string {
 	h := seconds / 3600
 	if h >= 1 {
 		return strconv.FormatFloat(h, 'f', 2, 64)
 	}
-	return strconv.FormatFloat(h, 'f', 3, 64)
+	return typeset.Sig(h, 2)
 }

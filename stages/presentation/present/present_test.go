@@ -320,7 +320,7 @@ func TestIntervalTeX(t *testing.T) {
 		// 25×25, past float64: ±1%.
 		{"4.3245e308", "4.4091e308", 3, `[4.325\times 10^{308}, 4.409\times 10^{308}]`},
 		{"-1.5e3", "4.5e3", 3, `[-1.50\times 10^{3}, 4.50\times 10^{3}]`},
-		{"288", "288", 3, `[2.88\times 10^{2}, 2.88\times 10^{2}]`},
+		{"288", "288", 3, `2.88\times 10^{2}`}, // zero width: the one value
 		// A width below float64's precision: capped at 16 digits.
 		{"1", "1.0000000000000000001", 3, `[1.000000000000000, 1.000000000000000]`},
 	} {

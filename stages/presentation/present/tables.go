@@ -138,7 +138,7 @@ func TailsTable(r *Results) typeset.Table {
 		}
 		rows = append(rows, sourced([]typeset.Cell{typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.R, e.Shape.C)), typeset.TextCell(fmt.Sprintf("%d×%d", e.Shape.N(), e.Shape.N())),
 			typeset.Cells(typeset.Piece{Kind: typeset.Code, S: e.Label()}), typeset.MathCell(typeset.Int64(e.Samples)),
-			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), typeset.MathCell(typeset.Fixed(e.ESS, 1)),
+			typeset.MathCell(typeset.Percent(e.RelativeError, 2)), typeset.MathCell(typeset.Count(e.ESS)),
 			typeset.MathCell(typeset.Percent(e.ESS/float64(e.Samples), 2)), typeset.MathCell(typeset.Percent(e.MaxShare, 2)), k}, e.From))
 	}
 	rows = appendTailNotes(rows, es, 9)
@@ -184,8 +184,13 @@ func log10Abs(x *big.Float) float64 {
 }
 
 // IntervalTeX prints the interval [lo, hi] (TeX math, without $) with
-// IntervalDigits(lo, hi, least) significant digits at each end.
+// IntervalDigits(lo, hi, least) significant digits at each end, and an
+// interval of zero width (every sample equal) as its one value, as
+// IntervalCell does, not as two equal ends.
 func IntervalTeX(lo, hi *big.Float, least int) string {
+	if lo.Cmp(hi) == 0 {
+		return SciFloat(lo, least)
+	}
 	d := IntervalDigits(lo, hi, least)
 	return "[" + SciFloat(lo, d) + ", " + SciFloat(hi, d) + "]"
 }
@@ -346,13 +351,19 @@ func IntervalCell(lo, hi float64, sig int) typeset.Cell {
 	if lo == hi {
 		return typeset.MathCell(typeset.Sig(lo, sig))
 	}
-	return typeset.MathCell(FloatIntervalTeX(lo, hi, sig))
+	l, h := IntervalEnds(lo, hi, sig)
+	return typeset.MathCell("[" + l + ", " + h + "]")
 }
 
-// FloatIntervalTeX is IntervalTeX for float64 ends.
-func FloatIntervalTeX(lo, hi float64, least int) string {
+// IntervalEnds prints the ends of [lo, hi] as IntervalCell does, for the
+// text's macros to print what the tables print; an end that is not a
+// finite number prints as typeset.Sig prints it.
+func IntervalEnds(lo, hi float64, least int) (string, string) {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return typeset.Sig(lo, least), typeset.Sig(hi, least)
+	}
 	d := IntervalDigits(big.NewFloat(lo), big.NewFloat(hi), least)
-	return "[" + typeset.Sig(lo, d) + ", " + typeset.Sig(hi, d) + "]"
+	return typeset.Sig(lo, d), typeset.Sig(hi, d)
 }
 
 // span makes a cell of pieces spanning n columns, aligned left.
@@ -419,13 +430,16 @@ func tailMark(e Estimator) string {
 // appendTailNotes appends to rows, when an estimator of es carries a tail
 // mark, a note row spanning cols columns that explains each mark used.
 func appendTailNotes(rows [][]typeset.Cell, es []Estimator, cols int) [][]typeset.Cell {
-	notes := map[string]string{
-		unreliableMarkTeX: fmt.Sprintf(" unreliable: the Pareto tail index of the n samples (k-hat) exceeds min(1 - 1/log10 n, %g), so the normal interval cannot be trusted", montecarlo.UnreliableK),
-		noHeadlineMark:    fmt.Sprintf(" k-hat at least %g: an infinite-variance tail, so no headline figure (the headline rule)", montecarlo.HeadlineK),
+	text := func(s string) typeset.Piece { return typeset.Piece{Kind: typeset.Text, S: s} }
+	math := func(s string) typeset.Piece { return typeset.Piece{Kind: typeset.Math, S: s} }
+	notes := map[string][]typeset.Piece{
+		unreliableMarkTeX: {text(" unreliable: the Pareto tail index "), math(`\hat k`), text(" of the "), math("n"),
+			text(" samples exceeds "), math(fmt.Sprintf(`\min(1-1/\log_{10}\,n, %g)`, montecarlo.UnreliableK)), text(", so the normal interval cannot be trusted")},
+		noHeadlineMark: {text(" "), math(fmt.Sprintf(`\hat k \ge %g`, montecarlo.HeadlineK)), text(": an infinite-variance tail, so no headline figure (the headline rule)")},
 	}
 	for _, mark := range []string{unreliableMarkTeX, noHeadlineMark} {
 		if slices.ContainsFunc(es, func(e Estimator) bool { return tailMark(e) == mark }) {
-			note := typeset.Cells(typeset.Piece{Kind: typeset.Math, S: mark}, typeset.Piece{Kind: typeset.Text, S: notes[mark]})
+			note := typeset.Cells(append([]typeset.Piece{math(mark)}, notes[mark]...)...)
 			note.Span, note.Align = cols, "l"
 			rows = append(rows, nil, []typeset.Cell{note})
 		}
@@ -578,7 +592,7 @@ func ShapesTable(r *Results) typeset.Table {
 // samples, largest share 4.5%, k̂ = 0.81".
 func tailPieces(e Estimator) []typeset.Piece {
 	out := []typeset.Piece{
-		{Kind: typeset.Text, S: "ESS "}, {Kind: typeset.Math, S: typeset.Fixed(e.ESS, 1)},
+		{Kind: typeset.Text, S: "ESS "}, {Kind: typeset.Math, S: typeset.Count(e.ESS)},
 		{Kind: typeset.Text, S: " of "}, {Kind: typeset.Math, S: typeset.Int64(e.Samples)},
 		{Kind: typeset.Text, S: " samples, largest share "}, {Kind: typeset.Math, S: typeset.Percent(e.MaxShare, 1) + `\%`},
 	}

@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,7 +117,7 @@ func TestLongRunToPaper(t *testing.T) {
 		`\newcommand{\McTwoXThreeEstimator}{\texttt{knuth/bandse long}}`,
 		`\newcommand{\McTwoXThreeSamples}{\ensuremath{64{,}000}}`,
 		`\newcommand{\McTwoXThreeCILow}{\ensuremath{` + present.SciFloat(lo, 4) + `}}`,
-		`\newcommand{\McTwoXThreeLongCPUHours}{\ensuremath{` + fmt.Sprintf("%.3f", rows[0].CPUSeconds/3600) + `}}`,
+		`\newcommand{\McTwoXThreeLongCPUHours}{\ensuremath{` + typeset.Sig(rows[0].CPUSeconds/3600, 2) + `}}`,
 		`\newcommand{\LongBundle}{\texttt{data/bundles/knuth-long.parquet}}`,
 		`\texttt{bandse} on $2\times3$ boxes ($64{,}000$ samples, $1$ unit,`,
 	} {

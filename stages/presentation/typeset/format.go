@@ -94,6 +94,16 @@ func sci(mantissa string, exp int) string {
 	return mantissa + `\times 10^{` + strconv.Itoa(exp) + `}`
 }
 
+// Count prints a count that is a real number, such as an effective sample
+// size (Σw)²/Σw²: whole from 100 up (2,778,874, not 2,778,873.7), with one
+// decimal below.
+func Count(x float64) string {
+	if x >= 100 && x < 1<<62 {
+		return Int64(int64(math.Round(x)))
+	}
+	return Fixed(x, 1)
+}
+
 // Sig prints the statistic x with sig significant digits, rounded to
 // nearest: in plain decimals when 0.01 ≤ |x| < 1000 (Sig(16.62, 3) is
 // "16.6", Sig(0.7281, 3) is "0.728"), so that a table's column of relative

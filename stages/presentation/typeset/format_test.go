@@ -234,3 +234,15 @@ func TestSciLog10(t *testing.T) {
 		}
 	}
 }
+
+// TestCount prints large real counts whole, small ones with a decimal.
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		want string
+	}{{2778873.7, "2{,}778{,}874"}, {99.94, "99.9"}, {12.34, "12.3"}, {100, "100"}} {
+		if got := Count(c.in); got != c.want {
+			t.Errorf("Count(%g) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

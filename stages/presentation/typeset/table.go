@@ -252,16 +252,20 @@ func MathHTML(tex string) (string, error) {
 		case strings.HasPrefix(s, "{,}"):
 			b.WriteString(",")
 			s = s[3:]
-		case strings.HasPrefix(s, "^{"):
+		case strings.HasPrefix(s, "^{") || strings.HasPrefix(s, "_{"):
 			end := strings.IndexByte(s, '}')
 			if end < 0 {
-				return "", fmt.Errorf("math %q: unclosed ^{", tex)
+				return "", fmt.Errorf("math %q: unclosed %s", tex, s[:2])
 			}
-			exp, err := MathHTML(s[2:end])
+			script, err := MathHTML(s[2:end])
 			if err != nil {
 				return "", err
 			}
-			b.WriteString("<sup>" + exp + "</sup>")
+			tag := "sup"
+			if s[0] == '_' {
+				tag = "sub"
+			}
+			b.WriteString("<" + tag + ">" + script + "</" + tag + ">")
 			s = s[end+1:]
 		case strings.HasPrefix(s, `\`):
 			name := s[1:]
@@ -291,8 +295,10 @@ func MathHTML(tex string) (string, error) {
 				binary("×")
 			case "pm":
 				binary("±")
-			case "approx": // a relation, spaced as = is
+			case "approx": // relations, spaced as = is
 				b.WriteString(" ≈ ")
+			case "ge":
+				b.WriteString(" ≥ ")
 			case "mathrm": // \mathrm{s}: upright letters, a unit's
 				rest := name[n:]
 				end := strings.IndexByte(rest, '}')
@@ -359,6 +365,8 @@ var mathSymbols = map[string]string{
 	"P":         "¶",
 	"circ":      "°",
 	"textstyle": "",
+	"min":       "min",
+	"log":       "log",
 }
 
 // Aligns returns each column's alignment from Spec: "left", "center" or

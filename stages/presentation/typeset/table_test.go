@@ -23,7 +23,9 @@ func TestMathHTML(t *testing.T) {
 		{"[1 < 2]", "[1 &lt; 2]"},
 		{`[6.5\times 10^{21}, 6.8\times 10^{21}]`, "[6.5 × 10<sup>21</sup>, 6.8 × 10<sup>21</sup>]"},
 		{`\hat k`, "k\u0302"},
+		{`\min(1-1/\log_{10}\,n, 0.7)`, "min(1−1/log<sub>10</sub>\u2009n, 0.7)"},
 		{`a \approx b`, "a ≈ b"},
+		{`\hat k \ge 0.5`, "k\u0302 ≥ 0.5"},
 		{`^{\S}`, "<sup>§</sup>"},
 		{`[5.0\times 10^{4}, 5.2\times 10^{4}]\,\mathrm{s}^{-1}`, "[5.0 × 10<sup>4</sup>, 5.2 × 10<sup>4</sup>]\u2009s<sup>−1</sup>"},
 	} {
@@ -33,7 +35,7 @@ func TestMathHTML(t *testing.T) {
 		}
 	}
 	// What it does not know is an error, not a wrong print.
-	for _, tex := range []string{`\frac{1}{2}`, `\hat 1`, `x_1`, `{a}`, `10^{2`, `a\`, `\;`, `\mathrm s`, `\mathrm{s`, `$1$`} {
+	for _, tex := range []string{`\frac{1}{2}`, `\hat 1`, `x_1`, `{a}`, `10^{2`, `x_{1`, `a\`, `\;`, `\mathrm s`, `\mathrm{s`, `$1$`} {
 		if got, err := MathHTML(tex); err == nil {
 			t.Errorf("MathHTML(%q) = %q, want an error", tex, got)
 		}
