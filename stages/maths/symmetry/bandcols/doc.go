@@ -44,7 +44,14 @@
 // rebuilt at its leaf: 9.6–9.9 → 7.9–9.1 CPU-s on the shared machine (class
 // 172's k = 1 unit 9.3–10.1 → 7.3–7.6 s; class 153's unchanged at about
 // 16 s: a quarter of it sorts the successors' symbols, by insertion, which
-// a counting sort did not beat).
+// a counting sort did not beat). From a profile of class 153's k = 4 (a
+// third of the time in colInvariant): the column invariant counts by
+// popcounts over each column's symbol set and sorts by a branch-free
+// network, the canon's images and the invariant walk only a mask's set
+// bits, and a cached canon sits beside its key (one cache line a lookup,
+// not three): class 153's k = 2 type 217.9 → 170.7 CPU-s, run side by side
+// on the idle machine (TestColInvariantByDefinition checks the invariant;
+// recomputed, the units of k = 1 and 2 equal the bundle's).
 //
 // The programme runs over the band orbits with the state "the columns each
 // symbol has taken", one mask per symbol, kept up to the column permutations
@@ -102,7 +109,7 @@
 // 21 GiB without finishing: not for its states (k = 2 ends half A with
 // 40,211) but for the map of canonical keys, which kept every raw key a
 // layer met, up to about 450,000 per state. The canons are now cached in
-// 2^22 direct-mapped slots (105 MB) and the states sit in a flat table of
+// 2^22 direct-mapped slots (101 MB) and the states sit in a flat table of
 // 60-bit keys (each mask's rank among the masks of its size) and checked
 // 128-bit counts, bounded at 2^28 slots (6 GiB): part 2 (FixedType, k =
 // 2, one core of the loaded machine) peaks at 213 MiB (678 before) in 103
@@ -130,7 +137,8 @@
 // fillings cut, class 164 projects at 2.45 [1.94, 2.96]; measured, its
 // seven units took 2.93 CPU-hours (peak 362 MiB), on a loaded machine.
 // Class 153's types k = 0–3 and 6 took 5, 15, 268, 2,317 and 1,305 CPU-s
-// (peak 443 MiB), under the same load; k = 4 and 5 are still to run.
+// (peak 443 MiB), under the same load; k = 4 and 5 are still to run
+// (about 1.7 CPU-hours each, scaled by k = 2's speed-up above).
 //
 // Applies holds for 16 classes of 2×6: 10, 21, 32, 54, 76, 109 and 142 have
 // single bands only (48.7% of the non-identity sum, 142 all but 0.2% of it);

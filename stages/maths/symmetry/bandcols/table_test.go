@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -158,6 +159,65 @@ func TestRawTableMatchesMap(t *testing.T) {
 		for s, w := range want {
 			if got[s] != w {
 				t.Fatalf("round %d: state %v weighs %d, want %d", round, s, got[s], w)
+			}
+		}
+	}
+}
+
+// TestColInvariantByDefinition compares colInvariant on random states of
+// 2×c shapes with the invariant computed from its definition, symbol by
+// symbol and column pair by column pair, with a plain sort.
+func TestColInvariantByDefinition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := range 20000 {
+		c := 2 + trial%5 // 2..6
+		n, k := 2*c, rng.IntN(c+1)
+		cn := &counter{x: &exchange{c: c}, n: n, k: k}
+		var s state
+		for y := range n {
+			s[y] = uint8(rng.IntN(1 << c))
+		}
+		got := cn.colInvariant(s)
+		for j := range c {
+			var inPairs, inFixed uint64
+			var rest []uint64
+			for y := range n {
+				if s[y]&(1<<j) != 0 {
+					if y < 2*k {
+						inPairs++
+					} else {
+						inFixed++
+					}
+				}
+			}
+			for j2 := range c {
+				if j2 == j {
+					continue
+				}
+				var both, across uint64
+				for y := range n {
+					if s[y]&(1<<j) != 0 && s[y]&(1<<j2) != 0 {
+						both++
+					}
+				}
+				for i := range k {
+					a, b := s[2*i], s[2*i+1]
+					if a&(1<<j) != 0 && b&(1<<j2) != 0 {
+						across++
+					}
+					if b&(1<<j) != 0 && a&(1<<j2) != 0 {
+						across++
+					}
+				}
+				rest = append(rest, both<<4|across)
+			}
+			slices.Sort(rest)
+			want := inPairs<<4 | inFixed
+			for _, x := range rest {
+				want = want<<8 | x
+			}
+			if got[j] != want {
+				t.Fatalf("c=%d k=%d state %v column %d: %x, want %x", c, k, s[:n], j, got[j], want)
 			}
 		}
 	}
