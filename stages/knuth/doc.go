@@ -192,7 +192,7 @@
 // About 95 CPU-seconds (48 s on two cores, long units from the bundle).
 // A sample, one core: stacks 32 µs (9×9), 2.7 ms (16×16), 73 ms (20×20),
 // 12 s (25×25); stackshybrid 2.1 ms (16×16, 12 columns, 8 draws, loaded),
-// 42 ms (25×25), 0.17 s (30×30), 0.44, 1.8, 2.55 s (30×30, 36×36; 8, 16 draws), ×0.75 since walkbands' incremental search; se 5 ms (16×16), 37 ms (20×20). On 9×9 (a
+// 42 ms (25×25), 0.17 s (30×30), 0.44, 1.8, 2.55 s (30×30, 36×36; 8, 16 draws), ×0.75 since walkbands' incremental search (36×36 @16: 1.33 s in its long run); se 5 ms (16×16), 37 ms (20×20). On 9×9 (a
 // long unit's thread CPU time, the machine loaded), in µs: rowmajor 1.2,
 // random 1.7, mrv 4.1, cover 21, hybrid 29, se 310, lookahead 500, bandmrv
 // 4.5, bandse 130, bandmrvlast 12, bandselast 370, stacks 37; each 9×9

@@ -562,7 +562,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 		}
 		m.num(p+"Samples", typeset.Int64(best.Samples))
 		m.num(p+"Estimate", present.SciFloat(best.Estimate, 4))
-		ciDigits := present.IntervalDigits(best.CILow, best.CIHigh, 4)
+		ciDigits := present.IntervalDigits(best.CILow, best.CIHigh, 3) // as the tables
 		m.num(p+"CILow", present.SciFloat(best.CILow, ciDigits))
 		m.num(p+"CIHigh", present.SciFloat(best.CIHigh, ciDigits))
 		m.num(p+"RelErrPercent", typeset.Percent(best.RelativeError, 2))

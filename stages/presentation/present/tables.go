@@ -431,15 +431,19 @@ func tailMark(e Estimator) string {
 // mark, a note row spanning cols columns that explains each mark used.
 func appendTailNotes(rows [][]typeset.Cell, es []Estimator, cols int) [][]typeset.Cell {
 	text := func(s string) typeset.Piece { return typeset.Piece{Kind: typeset.Text, S: s} }
-	math := func(s string) typeset.Piece { return typeset.Piece{Kind: typeset.Math, S: s} }
+	khat := typeset.Piece{Kind: typeset.Math, S: `\hat k`}
+	// The threshold, min(1 − 1/log₁₀ n, UnreliableK), in words (the
+	// appendix gives the formula): its constants are the code's, not an
+	// artifact's, so they stay text.
 	notes := map[string][]typeset.Piece{
-		unreliableMarkTeX: {text(" unreliable: the Pareto tail index "), math(`\hat k`), text(" of the "), math("n"),
-			text(" samples exceeds "), math(fmt.Sprintf(`\min(1-1/\log_{10}\,n, %g)`, montecarlo.UnreliableK)), text(", so the normal interval cannot be trusted")},
-		noHeadlineMark: {text(" "), math(fmt.Sprintf(`\hat k \ge %g`, montecarlo.HeadlineK)), text(": an infinite-variance tail, so no headline figure (the headline rule)")},
+		unreliableMarkTeX: {text(" unreliable: the Pareto tail index "), khat, text(fmt.Sprintf(
+			" exceeds %g, or a lower threshold for runs of fewer than %s samples, so the normal interval cannot be trusted",
+			montecarlo.UnreliableK, typeset.Group(strconv.FormatInt(montecarlo.UnreliableKFullFrom(), 10), ",")))},
+		noHeadlineMark: {text(" "), khat, text(fmt.Sprintf(" at least %g: an infinite-variance tail, so no headline figure (the headline rule)", montecarlo.HeadlineK))},
 	}
 	for _, mark := range []string{unreliableMarkTeX, noHeadlineMark} {
 		if slices.ContainsFunc(es, func(e Estimator) bool { return tailMark(e) == mark }) {
-			note := typeset.Cells(append([]typeset.Piece{math(mark)}, notes[mark]...)...)
+			note := typeset.Cells(append([]typeset.Piece{{Kind: typeset.Math, S: mark}}, notes[mark]...)...)
 			note.Span, note.Align = cols, "l"
 			rows = append(rows, nil, []typeset.Cell{note})
 		}

@@ -533,7 +533,7 @@ func TestLongRunHeadline(t *testing.T) {
 		`\newcommand{\McFourXFourEstimator}{\texttt{knuth/cover long}}`,
 		`\newcommand{\McFourXFourSamples}{\ensuremath{48{,}000}}`,
 		`\newcommand{\McFourXFourEstimate}{\ensuremath{5.960\times 10^{98}}}`,
-		`\newcommand{\McFourXFourCILow}{\ensuremath{5.900\times 10^{98}}}`,
+		`\newcommand{\McFourXFourCILow}{\ensuremath{5.90\times 10^{98}}}`,
 		`\newcommand{\McFourXFourHalfWidthPercent}{\ensuremath{10.19}}`, // 1.96 × 5.2%
 		`\newcommand{\McFourXFourESS}{\ensuremath{322}}`,
 		`\newcommand{\McFourXFourLongUnits}{\ensuremath{3}}`,
