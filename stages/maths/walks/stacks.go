@@ -200,8 +200,8 @@ func NewStacks(ctx context.Context, s grid.Shape) (*Stacks, error) {
 // (600 samples; TestTailPilotRun); with k = 16 on 36×36, relvar 0.86 at
 // 2.55 CPU-s a sample, k̂ 0.28 (60 samples, mean 0.68 of Kilfoil's
 // sampled heuristic); its long run, 4,000 samples: relvar 1.62, k̂ 0.25,
-// 1.33 CPU-s a sample, ratio 0.968 ± 0.039, so the pilot's low mean was
-// the tail it had not yet drawn.
+// 1.33 CPU-s a sample, ratio 0.968 ± 0.039, consistent with the pilot's
+// low mean being a tail it had not yet drawn.
 func NewStacksHybrid(ctx context.Context, s grid.Shape, exactColumns int) (*Stacks, error) {
 	if exactColumns < 1 || exactColumns > MaxStacksSide {
 		return nil, fmt.Errorf("walks: the stack estimator's exact columns must be in [1, %d], not %d", MaxStacksSide, exactColumns)
