@@ -84,7 +84,7 @@ var Index = pipeline.NewTable[Row]("figures", "one row per figure: its PDF and P
 var Stage = &pipeline.Stage{
 	Name:     "figures",
 	Doc:      "draws the paper's figures (PDF and PNG) from the counts and estimates, and lists them",
-	Version:  19,
+	Version:  20,
 	Requires: present.Requires(),
 	Outputs: func() []pipeline.Output {
 		var outs []pipeline.Output

@@ -176,18 +176,26 @@ func (t powerTicks) Ticks(min, max float64) []plot.Tick {
 	return ticks
 }
 
-// powerLabel writes m·10^k for a log axis: in decimals when short (0.002,
-// 50, 1000), with an SI prefix for large values (20k, 5M, 1G), else as
-// 2e-5. Figures use only characters of Windows-1252, which lacks most
-// superscript digits.
+// powerLabel writes m·10^k for a log axis: in decimals down to 0.00001
+// (0.002, 50, 1000), with an SI prefix for large values (20k, 5M, 1G),
+// else as 2e-6. Figures use only characters of Windows-1252, which lacks
+// the superscript minus and most superscript digits, so 10⁻⁵ cannot be
+// written.
 func powerLabel(m, k int) string {
-	if k >= -3 && k <= 3 {
+	if k >= -5 && k <= 3 {
 		return strconv.FormatFloat(float64(m)*math.Pow10(k), 'f', -1, 64)
 	}
 	if k > 3 && k < 15 {
 		return strconv.Itoa(m*int(math.Pow10(k%3))) + string("kMGT"[k/3-1])
 	}
 	return fmt.Sprintf("%de%d", m, k)
+}
+
+// decimal writes x > 0 rounded to sig significant digits in plain
+// decimals (0.000018, not 1.8e-05), as the paper's text does.
+func decimal(x float64, sig int) string {
+	rounded, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', sig, 64), 64)
+	return strconv.FormatFloat(rounded, 'f', -1, 64)
 }
 
 // superscript writes k ≥ 0 with the superscript digits ¹²³ of
@@ -384,7 +392,7 @@ func Convergence(r *present.Results) (vg.Length, func(dc draw.Canvas), error) {
 				XYs: plotter.XYs{{X: math.Sqrt(est[0].X * est[len(est)-1].X), Y: ex * (1 + k/2)}},
 				Labels: []string{fmt.Sprintf("no successful walk\nin %s samples\n(success chance < %s)",
 					typeset.Group(strconv.FormatInt(rn.est.Samples, 10), ","),
-					strconv.FormatFloat(montecarlo.NoSuccessUpper95(rn.est.Samples), 'g', 2, 64))},
+					decimal(montecarlo.NoSuccessUpper95(rn.est.Samples), 2))},
 			})
 			if err != nil {
 				return 0, nil, err

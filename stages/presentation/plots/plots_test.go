@@ -18,7 +18,7 @@ func TestPowerLabel(t *testing.T) {
 	for _, c := range []struct {
 		m, k int
 		want string
-	}{{1, 0, "1"}, {5, -3, "0.005"}, {2, 3, "2000"}, {1, 4, "10k"}, {5, 5, "500k"}, {1, 6, "1M"}, {2, 9, "2G"}, {1, 21, "1e21"}, {1, -5, "1e-5"}} {
+	}{{1, 0, "1"}, {5, -3, "0.005"}, {2, 3, "2000"}, {1, 4, "10k"}, {5, 5, "500k"}, {1, 6, "1M"}, {2, 9, "2G"}, {1, 21, "1e21"}, {1, -5, "0.00001"}, {2, -6, "2e-6"}} {
 		if got := powerLabel(c.m, c.k); got != c.want {
 			t.Errorf("powerLabel(%d, %d) = %q, want %q", c.m, c.k, got, c.want)
 		}
@@ -211,5 +211,16 @@ func TestErrorWorkInCPUSeconds(t *testing.T) {
 	}
 	if !strings.Contains(p.X.Label.Text, "CPU seconds") || strings.Contains(p.X.Label.Text+p.Title.Text, "cells") {
 		t.Errorf("axis %q, title %q: want CPU seconds, no cells", p.X.Label.Text, p.Title.Text)
+	}
+}
+
+func TestDecimal(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		want string
+	}{{1.8432e-5, "0.000018"}, {0.1234, "0.12"}, {3.96, "4"}} {
+		if got := decimal(c.x, 2); got != c.want {
+			t.Errorf("decimal(%g, 2) = %q, want %q", c.x, got, c.want)
+		}
 	}
 }
