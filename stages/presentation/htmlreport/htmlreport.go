@@ -16,7 +16,7 @@ var Page = pipeline.NewFile("html_report", "paper/report.html",
 var Stage = &pipeline.Stage{
 	Name:    "htmlreport",
 	Doc:     "writes paper/report.html: the results tables, the figures embedded and every number's provenance, in one self-contained page",
-	Version: 26,
+	Version: 27,
 	// The report stage's TeX is not read, but listed with its hash: it holds
 	// the same numbers, for the paper.
 	Requires: append(present.Requires(), figures.Stage, report.Stage),

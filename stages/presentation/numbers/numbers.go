@@ -659,7 +659,7 @@ func Macros(r *present.Results, figureNames, tableNames []string) ([]Macro, erro
 			var text []typeset.Piece
 			for i, c := range chains {
 				if i > 0 {
-					text = append(text, words("; "))
+					text = append(text, words(". "))
 				}
 				text = append(text, c...)
 			}
@@ -768,16 +768,18 @@ func runnerUp(r *present.Results, method string, s grid.Shape, best present.Esti
 	return up, found
 }
 
-// efficiencyRanking orders the long runs of each shape by their
-// efficiency per CPU second and splits them into groups, cut wherever every
-// run before the cut is more efficient than every run after it
-// (present.MoreEfficient: intervals apart by more than the spread of CPU
-// time). The groups are joined by ">", a group of several runs in
-// parentheses, its runs not ranked among themselves: "on 9×9 boxes,
-// (stacks, bandse) > hybrid > rowmajor". Every ">" thus ranks every pair
-// across it, which a chain of neighbours joined by "≈" would not (≈ is not
-// transitive). The intervals themselves are the estimators table's, so a
-// shape's ranking is one line of text, not a paragraph.
+// efficiencyRanking states, per shape, the partial order of its long runs
+// by efficiency per CPU second (present.MoreEfficient: intervals apart by
+// more than the spread of CPU time), which is transitive but not a chain:
+// on 9×9 stacks beats lookahead while bandse does not, and both beat
+// hybrid. It gives the covering pairs (a beats b with no run between),
+// the runs that cover the same runs grouped: "On 9×9 boxes, stacks >
+// (lookahead, cover); (bandse, se) > cover; (lookahead, cover) > rowmajor",
+// one sentence per shape (the caller joins them with ". ").
+// Each "A > B" ranks every run of A above every run of B; these and what
+// follows from them by transitivity are all the rankings. A shape with two
+// or more runs none of which is ranked is named in a last sentence: "On
+// 5×2 and 4×3 boxes, none".
 func efficiencyRanking(long []present.Estimator) [][]typeset.Piece {
 	var shapes []grid.Shape
 	byShape := map[grid.Shape][]present.Estimator{}
@@ -790,53 +792,83 @@ func efficiencyRanking(long []present.Estimator) [][]typeset.Piece {
 		}
 		byShape[e.Shape] = append(byShape[e.Shape], e)
 	}
-	var chains [][]typeset.Piece
+	var chains, unranked [][]typeset.Piece
 	for _, s := range shapes {
 		runs := byShape[s]
 		if len(runs) < 2 {
 			continue
 		}
 		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Long.Efficiency > runs[j].Long.Efficiency })
-		chain := []typeset.Piece{words("on "), {Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, s.R, s.C)}, words(" boxes, ")}
-		start := 0
-		for i := 1; i <= len(runs); i++ {
-			if i < len(runs) && !rankedCut(runs[:i], runs[i:]) {
+		shape := typeset.Piece{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, s.R, s.C)}
+		chain := []typeset.Piece{words("On "), shape, words(" boxes, ")}
+		// covers[i] lists the runs i covers, in the order of efficiency;
+		// runs that cover the same list form one group, in the order of
+		// their most efficient run.
+		var groups [][]int
+		var covered [][]int
+		for i := range runs {
+			var below []int
+			for j := range runs {
+				if !present.MoreEfficient(runs[i], runs[j]) {
+					continue
+				}
+				between := false
+				for k := range runs {
+					if present.MoreEfficient(runs[i], runs[k]) && present.MoreEfficient(runs[k], runs[j]) {
+						between = true
+						break
+					}
+				}
+				if !between {
+					below = append(below, j)
+				}
+			}
+			if len(below) == 0 {
 				continue
 			}
-			if start > 0 {
-				chain = append(chain, words(" "), typeset.Piece{Kind: typeset.Math, S: ">"}, words(" "))
+			if g := slices.IndexFunc(covered, func(c []int) bool { return slices.Equal(c, below) }); g >= 0 {
+				groups[g] = append(groups[g], i)
+				continue
 			}
-			group := runs[start:i]
-			if len(group) > 1 {
-				chain = append(chain, words("("))
+			groups, covered = append(groups, []int{i}), append(covered, below)
+		}
+		if len(groups) == 0 {
+			unranked = append(unranked, []typeset.Piece{shape})
+			continue
+		}
+		for g := range groups {
+			if g > 0 {
+				chain = append(chain, words("; "))
 			}
-			for k, e := range group {
-				if k > 0 {
-					chain = append(chain, words(", "))
-				}
-				chain = append(chain, typeset.Piece{Kind: typeset.Code, S: e.Variant})
-			}
-			if len(group) > 1 {
-				chain = append(chain, words(")"))
-			}
-			start = i
+			chain = append(chain, runList(runs, groups[g])...)
+			chain = append(chain, words(" "), typeset.Piece{Kind: typeset.Math, S: ">"}, words(" "))
+			chain = append(chain, runList(runs, covered[g])...)
 		}
 		chains = append(chains, chain)
+	}
+	if len(unranked) > 0 {
+		chain := append([]typeset.Piece{words("On ")}, joinEnglish(unranked)...)
+		chains = append(chains, append(chain, words(" boxes, none")))
 	}
 	return chains
 }
 
-// rankedCut reports whether every run of upper is more efficient than
-// every run of lower.
-func rankedCut(upper, lower []present.Estimator) bool {
-	for _, a := range upper {
-		for _, b := range lower {
-			if !present.MoreEfficient(a, b) {
-				return false
-			}
-		}
+// runList names the runs at the indices, in parentheses when more than one.
+func runList(runs []present.Estimator, at []int) []typeset.Piece {
+	var out []typeset.Piece
+	if len(at) > 1 {
+		out = append(out, words("("))
 	}
-	return true
+	for k, i := range at {
+		if k > 0 {
+			out = append(out, words(", "))
+		}
+		out = append(out, typeset.Piece{Kind: typeset.Code, S: runs[i].Variant})
+	}
+	if len(at) > 1 {
+		out = append(out, words(")"))
+	}
+	return out
 }
 
 // bestOn returns the run of method on shape s the paper names: the long

@@ -28,7 +28,7 @@ var Sources = []string{"paper/main.tex", "paper/references.bib", pipeline.Citati
 var Stage = &pipeline.Stage{
 	Name:     "paper",
 	Doc:      "builds paper/main.pdf with latexmk from the paper's text, the generated TeX and the figures",
-	Version:  10,
+	Version:  11,
 	Requires: []*pipeline.Stage{report.Stage, figures.Stage},
 	Sources:  Sources,
 	Tools:    texVersions,

@@ -41,9 +41,10 @@
 //	    \ifHaveKnuthBestRanked only when the two lie apart by more than
 //	    present.CPUTimeSpread (no macro compares estimators by cells
 //	    visited: the paper compares CPU time alone); \LongEfficiencyRanked,
-//	    the long runs of each shape in the order of their efficiencies, in
-//	    groups joined by > where every run before is so far above every
-//	    run after (the intervals are the estimators table's), and \ifHave… flags for each part that
+//	    one sentence per shape giving the partial order of its trusted long
+//	    runs by efficiency as grouped covering pairs, "(a, b) > c" ranking
+//	    each run of the left group above each of the right (the intervals
+//	    are the estimators table's), and \ifHave… flags for each part that
 //	    ran: \ifHaveTable<Name> for each table written, \ifHaveFig<Name> for
 //	    each figure that data/figures.parquet marks as drawn from data
 //	paper/generated/funnel.tex

@@ -53,7 +53,7 @@ var tables = []struct {
 var Stage = &pipeline.Stage{
 	Name:     "report",
 	Doc:      "writes the paper's numbers, tables and artifact list as TeX (paper/generated/)",
-	Version:  45,
+	Version:  46,
 	Requires: append(present.Requires(), figures.Stage),
 	Outputs: func() []pipeline.Output {
 		outs := []pipeline.Output{NumbersTeX.Output, ArtifactsTeX.Output}
