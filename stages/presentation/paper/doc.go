@@ -62,7 +62,8 @@
 //   - A table or figure is never referred to in the text, or is printed on
 //     an earlier page than its first reference. main.tex's \ref, outside
 //     floats, writes \censusref{label}{page} when its page ships out.
-//   - A table is set below 8 pt (minTableFontPt): \fittable writes
+//   - A table is set below 8 pt (minTableFontPt): \fittable (and, for a
+//     longtable, \longtableinput, at scale 1) writes
 //     \censustablescale{name}{scale}{font size} for each generated table,
 //     and scale times size must reach 8 pt. A table too wide turns sideways
 //     (sidewaystable) and one longer than a page is a longtable (the
