@@ -72,10 +72,10 @@
 //     package bandcols counts the 2×6 transpose, an involutive stack
 //     exchange, band by band (each symbol's column, then the cells'
 //     orientations), one unit per σ type (check.6x2.class0172.part3of7),
-//     classes 172 and 174 all seven in (2.64 and 2.93 CPU-hours, peak
-//     1.9 GiB and 362 MiB); 173 projected at 5.4, five units in (parts
-//     0–3 and 6: 5, 15, 268, 2,317 and 1,305 CPU-s, peak 443 MiB), parts 4 and 5
-//     left; a class is listed, and counts, only once all seven are in. It shares only G's classes with stacks (it finds
+//     all seven units of each in (172, 173, 174: 2.64, 3.02 and 2.93
+//     CPU-hours, peak 1.9 GiB, 581 MiB and 362 MiB; 173's parts 0–6 took
+//     5, 15, 268, 2,317, 3,695, 3,264 and 1,305 CPU-s); a class is listed,
+//     and counts, only once all seven are in. It shares only G's classes with stacks (it finds
 //     the relabelling types itself: σ is an involution).
 //   - multisets for every class of 2×2 to 2×5 (and transposes) that
 //     exchanges the stacks by an involution (ρ² = id, κ₁κ₀ = id): package

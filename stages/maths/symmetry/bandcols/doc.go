@@ -137,8 +137,10 @@
 // fillings cut, class 164 projects at 2.45 [1.94, 2.96]; measured, its
 // seven units took 2.93 CPU-hours (peak 362 MiB), on a loaded machine.
 // Class 153's types k = 0–3 and 6 took 5, 15, 268, 2,317 and 1,305 CPU-s
-// (peak 443 MiB), under the same load; k = 4 and 5 are still to run
-// (about 1.7 CPU-hours each, scaled by k = 2's speed-up above).
+// (peak 443 MiB), under the same load; k = 4 and 5, after the speed-up
+// above, 3,695 and 3,264 CPU-s (peak 433 and 581 MiB; projected at about
+// 1.7 CPU-hours each), two at once on the two cores beside other work.
+// The class's seven units, 3.02 CPU-hours, equal the first count.
 //
 // Applies holds for 16 classes of 2×6: 10, 21, 32, 54, 76, 109 and 142 have
 // single bands only (48.7% of the non-identity sum, 142 all but 0.2% of it);
