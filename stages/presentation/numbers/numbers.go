@@ -801,9 +801,9 @@ func efficiencyRanking(long []present.Estimator) [][]typeset.Piece {
 		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Long.Efficiency > runs[j].Long.Efficiency })
 		shape := typeset.Piece{Kind: typeset.Math, S: fmt.Sprintf(`%d\times%d`, s.R, s.C)}
 		chain := []typeset.Piece{words("On "), shape, words(" boxes, ")}
-		// covers[i] lists the runs i covers, in the order of efficiency;
-		// runs that cover the same list form one group, in the order of
-		// their most efficient run.
+		// below lists the runs run i covers, in the order of efficiency;
+		// runs with equal lists form one group (covered[g] its list), in
+		// the order of their most efficient run.
 		var groups [][]int
 		var covered [][]int
 		for i := range runs {
